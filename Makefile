@@ -1,0 +1,97 @@
+# autotune: one non-recursive Makefile.
+#   make            build/autotune (Open MPI) and, where smpicc exists, build/autotune-smpi
+#   make check      all tests; ends with "N passed, N failed"
+#   make demo       install what is missing, build, run the small default sweep
+#   make SANITIZE=address,undefined   sanitizer build
+
+CC       := mpicc
+SMPICC   := $(shell command -v smpicc 2>/dev/null)
+PREFIX   ?= /usr/local
+PKGS     := gsl libconfig
+WARN     := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
+            -Wmissing-prototypes -Wformat=2 -Wundef -Wwrite-strings -Wvla
+CFLAGS   ?= -O2 -g
+CFLAGS   += $(WARN) -D_POSIX_C_SOURCE=200809L $(shell pkg-config --cflags $(PKGS)) \
+            -I. $(if $(WERROR),-Werror)
+LDLIBS   += $(shell pkg-config --libs $(PKGS)) -lm
+ifdef SANITIZE
+CFLAGS   += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
+LDFLAGS  += -fsanitize=$(SANITIZE)
+endif
+
+MODULES  := autotune search collectives store decision
+SRCS     := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
+MAIN_SRC := autotune/main.c
+LIB_SRCS := $(filter-out $(MAIN_SRC),$(SRCS))
+OBJS     := $(SRCS:%.c=build/obj/%.o)
+LIB_OBJS := $(LIB_SRCS:%.c=build/obj/%.o)
+SMPI_OBJS:= $(SRCS:%.c=build/smpi/%.o)
+
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/tests/unit/%)
+MPIT_SRCS := $(wildcard tests/mpi/*.c)
+MPIT_BINS := $(MPIT_SRCS:tests/mpi/%.c=build/tests/mpi/%)
+SMPIT_BINS:= $(if $(SMPICC),$(MPIT_SRCS:tests/mpi/%.c=build/tests/smpi/%))
+
+all: build/autotune $(if $(SMPICC),build/autotune-smpi)
+
+build/autotune: $(OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+build/libautotune.a: $(LIB_OBJS)
+	@mkdir -p $(@D)
+	ar rcs $@ $^
+
+build/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# The same source compiled against SimGrid's simulated MPI.
+build/autotune-smpi: $(SMPI_OBJS)
+	$(SMPICC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+build/smpi/%.o: %.c
+	@mkdir -p $(@D)
+	$(SMPICC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+build/tests/unit/%: tests/unit/%.c build/libautotune.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -o $@ $< build/libautotune.a $(LDLIBS)
+
+build/tests/mpi/%: tests/mpi/%.c build/libautotune.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -MMD -MP -o $@ $< build/libautotune.a $(LDLIBS)
+
+build/smpi/libautotune.a: $(filter-out build/smpi/autotune/main.o,$(SMPI_OBJS))
+	ar rcs $@ $^
+
+build/tests/smpi/%: tests/mpi/%.c build/smpi/libautotune.a
+	@mkdir -p $(@D)
+	$(SMPICC) $(CFLAGS) -o $@ $< build/smpi/libautotune.a $(LDLIBS)
+
+tests: all $(UNIT_BINS) $(MPIT_BINS) $(SMPIT_BINS)
+
+check: tests
+	@tests/run.sh
+
+bench: all
+	@tests/bench/run.sh
+
+demo:
+	@./run-demo.sh
+
+install: build/autotune
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 build/autotune $(DESTDIR)$(PREFIX)/bin/autotune
+	$(if $(SMPICC),install -m 755 build/autotune-smpi $(DESTDIR)$(PREFIX)/bin/autotune-smpi)
+
+format:
+	clang-format -i $(SRCS) $(wildcard */*.h) $(UNIT_SRCS) $(MPIT_SRCS)
+
+clean:
+	rm -rf build
+
+.PHONY: all tests check bench demo install format clean
+.SECONDARY:
+
+-include $(OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) $(MPIT_BINS:=.d)

@@ -1,0 +1,44 @@
+/* The sweep's configuration, read from a libconfig file and validated
+ * completely before anything is measured or written. */
+#ifndef AUTOTUNE_CONFIG_H
+#define AUTOTUNE_CONFIG_H
+
+#include "collectives/collectives.h"
+#include "search/search.h"
+
+#define CONFIG_MAX_COLLS 16
+#define CONFIG_MAX_ALGS 32
+#define CONFIG_MAX_SEGS 64
+
+struct config_measure {
+    int warmup, min_reps, max_reps;
+    double rse; /* stop when the relative standard error is below this */
+};
+
+struct config {
+    char path[1024];
+    char output[1024];
+    int n_colls;
+    const struct coll_def *colls[CONFIG_MAX_COLLS];
+    int n_algs[CONFIG_MAX_COLLS];             /* selected algorithms ... */
+    int algs[CONFIG_MAX_COLLS][CONFIG_MAX_ALGS]; /* ... as table indices */
+    int n_procs;
+    int *procs; /* ascending */
+    int procs_line;
+    int n_msgs;
+    long *msg_sizes; /* ascending, bytes */
+    int n_segs;
+    int *seg_sizes; /* ascending, bytes, 0 = unsegmented */
+    const struct search_strategy *search;
+    struct config_measure measure;
+    int chain_fanout;
+};
+
+/* Reads and validates path; on error prints one line "file:line: key: what"
+ * and fails. Free with config_free. */
+int config_load(const char *path, struct config *out);
+void config_free(struct config *c);
+/* Checks what needs the MPI world: every procs entry <= world_size. */
+int config_check_world(const struct config *c, int world_size);
+
+#endif

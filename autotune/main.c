@@ -1,0 +1,170 @@
+/* autotune's command line: the sweep runs under mpirun/smpirun; the offline
+ * commands read a run directory and never start MPI. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "autotune/sweep.h"
+#include "collectives/collectives.h"
+#include "decision/decision.h"
+#include "search/search.h"
+#include "store/store.h"
+
+static const char usage[] =
+    "usage:\n"
+    "  mpirun -np N autotune -c tune.cfg [--fresh]   tune (re-running "
+    "resumes)\n"
+    "  autotune export -r RUN --format F [-o FILE]   write the optimal "
+    "table\n"
+    "  autotune tree -f STEM [-m M] [-c C] [-u] [-g] [-s]   C4.5 "
+    "decision tree\n"
+    "  autotune --list                               algorithms, "
+    "strategies, formats\n";
+
+static int cmd_list(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    for (int i = 0; i < coll_table_size; i++) {
+        const struct coll_def *c = coll_table[i];
+        printf("%s:\n", c->name);
+        for (int a = 0; a < c->n_algs; a++) {
+            printf("  %-24s %s%s\n", c->algs[a].name, c->algs[a].summary,
+                   c->algs[a].is_segmented ? " [segmented]" : "");
+        }
+    }
+    printf("search strategies:\n");
+    for (int i = 0; i < search_strategies_size; i++) {
+        printf("  %-24s %s\n", search_strategies[i].name,
+               search_strategies[i].summary);
+    }
+    printf("export formats:\n");
+    for (int i = 0; i < export_formats_size; i++) {
+        printf("  %-24s %s\n", export_formats[i].name,
+               export_formats[i].summary);
+    }
+    return 0;
+}
+
+struct export_job {
+    const struct export_format *format;
+    const struct measurement *rows;
+    size_t n;
+};
+
+static int write_export(FILE *f, const void *arg)
+{
+    const struct export_job *job = arg;
+    return job->format->write(f, job->rows, job->n);
+}
+
+static int cmd_export(int argc, char **argv)
+{
+    const char *run = NULL, *format_name = NULL, *out_path = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *opt = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        const char **slot = strcmp(opt, "-r") == 0          ? &run
+                            : strcmp(opt, "--format") == 0  ? &format_name
+                            : strcmp(opt, "-o") == 0        ? &out_path
+                                                            : NULL;
+        if (!slot || !val) {
+            fprintf(stderr, "autotune export: %s '%s'\n%s",
+                    slot ? "missing value for" : "unknown option", opt,
+                    usage);
+            return 2;
+        }
+        *slot = val;
+        i++;
+    }
+    if (!run || !format_name) {
+        fprintf(stderr, "autotune export: -r RUN and --format are "
+                        "required\n");
+        return 2;
+    }
+    const struct export_format *format = export_find(format_name);
+    if (!format) {
+        fprintf(stderr, "autotune export: unknown format '%s' (valid:",
+                format_name);
+        for (int i = 0; i < export_formats_size; i++) {
+            fprintf(stderr, " %s", export_formats[i].name);
+        }
+        fprintf(stderr, ")\n");
+        return 2;
+    }
+    char path[4096];
+    struct measurement *rows = NULL;
+    size_t n = 0;
+    snprintf(path, sizeof path, "%s/optimal.csv", run);
+    if (table_read_optimal(path, &rows, &n) != 0) {
+        fprintf(stderr, "autotune export: %s has no complete optimal table "
+                        "(run or resume the sweep first)\n",
+                run);
+        return 1;
+    }
+    struct export_job job = {format, rows, n};
+    int rc = out_path ? store_write_file(out_path, write_export, &job)
+                      : write_export(stdout, &job);
+    free(rows);
+    return rc == 0 ? 0 : 1;
+}
+
+/* The sweep: MPI starts here, and only rank 0 speaks for the run. */
+static int cmd_sweep(int argc, char **argv)
+{
+    const char *config_path = NULL;
+    int is_fresh = 0, rank, bad = 0;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    for (int i = 1; i < argc && !bad; i++) {
+        if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
+            config_path = argv[++i];
+        } else if (strcmp(argv[i], "--fresh") == 0) {
+            is_fresh = 1;
+        } else {
+            bad = 1;
+            if (rank == 0) {
+                fprintf(stderr, "autotune: unknown argument '%s'\n%s",
+                        argv[i], usage);
+            }
+        }
+    }
+    if (!config_path && !bad) {
+        bad = 1;
+        if (rank == 0) {
+            fprintf(stderr, "autotune: -c tune.cfg is required\n%s", usage);
+        }
+    }
+    int status = bad ? 2 : sweep_main(config_path, is_fresh);
+    MPI_Finalize();
+    return status;
+}
+
+struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+};
+
+static const struct command offline_commands[] = {
+    {"export", cmd_export},
+    {"tree", tree_main},
+    {"--list", cmd_list},
+};
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 &&
+        (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    for (size_t i = 0; argc >= 2 && i < sizeof offline_commands /
+                                            sizeof offline_commands[0];
+         i++) {
+        if (strcmp(argv[1], offline_commands[i].name) == 0) {
+            return offline_commands[i].run(argc - 1, argv + 1);
+        }
+    }
+    return cmd_sweep(argc, argv);
+}

@@ -1,0 +1,157 @@
+/* Times a collective the way SKaMPI and OCC do: barrier, time one call, take
+ * the slowest rank; repeat until the mean is known well enough. */
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "autotune/measure.h"
+
+/* Buffers grow to the largest message seen and are reused, so allocation
+ * never lands inside a timed call. */
+static unsigned char *send_buf, *recv_buf;
+static size_t buf_bytes;
+
+void measure_free_buffers(void)
+{
+    free(send_buf);
+    free(recv_buf);
+    send_buf = recv_buf = NULL;
+    buf_bytes = 0;
+}
+
+static int ensure_buffers(size_t bytes)
+{
+    if (bytes <= buf_bytes) {
+        return 0;
+    }
+    measure_free_buffers();
+    send_buf = malloc(bytes);
+    recv_buf = malloc(bytes);
+    if (!send_buf || !recv_buf) {
+        measure_free_buffers();
+        return -1;
+    }
+    /* Touch every page now so first-touch faults are not timed. */
+    memset(send_buf, 1, bytes);
+    memset(recv_buf, 0, bytes);
+    buf_bytes = bytes;
+    return 0;
+}
+
+/* All ranks learn whether any rank failed. */
+static int any_failed(int failed, MPI_Comm comm)
+{
+    int global = 1;
+    MPI_Allreduce(&failed, &global, 1, MPI_INT, MPI_MAX, comm);
+    return global;
+}
+
+static double relative_standard_error(const double *t, size_t n)
+{
+    double mean = gsl_stats_mean(t, 1, n);
+    if (n < 2 || mean <= 0) {
+        return 0;
+    }
+    return gsl_stats_sd_m(t, 1, n, mean) / sqrt((double)n) / mean;
+}
+
+static void summarise(const double *t, size_t n, struct measurement *out)
+{
+    double *sorted = malloc(n * sizeof *sorted);
+    out->reps = (int)n;
+    out->mean_us = gsl_stats_mean(t, 1, n);
+    out->sd_us = n > 1 ? gsl_stats_sd_m(t, 1, n, out->mean_us) : 0;
+    gsl_stats_minmax(&out->min_us, &out->max_us, t, 1, n);
+    if (sorted) {
+        memcpy(sorted, t, n * sizeof *sorted);
+        gsl_sort(sorted, 1, n);
+        out->median_us = gsl_stats_median_from_sorted_data(sorted, 1, n);
+        free(sorted);
+    } else {
+        out->median_us = out->mean_us;
+    }
+}
+
+int measure_run(const struct measure_request *req, MPI_Comm comm,
+                struct measurement *out)
+{
+    const struct coll_def *coll = req->coll;
+    const struct coll_alg *alg = &coll->algs[req->alg];
+    const struct config_measure *p = &req->params;
+    double *times = NULL;
+    int rc = -1, rank, n_ranks;
+
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &n_ranks);
+    memset(out, 0, sizeof *out);
+    double start = MPI_Wtime();
+    int failed = ensure_buffers((size_t)req->msg_bytes) != 0;
+    times = malloc((size_t)p->max_reps * sizeof *times);
+    failed |= times == NULL;
+    if (any_failed(failed, comm)) {
+        fprintf(stderr, "autotune: out of memory for a %ld-byte %s\n",
+                req->msg_bytes, coll->name);
+        goto done;
+    }
+
+    /* Bytes with a sum: every message size is exact, every MPI has it. */
+    struct coll_args args = {
+        .sendbuf = send_buf,
+        .recvbuf = coll->is_reduction ? recv_buf : send_buf,
+        .count = (int)req->msg_bytes,
+        .dtype = coll->is_reduction ? MPI_UNSIGNED_CHAR : MPI_BYTE,
+        .op = coll->is_reduction ? MPI_SUM : MPI_OP_NULL,
+        .root = 0,
+        .comm = comm,
+        .seg_bytes = alg->is_segmented ? req->seg_bytes : 0,
+        .chain_fanout = req->chain_fanout,
+    };
+    for (int i = 0; i < p->warmup; i++) {
+        failed |= alg->run(&args) != MPI_SUCCESS;
+    }
+    if (any_failed(failed, comm)) {
+        goto failed;
+    }
+    size_t n = 0;
+    while (n < (size_t)p->max_reps) {
+        MPI_Barrier(comm);
+        double t0 = MPI_Wtime();
+        int err = alg->run(&args);
+        double local[2] = {MPI_Wtime() - t0, err != MPI_SUCCESS};
+        double global[2];
+        MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, comm);
+        if (global[1] != 0) {
+            goto failed;
+        }
+        /* Whole nanoseconds: below MPI_Wtime's resolution, and it keeps
+         * simulated times free of rounding noise from the absolute clock. */
+        times[n++] = round(global[0] * 1e9) / 1e3;
+        if (n >= (size_t)p->min_reps &&
+            relative_standard_error(times, n) <= p->rse) {
+            break;
+        }
+    }
+    snprintf(out->collective, sizeof out->collective, "%s", coll->name);
+    snprintf(out->algorithm, sizeof out->algorithm, "%s", alg->name);
+    out->procs = n_ranks;
+    out->msg_bytes = req->msg_bytes;
+    out->segment_bytes = req->seg_bytes;
+    out->is_applicable = 1;
+    summarise(times, n, out);
+    out->cost_s = round((MPI_Wtime() - start) * 1e9) / 1e9;
+    rc = 0;
+    goto done;
+failed:
+    if (rank == 0) {
+        fprintf(stderr, "autotune: %s %s failed (P=%d, %ld bytes, "
+                        "segment %d)\n",
+                coll->name, alg->name, n_ranks, req->msg_bytes,
+                req->seg_bytes);
+    }
+done:
+    free(times);
+    return rc;
+}

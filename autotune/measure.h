@@ -1,0 +1,32 @@
+/* The measurement harness: times one method at one grid point. */
+#ifndef AUTOTUNE_MEASURE_H
+#define AUTOTUNE_MEASURE_H
+
+#include <mpi.h>
+
+#include "autotune/config.h"
+#include "store/store.h"
+
+struct measure_request {
+    const struct coll_def *coll;
+    int alg; /* index in coll->algs; must apply at this size */
+    long msg_bytes;
+    int seg_bytes;
+    int chain_fanout;
+    struct config_measure params;
+};
+
+/* Collective over comm (the point's communicator): every rank calls it.
+ * Warm-up calls, then repetitions separated by a barrier that is not timed;
+ * a repetition's time is the maximum over ranks; stop when the relative
+ * standard error of the mean drops below params.rse (after min_reps) or at
+ * max_reps. *out is filled on every rank (identical everywhere but cost_s,
+ * which is comm rank 0's). Fails, on every rank, if the algorithm returned
+ * an error on any rank. */
+int measure_run(const struct measure_request *req, MPI_Comm comm,
+                struct measurement *out);
+
+/* Releases the buffers measure_run keeps between calls. */
+void measure_free_buffers(void);
+
+#endif

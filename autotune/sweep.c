@@ -1,0 +1,526 @@
+/* The sweep: rank 0 walks the grid and runs the search; the oracle answers
+ * from the journal or has the point's ranks time the method. Invariant: a
+ * result is in the journal, on disk, before the search sees it. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "autotune/measure.h"
+#include "autotune/progress.h"
+#include "autotune/sweep.h"
+
+/* The command rank 0 broadcasts before each experiment, as doubles so one
+ * MPI_Bcast carries it (every field is an integer below 2^53 or the rse). */
+enum {
+    CMD_OP,
+    CMD_COLL, /* index in coll_table */
+    CMD_PROCS_INDEX,
+    CMD_ALG,
+    CMD_MSG_BYTES,
+    CMD_SEG_BYTES,
+    CMD_FANOUT,
+    CMD_WARMUP,
+    CMD_MIN_REPS,
+    CMD_MAX_REPS,
+    CMD_RSE,
+    CMD_LEN
+};
+enum { OP_STOP = 0, OP_MEASURE = 1 };
+
+struct sweep {
+    const struct config *cfg;
+    struct journal *journal;
+    MPI_Comm world;
+    MPI_Comm *subs; /* one communicator per procs entry: world ranks 0..P-1 */
+    int n_subs;
+    const int *procs; /* the procs entries, on every rank */
+    /* the current point */
+    int ci, coll_index, procs_index;
+    int point_measured;
+    /* totals of this session */
+    long experiments_new, experiments_reused, not_applicable;
+    double experiment_s;
+};
+
+static int mpi_check(int err, const char *what)
+{
+    if (err != MPI_SUCCESS) {
+        char msg[MPI_MAX_ERROR_STRING];
+        int len = 0;
+        MPI_Error_string(err, msg, &len);
+        fprintf(stderr, "autotune: %s: %s\n", what, msg);
+    }
+    return err;
+}
+
+static int coll_table_index(const struct coll_def *d)
+{
+    for (int i = 0; i < coll_table_size; i++) {
+        if (coll_table[i] == d) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+static void request_from_command(const double *cmd,
+                                 struct measure_request *req)
+{
+    req->coll = coll_table[(int)cmd[CMD_COLL]];
+    req->alg = (int)cmd[CMD_ALG];
+    req->msg_bytes = (long)cmd[CMD_MSG_BYTES];
+    req->seg_bytes = (int)cmd[CMD_SEG_BYTES];
+    req->chain_fanout = (int)cmd[CMD_FANOUT];
+    req->params.warmup = (int)cmd[CMD_WARMUP];
+    req->params.min_reps = (int)cmd[CMD_MIN_REPS];
+    req->params.max_reps = (int)cmd[CMD_MAX_REPS];
+    req->params.rse = cmd[CMD_RSE];
+}
+
+static int broadcast_stop(struct sweep *s)
+{
+    double cmd[CMD_LEN] = {0};
+    cmd[CMD_OP] = OP_STOP;
+    return mpi_check(MPI_Bcast(cmd, CMD_LEN, MPI_DOUBLE, 0, s->world),
+                     "sending stop");
+}
+
+/* Ranks other than 0: run what rank 0 asks until it says stop. */
+static int worker_loop(struct sweep *s)
+{
+    int rank;
+    MPI_Comm_rank(s->world, &rank);
+    for (;;) {
+        double cmd[CMD_LEN];
+        if (mpi_check(MPI_Bcast(cmd, CMD_LEN, MPI_DOUBLE, 0, s->world),
+                      "waiting for a command") != MPI_SUCCESS) {
+            return 1;
+        }
+        if (cmd[CMD_OP] == OP_STOP) {
+            return 0;
+        }
+        int pi = (int)cmd[CMD_PROCS_INDEX];
+        if (rank < s->procs[pi]) {
+            struct measure_request req;
+            struct measurement m;
+            request_from_command(cmd, &req);
+            measure_run(&req, s->subs[pi], &m); /* rank 0 reports failure */
+        }
+    }
+}
+
+/* The oracle: a journal hit, a not-applicable record, or a new experiment
+ * journaled before it is returned. */
+static int sweep_oracle(void *ctx, const struct search_point *p, int i,
+                        double *time_us)
+{
+    struct sweep *s = ctx;
+    const struct coll_def *coll = coll_table[s->coll_index];
+    const struct search_method *method = &p->methods[i];
+    const struct coll_alg *alg = &coll->algs[method->alg];
+    const struct measurement *rec =
+        journal_find(s->journal, coll->name, p->procs, p->msg_bytes,
+                     alg->name, method->seg_bytes);
+    if (rec) {
+        s->experiments_reused++;
+        *time_us = rec->is_applicable ? rec->mean_us : -1;
+        return 0;
+    }
+    struct measurement m;
+    MPI_Op op = coll->is_reduction ? MPI_SUM : MPI_OP_NULL;
+    if (!coll_alg_applies(alg, p->procs, op)) {
+        memset(&m, 0, sizeof m);
+        snprintf(m.collective, sizeof m.collective, "%s", coll->name);
+        snprintf(m.algorithm, sizeof m.algorithm, "%s", alg->name);
+        m.procs = p->procs;
+        m.msg_bytes = p->msg_bytes;
+        m.segment_bytes = method->seg_bytes;
+        s->not_applicable++;
+    } else {
+        const struct config *c = s->cfg;
+        double cmd[CMD_LEN] = {
+            [CMD_OP] = OP_MEASURE,
+            [CMD_COLL] = s->coll_index,
+            [CMD_PROCS_INDEX] = s->procs_index,
+            [CMD_ALG] = method->alg,
+            [CMD_MSG_BYTES] = (double)p->msg_bytes,
+            [CMD_SEG_BYTES] = method->seg_bytes,
+            [CMD_FANOUT] = c->chain_fanout,
+            [CMD_WARMUP] = c->measure.warmup,
+            [CMD_MIN_REPS] = c->measure.min_reps,
+            [CMD_MAX_REPS] = c->measure.max_reps,
+            [CMD_RSE] = c->measure.rse,
+        };
+        struct measure_request req;
+        if (mpi_check(MPI_Bcast(cmd, CMD_LEN, MPI_DOUBLE, 0, s->world),
+                      "sending a command") != MPI_SUCCESS) {
+            return -1;
+        }
+        request_from_command(cmd, &req);
+        if (measure_run(&req, s->subs[s->procs_index], &m) != 0) {
+            return -1;
+        }
+        s->experiments_new++;
+        s->experiment_s += m.cost_s;
+        s->point_measured = 1;
+    }
+    if (journal_append(s->journal, &m) != 0) {
+        return -1;
+    }
+    *time_us = m.is_applicable ? m.mean_us : -1;
+    return 0;
+}
+
+/* The candidate methods at a point, grouped by algorithm in table order,
+ * segments ascending. Segments as large as the message behave like no
+ * segmentation: only one of them is kept, and none when 0 is listed. */
+static int point_methods(const struct config *c, int ci, long msg_bytes,
+                         struct search_method *out)
+{
+    const struct coll_def *coll = c->colls[ci];
+    int n = 0;
+    int has_zero = c->seg_sizes[0] == 0;
+    for (int k = 0; k < c->n_algs[ci]; k++) {
+        int a = c->algs[ci][k];
+        if (!coll->algs[a].is_segmented) {
+            out[n++] = (struct search_method){a, 0};
+            continue;
+        }
+        for (int j = 0; j < c->n_segs; j++) {
+            int seg = c->seg_sizes[j];
+            if (seg == 0 || seg < msg_bytes) {
+                out[n++] = (struct search_method){a, seg};
+            } else if (!has_zero) {
+                out[n++] = (struct search_method){a, seg};
+                break;
+            } else {
+                break;
+            }
+        }
+    }
+    return n;
+}
+
+static void settings_of(const struct config *c,
+                        struct journal_settings *settings)
+{
+    char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int len = 0;
+    MPI_Get_library_version(version, &len);
+    /* The library's name and version: up to the first comma or newline. */
+    version[strcspn(version, ",\n")] = '\0';
+    for (char *p = version; *p; p++) {
+        if (*p == ' ' || *p == '\t') {
+            *p = '_';
+        }
+    }
+    memset(settings, 0, sizeof *settings);
+    journal_settings_add(settings, "library", "%s", version);
+    journal_settings_add(settings, "backend", "own");
+    journal_settings_add(settings, "datatype", "uint8_sum");
+    journal_settings_add(settings, "measure.warmup", "%d", c->measure.warmup);
+    journal_settings_add(settings, "measure.min_reps", "%d",
+                         c->measure.min_reps);
+    journal_settings_add(settings, "measure.max_reps", "%d",
+                         c->measure.max_reps);
+    journal_settings_add(settings, "measure.rse", "%g", c->measure.rse);
+    journal_settings_add(settings, "chain_fanout", "%d", c->chain_fanout);
+}
+
+static int path_join(char *buf, size_t size, const char *dir,
+                     const char *name)
+{
+    if (snprintf(buf, size, "%s/%s", dir, name) >= (int)size) {
+        fprintf(stderr, "%s: path too long\n", dir);
+        return -1;
+    }
+    return 0;
+}
+
+/* --fresh: the old journal is kept as journal.old, never deleted. */
+static int start_fresh(const char *dir)
+{
+    char journal[2048], old[2048];
+    if (path_join(journal, sizeof journal, dir, "journal") != 0 ||
+        path_join(old, sizeof old, dir, "journal.old") != 0) {
+        return -1;
+    }
+    if (rename(journal, old) != 0 && errno != ENOENT) {
+        fprintf(stderr, "%s: %s\n", journal, strerror(errno));
+        return -1;
+    }
+    if (errno != ENOENT) {
+        fprintf(stderr, "autotune: starting over; the old journal is %s\n",
+                old);
+    }
+    static const char *const tables[] = {"measurements.csv", "optimal.csv"};
+    for (int i = 0; i < 2; i++) {
+        char path[2048];
+        if (path_join(path, sizeof path, dir, tables[i]) == 0) {
+            unlink(path);
+        }
+    }
+    return 0;
+}
+
+/* Rank 0's checks before anything is measured. */
+static int controller_setup(const char *config_path, int is_fresh,
+                            int world_size, struct config *c,
+                            struct journal **journal)
+{
+    struct journal_settings settings;
+    char path[2048];
+    if (config_load(config_path, c) != 0) {
+        return -1;
+    }
+    if (config_check_world(c, world_size) != 0 ||
+        store_make_dir(c->output) != 0 ||
+        (is_fresh && start_fresh(c->output) != 0) ||
+        path_join(path, sizeof path, c->output, "journal") != 0) {
+        config_free(c);
+        return -1;
+    }
+    settings_of(c, &settings);
+    if (journal_open(path, &settings, journal) != 0) {
+        config_free(c);
+        return -1;
+    }
+    return 0;
+}
+
+struct grid_results {
+    struct measurement *optimal; /* one per point */
+    struct measurement *measured; /* every known result of the grid */
+    size_t n_optimal, n_measured;
+};
+
+static long grid_points(const struct config *c)
+{
+    return (long)c->n_colls * c->n_procs * c->n_msgs;
+}
+
+/* Walks the grid in a fixed order (collectives as configured, procs and
+ * message sizes ascending), so tables never depend on the run's history. */
+static int controller_loop(struct sweep *s, struct grid_results *out)
+{
+    const struct config *c = s->cfg;
+    struct search_method methods[CONFIG_MAX_ALGS * (CONFIG_MAX_SEGS + 1)];
+    struct progress progress;
+    int rc = 0;
+
+    progress_start(&progress, grid_points(c));
+    for (int ci = 0; ci < c->n_colls && rc == 0; ci++) {
+        const struct coll_def *coll = c->colls[ci];
+        s->ci = ci;
+        s->coll_index = coll_table_index(coll);
+        for (int pi = 0; pi < c->n_procs && rc == 0; pi++) {
+            s->procs_index = pi;
+            for (int mi = 0; mi < c->n_msgs && rc == 0; mi++) {
+                struct search_point point = {
+                    .collective = coll->name,
+                    .procs = c->procs[pi],
+                    .msg_bytes = c->msg_sizes[mi],
+                    .methods = methods,
+                    .n_methods = point_methods(c, ci, c->msg_sizes[mi],
+                                               methods),
+                };
+                double t0 = progress_now();
+                int best = -1;
+                s->point_measured = 0;
+                rc = c->search->find_best(&point, sweep_oracle, s, &best);
+                if (rc != 0) {
+                    break;
+                }
+                struct measurement *opt = &out->optimal[out->n_optimal++];
+                memset(opt, 0, sizeof *opt);
+                if (best >= 0) {
+                    const struct search_method *m = &methods[best];
+                    *opt = *journal_find(s->journal, coll->name, point.procs,
+                                         point.msg_bytes,
+                                         coll->algs[m->alg].name,
+                                         m->seg_bytes);
+                } else {
+                    fprintf(stderr,
+                            "autotune: no algorithm of %s can run at P=%d "
+                            "%ld bytes\n",
+                            coll->name, point.procs, point.msg_bytes);
+                    out->n_optimal--;
+                }
+                char what[128];
+                snprintf(what, sizeof what, "%s P=%d %ld B", coll->name,
+                         point.procs, point.msg_bytes);
+                progress_point_done(&progress, s->point_measured,
+                                    progress_now() - t0, what);
+            }
+        }
+    }
+    progress_finish(&progress);
+    return rc;
+}
+
+/* measurements.csv: every recorded, applicable method of the grid's points,
+ * in grid and method order. */
+static int collect_measurements(const struct sweep *s,
+                                struct grid_results *out)
+{
+    const struct config *c = s->cfg;
+    struct search_method methods[CONFIG_MAX_ALGS * (CONFIG_MAX_SEGS + 1)];
+    size_t cap = 1024;
+    out->measured = malloc(cap * sizeof *out->measured);
+    if (!out->measured) {
+        return -1;
+    }
+    for (int ci = 0; ci < c->n_colls; ci++) {
+        const struct coll_def *coll = c->colls[ci];
+        for (int pi = 0; pi < c->n_procs; pi++) {
+            for (int mi = 0; mi < c->n_msgs; mi++) {
+                int n = point_methods(c, ci, c->msg_sizes[mi], methods);
+                for (int k = 0; k < n; k++) {
+                    const struct measurement *m = journal_find(
+                        s->journal, coll->name, c->procs[pi],
+                        c->msg_sizes[mi], coll->algs[methods[k].alg].name,
+                        methods[k].seg_bytes);
+                    if (!m || !m->is_applicable) {
+                        continue;
+                    }
+                    if (out->n_measured == cap) {
+                        cap *= 2;
+                        struct measurement *grown =
+                            realloc(out->measured, cap * sizeof *grown);
+                        if (!grown) {
+                            return -1;
+                        }
+                        out->measured = grown;
+                    }
+                    out->measured[out->n_measured++] = *m;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+static int write_tables(const struct sweep *s, struct grid_results *r)
+{
+    char path[2048];
+    const char *dir = s->cfg->output;
+    if (collect_measurements(s, r) != 0) {
+        fprintf(stderr, "autotune: out of memory\n");
+        return -1;
+    }
+    if (path_join(path, sizeof path, dir, "measurements.csv") != 0 ||
+        table_write_measurements(path, r->measured, r->n_measured) != 0 ||
+        path_join(path, sizeof path, dir, "optimal.csv") != 0 ||
+        table_write_optimal(path, r->optimal, r->n_optimal) != 0) {
+        return -1;
+    }
+    return 0;
+}
+
+static int make_subcommunicators(struct sweep *s, int rank)
+{
+    s->subs = calloc((size_t)s->n_subs, sizeof *s->subs);
+    if (!s->subs) {
+        return -1;
+    }
+    for (int i = 0; i < s->n_subs; i++) {
+        int color = rank < s->procs[i] ? 0 : MPI_UNDEFINED;
+        if (mpi_check(MPI_Comm_split(s->world, color, rank, &s->subs[i]),
+                      "creating a communicator") != MPI_SUCCESS) {
+            return -1;
+        }
+        if (s->subs[i] != MPI_COMM_NULL) {
+            MPI_Comm_set_errhandler(s->subs[i], MPI_ERRORS_RETURN);
+        }
+    }
+    return 0;
+}
+
+static void free_subcommunicators(struct sweep *s)
+{
+    for (int i = 0; s->subs && i < s->n_subs; i++) {
+        if (s->subs[i] != MPI_COMM_NULL) {
+            MPI_Comm_free(&s->subs[i]);
+        }
+    }
+    free(s->subs);
+}
+
+int sweep_main(const char *config_path, int is_fresh)
+{
+    struct sweep s = {0};
+    struct config cfg;
+    struct grid_results results = {0};
+    int rank, world_size, status = 1;
+    int header[2] = {0, 0}; /* setup ok, number of procs entries */
+    int *procs = NULL;
+    double start = progress_now();
+
+    MPI_Comm_dup(MPI_COMM_WORLD, &s.world);
+    MPI_Comm_set_errhandler(s.world, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(s.world, &rank);
+    MPI_Comm_size(s.world, &world_size);
+
+    if (rank == 0 && controller_setup(config_path, is_fresh, world_size,
+                                      &cfg, &s.journal) == 0) {
+        header[0] = 1;
+        header[1] = cfg.n_procs;
+        s.cfg = &cfg;
+    }
+    MPI_Bcast(header, 2, MPI_INT, 0, s.world);
+    if (!header[0]) {
+        goto done;
+    }
+    procs = malloc((size_t)header[1] * sizeof *procs);
+    if (!procs) {
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    if (rank == 0) {
+        memcpy(procs, cfg.procs, (size_t)header[1] * sizeof *procs);
+    }
+    MPI_Bcast(procs, header[1], MPI_INT, 0, s.world);
+    s.procs = procs;
+    s.n_subs = header[1];
+    if (make_subcommunicators(&s, rank) != 0) {
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+
+    if (rank != 0) {
+        status = worker_loop(&s);
+        goto done;
+    }
+    results.optimal = calloc((size_t)grid_points(&cfg),
+                             sizeof *results.optimal);
+    int rc = results.optimal ? controller_loop(&s, &results) : -1;
+    broadcast_stop(&s);
+    if (rc == 0 && write_tables(&s, &results) == 0) {
+        printf("autotune: %ld points, %ld experiments run (%.3f s of "
+               "experiments), %ld taken from the journal, %ld not "
+               "applicable; %.1f s wall\n",
+               grid_points(&cfg), s.experiments_new, s.experiment_s,
+               s.experiments_reused, s.not_applicable,
+               progress_now() - start);
+        printf("autotune: results in %s/ (optimal.csv, measurements.csv, "
+               "journal)\n",
+               cfg.output);
+        status = 0;
+    } else {
+        fprintf(stderr, "autotune: stopped; what was measured is in %s/"
+                        "journal and the same command resumes\n",
+                cfg.output);
+    }
+done:
+    if (rank == 0 && header[0]) {
+        journal_close(s.journal);
+        config_free(&cfg);
+    }
+    free(results.optimal);
+    free(results.measured);
+    free_subcommunicators(&s);
+    free(procs);
+    measure_free_buffers();
+    MPI_Comm_free(&s.world);
+    return status;
+}

@@ -1,0 +1,64 @@
+/* Collective algorithms on MPI point-to-point, one table row per algorithm.
+ * Names are the stable keys (config, journal, trees, exports); numbers never
+ * leave this module except through exporters. */
+#ifndef COLLECTIVES_H
+#define COLLECTIVES_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+/* Arguments of one collective call; every algorithm of a collective takes
+ * the same ones, like the MPI call it replaces. */
+struct coll_args {
+    const void *sendbuf; /* reduce: this rank's operand */
+    void *recvbuf;       /* bcast: the buffer on every rank; reduce: result
+                            (significant at the root only) */
+    int count;           /* elements, as in the MPI call */
+    MPI_Datatype dtype;
+    MPI_Op op;  /* reductions only */
+    int root;
+    MPI_Comm comm;
+    int seg_bytes;     /* 0 = unsegmented; otherwise rounded down to whole
+                          elements, at least one element per segment */
+    int chain_fanout;  /* chain algorithms: number of chains (>= 1) */
+};
+
+typedef int (*coll_fn)(const struct coll_args *args);
+
+/* Conditions an algorithm needs, checked once by the caller: an algorithm
+ * whose needs are not met is recorded as not applicable, never run. */
+enum coll_need {
+    NEED_POW2_PROCS = 1u << 0, /* communicator size a power of two */
+    NEED_TWO_PROCS = 1u << 1,  /* exactly two ranks */
+    NEED_COMMUTATIVE = 1u << 2 /* commutative reduction operation */
+};
+
+struct coll_alg {
+    const char *name;    /* stable key */
+    coll_fn run;
+    unsigned needs;      /* NEED_* */
+    int is_segmented;    /* uses seg_bytes; unsegmented ones run with 0 */
+    const char *summary; /* one line for `autotune --list` */
+};
+
+struct coll_def {
+    const char *name;          /* "bcast", "reduce", ... */
+    const struct coll_alg *algs;
+    int n_algs;
+    coll_fn reference;         /* the MPI library's own collective */
+    int is_reduction;          /* uses sendbuf and op */
+};
+
+/* The collectives this build offers, in a fixed order. */
+extern const struct coll_def *const coll_table[];
+extern const int coll_table_size;
+
+/* Returns the named collective or NULL (borrowed). */
+const struct coll_def *coll_find(const char *name);
+/* Returns the index of the named algorithm in c->algs, or -1. */
+int coll_find_alg(const struct coll_def *c, const char *name);
+/* 1 if alg can run on n_ranks ranks with operation op (MPI_OP_NULL when the
+ * collective does not reduce), 0 otherwise. */
+int coll_alg_applies(const struct coll_alg *alg, int n_ranks, MPI_Op op);
+
+#endif

@@ -1,0 +1,473 @@
+/* The journal: an append-only text file, one checksummed record per line,
+ * each flushed to disk before its result is used. Invariant: every record in
+ * memory is a line on disk that passed its checksum. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "store/store.h"
+
+#define JOURNAL_MAGIC "autotune-journal 1"
+#define LINE_MAX_BYTES 1024
+
+struct journal {
+    char *path;
+    int fd; /* -1 when loaded read-only */
+    struct journal_settings settings;
+    struct measurement *records;
+    size_t n_records, cap_records;
+    size_t *slots; /* open-addressing hash of record index + 1; 0 = empty */
+    size_t n_slots;
+};
+
+static uint32_t crc32_of(const char *data, size_t n)
+{
+    static uint32_t table[256];
+    if (!table[1]) {
+        for (uint32_t i = 0; i < 256; i++) {
+            uint32_t c = i;
+            for (int k = 0; k < 8; k++) {
+                c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+            }
+            table[i] = c;
+        }
+    }
+    uint32_t crc = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) {
+        crc = table[(crc ^ (unsigned char)data[i]) & 0xFF] ^ (crc >> 8);
+    }
+    return crc ^ 0xFFFFFFFFu;
+}
+
+static uint64_t hash_key(const char *collective, int procs, long msg_bytes,
+                         const char *algorithm, int segment_bytes)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (const char *p = collective; *p; p++) {
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    }
+    for (const char *p = algorithm; *p; p++) {
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    }
+    h = (h ^ (uint64_t)procs) * 1099511628211ull;
+    h = (h ^ (uint64_t)msg_bytes) * 1099511628211ull;
+    h = (h ^ (uint64_t)segment_bytes) * 1099511628211ull;
+    return h;
+}
+
+static int same_key(const struct measurement *m, const char *collective,
+                    int procs, long msg_bytes, const char *algorithm,
+                    int segment_bytes)
+{
+    return m->procs == procs && m->msg_bytes == msg_bytes &&
+           m->segment_bytes == segment_bytes &&
+           strcmp(m->collective, collective) == 0 &&
+           strcmp(m->algorithm, algorithm) == 0;
+}
+
+const struct measurement *journal_find(const struct journal *j,
+                                       const char *collective, int procs,
+                                       long msg_bytes, const char *algorithm,
+                                       int segment_bytes)
+{
+    if (!j->n_slots) {
+        return NULL;
+    }
+    size_t mask = j->n_slots - 1;
+    size_t i = hash_key(collective, procs, msg_bytes, algorithm,
+                        segment_bytes) & mask;
+    for (; j->slots[i]; i = (i + 1) & mask) {
+        const struct measurement *m = &j->records[j->slots[i] - 1];
+        if (same_key(m, collective, procs, msg_bytes, algorithm,
+                     segment_bytes)) {
+            return m;
+        }
+    }
+    return NULL;
+}
+
+static void index_insert(struct journal *j, size_t record)
+{
+    const struct measurement *m = &j->records[record];
+    size_t mask = j->n_slots - 1;
+    size_t i = hash_key(m->collective, m->procs, m->msg_bytes, m->algorithm,
+                        m->segment_bytes) & mask;
+    while (j->slots[i]) {
+        i = (i + 1) & mask;
+    }
+    j->slots[i] = record + 1;
+}
+
+static int index_grow(struct journal *j)
+{
+    size_t n = j->n_slots ? j->n_slots * 2 : 1024;
+    size_t *slots = calloc(n, sizeof *slots);
+    if (!slots) {
+        return -1;
+    }
+    free(j->slots);
+    j->slots = slots;
+    j->n_slots = n;
+    for (size_t r = 0; r < j->n_records; r++) {
+        index_insert(j, r);
+    }
+    return 0;
+}
+
+/* Adds a record in memory; a key already present keeps its first result. */
+static int records_add(struct journal *j, const struct measurement *m)
+{
+    if (journal_find(j, m->collective, m->procs, m->msg_bytes, m->algorithm,
+                     m->segment_bytes)) {
+        return 0;
+    }
+    if (j->n_records == j->cap_records) {
+        size_t cap = j->cap_records ? j->cap_records * 2 : 256;
+        struct measurement *r = realloc(j->records, cap * sizeof *r);
+        if (!r) {
+            return -1;
+        }
+        j->records = r;
+        j->cap_records = cap;
+    }
+    j->records[j->n_records++] = *m;
+    if (2 * j->n_records > j->n_slots) {
+        return index_grow(j);
+    }
+    index_insert(j, j->n_records - 1);
+    return 0;
+}
+
+void journal_settings_add(struct journal_settings *s, const char *key,
+                          const char *fmt, ...)
+{
+    if (s->n >= STORE_MAX_SETTINGS) {
+        return;
+    }
+    char value[96];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(value, sizeof value, fmt, ap);
+    va_end(ap);
+    snprintf(s->entries[s->n++], sizeof s->entries[0], "%s=%s", key, value);
+}
+
+static int format_record(char *buf, size_t size, const struct measurement *m)
+{
+    /* %.17g round-trips every double, so a replay sees the same numbers. */
+    return snprintf(buf, size,
+                    "m %s %d %ld %s %d %d %d %.17g %.17g %.17g %.17g %.17g "
+                    "%.17g",
+                    m->collective, m->procs, m->msg_bytes, m->algorithm,
+                    m->segment_bytes, m->is_applicable, m->reps, m->mean_us,
+                    m->median_us, m->min_us, m->max_us, m->sd_us, m->cost_s);
+}
+
+static int parse_record(const char *s, struct measurement *m)
+{
+    int used = 0;
+    memset(m, 0, sizeof *m);
+    int n = sscanf(s,
+                   "m %31s %d %ld %31s %d %d %d %lf %lf %lf %lf %lf %lf%n",
+                   m->collective, &m->procs, &m->msg_bytes, m->algorithm,
+                   &m->segment_bytes, &m->is_applicable, &m->reps,
+                   &m->mean_us, &m->median_us, &m->min_us, &m->max_us,
+                   &m->sd_us, &m->cost_s, &used);
+    if (n != 13 || s[used] != '\0' || m->procs < 1 || m->msg_bytes < 0 ||
+        m->segment_bytes < 0) {
+        return -1;
+    }
+    return 0;
+}
+
+/* Writes "payload *crc\n" with one write() so a crash tears at most this
+ * line, then fsyncs. */
+static int write_line(struct journal *j, const char *payload)
+{
+    char line[LINE_MAX_BYTES];
+    int n = snprintf(line, sizeof line, "%s *%08x\n", payload,
+                     (unsigned)crc32_of(payload, strlen(payload)));
+    if (n < 0 || (size_t)n >= sizeof line) {
+        fprintf(stderr, "%s: record too long\n", j->path);
+        return -1;
+    }
+    for (ssize_t done = 0; done < n;) {
+        ssize_t w = write(j->fd, line + done, (size_t)(n - done));
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w < 0) {
+            fprintf(stderr, "%s: %s\n", j->path, strerror(errno));
+            return -1;
+        }
+        done += w;
+    }
+    if (fsync(j->fd) != 0) {
+        fprintf(stderr, "%s: fsync: %s\n", j->path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Splits "payload *crc" in place; returns the payload or NULL if the
+ * checksum is missing or wrong. */
+static char *checked_payload(char *line)
+{
+    char *star = strrchr(line, '*');
+    if (!star || star == line || star[-1] != ' ') {
+        return NULL;
+    }
+    char *end;
+    unsigned long crc = strtoul(star + 1, &end, 16);
+    if (end == star + 1 || *end != '\0') {
+        return NULL;
+    }
+    star[-1] = '\0';
+    if (crc != crc32_of(line, strlen(line))) {
+        return NULL;
+    }
+    return line;
+}
+
+static void parse_settings(char *payload, struct journal_settings *s)
+{
+    s->n = 0;
+    for (char *tok = strtok(payload + strlen("settings"), " "); tok;
+         tok = strtok(NULL, " ")) {
+        if (s->n < STORE_MAX_SETTINGS) {
+            snprintf(s->entries[s->n++], sizeof s->entries[0], "%s", tok);
+        }
+    }
+}
+
+/* Reads every line; *valid_bytes is the length of the prefix made of whole
+ * lines, so a torn tail can be cut off. */
+static int load_lines(struct journal *j, FILE *f, long *valid_bytes,
+                      int *has_settings)
+{
+    char line[LINE_MAX_BYTES + 2];
+    long offset = 0;
+    int lineno = 0;
+    *valid_bytes = 0;
+    *has_settings = 0;
+    while (fgets(line, sizeof line, f)) {
+        size_t len = strlen(line);
+        lineno++;
+        offset += (long)len;
+        if (len == 0 || line[len - 1] != '\n') {
+            fprintf(stderr,
+                    "%s:%d: torn last line (an interrupted write), skipped\n",
+                    j->path, lineno);
+            return 0;
+        }
+        *valid_bytes = offset;
+        line[len - 1] = '\0';
+        char *payload = checked_payload(line);
+        struct measurement m;
+        if (lineno == 1 && (!payload || strcmp(payload, JOURNAL_MAGIC))) {
+            /* Never append to, or cut, a file that is not ours. */
+            fprintf(stderr, "%s:1: not an autotune journal\n", j->path);
+            return -1;
+        }
+        if (!payload) {
+            fprintf(stderr, "%s:%d: bad checksum, line skipped\n", j->path,
+                    lineno);
+        } else if (lineno == 1) {
+            continue;
+        } else if (strncmp(payload, "settings", 8) == 0) {
+            parse_settings(payload, &j->settings);
+            *has_settings = 1;
+        } else if (parse_record(payload, &m) == 0) {
+            if (records_add(j, &m) != 0) {
+                fprintf(stderr, "%s: out of memory\n", j->path);
+                return -1;
+            }
+        } else {
+            fprintf(stderr, "%s:%d: malformed record, line skipped\n",
+                    j->path, lineno);
+        }
+    }
+    return 0;
+}
+
+static const char *setting_value(const struct journal_settings *s,
+                                 const char *entry, size_t key_len)
+{
+    for (int i = 0; i < s->n; i++) {
+        if (strncmp(s->entries[i], entry, key_len + 1) == 0) {
+            return s->entries[i] + key_len + 1;
+        }
+    }
+    return NULL;
+}
+
+/* Prints one line naming every key whose value differs. */
+static int check_settings(const struct journal *j,
+                          const struct journal_settings *want)
+{
+    char diff[1024] = "";
+    size_t used = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const struct journal_settings *a = pass ? &j->settings : want;
+        const struct journal_settings *b = pass ? want : &j->settings;
+        for (int i = 0; i < a->n; i++) {
+            const char *eq = strchr(a->entries[i], '=');
+            size_t key_len = eq ? (size_t)(eq - a->entries[i]) : 0;
+            const char *va = eq ? eq + 1 : "";
+            const char *vb = setting_value(b, a->entries[i], key_len);
+            if (vb && (pass || strcmp(va, vb) == 0)) {
+                continue;
+            }
+            const char *journal_v = pass ? va : (vb ? vb : "(none)");
+            const char *config_v = pass ? "(none)" : va;
+            used += (size_t)snprintf(diff + used, sizeof diff - used,
+                                     "%s%.*s (journal %s, config %s)",
+                                     used ? ", " : "", (int)key_len,
+                                     a->entries[i], journal_v, config_v);
+            if (used >= sizeof diff) {
+                used = sizeof diff - 1;
+            }
+        }
+    }
+    if (used) {
+        fprintf(stderr,
+                "%s: the config conflicts with the recorded sweep: %s; "
+                "use --fresh to start over\n",
+                j->path, diff);
+        return -1;
+    }
+    return 0;
+}
+
+static int write_settings(struct journal *j)
+{
+    char payload[LINE_MAX_BYTES - 16] = "settings";
+    size_t used = strlen(payload);
+    for (int i = 0; i < j->settings.n && used < sizeof payload; i++) {
+        used += (size_t)snprintf(payload + used, sizeof payload - used, " %s",
+                                 j->settings.entries[i]);
+    }
+    return write_line(j, payload);
+}
+
+static int journal_read(const char *path, struct journal **out, long *valid,
+                        int *has_settings, int *exists)
+{
+    struct journal *j = calloc(1, sizeof *j);
+    if (!j || !(j->path = strdup(path))) {
+        free(j);
+        return -1;
+    }
+    j->fd = -1;
+    *out = j;
+    FILE *f = fopen(path, "r");
+    *exists = f != NULL;
+    if (!f) {
+        *valid = 0;
+        *has_settings = 0;
+        return errno == ENOENT ? 0 : -1;
+    }
+    int rc = load_lines(j, f, valid, has_settings);
+    fclose(f);
+    return rc;
+}
+
+int journal_load(const char *path, struct journal **out)
+{
+    long valid;
+    int has_settings, exists;
+    *out = NULL;
+    struct journal *j = NULL;
+    if (journal_read(path, &j, &valid, &has_settings, &exists) != 0 ||
+        !exists) {
+        if (!exists) {
+            fprintf(stderr, "%s: %s\n", path, strerror(ENOENT));
+        }
+        journal_close(j);
+        return -1;
+    }
+    *out = j;
+    return 0;
+}
+
+int journal_open(const char *path, const struct journal_settings *settings,
+                 struct journal **out)
+{
+    long valid;
+    int has_settings, exists;
+    struct journal *j = NULL;
+    *out = NULL;
+    if (journal_read(path, &j, &valid, &has_settings, &exists) != 0) {
+        goto fail;
+    }
+    if (has_settings && check_settings(j, settings) != 0) {
+        goto fail;
+    }
+    j->settings = *settings;
+    j->fd = open(path, O_WRONLY | O_CREAT, 0644);
+    if (j->fd < 0 || ftruncate(j->fd, valid) != 0 ||
+        lseek(j->fd, 0, SEEK_END) < 0) {
+        fprintf(stderr, "%s: %s\n", path, strerror(errno));
+        goto fail;
+    }
+    if (valid == 0 && write_line(j, JOURNAL_MAGIC) != 0) {
+        goto fail;
+    }
+    if (!has_settings && write_settings(j) != 0) {
+        goto fail;
+    }
+    *out = j;
+    return 0;
+fail:
+    journal_close(j);
+    return -1;
+}
+
+void journal_close(struct journal *j)
+{
+    if (!j) {
+        return;
+    }
+    if (j->fd >= 0) {
+        close(j->fd);
+    }
+    free(j->records);
+    free(j->slots);
+    free(j->path);
+    free(j);
+}
+
+int journal_append(struct journal *j, const struct measurement *m)
+{
+    char payload[LINE_MAX_BYTES - 16];
+    int n = format_record(payload, sizeof payload, m);
+    if (n < 0 || (size_t)n >= sizeof payload) {
+        fprintf(stderr, "%s: record too long\n", j->path);
+        return -1;
+    }
+    if (write_line(j, payload) != 0) {
+        return -1;
+    }
+    return records_add(j, m);
+}
+
+size_t journal_count(const struct journal *j)
+{
+    return j->n_records;
+}
+
+const struct measurement *journal_record(const struct journal *j, size_t i)
+{
+    return i < j->n_records ? &j->records[i] : NULL;
+}
+
+const struct journal_settings *journal_get_settings(const struct journal *j)
+{
+    return &j->settings;
+}

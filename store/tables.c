@@ -1,0 +1,229 @@
+/* The run directory's tables (measurements.csv, optimal.csv) and the
+ * optimal-method exports. Files are replaced atomically, never half written. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "store/store.h"
+
+#define MEASUREMENTS_HEADER                                                    \
+    "collective,procs,msg_bytes,algorithm,segment_bytes,reps,mean_us,"        \
+    "median_us,min_us,max_us,sd_us,cost_s"
+#define OPTIMAL_HEADER                                                         \
+    "collective,procs,msg_bytes,algorithm,segment_bytes,time_us"
+
+void method_label(char *buf, size_t size, const char *algorithm,
+                  int segment_bytes)
+{
+    snprintf(buf, size, "%s/%d", algorithm, segment_bytes);
+}
+
+int store_make_dir(const char *path)
+{
+    char buf[4096];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) {
+        fprintf(stderr, "%s: path too long\n", path);
+        return -1;
+    }
+    for (char *p = buf + 1;; p++) {
+        if (*p == '/' || *p == '\0') {
+            char c = *p;
+            *p = '\0';
+            if (mkdir(buf, 0755) != 0 && errno != EEXIST) {
+                fprintf(stderr, "%s: cannot create directory: %s\n", buf,
+                        strerror(errno));
+                return -1;
+            }
+            *p = c;
+            if (!c) {
+                break;
+            }
+        }
+    }
+    if (access(path, W_OK | X_OK) != 0) {
+        fprintf(stderr, "%s: directory is not writable: %s\n", path,
+                strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int store_write_file(const char *path, int (*write)(FILE *, const void *),
+                     const void *arg)
+{
+    char tmp[4096];
+    int rc = -1;
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
+        fprintf(stderr, "%s: path too long\n", path);
+        return -1;
+    }
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, "%s: %s\n", tmp, strerror(errno));
+        return -1;
+    }
+    if (write(f, arg) != 0 || fflush(f) != 0 || fsync(fileno(f)) != 0) {
+        fprintf(stderr, "%s: write failed: %s\n", tmp, strerror(errno));
+        fclose(f);
+        goto done;
+    }
+    if (fclose(f) != 0 || rename(tmp, path) != 0) {
+        fprintf(stderr, "%s: %s\n", path, strerror(errno));
+        goto done;
+    }
+    rc = 0;
+done:
+    if (rc != 0) {
+        unlink(tmp);
+    }
+    return rc;
+}
+
+struct rows {
+    const struct measurement *rows;
+    size_t n;
+};
+
+static int write_measurements_csv(FILE *f, const void *arg)
+{
+    const struct rows *r = arg;
+    fprintf(f, "%s\n", MEASUREMENTS_HEADER);
+    for (size_t i = 0; i < r->n; i++) {
+        const struct measurement *m = &r->rows[i];
+        fprintf(f, "%s,%d,%ld,%s,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.6f\n",
+                m->collective, m->procs, m->msg_bytes, m->algorithm,
+                m->segment_bytes, m->reps, m->mean_us, m->median_us,
+                m->min_us, m->max_us, m->sd_us, m->cost_s);
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+static int write_optimal_csv(FILE *f, const void *arg)
+{
+    const struct rows *r = arg;
+    fprintf(f, "%s\n", OPTIMAL_HEADER);
+    for (size_t i = 0; i < r->n; i++) {
+        const struct measurement *m = &r->rows[i];
+        fprintf(f, "%s,%d,%ld,%s,%d,%.3f\n", m->collective, m->procs,
+                m->msg_bytes, m->algorithm, m->segment_bytes, m->mean_us);
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+int table_write_measurements(const char *path, const struct measurement *rows,
+                             size_t n)
+{
+    struct rows r = {rows, n};
+    return store_write_file(path, write_measurements_csv, &r);
+}
+
+int table_write_optimal(const char *path, const struct measurement *rows,
+                        size_t n)
+{
+    struct rows r = {rows, n};
+    return store_write_file(path, write_optimal_csv, &r);
+}
+
+int table_read_optimal(const char *path, struct measurement **rows,
+                       size_t *n)
+{
+    char line[512];
+    int lineno = 0, rc = -1;
+    size_t cap = 0;
+    *rows = NULL;
+    *n = 0;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "%s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (lineno == 1) {
+            if (strcmp(line, OPTIMAL_HEADER) != 0) {
+                fprintf(stderr, "%s:1: not an optimal-method table\n", path);
+                goto done;
+            }
+            continue;
+        }
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 64;
+            struct measurement *grown = realloc(*rows, cap * sizeof **rows);
+            if (!grown) {
+                fprintf(stderr, "%s: out of memory\n", path);
+                goto done;
+            }
+            *rows = grown;
+        }
+        struct measurement *m = &(*rows)[*n];
+        memset(m, 0, sizeof *m);
+        int used = 0;
+        if (sscanf(line, "%31[^,],%d,%ld,%31[^,],%d,%lf%n", m->collective,
+                   &m->procs, &m->msg_bytes, m->algorithm, &m->segment_bytes,
+                   &m->mean_us, &used) != 6 ||
+            line[used] != '\0') {
+            fprintf(stderr, "%s:%d: malformed row\n", path, lineno);
+            goto done;
+        }
+        m->is_applicable = 1;
+        (*n)++;
+    }
+    if (lineno == 0) {
+        fprintf(stderr, "%s: empty file\n", path);
+        goto done;
+    }
+    rc = 0;
+done:
+    fclose(f);
+    if (rc != 0) {
+        free(*rows);
+        *rows = NULL;
+        *n = 0;
+    }
+    return rc;
+}
+
+static int export_csv(FILE *out, const struct measurement *rows, size_t n)
+{
+    struct rows r = {rows, n};
+    return write_optimal_csv(out, &r);
+}
+
+static int export_json(FILE *out, const struct measurement *rows, size_t n)
+{
+    char label[2 * STORE_NAME_MAX];
+    fprintf(out, "[\n");
+    for (size_t i = 0; i < n; i++) {
+        const struct measurement *m = &rows[i];
+        method_label(label, sizeof label, m->algorithm, m->segment_bytes);
+        fprintf(out,
+                "  {\"collective\": \"%s\", \"procs\": %d, \"msg_bytes\": "
+                "%ld, \"algorithm\": \"%s\", \"segment_bytes\": %d, "
+                "\"method\": \"%s\", \"time_us\": %.3f}%s\n",
+                m->collective, m->procs, m->msg_bytes, m->algorithm,
+                m->segment_bytes, label, m->mean_us, i + 1 < n ? "," : "");
+    }
+    fprintf(out, "]\n");
+    return ferror(out) ? -1 : 0;
+}
+
+const struct export_format export_formats[] = {
+    {"csv", export_csv, "the optimal-method table as CSV (optimal.csv)"},
+    {"json", export_json, "the optimal-method table as a JSON array"},
+};
+const int export_formats_size =
+    (int)(sizeof export_formats / sizeof export_formats[0]);
+
+const struct export_format *export_find(const char *name)
+{
+    for (int i = 0; i < export_formats_size; i++) {
+        if (strcmp(export_formats[i].name, name) == 0) {
+            return &export_formats[i];
+        }
+    }
+    return NULL;
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs every test: the unit programs (no MPI) and the scripts in tests/sh/
+# (mpirun and smpirun). Each program or script is one test; its output is
+# kept in build/tests/logs/ and shown when it fails. Ends with "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+logs=build/tests/logs
+mkdir -p "$logs"
+passed=0 failed=0 failures=()
+only=${TESTS:-}
+
+run_one() {
+    local name=$1; shift
+    if [ -n "$only" ] && [[ "$name" != *$only* ]]; then return; fi
+    local start=$SECONDS
+    if "$@" >"$logs/$name.log" 2>&1; then
+        passed=$((passed + 1))
+        printf 'PASS %-40s %3ds\n' "$name" $((SECONDS - start))
+    else
+        failed=$((failed + 1)); failures+=("$name")
+        printf 'FAIL %-40s %3ds\n' "$name" $((SECONDS - start))
+        tail -n 40 "$logs/$name.log" | sed 's/^/    /'
+    fi
+}
+
+for t in build/tests/unit/*; do
+    [ -x "$t" ] && [ -f "$t" ] && run_one "unit/$(basename "$t")" "$t"
+done
+for t in tests/sh/test_*.sh; do
+    [ -f "$t" ] && run_one "sh/$(basename "$t" .sh)" bash "$t"
+done
+
+[ ${#failures[@]} -gt 0 ] && echo "failed: ${failures[*]}"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Bad configs are refused before anything is measured or written: one line
+# naming file:line and the key, a non-zero exit, no run directory created.
+set -u
+cd "$(dirname "$0")/../.."
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+
+good='collectives = ["bcast"];
+procs = [2];
+message_sizes = [1, 1024];
+segment_sizes = [0, 512];'
+
+# expect NAME 'expected stderr (a grep -E pattern)' 'config text'
+expect() {
+    local name=$1 pattern=$2 text=$3 cfg="$tmp/$1.cfg"
+    printf 'output = "%s/out-%s";\n%s\n' "$tmp" "$name" "$text" > "$cfg"
+    mpirun -np 2 build/autotune -c "$cfg" > "$tmp/out" 2> "$tmp/err"
+    local rc=$?
+    local first
+    first=$(grep -v -E '^(-+|Primary job|a non-zero|mpirun|the job|  Process|  Exit|Per user|$)' "$tmp/err" | head -1)
+    if [ $rc -eq 0 ]; then
+        echo "FAIL $name: exit status 0"; fails=$((fails + 1))
+    elif ! grep -q -E "$pattern" <<< "$first"; then
+        echo "FAIL $name: expected /$pattern/, got: $first"; fails=$((fails + 1))
+    elif [ -e "$tmp/out-$name" ] && [ "$name" != procs_world ]; then
+        echo "FAIL $name: run directory was created"; fails=$((fails + 1))
+    else
+        echo "ok   $name: $first"
+    fi
+}
+
+expect unknown_key   "$tmp/unknown_key.cfg:6: segment_size: unknown key" "$good
+segment_size = [0];"
+expect wrong_type    "procs.cfg|wrong_type.cfg:3: procs: expected a number of processes" 'collectives = ["bcast"];
+procs = ["two"];
+message_sizes = [1];
+segment_sizes = [0];'
+expect negative_seg  "negative_seg.cfg:5: segment_sizes: -1 is not a segment size" 'collectives = ["bcast"];
+procs = [2];
+message_sizes = [1];
+segment_sizes = [0, -1];'
+expect zero_msg      "zero_msg.cfg:4: message_sizes: 0 is not a message size" 'collectives = ["bcast"];
+procs = [2];
+message_sizes = [0, 8];
+segment_sizes = [0];'
+expect zero_procs    "zero_procs.cfg:3: procs: 0 is not a number of processes" 'collectives = ["bcast"];
+procs = [0];
+message_sizes = [1];
+segment_sizes = [0];'
+expect bad_factor    "bad_factor.cfg:4: message_sizes.factor: 1 is not an integer factor" 'collectives = ["bcast"];
+procs = [2];
+message_sizes = { min = 1; max = 64; factor = 1; };
+segment_sizes = [0];'
+expect unknown_alg   "unknown_alg.cfg:6: algorithms.bcast: bcast has no algorithm 'fastest' \(valid: linear" "$good
+algorithms = { bcast = [\"binomial\", \"fastest\"]; };"
+expect unknown_coll  "unknown_coll.cfg:2: collectives: unknown collective 'bcats'" 'collectives = ["bcats"];
+procs = [2];
+message_sizes = [1];
+segment_sizes = [0];'
+expect unknown_search "unknown_search.cfg:6: search: unknown strategy 'random' \(valid: exhaustive" "$good
+search = \"random\";"
+expect bad_rse       "bad_rse.cfg:6: measure.rse: 2 is not a fraction" "$good
+measure = { rse = 2.0; };"
+expect reps_order    "reps_order.cfg:6: measure: max_reps 3 is below min_reps 5" "$good
+measure = { min_reps = 5; max_reps = 3; };"
+expect missing_key   "missing_key.cfg: procs: missing \(required\)" 'collectives = ["bcast"];
+message_sizes = [1];
+segment_sizes = [0];'
+expect syntax        "syntax.cfg:4: syntax error" 'collectives = ["bcast"];
+procs = [2
+message_sizes = [1];'
+expect procs_world   "procs_world.cfg:3: procs: 4 is larger than the MPI world \(2 processes\)" 'collectives = ["bcast"];
+procs = [2, 4];
+message_sizes = [1];
+segment_sizes = [0];'
+# An unwritable output directory: even root cannot create one under /proc.
+cat > "$tmp/unwritable.cfg" <<CFG
+output = "/proc/autotune-test/run";
+$good
+CFG
+if mpirun -np 2 build/autotune -c "$tmp/unwritable.cfg" >/dev/null 2>"$tmp/err"; then
+    echo "FAIL unwritable: exit status 0"; fails=$((fails + 1))
+elif ! grep -q "/proc/autotune-test: cannot create directory" "$tmp/err"; then
+    echo "FAIL unwritable: $(head -1 "$tmp/err")"; fails=$((fails + 1))
+else
+    echo "ok   unwritable: $(head -1 "$tmp/err")"
+fi
+# A missing file.
+if mpirun -np 1 build/autotune -c "$tmp/none.cfg" >/dev/null 2>"$tmp/err" ||
+   ! grep -q "none.cfg: cannot read the file" "$tmp/err"; then
+    echo "FAIL missing file: $(head -1 "$tmp/err")"; fails=$((fails + 1))
+else
+    echo "ok   missing file"
+fi
+echo "$fails failure(s)"
+[ $fails -eq 0 ]
