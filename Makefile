@@ -11,9 +11,9 @@ PKGS     := gsl libconfig
 WARN     := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wformat=2 -Wundef -Wwrite-strings -Wvla
 CFLAGS   ?= -O2 -g
-CFLAGS   += $(WARN) -D_POSIX_C_SOURCE=200809L $(shell pkg-config --cflags $(PKGS)) \
+CFLAGS   += $(WARN) -D_POSIX_C_SOURCE=200809L $(shell pkg-config --cflags $(PKGS) 2>/dev/null) \
             -I. $(if $(WERROR),-Werror)
-LDLIBS   += $(shell pkg-config --libs $(PKGS)) -lm
+LDLIBS   += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 ifdef SANITIZE
 CFLAGS   += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 LDFLAGS  += -fsanitize=$(SANITIZE)
@@ -77,8 +77,13 @@ check: tests
 bench: all
 	@tests/bench/run.sh
 
+# The README's first command: install what is missing, build, tune this
+# machine on a small default grid.
 demo:
-	@./run-demo.sh
+	./setup.sh
+	$(MAKE) all
+	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+	    mpirun -np 4 --oversubscribe build/autotune -c conf/tune.cfg
 
 install: build/autotune
 	install -d $(DESTDIR)$(PREFIX)/bin

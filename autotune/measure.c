@@ -75,6 +75,20 @@ static void summarise(const double *t, size_t n, struct measurement *out)
     }
 }
 
+int measure_settle(MPI_Comm comm)
+{
+    int rank, size, token = 0, err = MPI_SUCCESS;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    if (rank != 0) {
+        return MPI_Send(&token, 1, MPI_INT, 0, 0, comm);
+    }
+    for (int i = 1; i < size && err == MPI_SUCCESS; i++) {
+        err = MPI_Recv(&token, 1, MPI_INT, i, 0, comm, MPI_STATUS_IGNORE);
+    }
+    return err;
+}
+
 int measure_run(const struct measure_request *req, MPI_Comm comm,
                 struct measurement *out)
 {
@@ -141,10 +155,12 @@ int measure_run(const struct measure_request *req, MPI_Comm comm,
     out->segment_bytes = req->seg_bytes;
     out->is_applicable = 1;
     summarise(times, n, out);
+    measure_settle(comm);
     out->cost_s = round((MPI_Wtime() - start) * 1e9) / 1e9;
     rc = 0;
     goto done;
 failed:
+    measure_settle(comm);
     if (rank == 0) {
         fprintf(stderr, "autotune: %s %s failed (P=%d, %ld bytes, "
                         "segment %d)\n",

@@ -26,6 +26,11 @@ struct measure_request {
 int measure_run(const struct measure_request *req, MPI_Comm comm,
                 struct measurement *out);
 
+/* Every rank reports to comm rank 0, which returns last: afterwards every
+ * other rank is idle before rank 0 sends anything, so the next experiment
+ * starts from the same state whatever ran before (exact resume under SMPI). */
+int measure_settle(MPI_Comm comm);
+
 /* Releases the buffers measure_run keeps between calls. */
 void measure_free_buffers(void);
 

@@ -486,6 +486,7 @@ int sweep_main(const char *config_path, int is_fresh)
     if (make_subcommunicators(&s, rank) != 0) {
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
+    measure_settle(s.world);
 
     if (rank != 0) {
         status = worker_loop(&s);

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs what autotune needs to build and test (Debian/Ubuntu packages):
+# through apt-get when run as root, otherwise prints the exact command.
+set -eu
+packages="make gcc pkg-config openmpi-bin libopenmpi-dev libsimgrid-dev simgrid libgsl-dev libconfig-dev"
+missing=""
+for p in $packages; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+    echo "setup: all packages present"
+    exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: missing packages:$missing"
+    echo "setup: install them with: sudo apt-get update && sudo apt-get install -y$missing"
+    exit 1
+fi
+echo "setup: installing$missing"
+apt-get update -q
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
