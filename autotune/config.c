@@ -21,8 +21,8 @@ report(const struct reader *r, const config_setting_t *s, const char *key,
 {
     va_list ap;
     if (s) {
-        fprintf(stderr, "%s:%d: %s: ", r->path,
-                config_setting_source_line(s), key);
+        fprintf(stderr, "%s:%d: %s: ", r->path, config_setting_source_line(s),
+                key);
     } else {
         fprintf(stderr, "%s: %s: ", r->path, key);
     }
@@ -116,8 +116,8 @@ static int read_sizes(const struct reader *r, const config_setting_t *s,
     }
     for (int i = 0; i < n; i++) {
         long long x;
-        if (read_int(r, config_setting_get_elem(s, (unsigned)i), key, min,
-                     max, what, &x) != 0) {
+        if (read_int(r, config_setting_get_elem(s, (unsigned)i), key, min, max,
+                     what, &x) != 0) {
             free(v);
             return -1;
         }
@@ -137,8 +137,8 @@ static int read_sizes(const struct reader *r, const config_setting_t *s,
 }
 
 static int read_int_sizes(const struct reader *r, const config_setting_t *s,
-                          const char *key, long min, long max,
-                          const char *what, int **out, int *n_out)
+                          const char *key, long min, long max, const char *what,
+                          int **out, int *n_out)
 {
     long *v;
     if (read_sizes(r, s, key, min, max, what, &v, n_out) != 0) {
@@ -158,8 +158,8 @@ static int read_int_sizes(const struct reader *r, const config_setting_t *s,
 }
 
 /* message_sizes: a list, or { min; max; factor; } for a geometric series. */
-static int read_message_sizes(const struct reader *r,
-                              const config_setting_t *s, struct config *c)
+static int read_message_sizes(const struct reader *r, const config_setting_t *s,
+                              struct config *c)
 {
     const char *what = "a message size in bytes (1 .. 2^31-1)";
     if (!config_setting_is_group(s)) {
@@ -193,8 +193,7 @@ static int read_message_sizes(const struct reader *r,
         }
     }
     if (v[1] < v[0]) {
-        report(r, s, "message_sizes", "max %lld is below min %lld", v[1],
-               v[0]);
+        report(r, s, "message_sizes", "max %lld is below min %lld", v[1], v[0]);
         return -1;
     }
     c->n_msgs = 0;
@@ -430,8 +429,9 @@ static int read_keys(const struct reader *r, struct config *c)
 {
     config_setting_t *root = config_root_setting(&r->cfg);
     static const char *const known[] = {
-        "output", "collectives", "procs", "message_sizes", "segment_sizes",
-        "algorithms", "search", "backend", "measure", "chain_fanout"};
+        "output",        "collectives", "procs",  "message_sizes",
+        "segment_sizes", "algorithms",  "search", "backend",
+        "measure",       "chain_fanout"};
     const int n_known = (int)(sizeof known / sizeof known[0]);
     config_setting_t *found[sizeof known / sizeof known[0]] = {0};
 

@@ -20,7 +20,7 @@ struct config {
     char output[1024];
     int n_colls;
     const struct coll_def *colls[CONFIG_MAX_COLLS];
-    int n_algs[CONFIG_MAX_COLLS];             /* selected algorithms ... */
+    int n_algs[CONFIG_MAX_COLLS];                /* selected algorithms ... */
     int algs[CONFIG_MAX_COLLS][CONFIG_MAX_ALGS]; /* ... as table indices */
     int n_procs;
     int *procs; /* ascending */

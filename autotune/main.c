@@ -65,14 +65,13 @@ static int cmd_export(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        const char **slot = strcmp(opt, "-r") == 0          ? &run
-                            : strcmp(opt, "--format") == 0  ? &format_name
-                            : strcmp(opt, "-o") == 0        ? &out_path
-                                                            : NULL;
+        const char **slot = strcmp(opt, "-r") == 0         ? &run
+                            : strcmp(opt, "--format") == 0 ? &format_name
+                            : strcmp(opt, "-o") == 0       ? &out_path
+                                                           : NULL;
         if (!slot || !val) {
             fprintf(stderr, "autotune export: %s '%s'\n%s",
-                    slot ? "missing value for" : "unknown option", opt,
-                    usage);
+                    slot ? "missing value for" : "unknown option", opt, usage);
             return 2;
         }
         *slot = val;
@@ -85,8 +84,8 @@ static int cmd_export(int argc, char **argv)
     }
     const struct export_format *format = export_find(format_name);
     if (!format) {
-        fprintf(stderr, "autotune export: unknown format '%s' (valid:",
-                format_name);
+        fprintf(stderr,
+                "autotune export: unknown format '%s' (valid:", format_name);
         for (int i = 0; i < export_formats_size; i++) {
             fprintf(stderr, " %s", export_formats[i].name);
         }
@@ -98,8 +97,9 @@ static int cmd_export(int argc, char **argv)
     size_t n = 0;
     snprintf(path, sizeof path, "%s/optimal.csv", run);
     if (table_read_optimal(path, &rows, &n) != 0) {
-        fprintf(stderr, "autotune export: %s has no complete optimal table "
-                        "(run or resume the sweep first)\n",
+        fprintf(stderr,
+                "autotune export: %s has no complete optimal table "
+                "(run or resume the sweep first)\n",
                 run);
         return 1;
     }
@@ -125,8 +125,8 @@ static int cmd_sweep(int argc, char **argv)
         } else {
             bad = 1;
             if (rank == 0) {
-                fprintf(stderr, "autotune: unknown argument '%s'\n%s",
-                        argv[i], usage);
+                fprintf(stderr, "autotune: unknown argument '%s'\n%s", argv[i],
+                        usage);
             }
         }
     }
@@ -159,8 +159,8 @@ int main(int argc, char **argv)
         fputs(usage, stdout);
         return 0;
     }
-    for (size_t i = 0; argc >= 2 && i < sizeof offline_commands /
-                                            sizeof offline_commands[0];
+    for (size_t i = 0;
+         argc >= 2 && i < sizeof offline_commands / sizeof offline_commands[0];
          i++) {
         if (strcmp(argv[1], offline_commands[i].name) == 0) {
             return offline_commands[i].run(argc - 1, argv + 1);

@@ -162,10 +162,10 @@ int measure_run(const struct measure_request *req, MPI_Comm comm,
 failed:
     measure_settle(comm);
     if (rank == 0) {
-        fprintf(stderr, "autotune: %s %s failed (P=%d, %ld bytes, "
-                        "segment %d)\n",
-                coll->name, alg->name, n_ranks, req->msg_bytes,
-                req->seg_bytes);
+        fprintf(stderr,
+                "autotune: %s %s failed (P=%d, %ld bytes, "
+                "segment %d)\n",
+                coll->name, alg->name, n_ranks, req->msg_bytes, req->seg_bytes);
     }
 done:
     free(times);

@@ -65,8 +65,9 @@ void progress_point_done(struct progress *p, int was_measured,
         format_duration(left, sizeof left,
                         per_point * (double)(p->total - p->done));
     }
-    fprintf(stderr, "%s[autotune] %ld/%ld points (%.0f%%)  %s  elapsed %s  "
-                    "left ~%s%s",
+    fprintf(stderr,
+            "%s[autotune] %ld/%ld points (%.0f%%)  %s  elapsed %s  "
+            "left ~%s%s",
             p->is_tty ? "\r\033[K" : "", p->done, p->total,
             100.0 * (double)p->done / (double)(p->total ? p->total : 1), what,
             elapsed, left, p->is_tty ? "" : "\n");

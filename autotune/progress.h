@@ -6,7 +6,7 @@
 struct progress {
     double start_s, last_print_s;
     long total, done;
-    long measured;   /* points that needed new measurements ... */
+    long measured;     /* points that needed new measurements ... */
     double measured_s; /* ... and the wall time they took */
     int is_tty;
 };

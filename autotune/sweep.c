@@ -65,8 +65,7 @@ static int coll_table_index(const struct coll_def *d)
     return -1;
 }
 
-static void request_from_command(const double *cmd,
-                                 struct measure_request *req)
+static void request_from_command(const double *cmd, struct measure_request *req)
 {
     req->coll = coll_table[(int)cmd[CMD_COLL]];
     req->alg = (int)cmd[CMD_ALG];
@@ -121,8 +120,8 @@ static int sweep_oracle(void *ctx, const struct search_point *p, int i,
     const struct search_method *method = &p->methods[i];
     const struct coll_alg *alg = &coll->algs[method->alg];
     const struct measurement *rec =
-        journal_find(s->journal, coll->name, p->procs, p->msg_bytes,
-                     alg->name, method->seg_bytes);
+        journal_find(s->journal, coll->name, p->procs, p->msg_bytes, alg->name,
+                     method->seg_bytes);
     if (rec) {
         s->experiments_reused++;
         *time_us = rec->is_applicable ? rec->mean_us : -1;
@@ -229,8 +228,7 @@ static void settings_of(const struct config *c,
     journal_settings_add(settings, "chain_fanout", "%d", c->chain_fanout);
 }
 
-static int path_join(char *buf, size_t size, const char *dir,
-                     const char *name)
+static int path_join(char *buf, size_t size, const char *dir, const char *name)
 {
     if (snprintf(buf, size, "%s/%s", dir, name) >= (int)size) {
         fprintf(stderr, "%s: path too long\n", dir);
@@ -291,7 +289,7 @@ static int controller_setup(const char *config_path, int is_fresh,
 }
 
 struct grid_results {
-    struct measurement *optimal; /* one per point */
+    struct measurement *optimal;  /* one per point */
     struct measurement *measured; /* every known result of the grid */
     size_t n_optimal, n_measured;
 };
@@ -323,8 +321,8 @@ static int controller_loop(struct sweep *s, struct grid_results *out)
                     .procs = c->procs[pi],
                     .msg_bytes = c->msg_sizes[mi],
                     .methods = methods,
-                    .n_methods = point_methods(c, ci, c->msg_sizes[mi],
-                                               methods),
+                    .n_methods =
+                        point_methods(c, ci, c->msg_sizes[mi], methods),
                 };
                 double t0 = progress_now();
                 int best = -1;
@@ -339,8 +337,7 @@ static int controller_loop(struct sweep *s, struct grid_results *out)
                     const struct search_method *m = &methods[best];
                     *opt = *journal_find(s->journal, coll->name, point.procs,
                                          point.msg_bytes,
-                                         coll->algs[m->alg].name,
-                                         m->seg_bytes);
+                                         coll->algs[m->alg].name, m->seg_bytes);
                 } else {
                     fprintf(stderr,
                             "autotune: no algorithm of %s can run at P=%d "
@@ -362,8 +359,7 @@ static int controller_loop(struct sweep *s, struct grid_results *out)
 
 /* measurements.csv: every recorded, applicable method of the grid's points,
  * in grid and method order. */
-static int collect_measurements(const struct sweep *s,
-                                struct grid_results *out)
+static int collect_measurements(const struct sweep *s, struct grid_results *out)
 {
     const struct config *c = s->cfg;
     struct search_method methods[CONFIG_MAX_ALGS * (CONFIG_MAX_SEGS + 1)];
@@ -379,9 +375,8 @@ static int collect_measurements(const struct sweep *s,
                 int n = point_methods(c, ci, c->msg_sizes[mi], methods);
                 for (int k = 0; k < n; k++) {
                     const struct measurement *m = journal_find(
-                        s->journal, coll->name, c->procs[pi],
-                        c->msg_sizes[mi], coll->algs[methods[k].alg].name,
-                        methods[k].seg_bytes);
+                        s->journal, coll->name, c->procs[pi], c->msg_sizes[mi],
+                        coll->algs[methods[k].alg].name, methods[k].seg_bytes);
                     if (!m || !m->is_applicable) {
                         continue;
                     }
@@ -463,8 +458,8 @@ int sweep_main(const char *config_path, int is_fresh)
     MPI_Comm_rank(s.world, &rank);
     MPI_Comm_size(s.world, &world_size);
 
-    if (rank == 0 && controller_setup(config_path, is_fresh, world_size,
-                                      &cfg, &s.journal) == 0) {
+    if (rank == 0 && controller_setup(config_path, is_fresh, world_size, &cfg,
+                                      &s.journal) == 0) {
         header[0] = 1;
         header[1] = cfg.n_procs;
         s.cfg = &cfg;
@@ -492,8 +487,8 @@ int sweep_main(const char *config_path, int is_fresh)
         status = worker_loop(&s);
         goto done;
     }
-    results.optimal = calloc((size_t)grid_points(&cfg),
-                             sizeof *results.optimal);
+    results.optimal =
+        calloc((size_t)grid_points(&cfg), sizeof *results.optimal);
     int rc = results.optimal ? controller_loop(&s, &results) : -1;
     broadcast_stop(&s);
     if (rc == 0 && write_tables(&s, &results) == 0) {
@@ -501,15 +496,15 @@ int sweep_main(const char *config_path, int is_fresh)
                "experiments), %ld taken from the journal, %ld not "
                "applicable; %.1f s wall\n",
                grid_points(&cfg), s.experiments_new, s.experiment_s,
-               s.experiments_reused, s.not_applicable,
-               progress_now() - start);
+               s.experiments_reused, s.not_applicable, progress_now() - start);
         printf("autotune: results in %s/ (optimal.csv, measurements.csv, "
                "journal)\n",
                cfg.output);
         status = 0;
     } else {
-        fprintf(stderr, "autotune: stopped; what was measured is in %s/"
-                        "journal and the same command resumes\n",
+        fprintf(stderr,
+                "autotune: stopped; what was measured is in %s/"
+                "journal and the same command resumes\n",
                 cfg.output);
     }
 done:

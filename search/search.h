@@ -21,8 +21,8 @@ struct search_point {
 
 /* Times method i of the point: *time_us >= 0, or < 0 when the method cannot
  * run there. Returns non-zero on a failure that must stop the sweep. */
-typedef int (*search_oracle_fn)(void *ctx, const struct search_point *p,
-                                int i, double *time_us);
+typedef int (*search_oracle_fn)(void *ctx, const struct search_point *p, int i,
+                                double *time_us);
 
 struct search_strategy {
     const char *name;

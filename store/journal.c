@@ -80,8 +80,8 @@ const struct measurement *journal_find(const struct journal *j,
         return NULL;
     }
     size_t mask = j->n_slots - 1;
-    size_t i = hash_key(collective, procs, msg_bytes, algorithm,
-                        segment_bytes) & mask;
+    size_t i =
+        hash_key(collective, procs, msg_bytes, algorithm, segment_bytes) & mask;
     for (; j->slots[i]; i = (i + 1) & mask) {
         const struct measurement *m = &j->records[j->slots[i] - 1];
         if (same_key(m, collective, procs, msg_bytes, algorithm,
@@ -97,7 +97,8 @@ static void index_insert(struct journal *j, size_t record)
     const struct measurement *m = &j->records[record];
     size_t mask = j->n_slots - 1;
     size_t i = hash_key(m->collective, m->procs, m->msg_bytes, m->algorithm,
-                        m->segment_bytes) & mask;
+                        m->segment_bytes) &
+               mask;
     while (j->slots[i]) {
         i = (i + 1) & mask;
     }
@@ -173,12 +174,11 @@ static int parse_record(const char *s, struct measurement *m)
 {
     int used = 0;
     memset(m, 0, sizeof *m);
-    int n = sscanf(s,
-                   "m %31s %d %ld %31s %d %d %d %lf %lf %lf %lf %lf %lf%n",
+    int n = sscanf(s, "m %31s %d %ld %31s %d %d %d %lf %lf %lf %lf %lf %lf%n",
                    m->collective, &m->procs, &m->msg_bytes, m->algorithm,
-                   &m->segment_bytes, &m->is_applicable, &m->reps,
-                   &m->mean_us, &m->median_us, &m->min_us, &m->max_us,
-                   &m->sd_us, &m->cost_s, &used);
+                   &m->segment_bytes, &m->is_applicable, &m->reps, &m->mean_us,
+                   &m->median_us, &m->min_us, &m->max_us, &m->sd_us, &m->cost_s,
+                   &used);
     if (n != 13 || s[used] != '\0' || m->procs < 1 || m->msg_bytes < 0 ||
         m->segment_bytes < 0) {
         return -1;
@@ -289,8 +289,8 @@ static int load_lines(struct journal *j, FILE *f, long *valid_bytes,
                 return -1;
             }
         } else {
-            fprintf(stderr, "%s:%d: malformed record, line skipped\n",
-                    j->path, lineno);
+            fprintf(stderr, "%s:%d: malformed record, line skipped\n", j->path,
+                    lineno);
         }
     }
     return 0;

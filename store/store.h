@@ -66,8 +66,7 @@ int table_write_measurements(const char *path, const struct measurement *rows,
 int table_write_optimal(const char *path, const struct measurement *rows,
                         size_t n);
 /* Reads an optimal.csv into *rows (caller-frees with free). */
-int table_read_optimal(const char *path, struct measurement **rows,
-                       size_t *n);
+int table_read_optimal(const char *path, struct measurement **rows, size_t *n);
 
 /* Export formats of the optimal-method table, one row per format. */
 struct export_format {

@@ -10,7 +10,7 @@
 #include "store/store.h"
 
 #define MEASUREMENTS_HEADER                                                    \
-    "collective,procs,msg_bytes,algorithm,segment_bytes,reps,mean_us,"        \
+    "collective,procs,msg_bytes,algorithm,segment_bytes,reps,mean_us,"         \
     "median_us,min_us,max_us,sd_us,cost_s"
 #define OPTIMAL_HEADER                                                         \
     "collective,procs,msg_bytes,algorithm,segment_bytes,time_us"
@@ -95,8 +95,8 @@ static int write_measurements_csv(FILE *f, const void *arg)
         const struct measurement *m = &r->rows[i];
         fprintf(f, "%s,%d,%ld,%s,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.6f\n",
                 m->collective, m->procs, m->msg_bytes, m->algorithm,
-                m->segment_bytes, m->reps, m->mean_us, m->median_us,
-                m->min_us, m->max_us, m->sd_us, m->cost_s);
+                m->segment_bytes, m->reps, m->mean_us, m->median_us, m->min_us,
+                m->max_us, m->sd_us, m->cost_s);
     }
     return ferror(f) ? -1 : 0;
 }
@@ -127,8 +127,7 @@ int table_write_optimal(const char *path, const struct measurement *rows,
     return store_write_file(path, write_optimal_csv, &r);
 }
 
-int table_read_optimal(const char *path, struct measurement **rows,
-                       size_t *n)
+int table_read_optimal(const char *path, struct measurement **rows, size_t *n)
 {
     char line[512];
     int lineno = 0, rc = -1;

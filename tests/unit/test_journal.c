@@ -10,11 +10,16 @@
 
 static struct measurement record(const char *alg, int seg, double mean_us)
 {
-    struct measurement m = {.procs = 7, .msg_bytes = 1024,
-                            .segment_bytes = seg, .is_applicable = 1,
-                            .reps = 5, .mean_us = mean_us,
-                            .median_us = mean_us, .min_us = mean_us / 2,
-                            .max_us = mean_us * 2, .sd_us = 0.1,
+    struct measurement m = {.procs = 7,
+                            .msg_bytes = 1024,
+                            .segment_bytes = seg,
+                            .is_applicable = 1,
+                            .reps = 5,
+                            .mean_us = mean_us,
+                            .median_us = mean_us,
+                            .min_us = mean_us / 2,
+                            .max_us = mean_us * 2,
+                            .sd_us = 0.1,
                             .cost_s = 1e-3 / 3};
     snprintf(m.collective, sizeof m.collective, "bcast");
     snprintf(m.algorithm, sizeof m.algorithm, "%s", alg);
@@ -83,8 +88,8 @@ static void test_many_records(const char *path)
     journal_close(j);
     CHECK_INT(0, journal_load(path, &j));
     CHECK_INT(5000, journal_count(j));
-    const struct measurement *m = journal_find(j, "bcast", 7, 1024, "chain",
-                                               4321);
+    const struct measurement *m =
+        journal_find(j, "bcast", 7, 1024, "chain", 4321);
     CHECK(m && m->mean_us == 4321);
     journal_close(j);
 }
