@@ -29,7 +29,7 @@ sweep() { # NAME [args]
     smpirun -np $np -platform $platform --cfg=smpi/simulate-computation:no \
         --log=root.thres:critical build/autotune-smpi -c "$tmp/$name.cfg" "$@"
 }
-records() { grep -c '^m ' "$1" 2>/dev/null || echo 0; }
+records() { local n; n=$(grep -c '^m ' "$1" 2>/dev/null); echo "${n:-0}"; }
 
 write_cfg full 0.05
 write_cfg part 0.05

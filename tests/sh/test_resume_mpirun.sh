@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Under Open MPI: kill one worker rank with SIGKILL mid-sweep (a node dying);
+# mpirun stops the job, the journal stays whole, and the same command resumes
+# without measuring again what was recorded. Also checks export.
+set -u
+cd "$(dirname "$0")/../.."
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+records() { local n; n=$(grep -c '^m ' "$1" 2>/dev/null); echo "${n:-0}"; }
+
+cat > "$tmp/t.cfg" <<CFG
+output        = "$tmp/run";
+collectives   = ["bcast", "reduce"];
+procs         = [2, 3];
+message_sizes = { min = 1; max = 65536; factor = 2; };
+segment_sizes = [0, 1024, 8192];
+measure       = { warmup = 1; min_reps = 5; max_reps = 20; rse = 0.02; };
+CFG
+mpirun -np 3 --oversubscribe build/autotune -c "$tmp/t.cfg" > "$tmp/out1" 2>&1 &
+mpirun_pid=$!
+# Wait for some records, then kill the rank with the highest pid (a worker).
+for _ in $(seq 1 3000); do
+    [ "$(records "$tmp/run/journal")" -ge 20 ] && break
+    kill -0 $mpirun_pid 2>/dev/null || break
+    sleep 0.01
+done
+victim=$(pgrep -f "build/autotune -c $tmp/t.cfg" | grep -v "^$mpirun_pid\$" | sort -n | tail -1)
+[ -n "$victim" ] && kill -9 "$victim"
+wait $mpirun_pid
+rc=$?
+before=$(records "$tmp/run/journal")
+echo "worker $victim killed; mpirun exit $rc; $before records on disk"
+[ $rc -ne 0 ] || fail "mpirun finished normally; the kill came too late"
+if grep -q "bad checksum\|malformed" "$tmp/out1"; then fail "damaged journal"; fi
+
+mpirun -np 3 --oversubscribe build/autotune -c "$tmp/t.cfg" > "$tmp/out2" 2>&1 ||
+    { cat "$tmp/out2"; fail "resumed sweep failed"; }
+grep "experiments run" "$tmp/out2"
+grep -q " $before taken from the journal" "$tmp/out2" ||
+    fail "the resumed sweep did not reuse the $before recorded experiments"
+after=$(records "$tmp/run/journal")
+rows=$(($(wc -l < "$tmp/run/optimal.csv") - 1))
+[ "$rows" -eq 68 ] || fail "optimal.csv has $rows rows, expected 2 x 2 x 17 = 68"
+# Every recorded method is in measurements.csv exactly once.
+[ $(($(wc -l < "$tmp/run/measurements.csv") - 1)) -le "$after" ] || fail "measurements.csv has duplicates"
+
+# export: csv is the optimal table; json has one object per row.
+build/autotune export -r "$tmp/run" --format csv > "$tmp/x.csv" || fail "export csv"
+cmp "$tmp/x.csv" "$tmp/run/optimal.csv" || fail "export csv differs from optimal.csv"
+build/autotune export -r "$tmp/run" --format json -o "$tmp/x.json" || fail "export json"
+if command -v python3 >/dev/null; then
+    n=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))))" "$tmp/x.json")
+    [ "$n" -eq 68 ] || fail "export json has $n rows"
+fi
+build/autotune export -r "$tmp/run" --format xml > /dev/null 2> "$tmp/err" && fail "unknown format accepted"
+grep -q "unknown format 'xml' (valid: csv json)" "$tmp/err" || fail "format error: $(cat "$tmp/err")"
+build/autotune export -r "$tmp/none" --format csv > /dev/null 2>&1 && fail "missing run accepted"
+echo "$fails failure(s)"
+[ $fails -eq 0 ]
