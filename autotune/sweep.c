@@ -299,6 +299,33 @@ static long grid_points(const struct config *c)
     return (long)c->n_colls * c->n_procs * c->n_msgs;
 }
 
+/* Journals the strategy's choice at a point and keeps its optimal row. */
+static int finish_point(struct sweep *s, const struct search_point *point,
+                        int best, struct grid_results *out)
+{
+    const struct coll_def *coll = coll_table[s->coll_index];
+    struct point_result done = {.procs = point->procs,
+                                .msg_bytes = point->msg_bytes};
+    snprintf(done.collective, sizeof done.collective, "%s", coll->name);
+    snprintf(done.strategy, sizeof done.strategy, "%s", s->cfg->search->name);
+    if (best < 0) {
+        snprintf(done.algorithm, sizeof done.algorithm, "-");
+        fprintf(stderr,
+                "autotune: no algorithm of %s can run at P=%d %ld "
+                "bytes\n",
+                coll->name, point->procs, point->msg_bytes);
+        return journal_append_point(s->journal, &done);
+    }
+    const struct search_method *m = &point->methods[best];
+    snprintf(done.algorithm, sizeof done.algorithm, "%s",
+             coll->algs[m->alg].name);
+    done.segment_bytes = m->seg_bytes;
+    out->optimal[out->n_optimal++] =
+        *journal_find(s->journal, coll->name, point->procs, point->msg_bytes,
+                      done.algorithm, done.segment_bytes);
+    return journal_append_point(s->journal, &done);
+}
+
 /* Walks the grid in a fixed order (collectives as configured, procs and
  * message sizes ascending), so tables never depend on the run's history. */
 static int controller_loop(struct sweep *s, struct grid_results *out)
@@ -328,22 +355,8 @@ static int controller_loop(struct sweep *s, struct grid_results *out)
                 int best = -1;
                 s->point_measured = 0;
                 rc = c->search->find_best(&point, sweep_oracle, s, &best);
-                if (rc != 0) {
-                    break;
-                }
-                struct measurement *opt = &out->optimal[out->n_optimal++];
-                memset(opt, 0, sizeof *opt);
-                if (best >= 0) {
-                    const struct search_method *m = &methods[best];
-                    *opt = *journal_find(s->journal, coll->name, point.procs,
-                                         point.msg_bytes,
-                                         coll->algs[m->alg].name, m->seg_bytes);
-                } else {
-                    fprintf(stderr,
-                            "autotune: no algorithm of %s can run at P=%d "
-                            "%ld bytes\n",
-                            coll->name, point.procs, point.msg_bytes);
-                    out->n_optimal--;
+                if (rc == 0) {
+                    rc = finish_point(s, &point, best, out);
                 }
                 char what[128];
                 snprintf(what, sizeof what, "%s P=%d %ld B", coll->name,

@@ -24,6 +24,8 @@ struct journal {
     size_t n_records, cap_records;
     size_t *slots; /* open-addressing hash of record index + 1; 0 = empty */
     size_t n_slots;
+    struct point_result *points;
+    size_t n_points, cap_points;
 };
 
 static uint32_t crc32_of(const char *data, size_t n)
@@ -45,30 +47,70 @@ static uint32_t crc32_of(const char *data, size_t n)
     return crc ^ 0xFFFFFFFFu;
 }
 
-static uint64_t hash_key(const char *collective, int procs, long msg_bytes,
-                         const char *algorithm, int segment_bytes)
+/* One hash index serves records and point results: a slot holds
+ * (item << 1 | kind) + 1, 0 marks an empty slot. A point result is keyed by
+ * its strategy in place of the algorithm and segment -1. */
+enum item_kind { KIND_RECORD = 0, KIND_POINT = 1 };
+
+struct key {
+    const char *collective;
+    int procs;
+    long msg_bytes;
+    const char *name; /* algorithm, or the point's strategy */
+    int segment_bytes;
+};
+
+static uint64_t hash_key(const struct key *k)
 {
     uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (const char *p = collective; *p; p++) {
+    for (const char *p = k->collective; *p; p++) {
         h = (h ^ (unsigned char)*p) * 1099511628211ull;
     }
-    for (const char *p = algorithm; *p; p++) {
+    for (const char *p = k->name; *p; p++) {
         h = (h ^ (unsigned char)*p) * 1099511628211ull;
     }
-    h = (h ^ (uint64_t)procs) * 1099511628211ull;
-    h = (h ^ (uint64_t)msg_bytes) * 1099511628211ull;
-    h = (h ^ (uint64_t)segment_bytes) * 1099511628211ull;
+    h = (h ^ (uint64_t)k->procs) * 1099511628211ull;
+    h = (h ^ (uint64_t)k->msg_bytes) * 1099511628211ull;
+    h = (h ^ (uint64_t)(unsigned)k->segment_bytes) * 1099511628211ull;
     return h;
 }
 
-static int same_key(const struct measurement *m, const char *collective,
-                    int procs, long msg_bytes, const char *algorithm,
-                    int segment_bytes)
+static struct key key_of_slot(const struct journal *j, size_t slot)
 {
-    return m->procs == procs && m->msg_bytes == msg_bytes &&
-           m->segment_bytes == segment_bytes &&
-           strcmp(m->collective, collective) == 0 &&
-           strcmp(m->algorithm, algorithm) == 0;
+    size_t item = (slot - 1) >> 1;
+    if (((slot - 1) & 1) == KIND_POINT) {
+        const struct point_result *p = &j->points[item];
+        return (struct key){p->collective, p->procs, p->msg_bytes, p->strategy,
+                            -1};
+    }
+    const struct measurement *m = &j->records[item];
+    return (struct key){m->collective, m->procs, m->msg_bytes, m->algorithm,
+                        m->segment_bytes};
+}
+
+static int same_key(const struct key *a, const struct key *b)
+{
+    return a->procs == b->procs && a->msg_bytes == b->msg_bytes &&
+           a->segment_bytes == b->segment_bytes &&
+           strcmp(a->collective, b->collective) == 0 &&
+           strcmp(a->name, b->name) == 0;
+}
+
+/* The slot value holding key for an item of this kind, or 0. */
+static size_t index_find(const struct journal *j, const struct key *k,
+                         enum item_kind kind)
+{
+    if (!j->n_slots) {
+        return 0;
+    }
+    size_t mask = j->n_slots - 1;
+    for (size_t i = hash_key(k) & mask; j->slots[i]; i = (i + 1) & mask) {
+        struct key other = key_of_slot(j, j->slots[i]);
+        if (((j->slots[i] - 1) & 1) == (size_t)kind && same_key(&other, k)) {
+            return j->slots[i];
+        }
+    }
+    return 0;
 }
 
 const struct measurement *journal_find(const struct journal *j,
@@ -76,48 +118,43 @@ const struct measurement *journal_find(const struct journal *j,
                                        long msg_bytes, const char *algorithm,
                                        int segment_bytes)
 {
-    if (!j->n_slots) {
-        return NULL;
-    }
-    size_t mask = j->n_slots - 1;
-    size_t i =
-        hash_key(collective, procs, msg_bytes, algorithm, segment_bytes) & mask;
-    for (; j->slots[i]; i = (i + 1) & mask) {
-        const struct measurement *m = &j->records[j->slots[i] - 1];
-        if (same_key(m, collective, procs, msg_bytes, algorithm,
-                     segment_bytes)) {
-            return m;
-        }
-    }
-    return NULL;
+    struct key k = {collective, procs, msg_bytes, algorithm, segment_bytes};
+    size_t slot = index_find(j, &k, KIND_RECORD);
+    return slot ? &j->records[(slot - 1) >> 1] : NULL;
 }
 
-static void index_insert(struct journal *j, size_t record)
+static void index_insert(struct journal *j, size_t slot)
 {
-    const struct measurement *m = &j->records[record];
+    struct key k = key_of_slot(j, slot);
     size_t mask = j->n_slots - 1;
-    size_t i = hash_key(m->collective, m->procs, m->msg_bytes, m->algorithm,
-                        m->segment_bytes) &
-               mask;
+    size_t i = hash_key(&k) & mask;
     while (j->slots[i]) {
         i = (i + 1) & mask;
     }
-    j->slots[i] = record + 1;
+    j->slots[i] = slot;
 }
 
-static int index_grow(struct journal *j)
+/* Keeps the table at most half full; called after an item is added. */
+static int index_add(struct journal *j, size_t item, enum item_kind kind)
 {
-    size_t n = j->n_slots ? j->n_slots * 2 : 1024;
-    size_t *slots = calloc(n, sizeof *slots);
-    if (!slots) {
-        return -1;
+    if (2 * (j->n_records + j->n_points) > j->n_slots) {
+        size_t n = j->n_slots ? j->n_slots * 2 : 1024;
+        size_t *slots = calloc(n, sizeof *slots);
+        if (!slots) {
+            return -1;
+        }
+        free(j->slots);
+        j->slots = slots;
+        j->n_slots = n;
+        for (size_t r = 0; r < j->n_records; r++) {
+            index_insert(j, (r << 1 | KIND_RECORD) + 1);
+        }
+        for (size_t p = 0; p < j->n_points; p++) {
+            index_insert(j, (p << 1 | KIND_POINT) + 1);
+        }
+        return 0;
     }
-    free(j->slots);
-    j->slots = slots;
-    j->n_slots = n;
-    for (size_t r = 0; r < j->n_records; r++) {
-        index_insert(j, r);
-    }
+    index_insert(j, (item << 1 | kind) + 1);
     return 0;
 }
 
@@ -138,11 +175,41 @@ static int records_add(struct journal *j, const struct measurement *m)
         j->cap_records = cap;
     }
     j->records[j->n_records++] = *m;
-    if (2 * j->n_records > j->n_slots) {
-        return index_grow(j);
+    return index_add(j, j->n_records - 1, KIND_RECORD);
+}
+
+static int has_point(const struct journal *j, const struct point_result *p)
+{
+    struct key k = {p->collective, p->procs, p->msg_bytes, p->strategy, -1};
+    return index_find(j, &k, KIND_POINT) != 0;
+}
+
+static int points_add(struct journal *j, const struct point_result *p)
+{
+    if (has_point(j, p)) {
+        return 0;
     }
-    index_insert(j, j->n_records - 1);
-    return 0;
+    if (j->n_points == j->cap_points) {
+        size_t cap = j->cap_points ? j->cap_points * 2 : 256;
+        struct point_result *r = realloc(j->points, cap * sizeof *r);
+        if (!r) {
+            return -1;
+        }
+        j->points = r;
+        j->cap_points = cap;
+    }
+    j->points[j->n_points++] = *p;
+    return index_add(j, j->n_points - 1, KIND_POINT);
+}
+
+static int parse_point(const char *s, struct point_result *p)
+{
+    int used = 0;
+    memset(p, 0, sizeof *p);
+    int n = sscanf(s, "p %31s %d %ld %31s %31s %d%n", p->collective, &p->procs,
+                   &p->msg_bytes, p->strategy, p->algorithm, &p->segment_bytes,
+                   &used);
+    return n == 6 && s[used] == '\0' && p->procs >= 1 ? 0 : -1;
 }
 
 void journal_settings_add(struct journal_settings *s, const char *key,
@@ -270,6 +337,7 @@ static int load_lines(struct journal *j, FILE *f, long *valid_bytes,
         line[len - 1] = '\0';
         char *payload = checked_payload(line);
         struct measurement m;
+        struct point_result point;
         if (lineno == 1 && (!payload || strcmp(payload, JOURNAL_MAGIC))) {
             /* Never append to, or cut, a file that is not ours. */
             fprintf(stderr, "%s:1: not an autotune journal\n", j->path);
@@ -283,6 +351,11 @@ static int load_lines(struct journal *j, FILE *f, long *valid_bytes,
         } else if (strncmp(payload, "settings", 8) == 0) {
             parse_settings(payload, &j->settings);
             *has_settings = 1;
+        } else if (payload[0] == 'p' && parse_point(payload, &point) == 0) {
+            if (points_add(j, &point) != 0) {
+                fprintf(stderr, "%s: out of memory\n", j->path);
+                return -1;
+            }
         } else if (parse_record(payload, &m) == 0) {
             if (records_add(j, &m) != 0) {
                 fprintf(stderr, "%s: out of memory\n", j->path);
@@ -439,6 +512,7 @@ void journal_close(struct journal *j)
     }
     free(j->records);
     free(j->slots);
+    free(j->points);
     free(j->path);
     free(j);
 }
@@ -455,6 +529,31 @@ int journal_append(struct journal *j, const struct measurement *m)
         return -1;
     }
     return records_add(j, m);
+}
+
+int journal_append_point(struct journal *j, const struct point_result *p)
+{
+    char payload[LINE_MAX_BYTES - 16];
+    if (has_point(j, p)) {
+        return 0;
+    }
+    snprintf(payload, sizeof payload, "p %s %d %ld %s %s %d", p->collective,
+             p->procs, p->msg_bytes, p->strategy, p->algorithm,
+             p->segment_bytes);
+    if (write_line(j, payload) != 0) {
+        return -1;
+    }
+    return points_add(j, p);
+}
+
+size_t journal_point_count(const struct journal *j)
+{
+    return j->n_points;
+}
+
+const struct point_result *journal_point(const struct journal *j, size_t i)
+{
+    return i < j->n_points ? &j->points[i] : NULL;
 }
 
 size_t journal_count(const struct journal *j)

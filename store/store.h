@@ -21,6 +21,17 @@ struct measurement {
     double cost_s; /* what the experiment cost to run, all included */
 };
 
+/* A grid point that a search strategy completed, and its choice ("-" when
+ * no method could run). */
+struct point_result {
+    char collective[STORE_NAME_MAX];
+    int procs;
+    long msg_bytes;
+    char strategy[STORE_NAME_MAX];
+    char algorithm[STORE_NAME_MAX];
+    int segment_bytes;
+};
+
 /* Settings a journal's records depend on; a journal is only reused by a
  * sweep whose settings are equal. Each entry is "key=value". */
 #define STORE_MAX_SETTINGS 16
@@ -55,6 +66,10 @@ const struct measurement *journal_find(const struct journal *j,
                                        const char *collective, int procs,
                                        long msg_bytes, const char *algorithm,
                                        int segment_bytes);
+/* Records that a strategy completed a point (once per point and strategy). */
+int journal_append_point(struct journal *j, const struct point_result *p);
+size_t journal_point_count(const struct journal *j);
+const struct point_result *journal_point(const struct journal *j, size_t i);
 size_t journal_count(const struct journal *j);
 /* Records in the order they were appended (borrowed). */
 const struct measurement *journal_record(const struct journal *j, size_t i);

@@ -75,6 +75,36 @@ static void test_roundtrip(const char *path)
     journal_close(j);
 }
 
+static void test_points(const char *path)
+{
+    struct journal_settings s = settings(0.05);
+    struct journal *j;
+    struct point_result p = {
+        .procs = 5, .msg_bytes = 64, .segment_bytes = 1024};
+    unlink(path);
+    snprintf(p.collective, sizeof p.collective, "reduce");
+    snprintf(p.strategy, sizeof p.strategy, "exhaustive");
+    snprintf(p.algorithm, sizeof p.algorithm, "chain");
+    CHECK_INT(0, journal_open(path, &s, &j));
+    struct measurement m = record("chain", 1024, 3);
+    CHECK_INT(0, journal_append(j, &m));
+    CHECK_INT(0, journal_append_point(j, &p));
+    CHECK_INT(0, journal_append_point(j, &p)); /* a replayed point: kept once */
+    snprintf(p.strategy, sizeof p.strategy, "mgd");
+    CHECK_INT(0, journal_append_point(j, &p));
+    journal_close(j);
+    CHECK_INT(0, journal_load(path, &j));
+    CHECK_INT(2, journal_point_count(j));
+    CHECK_INT(1, journal_count(j));
+    CHECK_STR("exhaustive", journal_point(j, 0)->strategy);
+    CHECK_STR("chain", journal_point(j, 0)->algorithm);
+    CHECK_INT(1024, journal_point(j, 0)->segment_bytes);
+    CHECK_STR("mgd", journal_point(j, 1)->strategy);
+    /* A point result never shadows a measurement, nor the reverse. */
+    CHECK(journal_find(j, "reduce", 5, 64, "exhaustive", -1) == NULL);
+    journal_close(j);
+}
+
 static void test_many_records(const char *path)
 {
     struct journal_settings s = settings(0.05);
@@ -168,6 +198,7 @@ int main(void)
     CHECK(fd >= 0);
     close(fd);
     test_roundtrip(path);
+    test_points(path);
     test_many_records(path);
     test_damage(path);
     test_conflict(path);
