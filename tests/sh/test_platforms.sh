@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# The simulated clusters in conf/platforms/ behave like the networks they
+# stand for. Runs tests/mpi/pingpong.c (built with smpicc) on each platform
+# with 64 ranks, one per host, and checks the simulated figures, which are
+# deterministic, against the ranges documented in each XML file's header:
+#
+#   platform  1-byte one-way latency  1 MiB bandwidth  64 KiB fan-out  1 KiB fan-out
+#   grig      50..100 us              10.5..12 MB/s    55..70 x        10..63 x
+#   frodo     4..8 us                 220..250 MB/s    55..70 x        10..63 x
+#
+# (fan-out = rank 0 sending to the 63 others, as a multiple of one send;
+# ~63x means the root's link serialises them.) Also checks that the 64
+# ranks land on 64 distinct hosts and that two runs print the same figures.
+# Skips (exit 0) when SimGrid's smpicc/smpirun are not installed.
+set -u
+cd "$(dirname "$0")/../.."
+
+if ! command -v smpicc >/dev/null 2>&1 || ! command -v smpirun >/dev/null 2>&1; then
+    echo "smpicc/smpirun not found (./setup.sh installs simgrid libsimgrid-dev)"
+    exit 1
+fi
+
+src=tests/mpi/pingpong.c
+bin=build/tests/smpi/pingpong
+# Use the Makefile's binary when it is up to date, else build it (it needs
+# nothing but MPI).
+if [ ! -x "$bin" ] || [ "$src" -nt "$bin" ]; then
+    mkdir -p "$(dirname "$bin")"
+    smpicc -std=c11 -O2 -Wall -Wextra -Wpedantic -o "$bin" "$src" || {
+        echo "FAIL: cannot build $bin"; exit 1; }
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# field FILE KIND BYTES KEY: the value of KEY= on the "KIND bytes=BYTES" line.
+field() {
+    awk -v kind="$2" -v bytes="bytes=$3" -v key="$4=" '
+        $1 == kind && $2 == bytes {
+            for (i = 3; i <= NF; i++)
+                if (index($i, key) == 1) { print substr($i, length(key) + 1); exit }
+        }' "$1"
+}
+
+# in_range NAME VALUE LO HI
+in_range() {
+    if [ -z "$2" ]; then
+        fail "$1: no value in the output"
+    elif awk -v v="$2" -v lo="$3" -v hi="$4" 'BEGIN { exit !(v >= lo && v <= hi) }'; then
+        echo "ok   $1 = $2 (in $3..$4)"
+    else
+        fail "$1 = $2, expected $3..$4"
+    fi
+}
+
+run() { # run PLATFORM OUT [smpirun options...]
+    local platform=$1 out=$2; shift 2
+    timeout 120 smpirun -np 64 -platform "conf/platforms/$platform.xml" "$@" \
+        --cfg=smpi/simulate-computation:no "$bin" 3 >"$out" 2>"$out.err"
+}
+
+check() { # check PLATFORM LAT_LO LAT_HI BW_LO BW_HI
+    local p=$1 out=$tmp/$1.out
+    echo "== $p"
+    if ! run "$p" "$out" -map; then
+        fail "$p: smpirun failed"; cat "$out" "$out.err"; return
+    fi
+    cat "$out"
+    local hosts
+    hosts=$(grep -o '\[rank [0-9]*\] -> [^ ]*' "$out.err" | awk '{print $4}' | sort -u | wc -l)
+    [ "$hosts" -eq 64 ] && echo "ok   $p: 64 ranks on 64 distinct hosts" ||
+        fail "$p: 64 ranks ran on $hosts distinct hosts"
+    [ "$(grep -c '^pingpong bytes=' "$out")" -eq 21 ] ||
+        fail "$p: expected 21 ping-pong sizes (1 B .. 1 MiB)"
+
+    in_range "$p latency 1 B (us)" "$(field "$out" pingpong 1 oneway_us)" "$2" "$3"
+    in_range "$p bandwidth 1 MiB (MB/s)" "$(field "$out" pingpong 1048576 MBps)" "$4" "$5"
+    in_range "$p fan-out 64 KiB (x one send)" "$(field "$out" fanout 65536 ratio)" 55 70
+    in_range "$p fan-out 1 KiB (x one send)" "$(field "$out" fanout 1024 ratio)" 10 63
+
+    # Simulated time is deterministic: a second run prints the same figures.
+    if run "$p" "$tmp/$p.again" --log=root.thres:warning &&
+        diff -q "$out" "$tmp/$p.again" >/dev/null; then
+        echo "ok   $p: a second run gives identical figures"
+    else
+        fail "$p: a second run differs"; diff "$out" "$tmp/$p.again"
+    fi
+}
+
+check grig 50 100 10.5 12
+check frodo 4 8 220 250
+
+if [ "$failures" -ne 0 ]; then
+    echo "$failures check(s) failed"
+    exit 1
+fi
+echo "all platform checks passed"
