@@ -15,6 +15,7 @@ run_one() {
     local name=$1; shift
     if [ -n "$only" ] && [[ "$name" != *$only* ]]; then return; fi
     local start=$SECONDS
+    mkdir -p "$(dirname "$logs/$name.log")"
     if "$@" >"$logs/$name.log" 2>&1; then
         passed=$((passed + 1))
         printf 'PASS %-40s %3ds\n' "$name" $((SECONDS - start))
