@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "autotune/compare.h"
 #include "autotune/sweep.h"
 #include "collectives/collectives.h"
 #include "decision/decision.h"
@@ -17,6 +18,8 @@ static const char usage[] =
     "resumes)\n"
     "  autotune export -r RUN --format F [-o FILE]   write the optimal "
     "table\n"
+    "  autotune compare -r RUN                       replay every search "
+    "strategy\n"
     "  autotune tree -f STEM [-m M] [-c C] [-u] [-g] [-s]   C4.5 "
     "decision tree\n"
     "  autotune --list                               algorithms, "
@@ -148,6 +151,7 @@ struct command {
 
 static const struct command offline_commands[] = {
     {"export", cmd_export},
+    {"compare", compare_main},
     {"tree", tree_main},
     {"--list", cmd_list},
 };

@@ -342,6 +342,7 @@ static int controller_loop(struct sweep *s, struct grid_results *out)
         s->coll_index = coll_table_index(coll);
         for (int pi = 0; pi < c->n_procs && rc == 0; pi++) {
             s->procs_index = pi;
+            struct search_method prev = {-1, 0}; /* previous size's choice */
             for (int mi = 0; mi < c->n_msgs && rc == 0; mi++) {
                 struct search_point point = {
                     .collective = coll->name,
@@ -351,12 +352,16 @@ static int controller_loop(struct sweep *s, struct grid_results *out)
                     .n_methods =
                         point_methods(c, ci, c->msg_sizes[mi], methods),
                 };
+                point.hint =
+                    search_method_index(&point, prev.alg, prev.seg_bytes);
                 double t0 = progress_now();
                 int best = -1;
                 s->point_measured = 0;
                 rc = c->search->find_best(&point, sweep_oracle, s, &best);
                 if (rc == 0) {
                     rc = finish_point(s, &point, best, out);
+                    prev = best >= 0 ? methods[best]
+                                     : (struct search_method){-1, 0};
                 }
                 char what[128];
                 snprintf(what, sizeof what, "%s P=%d %ld B", coll->name,

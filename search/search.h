@@ -17,6 +17,9 @@ struct search_point {
     long msg_bytes;
     const struct search_method *methods;
     int n_methods;
+    /* The method chosen at the previous message size of the same collective
+     * and procs, as an index in methods, or -1: a good first guess. */
+    int hint;
 };
 
 /* Times method i of the point: *time_us >= 0, or < 0 when the method cannot
@@ -31,6 +34,9 @@ struct search_strategy {
                      void *ctx, int *best);
     const char *summary;
 };
+
+/* Index in p->methods of (alg, seg_bytes), or -1. */
+int search_method_index(const struct search_point *p, int alg, int seg_bytes);
 
 extern const struct search_strategy search_strategies[];
 extern const int search_strategies_size;

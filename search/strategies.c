@@ -25,6 +25,16 @@ static int search_exhaustive(const struct search_point *p,
     return 0;
 }
 
+int search_method_index(const struct search_point *p, int alg, int seg_bytes)
+{
+    for (int i = 0; i < p->n_methods; i++) {
+        if (p->methods[i].alg == alg && p->methods[i].seg_bytes == seg_bytes) {
+            return i;
+        }
+    }
+    return -1;
+}
+
 const struct search_strategy search_strategies[] = {
     {"exhaustive", search_exhaustive,
      "times every applicable (algorithm, segment size)"},

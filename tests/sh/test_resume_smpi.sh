@@ -8,7 +8,7 @@ set -u
 cd "$(dirname "$0")/../.."
 command -v smpirun >/dev/null || { echo "smpirun not found (apt-get install simgrid)"; exit 1; }
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
@@ -19,7 +19,7 @@ write_cfg() { # NAME RSE
 output        = "$tmp/$1";
 collectives   = ["bcast", "reduce"];
 procs         = [2, 5, 8, 13];
-message_sizes = { min = 1; max = 262144; factor = 4; };
+message_sizes = { min = 1; max = 16384; factor = 8; };
 segment_sizes = [0, 1024, 8192];
 measure       = { warmup = 1; min_reps = 3; max_reps = 10; rse = $2; };
 CFG
