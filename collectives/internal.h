@@ -1,0 +1,102 @@
+/* Private to collectives/: message tags, the algorithm functions the table
+ * names, the shared tree engines and buffer helpers. Every buffer offset is
+ * computed from the datatype's extent, every temporary sized by its true
+ * extent, so derived types with holes or a non-zero lower bound work. */
+#ifndef COLLECTIVES_INTERNAL_H
+#define COLLECTIVES_INTERNAL_H
+
+#include "collectives/collectives.h"
+#include "collectives/topo.h"
+
+/* One fixed tag per collective: the caller's communicator is private to the
+ * tuner, and a collective's messages between two ranks are matched in order. */
+enum coll_tag { COLL_TAG_BCAST = 7001, COLL_TAG_REDUCE = 7002 };
+
+/* Where the elements of a datatype lie. */
+struct coll_layout {
+    MPI_Aint extent;      /* stride between consecutive elements */
+    MPI_Aint true_lb;     /* first byte holding data, from the buffer pointer */
+    MPI_Aint true_extent; /* bytes from the first to the last data byte */
+    int size;             /* data bytes in one element */
+};
+
+int coll_layout_get(MPI_Datatype dtype, struct coll_layout *layout);
+
+/* A temporary buffer for n elements, sized by the true extent. The returned
+ * pointer is used like a user buffer (data starts at ptr + true_lb) and is
+ * freed with coll_temp_destroy; NULL when out of memory. */
+void *coll_temp_create(const struct coll_layout *layout, int n);
+void coll_temp_destroy(void *buf, const struct coll_layout *layout);
+
+/* Copies n elements honouring the datatype: holes in dst stay untouched. */
+int coll_copy(const void *src, void *dst, int n, MPI_Datatype dtype,
+              MPI_Comm comm, int tag);
+
+/* A message cut into segments of whole elements. */
+struct coll_segs {
+    int count;     /* elements in the message */
+    int seg_count; /* elements per segment (the last one may be shorter) */
+    int n_segs;    /* 0 when count is 0 */
+};
+
+/* seg_bytes 0 or >= the message gives one segment; otherwise seg_bytes is
+ * rounded down to whole elements, at least one. */
+void coll_segs_init(struct coll_segs *segs, int count, MPI_Datatype dtype,
+                    int seg_bytes);
+int coll_segs_elems(const struct coll_segs *segs, int i);
+MPI_Aint coll_segs_offset(const struct coll_segs *segs, int i, MPI_Aint extent);
+
+/* First element of block i when count elements are cut into n_blocks
+ * blocks of count/n_blocks, the first count%n_blocks one element longer;
+ * i = n_blocks gives count. */
+int coll_block_start(int count, int n_blocks, int i);
+
+/* Pipelined broadcast of count elements of buf down one tree: receive each
+ * segment from parent (-1 at the root), forward it to the children, last
+ * child first (the largest subtree of a binomial tree). */
+int bcast_tree_region(void *buf, int count, MPI_Datatype dtype, int seg_bytes,
+                      int parent, const int *children, int n_children,
+                      MPI_Comm comm);
+/* bcast_tree_region on a whole tree. */
+int bcast_tree_run(const struct coll_args *args, const struct topo_tree *tree);
+/* Builds the tree of shape rotated about args->root and broadcasts on it. */
+int bcast_tree_shape(const struct coll_args *args, enum topo_shape shape,
+                     int fanout);
+
+/* Pipelined reduction up a tree built by topo (see topo.h for the operand
+ * order); forwards the result when the tree root is not args->root. */
+int reduce_tree_run(const struct coll_args *args, const struct topo_tree *tree);
+/* Builds the tree of shape for args (in rank order for non-commutative
+ * operations, or when is_in_order) and runs reduce_tree_run on it. */
+int reduce_tree_shape(const struct coll_args *args, enum topo_shape shape,
+                      int fanout, int is_in_order);
+
+/* Scatter-allgather broadcasts: the message is cut into P blocks as by
+ * coll_block_start, and block i belongs to virtual rank i. */
+/* Sends (is_send) or receives blocks [first, last) (clipped to P) to or from
+ * peer; nothing when they hold no element. */
+int bcast_blocks_xfer(const struct coll_args *args, MPI_Aint extent, int first,
+                      int last, int peer, int is_send);
+/* Binomial scatter: afterwards virtual rank v holds blocks
+ * [v, v + lowbit(v)) and at least its own block v. */
+int bcast_scatter_binomial(const struct coll_args *args, MPI_Aint extent);
+
+int bcast_linear(const struct coll_args *args);
+int bcast_chain(const struct coll_args *args);
+int bcast_pipeline(const struct coll_args *args);
+int bcast_binary(const struct coll_args *args);
+int bcast_split_binary(const struct coll_args *args);
+int bcast_binomial(const struct coll_args *args);
+int bcast_knomial(const struct coll_args *args);
+int bcast_scatter_allgather(const struct coll_args *args);
+int bcast_scatter_allgather_ring(const struct coll_args *args);
+
+int reduce_linear(const struct coll_args *args);
+int reduce_chain(const struct coll_args *args);
+int reduce_pipeline(const struct coll_args *args);
+int reduce_binary(const struct coll_args *args);
+int reduce_binomial(const struct coll_args *args);
+int reduce_in_order_binary(const struct coll_args *args);
+int reduce_rabenseifner(const struct coll_args *args);
+
+#endif

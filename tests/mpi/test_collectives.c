@@ -1,0 +1,544 @@
+/* Runs every algorithm of every collective in coll_table and compares its
+ * result byte for byte with the MPI library's own collective, over roots,
+ * counts, segment sizes, chain fan-outs, datatypes (one with holes and a
+ * non-zero lower bound) and operations (one non-commutative). Bytes that
+ * hold no data (holes, guards around the buffer) must stay untouched.
+ * Usage: test_collectives [-q]   (-q: fewer cases, for large process counts) */
+#include "collectives/collectives.h"
+#include "tests/check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    GUARD_BYTES = 64,
+    FILL_BYTE = 0xA5,
+    BIG_COUNT = 10007,  /* a prime: no segment size divides it */
+    QUICK_COUNT = 1009, /* the same, for -q */
+    MAT_PRIME = 1009    /* matrix entries mod this keep products in an int */
+};
+
+/* A datatype and how to write it: n_base elements of base per element. */
+struct test_type {
+    const char *name;
+    MPI_Datatype dtype;
+    MPI_Datatype base;
+    int n_base;
+};
+
+/* A reduction case: an operation on one of the types. */
+struct test_op {
+    const char *name;
+    MPI_Op op;
+    int type;                /* index in types[] */
+    MPI_User_function *fold; /* user operations: its function */
+};
+
+/* The holey types: a 2x2 int matrix spread over 40 bytes, data at 0, 8, 16,
+ * 24 from the element's address; "holey" has lower bound 0, "holey_lb" -4.
+ * SimGrid 3.32 misplaces the elements of types with a non-zero lower bound
+ * when count > 1 (and of struct and indexed types with negative
+ * displacements), so holey_lb is left out under SMPI. */
+static const MPI_Aint holey_disps[4] = {0, 8, 16, 24};
+enum { HOLEY_LB = -4, HOLEY_EXTENT = 40 };
+#ifdef SMPI_H
+enum { HAS_HOLEY_LB = 0 };
+#else
+enum { HAS_HOLEY_LB = 1 };
+#endif
+
+static struct test_type types[4];
+static struct test_op ops[5];
+static int n_types, n_ops;
+
+static int *holey_at(void *base, int i, int j)
+{
+    return (int *)((char *)base + (MPI_Aint)i * HOLEY_EXTENT + holey_disps[j]);
+}
+
+/* inout = in x inout, 2x2 matrices mod MAT_PRIME: associative, not
+ * commutative, and every change of operand order shows. */
+static void op_matmul(void *in, void *inout, int *len, MPI_Datatype *dtype)
+{
+    (void)dtype;
+    for (int i = 0; i < *len; i++) {
+        long a[4], b[4];
+        for (int j = 0; j < 4; j++) {
+            a[j] = *holey_at(in, i, j);
+            b[j] = *holey_at(inout, i, j);
+        }
+        *holey_at(inout, i, 0) = (int)((a[0] * b[0] + a[1] * b[2]) % MAT_PRIME);
+        *holey_at(inout, i, 1) = (int)((a[0] * b[1] + a[1] * b[3]) % MAT_PRIME);
+        *holey_at(inout, i, 2) = (int)((a[2] * b[0] + a[3] * b[2]) % MAT_PRIME);
+        *holey_at(inout, i, 3) = (int)((a[2] * b[1] + a[3] * b[3]) % MAT_PRIME);
+    }
+}
+
+/* Element-wise sum on the holey type: a commutative user operation, so the
+ * algorithms that need one meet a derived type too. */
+static void op_add(void *in, void *inout, int *len, MPI_Datatype *dtype)
+{
+    (void)dtype;
+    for (int i = 0; i < *len; i++) {
+        for (int j = 0; j < 4; j++) {
+            *holey_at(inout, i, j) += *holey_at(in, i, j);
+        }
+    }
+}
+
+static int setup_types(void)
+{
+    MPI_Datatype vec, holey, holey_lb;
+    MPI_Op matmul, add;
+
+    if (MPI_Type_vector(4, 1, 2, MPI_INT, &vec) ||
+        MPI_Type_create_resized(vec, 0, HOLEY_EXTENT, &holey) ||
+        MPI_Type_create_resized(vec, HOLEY_LB, HOLEY_EXTENT, &holey_lb) ||
+        MPI_Type_commit(&holey) || MPI_Type_commit(&holey_lb) ||
+        MPI_Op_create(op_matmul, 0, &matmul) ||
+        MPI_Op_create(op_add, 1, &add)) {
+        return 1;
+    }
+    MPI_Type_free(&vec);
+    types[0] = (struct test_type){"int", MPI_INT, MPI_INT, 1};
+    types[1] = (struct test_type){"double", MPI_DOUBLE, MPI_DOUBLE, 1};
+    types[2] = (struct test_type){"holey", holey, MPI_INT, 4};
+    types[3] = (struct test_type){"holey_lb", holey_lb, MPI_INT, 4};
+    n_types = HAS_HOLEY_LB ? 4 : 3;
+    ops[0] = (struct test_op){"sum", MPI_SUM, 0, NULL};
+    ops[1] = (struct test_op){"max", MPI_MAX, 1, NULL};
+    ops[2] = (struct test_op){"matmul", matmul, 2, op_matmul};
+    ops[3] = (struct test_op){"add", add, 2, op_add};
+    ops[4] = (struct test_op){"matmul", matmul, 3, op_matmul};
+    n_ops = HAS_HOLEY_LB ? 5 : 4;
+    return 0;
+}
+
+/* A buffer of count elements with GUARD_BYTES on both sides of its data. */
+struct test_buf {
+    char *raw;
+    char *ptr; /* what the collective gets */
+    size_t n_raw;
+};
+
+static int buf_create(struct test_buf *b, const struct test_type *t, int count,
+                      int fill)
+{
+    MPI_Aint lb, extent, true_lb, true_extent;
+    MPI_Type_get_extent(t->dtype, &lb, &extent);
+    MPI_Type_get_true_extent(t->dtype, &true_lb, &true_extent);
+    MPI_Aint span = count > 0 ? true_extent + (count - 1) * extent : 0;
+    b->n_raw = (size_t)span + 2 * GUARD_BYTES;
+    b->raw = malloc(b->n_raw);
+    if (!b->raw) {
+        return 1;
+    }
+    memset(b->raw, fill, b->n_raw);
+    b->ptr = b->raw + GUARD_BYTES - true_lb;
+    return 0;
+}
+
+static void buf_destroy(struct test_buf *b)
+{
+    free(b->raw);
+    b->raw = b->ptr = NULL;
+}
+
+/* Writes the values of seed into the data bytes of buf (a self-message keeps
+ * the holes untouched); values suit every operation used on the type. */
+static int buf_write(const struct test_type *t, void *buf, int count, int seed)
+{
+    int n = count * t->n_base;
+    int rc;
+    if (count == 0) {
+        return 0;
+    }
+    if (t->base == MPI_DOUBLE) {
+        double *d = malloc((size_t)n * sizeof *d);
+        if (!d) {
+            return 1;
+        }
+        for (int i = 0; i < n; i++) {
+            d[i] = (double)((seed * 31 + i * 17) % 1999) - 999.0;
+        }
+        rc = MPI_Sendrecv(d, n, MPI_DOUBLE, 0, 1, buf, count, t->dtype, 0, 1,
+                          MPI_COMM_SELF, MPI_STATUS_IGNORE);
+        free(d);
+    } else {
+        int *v = malloc((size_t)n * sizeof *v);
+        if (!v) {
+            return 1;
+        }
+        for (int i = 0; i < n; i++) {
+            v[i] = t->n_base > 1 ? (seed * 7919 + i * 31 + 1) % MAT_PRIME
+                                 : (seed * 7919 + i * 104729) % 2001 - 1000;
+        }
+        rc = MPI_Sendrecv(v, n, MPI_INT, 0, 1, buf, count, t->dtype, 0, 1,
+                          MPI_COMM_SELF, MPI_STATUS_IGNORE);
+        free(v);
+    }
+    return rc != MPI_SUCCESS;
+}
+
+/* mask[i] = 1 where byte i of a buffer of count elements holds data. */
+static int mask_create(const struct test_type *t, int count,
+                       struct test_buf *mask)
+{
+    struct test_buf zeros = {0}, ones = {0};
+    if (buf_create(&zeros, t, count, 0x00) ||
+        buf_create(&ones, t, count, 0xFF) || buf_create(mask, t, count, 0) ||
+        buf_write(t, zeros.ptr, count, 1) || buf_write(t, ones.ptr, count, 1)) {
+        return 1;
+    }
+    for (size_t i = 0; i < mask->n_raw; i++) {
+        mask->raw[i] = zeros.raw[i] == ones.raw[i];
+    }
+    buf_destroy(&zeros);
+    buf_destroy(&ones);
+    return 0;
+}
+
+/* Offset of the first wrong byte of got, or -1: data bytes must equal want,
+ * the others must still hold FILL_BYTE. */
+static long buf_diff(const struct test_buf *got, const struct test_buf *want,
+                     const struct test_buf *mask)
+{
+    for (size_t i = 0; i < got->n_raw; i++) {
+        if (mask->raw[i] ? got->raw[i] != want->raw[i]
+                         : (unsigned char)got->raw[i] != FILL_BYTE) {
+            return (long)i;
+        }
+    }
+    return -1;
+}
+
+/* For a user operation, checks the library's reduction in want against
+ * x0 op x1 op ... op x(P-1) folded here without MPI, and uses the fold when
+ * they differ: SimGrid 3.32's MPI_Reduce hands user operations packed data
+ * with the unpacked datatype, which breaks types with holes. */
+static void want_check_fold(const struct test_type *t, const struct test_op *op,
+                            int count, int n_ranks, struct test_buf *want,
+                            const struct test_buf *mask)
+{
+    struct test_buf fold = {0}, x = {0};
+    static int is_noted;
+
+    if (!op->fold || count == 0) {
+        return;
+    }
+    if (buf_create(&fold, t, count, FILL_BYTE) ||
+        buf_create(&x, t, count, FILL_BYTE) ||
+        buf_write(t, fold.ptr, count, n_ranks - 1)) {
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    for (int r = n_ranks - 2; r >= 0; r--) {
+        MPI_Datatype dtype = t->dtype;
+        int n = count;
+        if (buf_write(t, x.ptr, count, r)) {
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        op->fold(x.ptr, fold.ptr, &n, &dtype);
+    }
+    for (size_t i = 0; i < want->n_raw; i++) {
+        if (mask->raw[i] && want->raw[i] != fold.raw[i]) {
+            if (!is_noted) {
+                printf("note: the MPI library's reduce with %s on %s is "
+                       "wrong; comparing with a serial fold instead\n",
+                       op->name, t->name);
+                is_noted = 1;
+            }
+            memcpy(want->raw, fold.raw, want->n_raw);
+            break;
+        }
+    }
+    buf_destroy(&fold);
+    buf_destroy(&x);
+}
+
+/* One algorithm run: what it was, for the failure line. */
+struct test_case {
+    const struct coll_def *coll;
+    const struct coll_alg *alg;
+    const struct test_type *type;
+    const char *op_name;
+    int n_ranks, root, count, seg_bytes, fanout, is_in_place;
+};
+
+static int n_runs, n_failed;
+
+/* Everyone learns whether some rank failed; rank 0 prints one line. */
+static void case_report(const struct test_case *c, MPI_Comm comm, int rank,
+                        int rc, long bad_byte)
+{
+    int is_bad = rc != MPI_SUCCESS || bad_byte >= 0;
+    int first_bad = is_bad ? rank : c->n_ranks, any_bad;
+    char msg[MPI_MAX_ERROR_STRING] = "";
+    int len;
+
+    if (rc != MPI_SUCCESS) {
+        MPI_Error_string(rc, msg, &len);
+        fprintf(stderr, "rank %d: %s/%s: error: %s\n", rank, c->coll->name,
+                c->alg->name, msg);
+    }
+    MPI_Allreduce(&first_bad, &any_bad, 1, MPI_INT, MPI_MIN, comm);
+    n_runs++;
+    if (any_bad == c->n_ranks) {
+        return;
+    }
+    n_failed++;
+    if (any_bad == rank) {
+        printf("FAIL %s/%s P=%d root=%d count=%d seg=%d type=%s op=%s "
+               "fanout=%d in_place=%d: rank %d %s at byte %ld\n",
+               c->coll->name, c->alg->name, c->n_ranks, c->root, c->count,
+               c->seg_bytes, c->type->name, c->op_name ? c->op_name : "-",
+               c->fanout, c->is_in_place, rank,
+               rc != MPI_SUCCESS ? "returned an error" : "wrong data",
+               bad_byte);
+        fflush(stdout);
+    }
+}
+
+/* Segment sizes that give distinct segments for count elements: 0, one
+ * element, odd byte counts, 1024 and more than the message; segments below
+ * 512 bytes only for counts up to 64, to keep the run short. */
+static int segs_for(const struct test_type *t, int count, int *segs)
+{
+    int size, n = 0, seen[8];
+    MPI_Type_size(t->dtype, &size);
+    const int cand[] = {0, size, 7, 3 * size + 1, 1000, 1024, 1 << 30};
+    for (int i = 0; i < (int)(sizeof cand / sizeof cand[0]); i++) {
+        long bytes = (long)count * size;
+        if (cand[i] > 0 && cand[i] < 512 && count > 64) {
+            continue;
+        }
+        int per = cand[i] == 0 || cand[i] >= bytes ? count : cand[i] / size;
+        per = per < 1 ? 1 : per;
+        int is_dup = 0;
+        for (int j = 0; j < n; j++) {
+            is_dup |= seen[j] == per;
+        }
+        if (!is_dup) {
+            seen[n] = per;
+            segs[n++] = cand[i];
+        }
+    }
+    return n;
+}
+
+/* The table does not say which algorithms read chain_fanout; the chain
+ * ones do. */
+static int alg_uses_fanout(const struct coll_alg *alg)
+{
+    return strstr(alg->name, "chain") != NULL &&
+           strstr(alg->name, "scatter") == NULL;
+}
+
+/* Runs every applicable algorithm of c on one (type, op, count, root) and
+ * compares each with the reference result computed once. */
+static void test_point(MPI_Comm comm, const struct coll_def *c,
+                       const struct test_type *t, const struct test_op *op,
+                       int count, int root, int is_in_place)
+{
+    int rank, size;
+    struct test_buf mask = {0}, want = {0}, got = {0}, send = {0},
+                    send_copy = {0};
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int is_root = rank == root;
+    int segs[8], n_segs = segs_for(t, count, segs);
+    MPI_Op mpi_op = op ? op->op : MPI_OP_NULL;
+    struct coll_args args = {.count = count,
+                             .dtype = t->dtype,
+                             .op = mpi_op,
+                             .root = root,
+                             .comm = comm};
+
+    if (mask_create(t, count, &mask) ||
+        buf_create(&want, t, count, FILL_BYTE) ||
+        buf_create(&got, t, count, FILL_BYTE) ||
+        buf_create(&send, t, count, FILL_BYTE) ||
+        buf_create(&send_copy, t, count, FILL_BYTE)) {
+        fprintf(stderr, "rank %d: out of memory\n", rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+
+    /* Initial contents: bcast: the root's data at the root, other data
+     * elsewhere; reduce: operands in sendbuf (in recvbuf at an in-place
+     * root), recvbuf meaningless elsewhere (NULL). */
+    if (!c->is_reduction) {
+        buf_write(t, want.ptr, count, is_root ? 1000 + root : rank);
+    } else {
+        buf_write(t, send.ptr, count, rank);
+        memcpy(send_copy.raw, send.raw, send.n_raw);
+        if (is_root && is_in_place) {
+            buf_write(t, want.ptr, count, rank);
+        }
+    }
+    char *init = malloc(want.n_raw);
+    if (!init) {
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    memcpy(init, want.raw, want.n_raw);
+
+    args.sendbuf = !c->is_reduction         ? NULL
+                   : is_root && is_in_place ? MPI_IN_PLACE
+                                            : (const void *)send.ptr;
+    args.recvbuf = c->is_reduction && !is_root ? NULL : want.ptr;
+    args.seg_bytes = 0;
+    args.chain_fanout = 1;
+    int rc = c->reference(&args);
+    if (rc != MPI_SUCCESS) {
+        char msg[MPI_MAX_ERROR_STRING];
+        int len;
+        MPI_Error_string(rc, msg, &len);
+        fprintf(stderr, "rank %d: reference %s failed: %s\n", rank, c->name,
+                msg);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    if (op && is_root) {
+        want_check_fold(t, op, count, size, &want, &mask);
+    }
+
+    for (int a = 0; a < c->n_algs; a++) {
+        const struct coll_alg *alg = &c->algs[a];
+        if (!coll_alg_applies(alg, size, mpi_op)) {
+            continue;
+        }
+        int n_alg_segs = alg->is_segmented ? n_segs : 1;
+        int n_fanouts = alg_uses_fanout(alg) ? 3 : 1;
+        for (int s = 0; s < n_alg_segs; s++) {
+            for (int f = 0; f < n_fanouts; f++) {
+                const int fanouts[] = {1, 2, 4};
+                struct test_case tc = {c,
+                                       alg,
+                                       t,
+                                       op ? op->name : NULL,
+                                       size,
+                                       root,
+                                       count,
+                                       alg->is_segmented ? segs[s] : 0,
+                                       n_fanouts > 1 ? fanouts[f] : 2,
+                                       is_in_place};
+                long bad = -1;
+
+                memcpy(got.raw, init, got.n_raw);
+                args.recvbuf = c->is_reduction && !is_root ? NULL : got.ptr;
+                args.seg_bytes = tc.seg_bytes;
+                args.chain_fanout = tc.fanout;
+                rc = alg->run(&args);
+                if (rc == MPI_SUCCESS && (!c->is_reduction || is_root)) {
+                    bad = buf_diff(&got, &want, &mask);
+                }
+                if (rc == MPI_SUCCESS && bad < 0 && c->is_reduction &&
+                    memcmp(send.raw, send_copy.raw, send.n_raw) != 0) {
+                    bad = 0; /* the operand was modified */
+                }
+                case_report(&tc, comm, rank, rc, bad);
+            }
+        }
+    }
+    free(init);
+    buf_destroy(&mask);
+    buf_destroy(&want);
+    buf_destroy(&got);
+    buf_destroy(&send);
+    buf_destroy(&send_copy);
+}
+
+/* The table itself: names unique, lookups and applicability work. */
+static void test_table(void)
+{
+    CHECK(coll_table_size >= 2);
+    CHECK(coll_find("bcast") != NULL);
+    CHECK(coll_find("reduce") != NULL);
+    CHECK(coll_find("no_such_collective") == NULL);
+    for (int i = 0; i < coll_table_size; i++) {
+        const struct coll_def *c = coll_table[i];
+        CHECK(coll_find(c->name) == c);
+        CHECK_INT(-1, coll_find_alg(c, "no_such_algorithm"));
+        for (int a = 0; a < c->n_algs; a++) {
+            CHECK_INT(a, coll_find_alg(c, c->algs[a].name));
+            CHECK(c->algs[a].run != NULL && c->algs[a].summary != NULL);
+        }
+    }
+    const struct coll_def *reduce = coll_find("reduce");
+    int rab = reduce ? coll_find_alg(reduce, "rabenseifner") : -1;
+    CHECK(rab >= 0);
+    if (rab >= 0) {
+        CHECK(coll_alg_applies(&reduce->algs[rab], 5, MPI_SUM));
+        CHECK(!coll_alg_applies(&reduce->algs[rab], 5, ops[2].op));
+    }
+    const struct coll_alg pow2 = {"x", NULL, NEED_POW2_PROCS, 0, "x"};
+    const struct coll_alg two = {"x", NULL, NEED_TWO_PROCS, 0, "x"};
+    CHECK(coll_alg_applies(&pow2, 8, MPI_OP_NULL));
+    CHECK(!coll_alg_applies(&pow2, 6, MPI_OP_NULL));
+    CHECK(coll_alg_applies(&two, 2, MPI_OP_NULL));
+    CHECK(!coll_alg_applies(&two, 3, MPI_OP_NULL));
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Comm comm;
+    int rank, size;
+    int is_quick = argc > 1 && strcmp(argv[1], "-q") == 0;
+
+    MPI_Init(&argc, &argv);
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    if (setup_types()) {
+        fprintf(stderr, "rank %d: cannot build the test datatypes\n", rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    test_table();
+    if (rank == 0 && !HAS_HOLEY_LB) {
+        printf("note: SMPI build: no type with a non-zero lower bound\n");
+    }
+
+    int counts[] = {0, 1, size - 1, size, is_quick ? QUICK_COUNT : BIG_COUNT};
+    int roots[] = {0, size - 1, size / 2};
+    int n_counts = 5, n_roots = is_quick ? 2 : 3;
+
+    for (int ci = 0; ci < coll_table_size; ci++) {
+        const struct coll_def *c = coll_table[ci];
+        int n_cases = c->is_reduction ? n_ops : n_types;
+        for (int k = 0; k < n_cases; k++) {
+            const struct test_op *op = c->is_reduction ? &ops[k] : NULL;
+            const struct test_type *t = op ? &types[op->type] : &types[k];
+            for (int i = 0; i < n_counts; i++) {
+                int is_dup = 0;
+                for (int j = 0; j < i; j++) {
+                    is_dup |= counts[j] == counts[i];
+                }
+                if (is_dup || (is_quick && i == 2)) {
+                    continue;
+                }
+                for (int r = 0; r < n_roots; r++) {
+                    if ((r == 1 && roots[1] == roots[0]) ||
+                        (r == 2 &&
+                         (roots[2] == roots[0] || roots[2] == roots[1]))) {
+                        continue;
+                    }
+                    test_point(comm, c, t, op, counts[i], roots[r],
+                               c->is_reduction && (i + r) % 2 == 1);
+                }
+            }
+        }
+    }
+
+    int failures = check_failures + n_failed, total;
+    MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, comm);
+    if (rank == 0) {
+        printf("test_collectives: P=%d: %d runs, %d failed\n", size, n_runs,
+               n_failed);
+    }
+    MPI_Op_free(&ops[2].op);
+    MPI_Op_free(&ops[3].op);
+    MPI_Type_free(&types[2].dtype);
+    MPI_Type_free(&types[3].dtype);
+    MPI_Comm_free(&comm);
+    MPI_Finalize();
+    return total != 0 || check_exit();
+}

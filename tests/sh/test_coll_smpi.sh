@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Every bcast and reduce algorithm against SimGrid SMPI's collectives on a
+# simulated 64-host cluster, up to 64 ranks, primes included. Counts from
+# 13 up run the reduced case matrix (-q) to keep the simulation short.
+set -u
+cd "$(dirname "$0")/../.."
+bin=build/tests/smpi/test_collectives
+platform=tests/mpi/cluster64.xml
+for tool in smpicc smpirun; do
+    if ! command -v "$tool" >/dev/null; then
+        echo "test_coll_smpi: $tool not found: install SimGrid 3.32 (apt-get install simgrid libsimgrid-dev)" >&2
+        exit 1
+    fi
+done
+if [ ! -x "$bin" ]; then
+    echo "test_coll_smpi: $bin missing (run make tests with smpicc installed)" >&2
+    exit 1
+fi
+status=0
+for np in 1 2 3 5 7 8 13 16 31 61 64; do
+    quick=()
+    [ "$np" -ge 13 ] && quick=(-q)
+    start=$SECONDS
+    if timeout 300 smpirun -np "$np" -platform "$platform" \
+        --cfg=smpi/simulate-computation:no --log=root.thres:warning \
+        --log=smpi_kernel.thres:error "$bin" "${quick[@]}"; then
+        echo "np=$np ok ($((SECONDS - start))s)"
+    else
+        echo "np=$np FAILED (exit $?, $((SECONDS - start))s)"
+        status=1
+    fi
+done
+exit $status
