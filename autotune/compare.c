@@ -153,17 +153,30 @@ static int exhaustive_points(const char *run, const struct journal *j,
 
 int compare_main(int argc, char **argv)
 {
+    static const char usage_line[] =
+        "usage: autotune compare -r RUN [--lookahead N] [--drop-ratio R]\n";
     const char *run = NULL;
+    struct search_params params = SEARCH_PARAMS_DEFAULT;
     for (int i = 1; i < argc; i++) {
+        char *end = NULL;
         if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {
             run = argv[++i];
+        } else if (strcmp(argv[i], "--lookahead") == 0 && i + 1 < argc) {
+            params.lookahead = (int)strtol(argv[++i], &end, 10);
+        } else if (strcmp(argv[i], "--drop-ratio") == 0 && i + 1 < argc) {
+            params.drop_ratio = strtod(argv[++i], &end);
         } else {
-            fprintf(stderr, "usage: autotune compare -r RUN\n");
+            fprintf(stderr, "%s", usage_line);
+            return 2;
+        }
+        if (end && (*end || params.lookahead < 0 || params.drop_ratio < 1)) {
+            fprintf(stderr, "compare: %s: '%s' is not valid\n", argv[i - 1],
+                    argv[i]);
             return 2;
         }
     }
     if (!run) {
-        fprintf(stderr, "usage: autotune compare -r RUN\n");
+        fprintf(stderr, "%s", usage_line);
         return 2;
     }
     char path[4096];
@@ -201,6 +214,7 @@ int compare_main(int argc, char **argv)
                 .msg_bytes = pr->msg_bytes,
                 .methods = rp->methods,
                 .n_methods = rp->n,
+                .params = &params,
             };
             sp.hint = same_series ? search_method_index(&sp, prev[2 * s],
                                                         prev[2 * s + 1])

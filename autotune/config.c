@@ -360,6 +360,43 @@ static int read_measure(const struct reader *r, const config_setting_t *s,
     return 0;
 }
 
+static int read_search_options(const struct reader *r,
+                               const config_setting_t *s, struct config *c)
+{
+    if (!config_setting_is_group(s)) {
+        report(r, s, "search_options",
+               "expected a group like { lookahead = 2; drop_ratio = 1.5; }");
+        return -1;
+    }
+    for (int i = 0; i < config_setting_length(s); i++) {
+        config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+        const char *name = config_setting_name(e);
+        char key[64];
+        long long v;
+        snprintf(key, sizeof key, "search_options.%s", name);
+        if (strcmp(name, "lookahead") == 0) {
+            if (read_int(r, e, key, 0, 64, "a number of steps in 0..64", &v) !=
+                0) {
+                return -1;
+            }
+            c->search_params.lookahead = (int)v;
+        } else if (strcmp(name, "drop_ratio") == 0) {
+            if (read_number(r, e, key, &c->search_params.drop_ratio) != 0) {
+                return -1;
+            }
+            if (!(c->search_params.drop_ratio >= 1)) {
+                report(r, e, key, "%g is not a ratio >= 1",
+                       c->search_params.drop_ratio);
+                return -1;
+            }
+        } else {
+            report(r, e, key, "unknown key (valid: lookahead, drop_ratio)");
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int read_search(const struct reader *r, const config_setting_t *s,
                        struct config *c)
 {
@@ -429,9 +466,9 @@ static int read_keys(const struct reader *r, struct config *c)
 {
     config_setting_t *root = config_root_setting(&r->cfg);
     static const char *const known[] = {
-        "output",        "collectives", "procs",  "message_sizes",
-        "segment_sizes", "algorithms",  "search", "backend",
-        "measure",       "chain_fanout"};
+        "output",        "collectives",  "procs",         "message_sizes",
+        "segment_sizes", "algorithms",   "search",        "backend",
+        "measure",       "chain_fanout", "search_options"};
     const int n_known = (int)(sizeof known / sizeof known[0]);
     config_setting_t *found[sizeof known / sizeof known[0]] = {0};
 
@@ -446,7 +483,7 @@ static int read_keys(const struct reader *r, struct config *c)
             report(r, s, name,
                    "unknown key (valid: output, collectives, procs, "
                    "message_sizes, segment_sizes, algorithms, search, "
-                   "backend, measure, chain_fanout)");
+                   "backend, measure, chain_fanout, search_options)");
             return -1;
         }
         found[k] = s;
@@ -472,7 +509,8 @@ static int read_keys(const struct reader *r, struct config *c)
         (found[8] && read_measure(r, found[8], c) != 0) ||
         (found[9] && read_scalar_int(r, found[9], "chain_fanout", 1, 32,
                                      "a number of chains in 1..32",
-                                     &c->chain_fanout) != 0)) {
+                                     &c->chain_fanout) != 0) ||
+        (found[10] && read_search_options(r, found[10], c) != 0)) {
         return -1;
     }
     if (c->n_segs > CONFIG_MAX_SEGS) {
@@ -494,6 +532,7 @@ int config_load(const char *path, struct config *c)
     c->measure = (struct config_measure){
         .warmup = 2, .min_reps = 5, .max_reps = 100, .rse = 0.05};
     c->chain_fanout = 4;
+    c->search_params = (struct search_params)SEARCH_PARAMS_DEFAULT;
 
     config_init(&r.cfg);
     if (config_read_file(&r.cfg, path) != CONFIG_TRUE) {

@@ -30,6 +30,7 @@ struct config {
     int n_segs;
     int *seg_sizes; /* ascending, bytes, 0 = unsegmented */
     const struct search_strategy *search;
+    struct search_params search_params;
     struct config_measure measure;
     int chain_fanout;
 };

@@ -352,6 +352,7 @@ static int controller_loop(struct sweep *s, struct grid_results *out)
                     .n_methods =
                         point_methods(c, ci, c->msg_sizes[mi], methods),
                 };
+                point.params = &c->search_params;
                 point.hint =
                     search_method_index(&point, prev.alg, prev.seg_bytes);
                 double t0 = progress_now();

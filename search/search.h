@@ -11,6 +11,17 @@ struct search_method {
     int seg_bytes; /* 0 = unsegmented */
 };
 
+/* Knobs of the pruned strategies (config key search_options). */
+struct search_params {
+    int lookahead;     /* steps tried past a minimum before giving up */
+    double drop_ratio; /* smgd: drop an algorithm whose best is this many
+                          times the best found and not predicted to improve */
+};
+#define SEARCH_PARAMS_DEFAULT                                                  \
+    {                                                                          \
+        2, 1.5                                                                 \
+    }
+
 struct search_point {
     const char *collective;
     int procs;
@@ -20,6 +31,7 @@ struct search_point {
     /* The method chosen at the previous message size of the same collective
      * and procs, as an index in methods, or -1: a good first guess. */
     int hint;
+    const struct search_params *params;
 };
 
 /* Times method i of the point: *time_us >= 0, or < 0 when the method cannot

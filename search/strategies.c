@@ -2,7 +2,7 @@
  * strategy is measured against. */
 #include <string.h>
 
-#include "search/search.h"
+#include "search/strategies.h"
 
 /* Times every method; ties go to the earlier method, so the choice does not
  * depend on anything but the times. */
@@ -38,6 +38,11 @@ int search_method_index(const struct search_point *p, int alg, int seg_bytes)
 const struct search_strategy search_strategies[] = {
     {"exhaustive", search_exhaustive,
      "times every applicable (algorithm, segment size)"},
+    {"mgd", search_mgd,
+     "per algorithm, from the largest segment down while time falls"},
+    {"smgd", search_smgd,
+     "all algorithms' descents interleaved, best predicted first; drops "
+     "those far behind"},
 };
 const int search_strategies_size =
     (int)(sizeof search_strategies / sizeof search_strategies[0]);

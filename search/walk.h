@@ -1,0 +1,42 @@
+/* Private to search/: a point's methods seen as one descent path per
+ * algorithm, from the largest segment (unsegmented first) to the smallest. */
+#ifndef SEARCH_WALK_H
+#define SEARCH_WALK_H
+
+#include "search/search.h"
+
+#define WALK_MAX 128
+
+struct walk {
+    int alg;
+    int n;
+    int steps[WALK_MAX]; /* method indices, largest segment first */
+};
+
+/* Splits p's methods into one walk per algorithm; returns how many (at most
+ * max_walks). */
+int walk_split(const struct search_point *p, struct walk *walks, int max_walks);
+
+/* A descent along one walk, one experiment at a time. */
+struct descent {
+    const struct walk *walk;
+    int next;   /* next step to time */
+    int misses; /* steps timed since the best one */
+    int best;   /* method index of the best so far, or -1 */
+    double best_us;
+    double recent_us[3]; /* the last times, newest last */
+    int n_timed;
+    int n_segmented; /* timed steps with a segment size (not unsegmented) */
+    int is_done;
+};
+
+void descent_init(struct descent *d, const struct walk *w);
+/* Times the next step; the descent is done at the end of the walk, after
+ * more than lookahead steps without improvement, or when the algorithm
+ * cannot run here. Returns the oracle's status. */
+int descent_step(struct descent *d, const struct search_point *p,
+                 search_oracle_fn oracle, void *ctx);
+/* Sets *best to the fastest of the descents' bests (-1 if none). */
+void descent_pick(const struct descent *d, int n, int *best);
+
+#endif

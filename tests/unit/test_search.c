@@ -1,0 +1,258 @@
+/* Search strategies on synthetic cost landscapes with a known optimum: the
+ * pipeline model's slope-then-plateau curves, a local minimum, noise, an
+ * algorithm that cannot run. Checks the choice, that no method is timed
+ * twice, and how many experiments each strategy needed. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../check.h"
+#include "search/search.h"
+
+#define N_SEGS 9 /* 0 (unsegmented), 512 .. 64 KiB */
+#define MAX_ALGS 8
+
+struct landscape {
+    long msg_bytes;
+    int n_algs;
+    double time_us[MAX_ALGS][N_SEGS]; /* < 0: not applicable */
+    struct search_method methods[MAX_ALGS * N_SEGS];
+    int n_methods;
+    int timed[MAX_ALGS * N_SEGS];
+    int experiments;
+    int twice;
+};
+
+static const int seg_bytes[N_SEGS] = {0,    512,   1024,  2048, 4096,
+                                      8192, 16384, 32768, 65536};
+
+/* A pipelined tree of the given depth: (segments + depth - 1) segment
+ * times, each alpha + s * beta. */
+static double pipeline_us(long msg, int seg, int depth, double alpha_us,
+                          double beta_us)
+{
+    double s = seg == 0 || seg >= msg ? (double)msg : seg;
+    double n_segs = ceil((double)msg / s);
+    return (n_segs + depth - 1) * (alpha_us + s * beta_us);
+}
+
+/* As the sweep lists them: segments as large as the message are the same
+ * as no segmentation, and left out. */
+static void landscape_index(struct landscape *l)
+{
+    l->n_methods = 0;
+    for (int a = 0; a < l->n_algs; a++) {
+        for (int k = 0; k < N_SEGS; k++) {
+            if (k > 0 && seg_bytes[k] >= l->msg_bytes) {
+                continue;
+            }
+            l->methods[l->n_methods++] =
+                (struct search_method){a, seg_bytes[k]};
+        }
+    }
+    memset(l->timed, 0, sizeof l->timed);
+    l->experiments = 0;
+    l->twice = 0;
+}
+
+static int oracle(void *ctx, const struct search_point *p, int i,
+                  double *time_us)
+{
+    struct landscape *l = ctx;
+    const struct search_method *m = &p->methods[i];
+    int k = 0;
+    while (seg_bytes[k] != m->seg_bytes) {
+        k++;
+    }
+    l->twice += l->timed[i];
+    l->timed[i] = 1;
+    *time_us = l->time_us[m->alg][k];
+    l->experiments += *time_us >= 0;
+    return 0;
+}
+
+/* Runs strategy name; returns the chosen method index. */
+static int run(const char *name, struct landscape *l, int hint,
+               const struct search_params *params)
+{
+    const struct search_strategy *s = search_find(name);
+    landscape_index(l);
+    struct search_point p = {"bcast",      16,   1 << 20, l->methods,
+                             l->n_methods, hint, params};
+    int best = -2;
+    CHECK(s != NULL);
+    CHECK_INT(0, s->find_best(&p, oracle, l, &best));
+    CHECK_INT(0, l->twice); /* the journal is the cache: never time twice */
+    return best;
+}
+
+static int optimum(const struct landscape *l)
+{
+    int best = -1;
+    double best_us = 0;
+    for (int a = 0; a < l->n_algs; a++) {
+        for (int k = 0; k < N_SEGS; k++) {
+            if (k > 0 && seg_bytes[k] >= l->msg_bytes) {
+                continue;
+            }
+            double t = l->time_us[a][k];
+            if (t >= 0 && (best < 0 || t < best_us)) {
+                best = a * N_SEGS + k;
+                best_us = t;
+            }
+        }
+    }
+    return best;
+}
+
+/* The method index of (alg, k) in the listed methods, for comparisons. */
+static int method_of(const struct landscape *l, int flat)
+{
+    for (int i = 0; i < l->n_methods; i++) {
+        if (l->methods[i].alg == flat / N_SEGS &&
+            l->methods[i].seg_bytes == seg_bytes[flat % N_SEGS]) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+static double time_of_method(const struct landscape *l, int i)
+{
+    int k = 0;
+    while (seg_bytes[k] != l->methods[i].seg_bytes) {
+        k++;
+    }
+    return l->time_us[l->methods[i].alg][k];
+}
+
+static double penalty(const struct landscape *l, int chosen)
+{
+    int best = optimum(l);
+    double t = time_of_method(l, chosen);
+    double t_best = l->time_us[best / N_SEGS][best % N_SEGS];
+    return (t - t_best) / t_best;
+}
+
+/* Five algorithms like a 1 MiB broadcast on 16 ranks: a linear one that
+ * does not care about segments, pipelines of several depths, one that
+ * cannot run. */
+static void make_broadcast(struct landscape *l, long msg)
+{
+    static const int depths[] = {15, 4, 4, 2};
+    l->msg_bytes = msg;
+    l->n_algs = 6;
+    for (int k = 0; k < N_SEGS; k++) {
+        l->time_us[0][k] = 15 * pipeline_us(msg, seg_bytes[k], 1, 60, 0.09);
+        for (int a = 0; a < 4; a++) {
+            l->time_us[1 + a][k] =
+                (1 + 0.3 * a) *
+                pipeline_us(msg, seg_bytes[k], depths[a], 60, 0.09);
+        }
+        l->time_us[5][k] = -1; /* e.g. needs two processes */
+    }
+}
+
+static void test_smooth(void)
+{
+    struct search_params params = SEARCH_PARAMS_DEFAULT;
+    struct landscape l;
+    long sizes[] = {1024, 65536, 1 << 20};
+    for (int i = 0; i < 3; i++) {
+        make_broadcast(&l, sizes[i]);
+        landscape_index(&l);
+        int best = method_of(&l, optimum(&l));
+        CHECK_INT(best, run("exhaustive", &l, -1, &params));
+        int exhaustive = l.experiments;
+        CHECK_INT(5 * l.n_methods / 6, exhaustive);
+        CHECK_INT(best, run("mgd", &l, -1, &params));
+        int mgd = l.experiments;
+        CHECK_INT(best, run("smgd", &l, -1, &params));
+        int smgd = l.experiments;
+        CHECK_INT(best, run("smgd", &l, best, &params));
+        int hinted = l.experiments;
+        printf("msg %7ld: exhaustive %d, mgd %d, smgd %d, smgd with hint %d "
+               "experiments\n",
+               sizes[i], exhaustive, mgd, smgd, hinted);
+        CHECK(mgd < exhaustive || l.n_methods <= 2 * 6);
+        CHECK(smgd <= mgd);
+    }
+}
+
+/* One algorithm's curve has a bump on the way down. Walk order is 0, 64K,
+ * 32K, ... 512; times along it: 900 400 150 120 | 180 200 | 100 300 500.
+ * With lookahead the descent crosses the two-step rise to the optimum at
+ * 2 KiB; with none it stops at the local minimum (120 at 8 KiB). */
+static void test_local_minimum(void)
+{
+    struct landscape l;
+    static const double by_seg[N_SEGS] = {900, 500, 300, 100, 200,
+                                          180, 120, 150, 400};
+    l.n_algs = 1;
+    l.msg_bytes = 1 << 20;
+    memcpy(l.time_us[0], by_seg, sizeof by_seg);
+    struct search_params eager = {0, 1.5}, patient = {3, 1.5};
+    CHECK_INT(3, optimum(&l));
+    CHECK_INT(6, run("mgd", &l, -1, &eager));
+    CHECK_INT(5, l.experiments); /* 900 400 150 120 180, then stops */
+    CHECK_INT(3, run("mgd", &l, -1, &patient));
+    CHECK_INT(3, run("smgd", &l, -1, &patient));
+}
+
+/* Multiplicative noise of up to 3 %: the choice stays within the noise. */
+static void test_noise(void)
+{
+    struct search_params params = SEARCH_PARAMS_DEFAULT;
+    struct landscape l;
+    unsigned seed = 12345;
+    double worst = 0;
+    for (int trial = 0; trial < 50; trial++) {
+        make_broadcast(&l, 4096L << (trial % 9));
+        for (int a = 0; a < l.n_algs; a++) {
+            for (int k = 0; k < N_SEGS; k++) {
+                seed = seed * 1103515245u + 12345u;
+                double u = (double)(seed >> 8 & 0xffff) / 65535.0;
+                if (l.time_us[a][k] >= 0) {
+                    l.time_us[a][k] *= 1 + 0.03 * (2 * u - 1);
+                }
+            }
+        }
+        for (int s = 0; s < 2; s++) {
+            int chosen = run(s ? "smgd" : "mgd", &l, -1, &params);
+            double pen = penalty(&l, chosen);
+            if (pen > 0.065) {
+                printf("trial %d %s: chose %d, optimum %d, penalty %.1f %%\n",
+                       trial, s ? "smgd" : "mgd", chosen,
+                       method_of(&l, optimum(&l)), 100 * pen);
+            }
+            worst = pen > worst ? pen : worst;
+        }
+    }
+    printf("noise: worst penalty %.2f %%\n", 100 * worst);
+    CHECK(worst <= 0.065);
+}
+
+static void test_nothing_applicable(void)
+{
+    struct search_params params = SEARCH_PARAMS_DEFAULT;
+    struct landscape l;
+    l.msg_bytes = 1 << 20;
+    l.n_algs = 2;
+    for (int k = 0; k < N_SEGS; k++) {
+        l.time_us[0][k] = l.time_us[1][k] = -1;
+    }
+    CHECK_INT(-1, run("exhaustive", &l, -1, &params));
+    CHECK_INT(-1, run("mgd", &l, -1, &params));
+    CHECK_INT(2, l.twice + 2); /* one probe per algorithm, none twice */
+    CHECK_INT(-1, run("smgd", &l, -1, &params));
+}
+
+int main(void)
+{
+    test_smooth();
+    test_local_minimum();
+    test_noise();
+    test_nothing_applicable();
+    CHECK(search_find("nonsense") == NULL);
+    return check_exit();
+}
