@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Kill a simulated sweep (kill -9) midway, run the same command again, and
-# check: nothing recorded is measured again, and the tables are byte-identical
+# check, for exhaustive and smgd search: nothing recorded is measured again,
+# and the tables are byte-identical
 # to an uninterrupted run's (SMPI time is deterministic). Also: a changed
 # measurement setting is refused naming the key; --fresh starts over and keeps
 # the old journal.
@@ -14,14 +15,15 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 platform=conf/platforms/grig.xml
 np=13
-write_cfg() { # NAME RSE
+write_cfg() { # NAME RSE [SEARCH]
     cat > "$tmp/$1.cfg" <<CFG
 output        = "$tmp/$1";
 collectives   = ["bcast", "reduce"];
 procs         = [2, 5, 8, 13];
 message_sizes = { min = 1; max = 16384; factor = 8; };
-segment_sizes = [0, 1024, 8192];
+segment_sizes = [0, 512, 1024, 2048, 4096, 8192];
 measure       = { warmup = 1; min_reps = 3; max_reps = 10; rse = $2; };
+search        = "${3:-exhaustive}";
 CFG
 }
 sweep() { # NAME [args]
@@ -31,52 +33,59 @@ sweep() { # NAME [args]
 }
 records() { local n; n=$(grep -c '^m ' "$1" 2>/dev/null); echo "${n:-0}"; }
 
-write_cfg full 0.05
-write_cfg part 0.05
-start=$SECONDS
-sweep full > "$tmp/full.out" 2>&1 || { cat "$tmp/full.out"; fail "uninterrupted sweep"; }
-total=$(records "$tmp/full/journal")
-echo "uninterrupted: $total records in $((SECONDS - start)) s"
+# One kill-and-resume cycle for a search strategy: NAME SEARCH.
+kill_and_resume() {
+    local full=$1-full part=$1-part
+    write_cfg $full 0.05 $2
+    write_cfg $part 0.05 $2
+    start=$SECONDS
+    sweep $full > "$tmp/$full.out" 2>&1 || { cat "$tmp/$full.out"; fail "uninterrupted sweep"; }
+    total=$(records "$tmp/$full/journal")
+    echo "$2 uninterrupted: $total records in $((SECONDS - start)) s"
 
-# Start the same sweep in its own process group; kill it with SIGKILL once
-# about a third of the records are on disk.
-setsid bash -c "$(declare -f sweep); tmp=$tmp np=$np platform=$platform sweep part" \
-    > "$tmp/part1.out" 2>&1 &
-pid=$!
-while kill -0 $pid 2>/dev/null; do
-    [ "$(records "$tmp/part/journal")" -ge $((total / 3)) ] && break
-    sleep 0.01
-done
-kill -9 -- -$pid 2>/dev/null
-wait $pid 2>/dev/null
-killed_at=$(records "$tmp/part/journal")
-echo "killed with $killed_at of $total records on disk"
-[ "$killed_at" -lt "$total" ] || fail "the sweep finished before it could be killed"
-[ -e "$tmp/part/optimal.csv" ] && fail "a killed sweep left an optimal table"
+    # Start the same sweep in its own process group; kill it with SIGKILL once
+    # about a third of the records are on disk.
+    setsid bash -c "$(declare -f sweep); tmp=$tmp np=$np platform=$platform sweep $part" \
+        > "$tmp/${part}1.out" 2>&1 &
+    pid=$!
+    while kill -0 $pid 2>/dev/null; do
+        [ "$(records "$tmp/$part/journal")" -ge $((total / 3)) ] && break
+        sleep 0.01
+    done
+    kill -9 -- -$pid 2>/dev/null
+    wait $pid 2>/dev/null
+    killed_at=$(records "$tmp/$part/journal")
+    echo "$2 killed with $killed_at of $total records on disk"
+    [ "$killed_at" -lt "$total" ] || fail "the sweep finished before it could be killed"
+    [ -e "$tmp/$part/optimal.csv" ] && fail "a killed sweep left an optimal table"
 
-sweep part > "$tmp/part2.out" 2>&1 || { cat "$tmp/part2.out"; fail "resumed sweep"; }
-new=$(sed -n 's/.* \([0-9]*\) experiments run.*/\1/p' "$tmp/part2.out")
-na=$(sed -n 's/.*, \([0-9]*\) not applicable.*/\1/p' "$tmp/part2.out")
-echo "resumed: $new experiments run, $na not applicable"
-[ $((new + na)) -eq $((total - killed_at)) ] ||
-    fail "resume re-measured: ran $((new + na)), expected $((total - killed_at))"
-[ "$(records "$tmp/part/journal")" -eq "$total" ] || fail "journal record count differs"
-for t in optimal.csv measurements.csv; do
-    cmp "$tmp/full/$t" "$tmp/part/$t" || fail "$t differs from the uninterrupted run"
-done
-cmp <(grep '^m ' "$tmp/full/journal" | sort) <(grep '^m ' "$tmp/part/journal" | sort) ||
-    fail "journal records differ from the uninterrupted run"
+    sweep $part > "$tmp/${part}2.out" 2>&1 || { cat "$tmp/${part}2.out"; fail "resumed sweep"; }
+    new=$(sed -n 's/.* \([0-9]*\) experiments run.*/\1/p' "$tmp/${part}2.out")
+    na=$(sed -n 's/.*, \([0-9]*\) not applicable.*/\1/p' "$tmp/${part}2.out")
+    echo "$2 resumed: $new experiments run, $na not applicable"
+    [ $((new + na)) -eq $((total - killed_at)) ] ||
+        fail "resume re-measured: ran $((new + na)), expected $((total - killed_at))"
+    [ "$(records "$tmp/$part/journal")" -eq "$total" ] || fail "journal record count differs"
+    for t in optimal.csv measurements.csv; do
+        cmp "$tmp/$full/$t" "$tmp/$part/$t" || fail "$t differs from the uninterrupted run"
+    done
+    cmp <(grep '^m ' "$tmp/$full/journal" | sort) <(grep '^m ' "$tmp/$part/journal" | sort) ||
+        fail "journal records differ from the uninterrupted run"
+}
+
+kill_and_resume a exhaustive
+kill_and_resume b smgd
 
 # A setting the records depend on may not change under them.
-write_cfg part 0.1
-if sweep part > "$tmp/conflict.out" 2>&1; then
+write_cfg a-part 0.1
+if sweep a-part > "$tmp/conflict.out" 2>&1; then
     fail "a conflicting config was accepted"
 elif ! grep -q "conflicts with the recorded sweep: measure.rse (journal 0.05, config 0.1); use --fresh" "$tmp/conflict.out"; then
     fail "conflict message: $(grep -m1 conflict "$tmp/conflict.out")"
 fi
 # --fresh starts over; the old journal is kept.
-sweep part --fresh > "$tmp/fresh.out" 2>&1 || fail "--fresh sweep"
-[ -f "$tmp/part/journal.old" ] && [ "$(records "$tmp/part/journal.old")" -eq "$total" ] ||
+sweep a-part --fresh > "$tmp/fresh.out" 2>&1 || fail "--fresh sweep"
+[ -f "$tmp/a-part/journal.old" ] && [ "$(records "$tmp/a-part/journal.old")" -eq "$(records "$tmp/a-full/journal")" ] ||
     fail "--fresh did not keep the old journal"
 grep -q " 0 taken from the journal" "$tmp/fresh.out" || fail "--fresh reused records"
 
