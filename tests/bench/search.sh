@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Benchmark of the search strategies (issue 3): an exhaustive sweep of bcast
+# and reduce on each simulated cluster, then `autotune compare` replays every
+# strategy on it. Figures go to results/bench/search-<cluster>.csv with the
+# command that produced them. The journals live in results/bench-runs/, so an
+# interrupted benchmark resumes where it stopped.
+#   tests/bench/search.sh [small|full] [cluster...]
+# small: procs 2..16 (8 sizes), 1 B..1 MiB by 4, segments 0 and 512 B..64 KiB
+# full:  procs 2..64 (all), 1 B..1 MiB by 2, the same segments (hours of CPU)
+set -eu
+cd "$(dirname "$0")/../.."
+scale=${1:-small}
+shift || true
+clusters=${*:-grig frodo}
+case $scale in
+small) procs="[2, 3, 4, 5, 7, 8, 13, 16]"; msgs="{ min = 1; max = 1048576; factor = 4; }"; np=16 ;;
+full)  procs="[$(seq -s ', ' 2 64)]"; msgs="{ min = 1; max = 1048576; factor = 2; }"; np=64 ;;
+*) echo "usage: $0 [small|full] [cluster...]"; exit 2 ;;
+esac
+make -s all
+mkdir -p results/bench results/bench-runs
+for c in $clusters; do
+    run=results/bench-runs/search-$c-$scale
+    cfg=$run.cfg
+    cat > "$cfg" <<CFG
+output        = "$run";
+collectives   = ["bcast", "reduce"];
+procs         = $procs;
+message_sizes = $msgs;
+segment_sizes = [0, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536];
+search        = "exhaustive";
+measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
+CFG
+    sweep="smpirun -np $np -platform conf/platforms/$c.xml --cfg=smpi/simulate-computation:no --log=root.thres:critical build/autotune-smpi -c $cfg"
+    echo "$sweep"
+    $sweep
+    out=results/bench/search-$c-$scale.csv
+    build/autotune compare -r "$run" > "$out.tmp"
+    {
+        echo "# $(date -u +%Y-%m-%d) $c ($scale grid): $sweep"
+        echo "# then: build/autotune compare -r $run"
+        cat "$out.tmp"
+    } > "$out"
+    rm -f "$out.tmp"
+    cat "$out"
+done
