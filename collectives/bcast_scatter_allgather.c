@@ -41,9 +41,7 @@ int bcast_scatter_allgather(const struct coll_args *args)
     if (args->count == 0) {
         return MPI_SUCCESS;
     }
-    if ((rc = MPI_Comm_rank(args->comm, &rank)) != MPI_SUCCESS ||
-        (rc = MPI_Comm_size(args->comm, &size)) != MPI_SUCCESS ||
-        (rc = coll_layout_get(args->dtype, &layout)) != MPI_SUCCESS ||
+    if ((rc = coll_begin(args, &rank, &size, &layout)) != MPI_SUCCESS ||
         (rc = bcast_scatter_binomial(args, layout.extent)) != MPI_SUCCESS) {
         return rc;
     }

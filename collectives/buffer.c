@@ -20,6 +20,19 @@ int coll_layout_get(MPI_Datatype dtype, struct coll_layout *layout)
     return rc;
 }
 
+int coll_begin(const struct coll_args *args, int *rank, int *size,
+               struct coll_layout *layout)
+{
+    int rc = MPI_Comm_rank(args->comm, rank);
+    if (rc == MPI_SUCCESS) {
+        rc = MPI_Comm_size(args->comm, size);
+    }
+    if (rc == MPI_SUCCESS) {
+        rc = coll_layout_get(args->dtype, layout);
+    }
+    return rc;
+}
+
 /* Bytes from the first data byte of element 0 to the last of element n-1. */
 static MPI_Aint layout_span(const struct coll_layout *layout, int n)
 {

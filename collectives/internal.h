@@ -22,6 +22,11 @@ struct coll_layout {
 
 int coll_layout_get(MPI_Datatype dtype, struct coll_layout *layout);
 
+/* What an algorithm starts from: its rank, the communicator's size and the
+ * datatype's layout. */
+int coll_begin(const struct coll_args *args, int *rank, int *size,
+               struct coll_layout *layout);
+
 /* A temporary buffer for n elements, sized by the true extent. The returned
  * pointer is used like a user buffer (data starts at ptr + true_lb) and is
  * freed with coll_temp_destroy; NULL when out of memory. */

@@ -23,9 +23,7 @@ int reduce_rabenseifner(const struct coll_args *args)
     if (args->count == 0) {
         return MPI_SUCCESS;
     }
-    if ((rc = MPI_Comm_rank(args->comm, &rank)) != MPI_SUCCESS ||
-        (rc = MPI_Comm_size(args->comm, &size)) != MPI_SUCCESS ||
-        (rc = coll_layout_get(args->dtype, &layout)) != MPI_SUCCESS) {
+    if ((rc = coll_begin(args, &rank, &size, &layout)) != MPI_SUCCESS) {
         return rc;
     }
 
