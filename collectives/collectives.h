@@ -15,12 +15,12 @@ struct coll_args {
                             (significant at the root only) */
     int count;           /* elements, as in the MPI call */
     MPI_Datatype dtype;
-    MPI_Op op;  /* reductions only */
+    MPI_Op op; /* reductions only */
     int root;
     MPI_Comm comm;
-    int seg_bytes;     /* 0 = unsegmented; otherwise rounded down to whole
-                          elements, at least one element per segment */
-    int chain_fanout;  /* chain algorithms: number of chains (>= 1) */
+    int seg_bytes;    /* 0 = unsegmented; otherwise rounded down to whole
+                         elements, at least one element per segment */
+    int chain_fanout; /* chain algorithms: number of chains (>= 1) */
 };
 
 typedef int (*coll_fn)(const struct coll_args *args);
@@ -34,7 +34,7 @@ enum coll_need {
 };
 
 struct coll_alg {
-    const char *name;    /* stable key */
+    const char *name; /* stable key */
     coll_fn run;
     unsigned needs;      /* NEED_* */
     int is_segmented;    /* uses seg_bytes; unsegmented ones run with 0 */
@@ -42,11 +42,11 @@ struct coll_alg {
 };
 
 struct coll_def {
-    const char *name;          /* "bcast", "reduce", ... */
+    const char *name; /* "bcast", "reduce", ... */
     const struct coll_alg *algs;
     int n_algs;
-    coll_fn reference;         /* the MPI library's own collective */
-    int is_reduction;          /* uses sendbuf and op */
+    coll_fn reference; /* the MPI library's own collective */
+    int is_reduction;  /* uses sendbuf and op */
 };
 
 /* The collectives this build offers, in a fixed order. */
