@@ -85,6 +85,13 @@ static int read_string(const struct reader *r, const config_setting_t *s,
     return 0;
 }
 
+/* Appends name to a ", "-separated list in buf (for "valid: ..." hints). */
+static void list_append(char *buf, size_t size, const char *name)
+{
+    size_t used = strlen(buf);
+    snprintf(buf + used, size - used, "%s%s", used ? ", " : "", name);
+}
+
 static int is_sequence(const config_setting_t *s)
 {
     return config_setting_is_array(s) || config_setting_is_list(s);
@@ -226,9 +233,7 @@ static int read_collectives(const struct reader *r, const config_setting_t *s,
         if (!d) {
             char valid[256] = "";
             for (int k = 0; k < coll_table_size; k++) {
-                strncat(valid, k ? ", " : "", sizeof valid - strlen(valid) - 1);
-                strncat(valid, coll_table[k]->name,
-                        sizeof valid - strlen(valid) - 1);
+                list_append(valid, sizeof valid, coll_table[k]->name);
             }
             report(r, e, "collectives", "unknown collective '%s' (valid: %s)",
                    name, valid);
@@ -288,10 +293,7 @@ static int read_algorithms(const struct reader *r, const config_setting_t *s,
             if (ai < 0) {
                 char valid[512] = "";
                 for (int v = 0; v < d->n_algs; v++) {
-                    strncat(valid, v ? ", " : "",
-                            sizeof valid - strlen(valid) - 1);
-                    strncat(valid, d->algs[v].name,
-                            sizeof valid - strlen(valid) - 1);
+                    list_append(valid, sizeof valid, d->algs[v].name);
                 }
                 report(r, a, key, "%s has no algorithm '%s' (valid: %s)",
                        d->name, name, valid);
@@ -408,9 +410,7 @@ static int read_search(const struct reader *r, const config_setting_t *s,
     if (!c->search) {
         char valid[256] = "";
         for (int k = 0; k < search_strategies_size; k++) {
-            strncat(valid, k ? ", " : "", sizeof valid - strlen(valid) - 1);
-            strncat(valid, search_strategies[k].name,
-                    sizeof valid - strlen(valid) - 1);
+            list_append(valid, sizeof valid, search_strategies[k].name);
         }
         report(r, s, "search", "unknown strategy '%s' (valid: %s)", name,
                valid);
