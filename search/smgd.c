@@ -14,8 +14,8 @@
 static double predicted_floor(const struct descent *d)
 {
     const double *t = d->recent_us;
-    if (d->n_timed < 2) {
-        return 0; /* nothing known yet: anything is possible */
+    if (d->n_segmented < 2) {
+        return 0; /* no slope of the segmented curve yet: anything goes */
     }
     double g1 = t[1] - t[2]; /* the last step's improvement */
     if (g1 <= 0) {

@@ -44,6 +44,7 @@ int descent_step(struct descent *d, const struct search_point *p,
         d->is_done = 1;
         return 0;
     }
+    int is_falling = d->n_timed > 0 && t < d->recent_us[2];
     d->recent_us[0] = d->recent_us[1];
     d->recent_us[1] = d->recent_us[2];
     d->recent_us[2] = t;
@@ -53,7 +54,10 @@ int descent_step(struct descent *d, const struct search_point *p,
         d->best = method;
         d->best_us = t;
         d->misses = 0;
-    } else {
+    } else if (!is_falling) {
+        /* A step past the minimum. While time still falls the descent goes
+         * on, even above the best: segmentation often starts worse than no
+         * segmentation and then falls below it. */
         d->misses++;
     }
     if (d->next >= d->walk->n || d->misses > p->params->lookahead) {

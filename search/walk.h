@@ -32,8 +32,8 @@ struct descent {
 
 void descent_init(struct descent *d, const struct walk *w);
 /* Times the next step; the descent is done at the end of the walk, after
- * more than lookahead steps without improvement, or when the algorithm
- * cannot run here. Returns the oracle's status. */
+ * more than lookahead steps past its best on which time did not fall, or
+ * when the algorithm cannot run here. Returns the oracle's status. */
 int descent_step(struct descent *d, const struct search_point *p,
                  search_oracle_fn oracle, void *ctx);
 /* Sets *best to the fastest of the descents' bests (-1 if none). */
