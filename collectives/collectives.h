@@ -39,6 +39,10 @@ struct coll_alg {
     unsigned needs;      /* NEED_* */
     int is_segmented;    /* uses seg_bytes; unsegmented ones run with 0 */
     const char *summary; /* one line for `autotune --list` */
+    /* Tree-shaped algorithms: hops on the longest root-to-leaf path for
+     * n_ranks ranks, the length of the pipeline that stands in for the tree
+     * when searching for a segment size (seed 003). NULL for the others. */
+    int (*depth)(int n_ranks, int chain_fanout);
 };
 
 struct coll_def {

@@ -12,6 +12,9 @@
  * tuner, and a collective's messages between two ranks are matched in order. */
 enum coll_tag { COLL_TAG_BCAST = 7001, COLL_TAG_REDUCE = 7002 };
 
+/* Radix of the k-nomial tree algorithms. */
+enum { COLL_KNOMIAL_RADIX = 4 };
+
 /* Where the elements of a datatype lie. */
 struct coll_layout {
     MPI_Aint extent;      /* stride between consecutive elements */

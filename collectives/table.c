@@ -16,31 +16,71 @@ static int reduce_reference(const struct coll_args *args)
                       args->op, args->root, args->comm);
 }
 
+/* Depths of the tree shapes, for the table's depth column. */
+static int depth_linear(int n_ranks, int chain_fanout)
+{
+    (void)chain_fanout;
+    return topo_depth(TOPO_LINEAR, 0, n_ranks);
+}
+
+static int depth_chain(int n_ranks, int chain_fanout)
+{
+    return topo_depth(TOPO_CHAIN, chain_fanout, n_ranks);
+}
+
+static int depth_pipeline(int n_ranks, int chain_fanout)
+{
+    (void)chain_fanout;
+    return topo_depth(TOPO_CHAIN, 1, n_ranks);
+}
+
+static int depth_binary(int n_ranks, int chain_fanout)
+{
+    (void)chain_fanout;
+    return topo_depth(TOPO_BINARY, 2, n_ranks);
+}
+
+static int depth_binomial(int n_ranks, int chain_fanout)
+{
+    (void)chain_fanout;
+    return topo_depth(TOPO_BINOMIAL, 0, n_ranks);
+}
+
+static int depth_knomial(int n_ranks, int chain_fanout)
+{
+    (void)chain_fanout;
+    return topo_depth(TOPO_KNOMIAL, COLL_KNOMIAL_RADIX, n_ranks);
+}
+
 static const struct coll_alg bcast_algs[] = {
-    {"linear", bcast_linear, 0, 1, "root sends to every rank"},
-    {"chain", bcast_chain, 0, 1, "chain_fanout pipelined chains"},
-    {"pipeline", bcast_pipeline, 0, 1, "one pipelined chain"},
-    {"binary", bcast_binary, 0, 1, "pipelined binary tree"},
+    {"linear", bcast_linear, 0, 1, "root sends to every rank", depth_linear},
+    {"chain", bcast_chain, 0, 1, "chain_fanout pipelined chains", depth_chain},
+    {"pipeline", bcast_pipeline, 0, 1, "one pipelined chain", depth_pipeline},
+    {"binary", bcast_binary, 0, 1, "pipelined binary tree", depth_binary},
     {"split_binary", bcast_split_binary, 0, 1,
-     "halves down the two subtrees of a binary tree, then swapped"},
-    {"binomial", bcast_binomial, 0, 1, "pipelined binomial tree"},
-    {"knomial", bcast_knomial, 0, 1, "pipelined 4-nomial tree"},
+     "halves down the two subtrees of a binary tree, then swapped",
+     depth_binary},
+    {"binomial", bcast_binomial, 0, 1, "pipelined binomial tree",
+     depth_binomial},
+    {"knomial", bcast_knomial, 0, 1, "pipelined 4-nomial tree", depth_knomial},
     {"scatter_allgather", bcast_scatter_allgather, 0, 0,
-     "binomial scatter, recursive-doubling allgather"},
+     "binomial scatter, recursive-doubling allgather", NULL},
     {"scatter_allgather_ring", bcast_scatter_allgather_ring, 0, 0,
-     "binomial scatter, ring allgather"},
+     "binomial scatter, ring allgather", NULL},
 };
 
 static const struct coll_alg reduce_algs[] = {
-    {"linear", reduce_linear, 0, 1, "root receives from every rank"},
-    {"chain", reduce_chain, 0, 1, "chain_fanout pipelined chains"},
-    {"pipeline", reduce_pipeline, 0, 1, "one pipelined chain"},
-    {"binary", reduce_binary, 0, 1, "pipelined binary tree"},
-    {"binomial", reduce_binomial, 0, 1, "pipelined binomial tree"},
+    {"linear", reduce_linear, 0, 1, "root receives from every rank",
+     depth_linear},
+    {"chain", reduce_chain, 0, 1, "chain_fanout pipelined chains", depth_chain},
+    {"pipeline", reduce_pipeline, 0, 1, "one pipelined chain", depth_pipeline},
+    {"binary", reduce_binary, 0, 1, "pipelined binary tree", depth_binary},
+    {"binomial", reduce_binomial, 0, 1, "pipelined binomial tree",
+     depth_binomial},
     {"in_order_binary", reduce_in_order_binary, 0, 1,
-     "pipelined binary tree on ranks in order, rooted at P-1"},
+     "pipelined binary tree on ranks in order, rooted at P-1", depth_binary},
     {"rabenseifner", reduce_rabenseifner, NEED_COMMUTATIVE, 0,
-     "recursive-halving reduce-scatter, binomial gather"},
+     "recursive-halving reduce-scatter, binomial gather", NULL},
 };
 
 #define COUNT_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))

@@ -192,3 +192,26 @@ void topo_tree_destroy(struct topo_tree *tree)
         tree->children = NULL;
     }
 }
+
+int topo_depth(enum topo_shape shape, int fanout, int size)
+{
+    /* Parents of every rank of the tree rooted at 0; a parent always has a
+     * smaller virtual rank (pre-order), so one pass fills the depths. */
+    int *depth = calloc((size_t)size, sizeof *depth);
+    int deepest = 0;
+    if (!depth) {
+        return -1;
+    }
+    for (int r = 1; r < size; r++) {
+        struct topo_tree tree;
+        if (topo_tree_create(&tree, shape, fanout, r, size, 0, 0) != 0) {
+            free(depth);
+            return -1;
+        }
+        depth[r] = depth[tree.parent] + 1;
+        deepest = depth[r] > deepest ? depth[r] : deepest;
+        topo_tree_destroy(&tree);
+    }
+    free(depth);
+    return deepest;
+}

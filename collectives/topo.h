@@ -36,5 +36,8 @@ struct topo_tree {
 int topo_tree_create(struct topo_tree *tree, enum topo_shape shape, int fanout,
                      int rank, int size, int root, int is_in_order);
 void topo_tree_destroy(struct topo_tree *tree);
+/* Hops on the longest root-to-leaf path of shape over size ranks; -1 on no
+ * memory. */
+int topo_depth(enum topo_shape shape, int fanout, int size);
 
 #endif

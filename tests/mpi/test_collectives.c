@@ -469,8 +469,8 @@ static void test_table(void)
         CHECK(coll_alg_applies(&reduce->algs[rab], 5, MPI_SUM));
         CHECK(!coll_alg_applies(&reduce->algs[rab], 5, ops[2].op));
     }
-    const struct coll_alg pow2 = {"x", NULL, NEED_POW2_PROCS, 0, "x"};
-    const struct coll_alg two = {"x", NULL, NEED_TWO_PROCS, 0, "x"};
+    const struct coll_alg pow2 = {"x", NULL, NEED_POW2_PROCS, 0, "x", NULL};
+    const struct coll_alg two = {"x", NULL, NEED_TWO_PROCS, 0, "x", NULL};
     CHECK(coll_alg_applies(&pow2, 8, MPI_OP_NULL));
     CHECK(!coll_alg_applies(&pow2, 6, MPI_OP_NULL));
     CHECK(coll_alg_applies(&two, 2, MPI_OP_NULL));
