@@ -51,9 +51,57 @@ static int replay_oracle(void *ctx, const struct search_point *p, int i,
     return 0;
 }
 
-static int cmp_method(const void *a, const void *b)
+/* Records ordered by point (collective, procs, message size), so that each
+ * point's records are one contiguous range, found by binary search. */
+struct record_index {
+    const struct measurement **records;
+    size_t n;
+};
+
+static int cmp_point(const char *coll_a, int procs_a, long msg_a,
+                     const struct measurement *b)
 {
-    const struct search_method *x = a, *y = b;
+    int c = strcmp(coll_a, b->collective);
+    if (c != 0) {
+        return c;
+    }
+    if (procs_a != b->procs) {
+        return procs_a < b->procs ? -1 : 1;
+    }
+    return (msg_a > b->msg_bytes) - (msg_a < b->msg_bytes);
+}
+
+static int cmp_record_point(const void *a, const void *b)
+{
+    const struct measurement *x = *(const struct measurement *const *)a;
+    return cmp_point(x->collective, x->procs, x->msg_bytes,
+                     *(const struct measurement *const *)b);
+}
+
+static int index_records(const struct journal *j, struct record_index *ix)
+{
+    ix->n = journal_count(j);
+    ix->records = malloc((ix->n ? ix->n : 1) * sizeof *ix->records);
+    if (!ix->records) {
+        return -1;
+    }
+    for (size_t i = 0; i < ix->n; i++) {
+        ix->records[i] = journal_record(j, i);
+    }
+    qsort(ix->records, ix->n, sizeof *ix->records, cmp_record_point);
+    return 0;
+}
+
+/* A method with its record, sorted together into the sweep's order. */
+struct method_record {
+    struct search_method method;
+    const struct measurement *record;
+};
+
+static int cmp_method_record(const void *a, const void *b)
+{
+    const struct search_method *x = &((const struct method_record *)a)->method;
+    const struct search_method *y = &((const struct method_record *)b)->method;
     if (x->alg != y->alg) {
         return x->alg - y->alg;
     }
@@ -62,9 +110,10 @@ static int cmp_method(const void *a, const void *b)
 
 /* Collects the records of one point in the order the sweep lists methods
  * (algorithm table order, segments ascending). */
-static int gather_point(const struct journal *j, const struct point_result *pr,
-                        struct replay_point *rp)
+static int gather_point(const struct record_index *ix,
+                        const struct point_result *pr, struct replay_point *rp)
 {
+    static struct method_record found[MAX_METHODS];
     rp->coll = coll_find(pr->collective);
     if (!rp->coll) {
         fprintf(stderr, "compare: unknown collective '%s' in the journal\n",
@@ -73,25 +122,33 @@ static int gather_point(const struct journal *j, const struct point_result *pr,
     }
     rp->procs = pr->procs;
     rp->msg_bytes = pr->msg_bytes;
-    rp->n = 0;
-    for (size_t i = 0; i < journal_count(j) && rp->n < MAX_METHODS; i++) {
-        const struct measurement *m = journal_record(j, i);
-        if (m->procs != pr->procs || m->msg_bytes != pr->msg_bytes ||
-            strcmp(m->collective, pr->collective) != 0) {
-            continue;
-        }
-        int alg = coll_find_alg(rp->coll, m->algorithm);
-        if (alg >= 0) {
-            rp->methods[rp->n++] =
-                (struct search_method){alg, m->segment_bytes};
+    size_t lo = 0, hi = ix->n;
+    while (lo < hi) { /* the first record not before the point */
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_point(pr->collective, pr->procs, pr->msg_bytes,
+                      ix->records[mid]) > 0) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
         }
     }
-    qsort(rp->methods, (size_t)rp->n, sizeof rp->methods[0], cmp_method);
+    int n = 0;
+    for (size_t i = lo; i < ix->n && n < MAX_METHODS &&
+                        cmp_point(pr->collective, pr->procs, pr->msg_bytes,
+                                  ix->records[i]) == 0;
+         i++) {
+        const struct measurement *m = ix->records[i];
+        int alg = coll_find_alg(rp->coll, m->algorithm);
+        if (alg >= 0) {
+            found[n++] = (struct method_record){{alg, m->segment_bytes}, m};
+        }
+    }
+    qsort(found, (size_t)n, sizeof found[0], cmp_method_record);
+    rp->n = n;
     rp->best_us = -1;
-    for (int k = 0; k < rp->n; k++) {
-        const struct measurement *m = journal_find(
-            j, pr->collective, pr->procs, pr->msg_bytes,
-            rp->coll->algs[rp->methods[k].alg].name, rp->methods[k].seg_bytes);
+    for (int k = 0; k < n; k++) {
+        const struct measurement *m = found[k].record;
+        rp->methods[k] = found[k].method;
         rp->records[k] = m;
         if (m->is_applicable && (rp->best_us < 0 || m->mean_us < rp->best_us)) {
             rp->best_us = m->mean_us;
@@ -182,6 +239,7 @@ int compare_main(int argc, char **argv)
     char path[4096];
     struct journal *j = NULL;
     struct replay_point *rp = malloc(sizeof *rp);
+    struct record_index ix = {NULL, 0};
     struct strategy_score *scores =
         calloc((size_t)search_strategies_size, sizeof *scores);
     int *prev = calloc((size_t)search_strategies_size * 2, sizeof *prev);
@@ -189,6 +247,7 @@ int compare_main(int argc, char **argv)
     int status = 1;
     snprintf(path, sizeof path, "%s/journal", run);
     if (!rp || !scores || !prev || journal_load(path, &j) != 0 ||
+        index_records(j, &ix) != 0 ||
         exhaustive_points(run, j, &n_points) != 0) {
         goto done;
     }
@@ -196,7 +255,7 @@ int compare_main(int argc, char **argv)
     const struct point_result *before = NULL;
     for (size_t i = 0; i < journal_point_count(j); i++) {
         const struct point_result *pr = journal_point(j, i);
-        if (gather_point(j, pr, rp) != 0) {
+        if (gather_point(&ix, pr, rp) != 0) {
             goto done;
         }
         if (rp->best_us < 0) {
@@ -253,6 +312,7 @@ int compare_main(int argc, char **argv)
     }
 done:
     journal_close(j);
+    free(ix.records);
     free(rp);
     free(scores);
     free(prev);

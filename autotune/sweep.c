@@ -37,7 +37,7 @@ struct sweep {
     int n_subs;
     const int *procs; /* the procs entries, on every rank */
     /* the current point */
-    int ci, coll_index, procs_index;
+    int coll_index, procs_index;
     int point_measured;
     /* totals of this session */
     long experiments_new, experiments_reused, not_applicable;
@@ -338,7 +338,6 @@ static int controller_loop(struct sweep *s, struct grid_results *out)
     progress_start(&progress, grid_points(c));
     for (int ci = 0; ci < c->n_colls && rc == 0; ci++) {
         const struct coll_def *coll = c->colls[ci];
-        s->ci = ci;
         s->coll_index = coll_table_index(coll);
         for (int pi = 0; pi < c->n_procs && rc == 0; pi++) {
             s->procs_index = pi;
