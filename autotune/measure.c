@@ -102,7 +102,13 @@ int measure_run(const struct measure_request *req, MPI_Comm comm,
     MPI_Comm_size(comm, &n_ranks);
     memset(out, 0, sizeof *out);
     double start = MPI_Wtime();
-    int failed = ensure_buffers((size_t)req->msg_bytes) != 0;
+    long send_bytes =
+        coll_buffer_bytes(coll->send_blocks, n_ranks, req->msg_bytes);
+    long recv_bytes =
+        coll_buffer_bytes(coll->recv_blocks, n_ranks, req->msg_bytes);
+    int failed =
+        ensure_buffers(
+            (size_t)(send_bytes > recv_bytes ? send_bytes : recv_bytes)) != 0;
     times = malloc((size_t)p->max_reps * sizeof *times);
     failed |= times == NULL;
     if (any_failed(failed, comm)) {
@@ -113,8 +119,8 @@ int measure_run(const struct measure_request *req, MPI_Comm comm,
 
     /* Bytes with a sum: every message size is exact, every MPI has it. */
     struct coll_args args = {
-        .sendbuf = send_buf,
-        .recvbuf = coll->is_reduction ? recv_buf : send_buf,
+        .sendbuf = coll->send_blocks == BLOCKS_NONE ? NULL : send_buf,
+        .recvbuf = coll->send_blocks == BLOCKS_NONE ? send_buf : recv_buf,
         .count = (int)req->msg_bytes,
         .dtype = coll->is_reduction ? MPI_UNSIGNED_CHAR : MPI_BYTE,
         .op = coll->is_reduction ? MPI_SUM : MPI_OP_NULL,

@@ -13,7 +13,8 @@ struct coll_args {
     const void *sendbuf; /* reduce: this rank's operand */
     void *recvbuf;       /* bcast: the buffer on every rank; reduce: result
                             (significant at the root only) */
-    int count;           /* elements, as in the MPI call */
+    int count; /* elements of one rank's block, as in the MPI call (scatter,
+                  gather, allgather, alltoall: scount = rcount = count) */
     MPI_Datatype dtype;
     MPI_Op op; /* reductions only */
     int root;
@@ -45,13 +46,28 @@ struct coll_alg {
     int (*depth)(int n_ranks, int chain_fanout);
 };
 
+/* How many blocks of count elements a buffer holds: the harness and the
+ * tests size buffers from it. */
+enum coll_blocks {
+    BLOCKS_NONE = 0, /* the buffer is not used */
+    BLOCKS_ONE,      /* one block on every rank */
+    BLOCKS_ROOT_P,   /* P blocks at the root, not significant elsewhere */
+    BLOCKS_P         /* P blocks on every rank */
+};
+
 struct coll_def {
     const char *name; /* "bcast", "reduce", ... */
     const struct coll_alg *algs;
     int n_algs;
     coll_fn reference; /* the MPI library's own collective */
     int is_reduction;  /* uses sendbuf and op */
+    int is_rooted;     /* uses root */
+    enum coll_blocks send_blocks, recv_blocks; /* bcast: NONE, ONE */
 };
+
+/* Bytes a buffer of this shape takes on a rank of an n_ranks communicator
+ * for msg_bytes per block (the largest any rank needs). */
+long coll_buffer_bytes(enum coll_blocks blocks, int n_ranks, long msg_bytes);
 
 /* The collectives this build offers, in a fixed order. */
 extern const struct coll_def *const coll_table[];

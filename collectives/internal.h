@@ -10,7 +10,16 @@
 
 /* One fixed tag per collective: the caller's communicator is private to the
  * tuner, and a collective's messages between two ranks are matched in order. */
-enum coll_tag { COLL_TAG_BCAST = 7001, COLL_TAG_REDUCE = 7002 };
+enum coll_tag {
+    COLL_TAG_BCAST = 7001,
+    COLL_TAG_REDUCE = 7002,
+    COLL_TAG_SCATTER = 7003,
+    COLL_TAG_GATHER = 7004,
+    COLL_TAG_ALLREDUCE = 7005,
+    COLL_TAG_ALLGATHER = 7006,
+    COLL_TAG_ALLTOALL = 7007,
+    COLL_TAG_BARRIER = 7008
+};
 
 /* Radix of the k-nomial tree algorithms. */
 enum { COLL_KNOMIAL_RADIX = 4 };

@@ -86,10 +86,12 @@ static const struct coll_alg reduce_algs[] = {
 #define COUNT_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static const struct coll_def coll_bcast = {
-    "bcast", bcast_algs, COUNT_OF(bcast_algs), bcast_reference, 0};
+    "bcast", bcast_algs, COUNT_OF(bcast_algs), bcast_reference,
+    0,       1,          BLOCKS_NONE,          BLOCKS_ONE};
 
 static const struct coll_def coll_reduce = {
-    "reduce", reduce_algs, COUNT_OF(reduce_algs), reduce_reference, 1};
+    "reduce",   reduce_algs, COUNT_OF(reduce_algs), reduce_reference, 1, 1,
+    BLOCKS_ONE, BLOCKS_ONE};
 
 const struct coll_def *const coll_table[] = {&coll_bcast, &coll_reduce};
 const int coll_table_size = COUNT_OF(coll_table);
@@ -112,6 +114,20 @@ int coll_find_alg(const struct coll_def *c, const char *name)
         }
     }
     return -1;
+}
+
+long coll_buffer_bytes(enum coll_blocks blocks, int n_ranks, long msg_bytes)
+{
+    switch (blocks) {
+    case BLOCKS_NONE:
+        return 0;
+    case BLOCKS_ONE:
+        return msg_bytes;
+    case BLOCKS_ROOT_P:
+    case BLOCKS_P:
+        return msg_bytes * n_ranks;
+    }
+    return 0;
 }
 
 int coll_alg_applies(const struct coll_alg *alg, int n_ranks, MPI_Op op)

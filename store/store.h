@@ -93,6 +93,21 @@ extern const struct export_format export_formats[];
 extern const int export_formats_size;
 const struct export_format *export_find(const char *name);
 
+/* Open MPI coll/tuned's number for one of our algorithms (store/ompi_algs.c):
+ * exporters and the native backend share it. */
+struct ompi_alg {
+    const char *collective; /* our name: "bcast" */
+    int coll_id;            /* the collective's ID in rules files: bcast 7 */
+    const char *algorithm;  /* our name: "split_binary" */
+    int number;             /* coll_tuned_bcast_algorithm = 4 */
+    int since;              /* first Open MPI release with it: 401 = 4.1 */
+};
+/* The row for (collective, algorithm) or NULL when Open MPI has no such
+ * algorithm (borrowed). */
+const struct ompi_alg *ompi_alg_find(const char *collective,
+                                     const char *algorithm);
+const struct ompi_alg *ompi_alg_by_number(const char *collective, int number);
+
 /* The method label used everywhere a method is named: "binomial/1024". */
 void method_label(char *buf, size_t size, const char *algorithm,
                   int segment_bytes);

@@ -1,0 +1,79 @@
+/* Open MPI coll/tuned's algorithm numbers, by our algorithm names: the one
+ * place that knows them (exporters and the native backend both read it).
+ * Numbers from coll_tuned_<coll>_decision.c, v4.1.8 and v5.0.x. */
+#include <string.h>
+
+#include "store/store.h"
+
+static const struct ompi_alg ompi_algs[] = {
+    {"allgather", 0, "gather_bcast", 1, 401},
+    {"allgather", 0, "bruck", 2, 401},
+    {"allgather", 0, "recursive_doubling", 3, 401},
+    {"allgather", 0, "ring", 4, 401},
+    {"allgather", 0, "neighbor_exchange", 5, 401},
+    {"allgather", 0, "two_proc", 6, 401},
+    {"allreduce", 2, "linear", 1, 401},
+    {"allreduce", 2, "reduce_bcast", 2, 401},
+    {"allreduce", 2, "recursive_doubling", 3, 401},
+    {"allreduce", 2, "ring", 4, 401},
+    {"allreduce", 2, "segmented_ring", 5, 401},
+    {"allreduce", 2, "rabenseifner", 6, 401},
+    {"allreduce", 2, "allgather_reduce", 7, 500},
+    {"alltoall", 3, "linear", 1, 401},
+    {"alltoall", 3, "pairwise", 2, 401},
+    {"alltoall", 3, "bruck", 3, 401},
+    {"alltoall", 3, "linear_sync", 4, 401},
+    {"alltoall", 3, "two_proc", 5, 401},
+    {"barrier", 6, "linear", 1, 401},
+    {"barrier", 6, "double_ring", 2, 401},
+    {"barrier", 6, "recursive_doubling", 3, 401},
+    {"barrier", 6, "bruck", 4, 401},
+    {"barrier", 6, "two_proc", 5, 401},
+    {"barrier", 6, "tree", 6, 401},
+    {"bcast", 7, "linear", 1, 401},
+    {"bcast", 7, "chain", 2, 401},
+    {"bcast", 7, "pipeline", 3, 401},
+    {"bcast", 7, "split_binary", 4, 401},
+    {"bcast", 7, "binary", 5, 401},
+    {"bcast", 7, "binomial", 6, 401},
+    {"bcast", 7, "knomial", 7, 401},
+    {"bcast", 7, "scatter_allgather", 8, 401},
+    {"bcast", 7, "scatter_allgather_ring", 9, 401},
+    {"gather", 9, "linear", 1, 401},
+    {"gather", 9, "binomial", 2, 401},
+    {"gather", 9, "linear_sync", 3, 401},
+    {"reduce", 11, "linear", 1, 401},
+    {"reduce", 11, "chain", 2, 401},
+    {"reduce", 11, "pipeline", 3, 401},
+    {"reduce", 11, "binary", 4, 401},
+    {"reduce", 11, "binomial", 5, 401},
+    {"reduce", 11, "in_order_binary", 6, 401},
+    {"reduce", 11, "rabenseifner", 7, 401},
+    {"scatter", 15, "linear", 1, 401},
+    {"scatter", 15, "binomial", 2, 401},
+    {"scatter", 15, "linear_nb", 3, 401},
+};
+
+const struct ompi_alg *ompi_alg_find(const char *collective,
+                                     const char *algorithm)
+{
+    for (size_t i = 0; i < sizeof ompi_algs / sizeof ompi_algs[0]; i++) {
+        const struct ompi_alg *a = &ompi_algs[i];
+        if (strcmp(a->collective, collective) == 0 &&
+            strcmp(a->algorithm, algorithm) == 0) {
+            return a;
+        }
+    }
+    return NULL;
+}
+
+const struct ompi_alg *ompi_alg_by_number(const char *collective, int number)
+{
+    for (size_t i = 0; i < sizeof ompi_algs / sizeof ompi_algs[0]; i++) {
+        const struct ompi_alg *a = &ompi_algs[i];
+        if (strcmp(a->collective, collective) == 0 && a->number == number) {
+            return a;
+        }
+    }
+    return NULL;
+}
