@@ -27,7 +27,7 @@ for want in "optimal.csv:7: allreduce P=2 m=1024: allgather_reduce/0" \
             "optimal.csv:11: alltoall P=4 m=1: linear_sync/0" \
             "optimal.csv:13: barrier P=2 m=0: tournament/0" \
             "optimal.csv:22: gather P=4 m=1: chain/0" \
-            "optimal.csv:28: scatter P=4 m=1: binary/0"; do
+            "optimal.csv:29: scatter P=4 m=1: binary/0"; do
     grep -qF "$want not exported" "$tmp/warn" || fail "no warning: $want"
 done
 [ "$(grep -c 'not exported' "$tmp/warn")" -eq 6 ] || fail "warnings other than the 6 unmapped rows"
