@@ -489,10 +489,15 @@ static int json_range(const char *what, int line, const char *name, long min,
                       long max, long *expect_min)
 {
     if (min != *expect_min || (max >= 0 && max < min) || *expect_min < 0) {
+        char upper[32] = "inf";
+        if (max >= 0) {
+            snprintf(upper, sizeof upper, "%ld", max);
+        }
         fprintf(stderr,
-                "%s:%d: %s range [%ld, %ld] does not continue the previous "
-                "one (expected to start at %ld)\n",
-                what, line, name, min, max, *expect_min);
+                "%s:%d: %s range [%ld, %s] does not continue the previous "
+                "one (%s)\n",
+                what, line, name, min, upper,
+                *expect_min < 0 ? "which reached inf" : "a gap or overlap");
         return -1;
     }
     *expect_min = max < 0 ? -1 : max + 1;

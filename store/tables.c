@@ -253,12 +253,23 @@ static int write_text(FILE *f, const void *arg)
     return fwrite(t->text, 1, t->len, f) == t->len ? 0 : -1;
 }
 
+/* The journal writes the library's name with '_' for spaces. */
+static int library_is(const char *measured, const char *name)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", measured);
+    for (char *p = buf; *p; p++) {
+        *p = *p == '_' ? ' ' : *p;
+    }
+    return strstr(buf, name) != NULL;
+}
+
 int export_write(const struct export_format *format, const char *out_path,
                  const struct measurement *rows, size_t n,
                  const struct export_context *ctx)
 {
     if (format->library && strcmp(ctx->backend, "own") != 0 &&
-        !strstr(ctx->library, format->library)) {
+        !library_is(ctx->library, format->library)) {
         fprintf(stderr,
                 "autotune export: %s was measured with the %s backend of %s; "
                 "those are not %s's algorithms, so it cannot be exported as "

@@ -80,5 +80,26 @@ for np in 2 3 4; do
     echo "np $np: $(wc -l < "$tmp/got.$np") covered calls fail with invalid numbers, all succeed with the export"
 done
 
+# A real sweep's run directory: export reads the journal's settings (the
+# backend, chain_fanout 2 into the chain rules' fan-out).
+cat > "$tmp/t.cfg" <<CFG
+output        = "$tmp/sweep";
+collectives   = ["bcast"];
+procs         = [2];
+message_sizes = [1, 65536];
+segment_sizes = [0, 8192];
+algorithms    = { bcast = ["chain"]; };
+chain_fanout  = 2;
+measure       = { warmup = 1; min_reps = 3; max_reps = 5; rse = 0.5; };
+CFG
+timeout 300 mpirun -np 2 --oversubscribe build/autotune -c "$tmp/t.cfg" > "$tmp/sweep.out" 2>&1 ||
+    fail "sweep: $(tail -3 "$tmp/sweep.out")"
+build/autotune export -r "$tmp/sweep" --format ompi -o "$tmp/sweep.conf" 2> "$tmp/sweep.warn" ||
+    fail "export of the sweep: $(cat "$tmp/sweep.warn")"
+[ -s "$tmp/sweep.warn" ] && fail "export of the sweep warned: $(cat "$tmp/sweep.warn")"
+grep -Eq '^0 2 2 (0|8192) ' "$tmp/sweep.conf" || fail "chain rule without fan-out 2: $(grep '^0 ' "$tmp/sweep.conf")"
+probe 2 "$tmp/sweep.conf" "$tmp/sweep.probe" || fail "the sweep's export under mpirun"
+awk '$4 != 0' "$tmp/sweep.probe" | grep -q . && fail "calls failed with the sweep's export"
+
 [ $fails -eq 0 ] && echo "all export-ompi checks passed"
 [ $fails -eq 0 ]
