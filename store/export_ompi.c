@@ -152,9 +152,27 @@ int export_ompi(FILE *out, const struct measurement *rows, size_t n,
     return write_classic(out, rows, n, ctx, 1);
 }
 
+/* Releases before 4.1.8 and 5.0.7 ignore a rule-file-version-2 file without
+ * a word (Open MPI 4.1.4 was seen to). */
+static void warn_version_2(const struct export_context *ctx)
+{
+    const char *v = strstr(ctx->library, "Open");
+    int major, minor, patch;
+    v = v ? strpbrk(v, "v") : NULL;
+    if (v && sscanf(v, "v%d.%d.%d", &major, &minor, &patch) == 3 &&
+        ((major == 4 && (minor < 1 || (minor == 1 && patch < 8))) ||
+         (major == 5 && minor == 0 && patch < 7) || major < 4)) {
+        fprintf(ctx->warn,
+                "note: the run measured %s, which ignores rule-file-version-2 "
+                "files; load --format ompi there\n",
+                ctx->library);
+    }
+}
+
 int export_ompi_v2(FILE *out, const struct measurement *rows, size_t n,
                    const struct export_context *ctx)
 {
+    warn_version_2(ctx);
     return write_classic(out, rows, n, ctx, 2);
 }
 
