@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "autotune/compare.h"
 #include "autotune/sweep.h"
@@ -50,16 +51,38 @@ static int cmd_list(int argc, char **argv)
     return 0;
 }
 
-struct export_job {
-    const struct export_format *format;
-    const struct measurement *rows;
-    size_t n;
-};
-
-static int write_export(FILE *f, const void *arg)
+/* What the run's journal says about how it was measured; a run directory
+ * with an optimal table only is taken as a default own-backend run. */
+static int export_context_of(const char *run, const char *source,
+                             struct export_context *ctx, char *library,
+                             size_t library_size, char *backend,
+                             size_t backend_size)
 {
-    const struct export_job *job = arg;
-    return job->format->write(f, job->rows, job->n);
+    char path[4096];
+    struct journal *j = NULL;
+    snprintf(path, sizeof path, "%s/journal", run);
+    *ctx = (struct export_context){source, "own", "", 4, stderr};
+    if (access(path, F_OK) != 0) {
+        fprintf(stderr,
+                "note: %s has no journal; assuming backend own, chain_fanout "
+                "4\n",
+                run);
+        return 0;
+    }
+    if (journal_load(path, &j) != 0) {
+        return -1;
+    }
+    const struct journal_settings *s = journal_get_settings(j);
+    const char *v = journal_setting(s, "backend");
+    snprintf(backend, backend_size, "%s", v ? v : "own");
+    v = journal_setting(s, "library");
+    snprintf(library, library_size, "%s", v ? v : "");
+    v = journal_setting(s, "chain_fanout");
+    ctx->chain_fanout = v ? atoi(v) : ctx->chain_fanout;
+    ctx->backend = backend;
+    ctx->library = library;
+    journal_close(j);
+    return 0;
 }
 
 static int cmd_export(int argc, char **argv)
@@ -95,8 +118,9 @@ static int cmd_export(int argc, char **argv)
         fprintf(stderr, ")\n");
         return 2;
     }
-    char path[4096];
+    char path[4096], library[128], backend[32];
     struct measurement *rows = NULL;
+    struct export_context ctx;
     size_t n = 0;
     snprintf(path, sizeof path, "%s/optimal.csv", run);
     if (table_read_optimal(path, &rows, &n) != 0) {
@@ -106,9 +130,11 @@ static int cmd_export(int argc, char **argv)
                 run);
         return 1;
     }
-    struct export_job job = {format, rows, n};
-    int rc = out_path ? store_write_file(out_path, write_export, &job)
-                      : write_export(stdout, &job);
+    int rc = export_context_of(run, path, &ctx, library, sizeof library,
+                               backend, sizeof backend);
+    if (rc == 0) {
+        rc = export_write(format, out_path, rows, n, &ctx);
+    }
     free(rows);
     return rc == 0 ? 0 : 1;
 }

@@ -380,6 +380,15 @@ static const char *setting_value(const struct journal_settings *s,
     return NULL;
 }
 
+const char *journal_setting(const struct journal_settings *s, const char *key)
+{
+    char entry[sizeof s->entries[0]];
+    if (snprintf(entry, sizeof entry, "%s=", key) >= (int)sizeof entry) {
+        return NULL;
+    }
+    return setting_value(s, entry, strlen(key));
+}
+
 /* Prints one line naming every key whose value differs. */
 static int check_settings(const struct journal *j,
                           const struct journal_settings *want)

@@ -1,57 +1,60 @@
 /* Open MPI coll/tuned's algorithm numbers, by our algorithm names: the one
  * place that knows them (exporters and the native backend both read it).
- * Numbers from coll_tuned_<coll>_decision.c, v4.1.8 and v5.0.x. */
+ * Numbers from coll_tuned_<coll>_decision.c, v4.1.8 and v5.0.x; the
+ * is_segmented column marks the algorithms that take the forced segment size
+ * (the others ignore it: coll_tuned_<coll>_intra_do_this); rule_flags and
+ * max_requests say what else a rules file must carry to run ours. */
 #include <string.h>
 
 #include "store/store.h"
 
 static const struct ompi_alg ompi_algs[] = {
-    {"allgather", 0, "gather_bcast", 1, 401},
-    {"allgather", 0, "bruck", 2, 401},
-    {"allgather", 0, "recursive_doubling", 3, 401},
-    {"allgather", 0, "ring", 4, 401},
-    {"allgather", 0, "neighbor_exchange", 5, 401},
-    {"allgather", 0, "two_proc", 6, 401},
-    {"allreduce", 2, "linear", 1, 401},
-    {"allreduce", 2, "reduce_bcast", 2, 401},
-    {"allreduce", 2, "recursive_doubling", 3, 401},
-    {"allreduce", 2, "ring", 4, 401},
-    {"allreduce", 2, "segmented_ring", 5, 401},
-    {"allreduce", 2, "rabenseifner", 6, 401},
-    {"allreduce", 2, "allgather_reduce", 7, 500},
-    {"alltoall", 3, "linear", 1, 401},
-    {"alltoall", 3, "pairwise", 2, 401},
-    {"alltoall", 3, "bruck", 3, 401},
-    {"alltoall", 3, "linear_sync", 4, 401},
-    {"alltoall", 3, "two_proc", 5, 401},
-    {"barrier", 6, "linear", 1, 401},
-    {"barrier", 6, "double_ring", 2, 401},
-    {"barrier", 6, "recursive_doubling", 3, 401},
-    {"barrier", 6, "bruck", 4, 401},
-    {"barrier", 6, "two_proc", 5, 401},
-    {"barrier", 6, "tree", 6, 401},
-    {"bcast", 7, "linear", 1, 401},
-    {"bcast", 7, "chain", 2, 401},
-    {"bcast", 7, "pipeline", 3, 401},
-    {"bcast", 7, "split_binary", 4, 401},
-    {"bcast", 7, "binary", 5, 401},
-    {"bcast", 7, "binomial", 6, 401},
-    {"bcast", 7, "knomial", 7, 401},
-    {"bcast", 7, "scatter_allgather", 8, 401},
-    {"bcast", 7, "scatter_allgather_ring", 9, 401},
-    {"gather", 9, "linear", 1, 401},
-    {"gather", 9, "binomial", 2, 401},
-    {"gather", 9, "linear_sync", 3, 401},
-    {"reduce", 11, "linear", 1, 401},
-    {"reduce", 11, "chain", 2, 401},
-    {"reduce", 11, "pipeline", 3, 401},
-    {"reduce", 11, "binary", 4, 401},
-    {"reduce", 11, "binomial", 5, 401},
-    {"reduce", 11, "in_order_binary", 6, 401},
-    {"reduce", 11, "rabenseifner", 7, 401},
-    {"scatter", 15, "linear", 1, 401},
-    {"scatter", 15, "binomial", 2, 401},
-    {"scatter", 15, "linear_nb", 3, 401},
+    {"allgather", 0, "gather_bcast", 1, 401, 0, 0, 0},
+    {"allgather", 0, "bruck", 2, 401, 0, 0, 0},
+    {"allgather", 0, "recursive_doubling", 3, 401, 0, 0, 0},
+    {"allgather", 0, "ring", 4, 401, 0, 0, 0},
+    {"allgather", 0, "neighbor_exchange", 5, 401, 0, 0, 0},
+    {"allgather", 0, "two_proc", 6, 401, 0, OMPI_RULE_TWO_PROCS, 0},
+    {"allreduce", 2, "linear", 1, 401, 0, 0, 0},
+    {"allreduce", 2, "reduce_bcast", 2, 401, 0, 0, 0},
+    {"allreduce", 2, "recursive_doubling", 3, 401, 0, 0, 0},
+    {"allreduce", 2, "ring", 4, 401, 0, 0, 0},
+    {"allreduce", 2, "segmented_ring", 5, 401, 1, 0, 0},
+    {"allreduce", 2, "rabenseifner", 6, 401, 0, 0, 0},
+    {"allreduce", 2, "allgather_reduce", 7, 600, 0, 0, 0},
+    {"alltoall", 3, "linear", 1, 401, 0, 0, 0},
+    {"alltoall", 3, "pairwise", 2, 401, 0, 0, 0},
+    {"alltoall", 3, "bruck", 3, 401, 0, 0, 0},
+    {"alltoall", 3, "linear_sync", 4, 401, 0, 0, 4},
+    {"alltoall", 3, "two_proc", 5, 401, 0, OMPI_RULE_TWO_PROCS, 0},
+    {"barrier", 6, "linear", 1, 401, 0, 0, 0},
+    {"barrier", 6, "double_ring", 2, 401, 0, 0, 0},
+    {"barrier", 6, "recursive_doubling", 3, 401, 0, 0, 0},
+    {"barrier", 6, "bruck", 4, 401, 0, 0, 0},
+    {"barrier", 6, "two_proc", 5, 401, 0, OMPI_RULE_TWO_PROCS, 0},
+    {"barrier", 6, "tree", 6, 401, 0, 0, 0},
+    {"bcast", 7, "linear", 1, 401, 0, 0, 0},
+    {"bcast", 7, "chain", 2, 401, 1, OMPI_RULE_FANINOUT, 0},
+    {"bcast", 7, "pipeline", 3, 401, 1, 0, 0},
+    {"bcast", 7, "split_binary", 4, 401, 1, 0, 0},
+    {"bcast", 7, "binary", 5, 401, 1, 0, 0},
+    {"bcast", 7, "binomial", 6, 401, 1, 0, 0},
+    {"bcast", 7, "knomial", 7, 401, 1, 0, 0},
+    {"bcast", 7, "scatter_allgather", 8, 401, 0, 0, 0},
+    {"bcast", 7, "scatter_allgather_ring", 9, 401, 0, 0, 0},
+    {"gather", 9, "linear", 1, 401, 0, 0, 0},
+    {"gather", 9, "binomial", 2, 401, 0, 0, 0},
+    {"gather", 9, "linear_sync", 3, 401, 1, 0, 0},
+    {"reduce", 11, "linear", 1, 401, 0, 0, 0},
+    {"reduce", 11, "chain", 2, 401, 1, OMPI_RULE_FANINOUT, 0},
+    {"reduce", 11, "pipeline", 3, 401, 1, 0, 0},
+    {"reduce", 11, "binary", 4, 401, 1, 0, 0},
+    {"reduce", 11, "binomial", 5, 401, 1, 0, 0},
+    {"reduce", 11, "in_order_binary", 6, 401, 1, 0, 0},
+    {"reduce", 11, "rabenseifner", 7, 401, 0, 0, 0},
+    {"scatter", 15, "linear", 1, 401, 0, 0, 0},
+    {"scatter", 15, "binomial", 2, 401, 0, 0, 0},
+    {"scatter", 15, "linear_nb", 3, 401, 0, 0, 0},
 };
 
 const struct ompi_alg *ompi_alg_find(const char *collective,
@@ -73,6 +76,37 @@ const struct ompi_alg *ompi_alg_by_number(const char *collective, int number)
         const struct ompi_alg *a = &ompi_algs[i];
         if (strcmp(a->collective, collective) == 0 && a->number == number) {
             return a;
+        }
+    }
+    return NULL;
+}
+
+static const struct ompi_coll ompi_colls[] = {
+    {"allgather", 0, "allgather", OMPI_KEY_BYTES_X_PROCS},
+    {"allreduce", 2, "allreduce", OMPI_KEY_BYTES},
+    {"alltoall", 3, "alltoall", OMPI_KEY_BYTES_X_PROCS},
+    {"barrier", 6, "barrier", OMPI_KEY_NONE},
+    {"bcast", 7, "bcast", OMPI_KEY_BYTES},
+    {"gather", 9, "gather", OMPI_KEY_BYTES_X_PROCS},
+    {"reduce", 11, "reduce", OMPI_KEY_BYTES},
+    {"scatter", 15, "scatter", OMPI_KEY_BYTES_X_PROCS},
+};
+
+const struct ompi_coll *ompi_coll_find(const char *collective)
+{
+    for (size_t i = 0; i < sizeof ompi_colls / sizeof ompi_colls[0]; i++) {
+        if (strcmp(ompi_colls[i].collective, collective) == 0) {
+            return &ompi_colls[i];
+        }
+    }
+    return NULL;
+}
+
+const struct ompi_coll *ompi_coll_by_id(int coll_id)
+{
+    for (size_t i = 0; i < sizeof ompi_colls / sizeof ompi_colls[0]; i++) {
+        if (ompi_colls[i].coll_id == coll_id) {
+            return &ompi_colls[i];
         }
     }
     return NULL;

@@ -1,0 +1,431 @@
+/* MPICH's collective selection file
+ * (MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE): nested conditions tried in
+ * order, each list ending in an "=any" catch-all, algorithms as leaves. MPICH
+ * reads it instead of its compiled-in file and aborts on anything it does not
+ * know, so the file lists every collective and is checked here first with
+ * MPICH's rules (csel.c). */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/export.h"
+#include "store/json.h"
+
+static const char mpich_fallback[] = "MPICH's default algorithm for it runs";
+
+static int mpich_map(const struct measurement *m,
+                     const struct export_context *ctx, struct rule *r,
+                     char *why, size_t why_size)
+{
+    (void)ctx;
+    const struct mpich_coll *c = mpich_coll_of(m->collective);
+    if (!c) {
+        snprintf(why, why_size,
+                 "MPICH's selection file has no such "
+                 "collective");
+        return -1;
+    }
+    r->msg_min = c->msg_key == MPICH_KEY_TOTAL ? m->msg_bytes * m->procs
+                 : c->msg_key == MPICH_KEY_AVG ? m->msg_bytes
+                                               : 0;
+    const struct mpich_alg *a = mpich_alg_find(m->collective, m->algorithm);
+    if (!a) {
+        snprintf(why, why_size, "MPICH has no %s algorithm like it",
+                 m->collective);
+        return 1;
+    }
+    if (m->segment_bytes > 0) {
+        snprintf(why, why_size, "MPICH's %s takes no segment size", a->name);
+        return 1;
+    }
+    /* MPICH's default for the collective needs no rule of its own. */
+    int is_default =
+        strcmp(a->name, c->intra) == 0 &&
+        (a->restrictions == 0 ||
+         (a->restrictions == MPICH_NOT_IN_PLACE && c->intra_inplace));
+    r->mpich = is_default ? NULL : a;
+    return 0;
+}
+
+static void indent(FILE *out, int depth)
+{
+    fprintf(out, "%*s", 2 * depth, "");
+}
+
+/* {"algorithm=NAME": {}} or, with MPI_IN_PLACE handled apart, a choice;
+ * inplace: 1 or 0 where the branch already decided it, -1 where not. */
+static void write_default(FILE *out, const struct mpich_coll *c, int depth,
+                          int inplace)
+{
+    if (!c->intra_inplace || inplace >= 0) {
+        fprintf(out, "{ \"algorithm=%s\": {} }",
+                inplace == 1 ? c->intra_inplace : c->intra);
+        return;
+    }
+    fprintf(out, "{\n");
+    indent(out, depth + 1);
+    fprintf(out, "\"is_sendbuf_inplace=yes\": { \"algorithm=%s\": {} },\n",
+            c->intra_inplace);
+    indent(out, depth + 1);
+    fprintf(out, "\"is_sendbuf_inplace=no\": { \"algorithm=%s\": {} }\n",
+            c->intra);
+    indent(out, depth);
+    fprintf(out, "}");
+}
+
+/* Where MPICH's algorithm may not run, a condition sends the call to the
+ * default instead; the first listed is written outermost. */
+static const struct {
+    unsigned restriction;
+    const char *first, *second; /* the two cases, in the file's order */
+    int is_first_ours;          /* the first case runs MPICH's algorithm */
+} guards[] = {
+    {MPICH_NOT_IN_PLACE, "is_sendbuf_inplace=no", "is_sendbuf_inplace=yes", 1},
+    {MPICH_POW2_PROCS, "comm_size=pow2", "comm_size=any", 1},
+    {MPICH_BUILTIN_OP, "is_op_built_in=yes", "is_op_built_in=no", 1},
+    {MPICH_COUNT_GE_POF2, "count<pow2", "count=any", 0},
+};
+
+static void write_leaf(FILE *out, const struct mpich_coll *c,
+                       const struct mpich_alg *a, unsigned remaining, int depth)
+{
+    if (!a) {
+        write_default(out, c, depth, -1);
+        return;
+    }
+    for (size_t g = 0; g < sizeof guards / sizeof guards[0]; g++) {
+        if (!(remaining & guards[g].restriction)) {
+            continue;
+        }
+        fprintf(out, "{\n");
+        for (int k = 0; k < 2; k++) {
+            int is_ours =
+                k ? !guards[g].is_first_ours : guards[g].is_first_ours;
+            indent(out, depth + 1);
+            fprintf(out, "\"%s\": ", k ? guards[g].second : guards[g].first);
+            if (is_ours) {
+                write_leaf(out, c, a, remaining & ~guards[g].restriction,
+                           depth + 1);
+            } else {
+                write_default(out, c, depth + 1,
+                              guards[g].restriction == MPICH_NOT_IN_PLACE ? 1
+                                                                          : -1);
+            }
+            fprintf(out, "%s\n", k == 0 ? "," : "");
+        }
+        indent(out, depth);
+        fprintf(out, "}");
+        return;
+    }
+    fprintf(out, "{ \"algorithm=%s\": {} }", a->name);
+}
+
+static const char *msg_key_name(enum mpich_msg_key key)
+{
+    return key == MPICH_KEY_TOTAL ? "total_msg_size" : "avg_msg_size";
+}
+
+static void write_block(FILE *out, const struct mpich_coll *c,
+                        const struct block *b, const struct export_context *ctx,
+                        int depth)
+{
+    int n = b->n;
+    /* MPICH reads the sizes with atoi: breakpoints past INT_MAX cannot be
+     * written, the rule before them covers the rest. */
+    for (int r = 1; r < n; r++) {
+        if (b->rules[r].msg_min > INT_MAX) {
+            fprintf(ctx->warn,
+                    "%s:%d: %s P=%d: message sizes from %ld on are past what "
+                    "MPICH reads (int); the rule before covers them\n",
+                    ctx->source, b->rules[r].line, c->name, b->procs,
+                    b->rules[r].msg_min);
+            n = r;
+        }
+    }
+    if (c->msg_key == MPICH_KEY_NONE || n == 1) {
+        write_leaf(out, c, b->rules[0].mpich,
+                   b->rules[0].mpich ? b->rules[0].mpich->restrictions : 0,
+                   depth);
+        return;
+    }
+    fprintf(out, "{\n");
+    for (int r = 0; r < n; r++) {
+        indent(out, depth + 1);
+        if (r + 1 < n) {
+            fprintf(out, "\"%s<%ld\": ", msg_key_name(c->msg_key),
+                    b->rules[r + 1].msg_min);
+        } else {
+            fprintf(out, "\"%s=any\": ", msg_key_name(c->msg_key));
+        }
+        const struct mpich_alg *a = b->rules[r].mpich;
+        write_leaf(out, c, a, a ? a->restrictions : 0, depth + 1);
+        fprintf(out, "%s\n", r + 1 < n ? "," : "");
+    }
+    indent(out, depth);
+    fprintf(out, "}");
+}
+
+static void write_intra(FILE *out, const struct mpich_coll *c,
+                        const struct coll_rules *tuned,
+                        const struct export_context *ctx, int depth)
+{
+    if (!tuned) {
+        write_default(out, c, depth, -1);
+        return;
+    }
+    fprintf(out, "{\n");
+    for (int b = 0; b < tuned->n; b++) {
+        indent(out, depth + 1);
+        if (b + 1 < tuned->n) {
+            fprintf(out, "\"comm_size<%d\": ", tuned->blocks[b + 1].procs);
+        } else {
+            fprintf(out, "\"comm_size=any\": ");
+        }
+        write_block(out, c, &tuned->blocks[b], ctx, depth + 1);
+        fprintf(out, "%s\n", b + 1 < tuned->n ? "," : "");
+    }
+    indent(out, depth);
+    fprintf(out, "}");
+}
+
+int export_mpich(FILE *out, const struct measurement *rows, size_t n,
+                 const struct export_context *ctx)
+{
+    struct rule_set set;
+    if (rules_build(rows, n, ctx, mpich_map, mpich_fallback, &set) != 0) {
+        return -1;
+    }
+    fprintf(out, "{\n");
+    for (int i = 0; i < mpich_colls_size; i++) {
+        const struct mpich_coll *c = &mpich_colls[i];
+        const struct coll_rules *tuned = NULL;
+        for (int k = 0; k < set.n && c->collective; k++) {
+            if (strcmp(set.colls[k].collective, c->collective) == 0) {
+                tuned = &set.colls[k];
+            }
+        }
+        fprintf(out,
+                "  \"collective=%s\": {\n    \"comm_type=intra\": ", c->name);
+        write_intra(out, c, tuned, ctx, 2);
+        if (c->inter) {
+            fprintf(out, ",\n    \"comm_type=inter\": { \"algorithm=%s\": {} }",
+                    c->inter);
+        }
+        fprintf(out, "\n  }%s\n", i + 1 < mpich_colls_size ? "," : "");
+    }
+    fprintf(out, "}\n");
+    rules_destroy(&set);
+    return ferror(out) ? -1 : 0;
+}
+
+/* The conditions MPICH 4.0 knows (csel.c) that the file may use, and the
+ * collectives for which MPICH can evaluate them (it aborts otherwise). */
+enum cond_kind { COND_ANY, COND_BOOL, COND_RANGE };
+static const struct {
+    const char *key; /* exact key, or prefix followed by a number */
+    int has_number;
+    enum cond_kind kind;
+    const char *colls; /* space-separated; NULL = every collective */
+} conds[] = {
+    {"comm_type=intra", 0, COND_BOOL, NULL},
+    {"comm_type=inter", 0, COND_BOOL, NULL},
+    {"comm_size<=", 1, COND_RANGE, NULL},
+    {"comm_size<", 1, COND_RANGE, NULL},
+    {"comm_size=pow2", 0, COND_RANGE, NULL},
+    {"avg_msg_size<=", 1, COND_RANGE,
+     " allreduce iallreduce bcast ibcast reduce ireduce alltoall ialltoall "},
+    {"avg_msg_size<", 1, COND_RANGE,
+     " allreduce iallreduce bcast ibcast reduce ireduce alltoall ialltoall "},
+    {"total_msg_size<=", 1, COND_RANGE,
+     " allreduce bcast reduce alltoall allgather gather scatter "},
+    {"total_msg_size<", 1, COND_RANGE,
+     " allreduce bcast reduce alltoall allgather gather scatter "},
+    {"count<pow2", 0, COND_RANGE, " allreduce iallreduce reduce ireduce "},
+    {"is_op_built_in=yes", 0, COND_BOOL,
+     " allreduce iallreduce reduce ireduce "},
+    {"is_op_built_in=no", 0, COND_BOOL,
+     " allreduce iallreduce reduce ireduce "},
+    {"is_sendbuf_inplace=yes", 0, COND_BOOL,
+     " alltoall ialltoall alltoallv ialltoallv alltoallw ialltoallw "},
+    {"is_sendbuf_inplace=no", 0, COND_BOOL,
+     " alltoall ialltoall alltoallv ialltoallv alltoallw ialltoallw "},
+};
+
+struct mpich_check {
+    const char *what;
+    const struct mpich_coll *coll;
+    const char *comm_type; /* "intra", "inter" or NULL above comm_type */
+};
+
+static int check_list(const struct mpich_check *ck, const struct json *obj);
+
+static int check_leaf(const struct mpich_check *ck, const struct json *obj)
+{
+    const char *name = obj->keys[0] + strlen("algorithm=");
+    char kind[16];
+    snprintf(kind, sizeof kind, "_%s_", ck->comm_type ? ck->comm_type : "");
+    if (obj->n != 1 || obj->items[0]->type != JSON_OBJECT ||
+        obj->items[0]->n != 0) {
+        fprintf(stderr,
+                "%s:%d: an algorithm must stand alone, with no parameters\n",
+                ck->what, obj->line);
+        return -1;
+    }
+    if (!mpich_alg_exists(ck->coll, name) ||
+        (!strstr(name, kind) && !strstr(name, "_allcomm_"))) {
+        fprintf(stderr, "%s:%d: %s is not a %s%s algorithm MPICH 4.0 has\n",
+                ck->what, obj->items[0]->line, name, ck->coll->name,
+                ck->comm_type && strcmp(ck->comm_type, "inter") == 0
+                    ? " inter-communicator"
+                    : "");
+        return -1;
+    }
+    return 0;
+}
+
+static int cond_find(const struct mpich_check *ck, const char *key, int line)
+{
+    size_t len = strlen(key);
+    if (len >= 4 && strcmp(key + len - 4, "=any") == 0) {
+        return -2;
+    }
+    for (size_t i = 0; i < sizeof conds / sizeof conds[0]; i++) {
+        size_t klen = strlen(conds[i].key);
+        if (strncmp(key, conds[i].key, klen) != 0 ||
+            (!conds[i].has_number && key[klen] != '\0')) {
+            continue;
+        }
+        char *stop;
+        long v = conds[i].has_number ? strtol(key + klen, &stop, 10) : 0;
+        if (conds[i].has_number &&
+            (stop == key + klen || *stop || v < 0 || v > INT_MAX)) {
+            fprintf(stderr, "%s:%d: \"%s\": the number must be 0..%d\n",
+                    ck->what, line, key, INT_MAX);
+            return -1;
+        }
+        char name[40];
+        snprintf(name, sizeof name, " %s ", ck->coll->name);
+        if (conds[i].colls && !strstr(conds[i].colls, name)) {
+            fprintf(stderr,
+                    "%s:%d: \"%s\": MPICH cannot evaluate it for %s and "
+                    "aborts\n",
+                    ck->what, line, key, ck->coll->name);
+            return -1;
+        }
+        return (int)i;
+    }
+    fprintf(stderr, "%s:%d: \"%s\": MPICH does not know this key and aborts\n",
+            ck->what, line, key);
+    return -1;
+}
+
+/* Siblings are tried in order; a condition that can fail needs one after
+ * it, "=any" must come last, and a list must decide every call: it ends in
+ * "=any" or holds both sides of a yes/no condition. */
+static int check_list(const struct mpich_check *ck, const struct json *obj)
+{
+    if (obj->type != JSON_OBJECT || obj->n == 0) {
+        fprintf(stderr, "%s:%d: expected an object of conditions\n", ck->what,
+                obj->line);
+        return -1;
+    }
+    if (strncmp(obj->keys[0], "algorithm=", strlen("algorithm=")) == 0) {
+        return check_leaf(ck, obj);
+    }
+    int is_complete = 0;
+    for (int i = 0; i < obj->n; i++) {
+        const char *key = obj->keys[i];
+        int line = obj->items[i]->line;
+        int c = cond_find(ck, key, line);
+        if (c == -1) {
+            return -1;
+        }
+        if (c == -2 && i + 1 < obj->n) {
+            fprintf(stderr, "%s:%d: \"%s\" must be the last of its list\n",
+                    ck->what, line, key);
+            return -1;
+        }
+        is_complete |= c == -2;
+        if (c >= 0 && conds[c].kind == COND_BOOL) {
+            /* yes/no and intra/inter pairs: the other side present */
+            const char *eq = strchr(key, '=');
+            for (int k = 0; k < obj->n; k++) {
+                is_complete |= k != i && strncmp(obj->keys[k], key,
+                                                 (size_t)(eq - key + 1)) == 0;
+            }
+        }
+        if (c >= 0 && conds[c].kind == COND_RANGE && i + 1 == obj->n) {
+            fprintf(stderr,
+                    "%s:%d: \"%s\" needs a following case for when it does "
+                    "not hold\n",
+                    ck->what, line, key);
+            return -1;
+        }
+        struct mpich_check sub = *ck;
+        if (strncmp(key, "comm_type=", strlen("comm_type=")) == 0) {
+            sub.comm_type = key + strlen("comm_type=");
+        }
+        if (!sub.comm_type) {
+            fprintf(stderr, "%s:%d: \"%s\" before comm_type\n", ck->what, line,
+                    key);
+            return -1;
+        }
+        if (check_list(&sub, obj->items[i]) != 0) {
+            return -1;
+        }
+    }
+    int is_intra_only = !ck->comm_type && !ck->coll->inter && obj->n == 1 &&
+                        strcmp(obj->keys[0], "comm_type=intra") == 0;
+    if (!is_complete && !is_intra_only) {
+        fprintf(stderr,
+                "%s:%d: %s: some calls match no case (end the list with "
+                "\"=any\")\n",
+                ck->what, obj->line, ck->coll->name);
+        return -1;
+    }
+    return 0;
+}
+
+int export_check_mpich(const char *text, size_t len, const char *what)
+{
+    struct json *root;
+    if (json_parse(text, len, what, &root) != 0) {
+        return -1;
+    }
+    int rc = -1;
+    if (root->type != JSON_OBJECT) {
+        fprintf(stderr, "%s:1: expected an object of collectives\n", what);
+        goto done;
+    }
+    for (int i = 0; i < root->n; i++) {
+        const char *key = root->keys[i];
+        const struct mpich_coll *c =
+            strncmp(key, "collective=", strlen("collective=")) == 0
+                ? mpich_coll_find(key + strlen("collective="))
+                : NULL;
+        if (!c) {
+            fprintf(stderr, "%s:%d: \"%s\" is not a collective MPICH knows\n",
+                    what, root->items[i]->line, key);
+            goto done;
+        }
+        struct mpich_check ck = {what, c, NULL};
+        if (check_list(&ck, root->items[i]) != 0) {
+            goto done;
+        }
+    }
+    for (int i = 0; i < mpich_colls_size; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "collective=%s", mpich_colls[i].name);
+        if (!json_get(root, key)) {
+            fprintf(stderr,
+                    "%s:1: no \"%s\": MPICH reads only this file and would "
+                    "crash on that collective\n",
+                    what, key);
+            goto done;
+        }
+    }
+    rc = 0;
+done:
+    json_destroy(root);
+    return rc;
+}

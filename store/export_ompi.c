@@ -1,0 +1,652 @@
+/* Open MPI coll/tuned dynamic rules: the classic format (4.1, 5.0), its
+ * version 2 with max requests (4.1.8+, 5.0.7+) and the JSON format of 6.0,
+ * each checked by a reader that applies the rules Open MPI applies, since
+ * Open MPI drops a bad file without a word. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/export.h"
+#include "store/json.h"
+
+#define OMPI_COLLCOUNT 22        /* COLLCOUNT: collective IDs are below it */
+#define OMPI_CLASSIC_RELEASE 401 /* the classic formats target 4.1 and up */
+#define OMPI_JSON_RELEASE 600
+
+static const char ompi_fallback[] = "Open MPI's fixed decision applies";
+
+struct ompi_target {
+    int release;          /* algorithms from this Open MPI release on */
+    int has_max_requests; /* the format carries max requests */
+};
+
+static int ompi_map(const struct measurement *m,
+                    const struct export_context *ctx, struct rule *r, char *why,
+                    size_t why_size, const struct ompi_target *t)
+{
+    const struct ompi_coll *c = ompi_coll_find(m->collective);
+    if (!c) {
+        snprintf(why, why_size, "Open MPI's coll/tuned has no rules for it");
+        return -1;
+    }
+    r->msg_min = c->msg_key == OMPI_KEY_NONE ? 0
+                 : c->msg_key == OMPI_KEY_BYTES_X_PROCS
+                     ? m->msg_bytes * m->procs
+                     : m->msg_bytes;
+    const struct ompi_alg *a = ompi_alg_find(m->collective, m->algorithm);
+    if (!a) {
+        snprintf(why, why_size, "Open MPI has no %s algorithm like it",
+                 m->collective);
+    } else if (a->since > t->release) {
+        snprintf(why, why_size, "Open MPI's %s %d needs Open MPI %d.%d",
+                 m->collective, a->number, a->since / 100, a->since % 100);
+    } else if (m->segment_bytes > 0 && !a->is_segmented) {
+        snprintf(why, why_size, "Open MPI's %s %d takes no segment size",
+                 m->collective, a->number);
+    } else if (a->max_requests && !t->has_max_requests) {
+        snprintf(why, why_size,
+                 "it keeps %d requests outstanding, which this format cannot "
+                 "say (use ompi-v2, or add --mca "
+                 "coll_tuned_alltoall_max_requests %d)",
+                 a->max_requests, a->max_requests);
+    } else if ((a->rule_flags & OMPI_RULE_TWO_PROCS) && m->procs != 2) {
+        snprintf(why, why_size, "Open MPI's runs on 2 ranks only");
+    } else {
+        r->alg = a->number;
+        r->segsize = a->is_segmented ? m->segment_bytes : 0;
+        r->faninout =
+            (a->rule_flags & OMPI_RULE_FANINOUT) ? ctx->chain_fanout : 0;
+        r->max_requests = t->has_max_requests ? a->max_requests : 0;
+        r->only_procs = (a->rule_flags & OMPI_RULE_TWO_PROCS) ? 2 : 0;
+        return 0;
+    }
+    return 1;
+}
+
+static int map_classic(const struct measurement *m,
+                       const struct export_context *ctx, struct rule *r,
+                       char *why, size_t why_size)
+{
+    static const struct ompi_target t = {OMPI_CLASSIC_RELEASE, 0};
+    return ompi_map(m, ctx, r, why, why_size, &t);
+}
+
+static int map_classic_v2(const struct measurement *m,
+                          const struct export_context *ctx, struct rule *r,
+                          char *why, size_t why_size)
+{
+    static const struct ompi_target t = {OMPI_CLASSIC_RELEASE, 1};
+    return ompi_map(m, ctx, r, why, why_size, &t);
+}
+
+static int map_json(const struct measurement *m,
+                    const struct export_context *ctx, struct rule *r, char *why,
+                    size_t why_size)
+{
+    static const struct ompi_target t = {OMPI_JSON_RELEASE, 1};
+    return ompi_map(m, ctx, r, why, why_size, &t);
+}
+
+static const char *alg_name(const char *collective, int number)
+{
+    const struct ompi_alg *a = ompi_alg_by_number(collective, number);
+    return a ? a->algorithm : "Open MPI's fixed decision";
+}
+
+static int write_classic(FILE *out, const struct measurement *rows, size_t n,
+                         const struct export_context *ctx, int version)
+{
+    struct rule_set set;
+    if (rules_build(rows, n, ctx, version > 1 ? map_classic_v2 : map_classic,
+                    ompi_fallback, &set) != 0) {
+        return -1;
+    }
+    if (version > 1) {
+        fprintf(out, "rule-file-version-%d\n", version);
+    }
+    fprintf(out,
+            "# Open MPI coll/tuned dynamic rules (%s), written by autotune "
+            "from %s.\n"
+            "# Load with: mpirun --mca coll_tuned_use_dynamic_rules 1 "
+            "--mca coll_tuned_dynamic_rules_filename FILE\n"
+            "# A communicator size covers up to the next one (the first also "
+            "the smaller ones);\n"
+            "# a message size up to the next one. Algorithm 0: Open MPI's "
+            "fixed decision.\n",
+            version > 1 ? "version 2: Open MPI 4.1.8+, 5.0.7+"
+                        : "classic format: Open MPI 4.1 and 5.0",
+            ctx->source);
+    fprintf(out, "%d # collectives\n", set.n);
+    for (int i = 0; i < set.n; i++) {
+        const struct coll_rules *c = &set.colls[i];
+        fprintf(out, "%d # %s\n%d # communicator sizes\n",
+                ompi_coll_find(c->collective)->coll_id, c->collective, c->n);
+        for (int b = 0; b < c->n; b++) {
+            const struct block *blk = &c->blocks[b];
+            fprintf(out, "%d # communicator size\n%d # message sizes\n",
+                    blk->procs, blk->n);
+            for (int r = 0; r < blk->n; r++) {
+                const struct rule *ru = &blk->rules[r];
+                fprintf(out, "%ld %d %d %d", ru->msg_min, ru->alg, ru->faninout,
+                        ru->segsize);
+                if (version > 1) {
+                    fprintf(out, " %d", ru->max_requests);
+                }
+                fprintf(out, " # %s", alg_name(c->collective, ru->alg));
+                if (ru->line > 0) {
+                    fprintf(out, " (line %d)\n", ru->line);
+                } else {
+                    fprintf(out, " (the rule above runs on %d ranks only)\n",
+                            blk->procs - 1);
+                }
+            }
+        }
+    }
+    rules_destroy(&set);
+    return ferror(out) ? -1 : 0;
+}
+
+int export_ompi(FILE *out, const struct measurement *rows, size_t n,
+                const struct export_context *ctx)
+{
+    return write_classic(out, rows, n, ctx, 1);
+}
+
+/* Releases before 4.1.8 and 5.0.7 ignore a rule-file-version-2 file without
+ * a word (Open MPI 4.1.4 was seen to). */
+static void warn_version_2(const struct export_context *ctx)
+{
+    const char *v = strstr(ctx->library, "Open");
+    int major, minor, patch;
+    v = v ? strpbrk(v, "v") : NULL;
+    if (v && sscanf(v, "v%d.%d.%d", &major, &minor, &patch) == 3 &&
+        ((major == 4 && (minor < 1 || (minor == 1 && patch < 8))) ||
+         (major == 5 && minor == 0 && patch < 7) || major < 4)) {
+        fprintf(ctx->warn,
+                "note: the run measured %s, which ignores rule-file-version-2 "
+                "files; load --format ompi there\n",
+                ctx->library);
+    }
+}
+
+int export_ompi_v2(FILE *out, const struct measurement *rows, size_t n,
+                   const struct export_context *ctx)
+{
+    warn_version_2(ctx);
+    return write_classic(out, rows, n, ctx, 2);
+}
+
+static void json_bound(FILE *out, const char *key, long value)
+{
+    if (value < 0) {
+        fprintf(out, "\"%s\": \"inf\"", key);
+    } else {
+        fprintf(out, "\"%s\": %ld", key, value);
+    }
+}
+
+int export_ompi_json(FILE *out, const struct measurement *rows, size_t n,
+                     const struct export_context *ctx)
+{
+    struct rule_set set;
+    if (rules_build(rows, n, ctx, map_json, ompi_fallback, &set) != 0) {
+        return -1;
+    }
+    fprintf(out, "{\n  \"rule_file_version\": 3,\n  \"module\": \"tuned\",\n"
+                 "  \"collectives\": {");
+    for (int i = 0; i < set.n; i++) {
+        const struct coll_rules *c = &set.colls[i];
+        fprintf(out, "%s\n    \"%s\": [", i ? "," : "",
+                ompi_coll_find(c->collective)->json_name);
+        for (int b = 0; b < c->n; b++) {
+            const struct block *blk = &c->blocks[b];
+            fprintf(out, "%s\n      { \"comm_size_min\": %d, ", b ? "," : "",
+                    b ? blk->procs : 0);
+            json_bound(out, "comm_size_max", rules_block_max(c, b));
+            fprintf(out, ",\n        \"rules\": [");
+            for (int r = 0; r < blk->n; r++) {
+                const struct rule *ru = &blk->rules[r];
+                fprintf(out, "%s\n          { \"msg_size_min\": %ld, ",
+                        r ? "," : "", ru->msg_min);
+                json_bound(out, "msg_size_max", rules_msg_max(blk, r));
+                fprintf(out, ", \"alg\": %d", ru->alg);
+                if (ru->faninout) {
+                    fprintf(out, ", \"faninout\": %d", ru->faninout);
+                }
+                if (ru->segsize) {
+                    fprintf(out, ", \"seg_size\": %d", ru->segsize);
+                }
+                if (ru->max_requests) {
+                    fprintf(out, ", \"reqs\": %d", ru->max_requests);
+                }
+                fprintf(out, " }");
+            }
+            fprintf(out, " ] }");
+        }
+        fprintf(out, " ]");
+    }
+    fprintf(out, "\n  }\n}\n");
+    rules_destroy(&set);
+    return ferror(out) ? -1 : 0;
+}
+
+/* The checks both readers share: algorithm numbers the target release has;
+ * *is_two_procs set when the algorithm runs on two ranks only. */
+static int check_alg(const char *what, int line, const char *collective,
+                     long alg, int release, int *is_two_procs)
+{
+    if (alg == 0) {
+        return 0;
+    }
+    const struct ompi_alg *a =
+        alg > 0 && alg < 100 ? ompi_alg_by_number(collective, (int)alg) : NULL;
+    if (!a || a->since > release) {
+        fprintf(stderr,
+                "%s:%d: %s algorithm %ld is not one Open MPI %d.%d has\n", what,
+                line, collective, alg, release / 100, release % 100);
+        return -1;
+    }
+    *is_two_procs |= (a->rule_flags & OMPI_RULE_TWO_PROCS) != 0;
+    return 0;
+}
+
+/* A block holding a two-rank algorithm must cover no other size than 2
+ * (and 1, which coll/self serves). procs_max -1: no limit. */
+static int check_two_procs(const char *what, int line, const char *collective,
+                           int is_two_procs, long procs_max)
+{
+    if (is_two_procs && procs_max != 2) {
+        fprintf(stderr,
+                "%s:%d: %s: a two-rank algorithm in rules that cover "
+                "communicators of more than 2 ranks\n",
+                what, line, collective);
+        return -1;
+    }
+    return 0;
+}
+
+/* The classic reader's tokenizer (coll_base_util.c): numbers read as %li,
+ * anything else skipped, '#' to the end of the line. */
+struct classic_reader {
+    const char *p, *end;
+    int line;
+    const char *what;
+};
+
+/* Skips to the next number (or a minus sign before one); 1 if there is
+ * one. */
+static int classic_has_more(struct classic_reader *rd)
+{
+    while (rd->p < rd->end && !isdigit((unsigned char)*rd->p) &&
+           !(*rd->p == '-' && rd->p + 1 < rd->end &&
+             isdigit((unsigned char)rd->p[1]))) {
+        if (*rd->p == '#') {
+            while (rd->p < rd->end && *rd->p != '\n') {
+                rd->p++;
+            }
+            continue;
+        }
+        rd->line += *rd->p == '\n';
+        rd->p++;
+    }
+    return rd->p < rd->end;
+}
+
+static int classic_next(struct classic_reader *rd, const char *name,
+                        long *value)
+{
+    if (!classic_has_more(rd)) {
+        fprintf(stderr, "%s:%d: file ends where %s should be\n", rd->what,
+                rd->line, name);
+        return -1;
+    }
+    if (*rd->p == '-') {
+        fprintf(stderr, "%s:%d: %s is negative\n", rd->what, rd->line, name);
+        return -1;
+    }
+    if (*rd->p == '0' && rd->p + 1 < rd->end &&
+        isalnum((unsigned char)rd->p[1])) {
+        fprintf(stderr,
+                "%s:%d: %s starts with 0 (Open MPI reads it as octal or "
+                "hex)\n",
+                rd->what, rd->line, name);
+        return -1;
+    }
+    char *stop;
+    *value = strtol(rd->p, &stop, 10);
+    rd->p = stop;
+    return 0;
+}
+
+/* The optional max requests: a digit after spaces and tabs on the line. */
+static int classic_has_digit(const struct classic_reader *rd)
+{
+    const char *p = rd->p;
+    while (p < rd->end && (*p == ' ' || *p == '\t')) {
+        p++;
+    }
+    return p < rd->end && isdigit((unsigned char)*p);
+}
+
+static int classic_block(struct classic_reader *rd, const char *collective,
+                         int version, int *is_two_procs)
+{
+    long n_msgs, prev = -1;
+    if (classic_next(rd, "the number of message sizes", &n_msgs) != 0) {
+        return -1;
+    }
+    if (n_msgs < 1) {
+        fprintf(stderr, "%s:%d: %s: a communicator size without rules\n",
+                rd->what, rd->line, collective);
+        return -1;
+    }
+    for (long i = 0; i < n_msgs; i++) {
+        long msg, alg, faninout, segsize, max_requests = 0;
+        if (classic_next(rd, "a message size", &msg) != 0 ||
+            classic_next(rd, "an algorithm", &alg) != 0 ||
+            classic_next(rd, "a fan-in/out", &faninout) != 0 ||
+            classic_next(rd, "a segment size", &segsize) != 0 ||
+            (version > 1 && classic_has_digit(rd) &&
+             classic_next(rd, "max requests", &max_requests) != 0)) {
+            return -1;
+        }
+        if (i == 0 && msg != 0) {
+            fprintf(stderr,
+                    "%s:%d: %s: the first rule of a communicator size must be "
+                    "for message size 0, not %ld\n",
+                    rd->what, rd->line, collective, msg);
+            return -1;
+        }
+        if (msg <= prev) {
+            fprintf(stderr,
+                    "%s:%d: %s: message size %ld does not ascend (after "
+                    "%ld)\n",
+                    rd->what, rd->line, collective, msg, prev);
+            return -1;
+        }
+        prev = msg;
+        if (check_alg(rd->what, rd->line, collective, alg, OMPI_CLASSIC_RELEASE,
+                      is_two_procs) != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* One collective's communicator sizes; a block reaches the next size. */
+static int classic_collective(struct classic_reader *rd, int version, int *seen)
+{
+    long id, n_comms, procs, prev_procs = -1;
+    int prev_two_procs = 0, prev_line = 0;
+    if (classic_next(rd, "a collective id", &id) != 0 ||
+        classic_next(rd, "the number of communicator sizes", &n_comms) != 0) {
+        return -1;
+    }
+    const struct ompi_coll *c =
+        id < OMPI_COLLCOUNT ? ompi_coll_by_id((int)id) : NULL;
+    if (!c || seen[id] || n_comms < 1) {
+        fprintf(stderr, "%s:%d: collective id %ld %s\n", rd->what, rd->line, id,
+                !c         ? "is not one autotune exports"
+                : seen[id] ? "appears twice"
+                           : "has no communicator sizes");
+        return -1;
+    }
+    seen[id] = 1;
+    for (long b = 0; b < n_comms; b++) {
+        int is_two_procs = 0;
+        if (classic_next(rd, "a communicator size", &procs) != 0) {
+            return -1;
+        }
+        if (procs <= prev_procs) {
+            fprintf(stderr,
+                    "%s:%d: %s: communicator size %ld does not ascend\n",
+                    rd->what, rd->line, c->collective, procs);
+            return -1;
+        }
+        if (b > 0 && check_two_procs(rd->what, prev_line, c->collective,
+                                     prev_two_procs, procs - 1) != 0) {
+            return -1;
+        }
+        prev_line = rd->line;
+        if (classic_block(rd, c->collective, version, &is_two_procs) != 0) {
+            return -1;
+        }
+        prev_procs = procs;
+        prev_two_procs = is_two_procs;
+    }
+    return check_two_procs(rd->what, prev_line, c->collective, prev_two_procs,
+                           -1);
+}
+
+int export_check_ompi(const char *text, size_t len, const char *what)
+{
+    struct classic_reader rd = {text, text + len, 1, what};
+    static const char header[] = "rule-file-version-";
+    int version = 1;
+    int seen[OMPI_COLLCOUNT] = {0};
+    long n_colls;
+    if (len > strlen(header) && memcmp(text, header, strlen(header)) == 0) {
+        version = atoi(text + strlen(header));
+        rd.p += strlen(header);
+        if (version < 1 || version > 2) {
+            fprintf(stderr, "%s:1: unknown rule-file-version %d\n", what,
+                    version);
+            return -1;
+        }
+        while (rd.p < rd.end && isdigit((unsigned char)*rd.p)) {
+            rd.p++;
+        }
+    }
+    if (classic_next(&rd, "the number of collectives", &n_colls) != 0) {
+        return -1;
+    }
+    if (n_colls > OMPI_COLLCOUNT) {
+        fprintf(stderr, "%s:%d: %ld collectives, more than Open MPI has\n",
+                what, rd.line, n_colls);
+        return -1;
+    }
+    for (long i = 0; i < n_colls; i++) {
+        if (classic_collective(&rd, version, seen) != 0) {
+            return -1;
+        }
+    }
+    if (classic_has_more(&rd)) {
+        fprintf(stderr,
+                "%s:%d: numbers after the last collective: the counts do not "
+                "match the rules\n",
+                what, rd.line);
+        return -1;
+    }
+    return 0;
+}
+
+/* JSON: an integer field, or "inf" where allowed (-1). */
+static int json_long(const struct json *obj, const char *key, int is_required,
+                     int inf_ok, long *value, const char *what)
+{
+    const struct json *v = json_get(obj, key);
+    if (!v) {
+        if (is_required) {
+            fprintf(stderr, "%s:%d: \"%s\" is missing\n", what, obj->line, key);
+            return -1;
+        }
+        return 1;
+    }
+    if (inf_ok && v->type == JSON_STRING && strcmp(v->string, "inf") == 0) {
+        *value = -1;
+        return 0;
+    }
+    if (v->type != JSON_NUMBER || !v->is_integer || v->integer < 0) {
+        fprintf(stderr, "%s:%d: \"%s\" must be a non-negative integer%s\n",
+                what, v->line, key, inf_ok ? " or \"inf\"" : "");
+        return -1;
+    }
+    *value = (long)v->integer;
+    return 0;
+}
+
+static int json_keys_known(const struct json *obj, const char *const *keys,
+                           const char *what)
+{
+    for (int i = 0; i < obj->n; i++) {
+        int known = 0;
+        for (const char *const *k = keys; *k; k++) {
+            known |= strcmp(obj->keys[i], *k) == 0;
+        }
+        if (!known) {
+            fprintf(stderr, "%s:%d: unknown key \"%s\"\n", what,
+                    obj->items[i]->line, obj->keys[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Ranges [min, max] that start at 0, follow each other and end at inf. */
+static int json_range(const char *what, int line, const char *name, long min,
+                      long max, long *expect_min)
+{
+    if (min != *expect_min || (max >= 0 && max < min) || *expect_min < 0) {
+        char upper[32] = "inf";
+        if (max >= 0) {
+            snprintf(upper, sizeof upper, "%ld", max);
+        }
+        fprintf(stderr,
+                "%s:%d: %s range [%ld, %s] does not continue the previous "
+                "one (%s)\n",
+                what, line, name, min, upper,
+                *expect_min < 0 ? "which reached inf" : "a gap or overlap");
+        return -1;
+    }
+    *expect_min = max < 0 ? -1 : max + 1;
+    return 0;
+}
+
+static int json_msg_rules(const struct json *rules, const char *collective,
+                          long procs_max, const char *what)
+{
+    static const char *const keys[] = {
+        "msg_size_min", "msg_size_max", "alg", "faninout",
+        "seg_size",     "reqs",         NULL};
+    long expect = 0;
+    int is_two_procs = 0;
+    if (!rules || rules->type != JSON_ARRAY || rules->n == 0) {
+        fprintf(stderr, "%s:%d: \"rules\" must be a non-empty array\n", what,
+                rules ? rules->line : 0);
+        return -1;
+    }
+    for (int r = 0; r < rules->n; r++) {
+        const struct json *ru = rules->items[r];
+        long min, max, alg, unused;
+        if (ru->type != JSON_OBJECT || json_keys_known(ru, keys, what) != 0 ||
+            json_long(ru, "msg_size_min", 1, 0, &min, what) != 0 ||
+            json_long(ru, "msg_size_max", 1, 1, &max, what) != 0 ||
+            json_long(ru, "alg", 1, 0, &alg, what) != 0 ||
+            json_long(ru, "faninout", 0, 0, &unused, what) < 0 ||
+            json_long(ru, "seg_size", 0, 0, &unused, what) < 0 ||
+            json_long(ru, "reqs", 0, 0, &unused, what) < 0 ||
+            json_range(what, ru->line, "message size", min, max, &expect) !=
+                0 ||
+            check_alg(what, ru->line, collective, alg, OMPI_JSON_RELEASE,
+                      &is_two_procs) != 0) {
+            return -1;
+        }
+    }
+    if (check_two_procs(what, rules->line, collective, is_two_procs,
+                        procs_max) != 0) {
+        return -1;
+    }
+    if (expect >= 0) {
+        fprintf(stderr,
+                "%s:%d: the last message size rule must reach \"inf\"\n", what,
+                rules->line);
+        return -1;
+    }
+    return 0;
+}
+
+static int json_collective(const char *name, const struct json *blocks,
+                           const char *what)
+{
+    static const char *const keys[] = {"comm_size_min", "comm_size_max",
+                                       "comm_rank_distribution", "rules", NULL};
+    const struct ompi_coll *c = NULL;
+    for (int id = 0; id < OMPI_COLLCOUNT && !c; id++) {
+        const struct ompi_coll *k = ompi_coll_by_id(id);
+        c = k && strcmp(k->json_name, name) == 0 ? k : NULL;
+    }
+    if (!c || blocks->type != JSON_ARRAY || blocks->n == 0) {
+        fprintf(stderr, "%s:%d: \"%s\": %s\n", what, blocks->line, name,
+                c ? "must be a non-empty array of communicator rules"
+                  : "not a collective autotune exports");
+        return -1;
+    }
+    long expect = 0;
+    for (int b = 0; b < blocks->n; b++) {
+        const struct json *blk = blocks->items[b];
+        const struct json *dist = json_get(blk, "comm_rank_distribution");
+        long min, max;
+        if (blk->type != JSON_OBJECT || json_keys_known(blk, keys, what) != 0 ||
+            json_long(blk, "comm_size_min", 1, 0, &min, what) != 0 ||
+            json_long(blk, "comm_size_max", 1, 1, &max, what) != 0 ||
+            json_range(what, blk->line, "communicator size", min, max,
+                       &expect) != 0) {
+            return -1;
+        }
+        if (dist &&
+            (dist->type != JSON_STRING || strcmp(dist->string, "any") != 0)) {
+            fprintf(stderr,
+                    "%s:%d: comm_rank_distribution other than \"any\"\n", what,
+                    dist->line);
+            return -1;
+        }
+        if (json_msg_rules(json_get(blk, "rules"), c->collective, max, what) !=
+            0) {
+            return -1;
+        }
+    }
+    if (expect >= 0) {
+        fprintf(stderr,
+                "%s:%d: \"%s\": the last communicator rule must reach "
+                "\"inf\"\n",
+                what, blocks->line, name);
+        return -1;
+    }
+    return 0;
+}
+
+int export_check_ompi_json(const char *text, size_t len, const char *what)
+{
+    static const char *const keys[] = {"rule_file_version", "module",
+                                       "collectives", NULL};
+    struct json *root;
+    if (json_parse(text, len, what, &root) != 0) {
+        return -1;
+    }
+    int rc = -1;
+    long version;
+    const struct json *module = json_get(root, "module");
+    const struct json *colls = json_get(root, "collectives");
+    if (root->type != JSON_OBJECT || json_keys_known(root, keys, what) != 0 ||
+        json_long(root, "rule_file_version", 1, 0, &version, what) != 0) {
+        goto done;
+    }
+    if (version != 3 || !module || module->type != JSON_STRING ||
+        strcmp(module->string, "tuned") != 0 || !colls ||
+        colls->type != JSON_OBJECT) {
+        fprintf(stderr,
+                "%s:1: expected rule_file_version 3, module \"tuned\" and a "
+                "\"collectives\" object\n",
+                what);
+        goto done;
+    }
+    for (int i = 0; i < colls->n; i++) {
+        if (json_collective(colls->keys[i], colls->items[i], what) != 0) {
+            goto done;
+        }
+    }
+    rc = 0;
+done:
+    json_destroy(root);
+    return rc;
+}

@@ -1,0 +1,237 @@
+/* Turns the optimal table into the library exporters' decision table: one
+ * rule per grid point, keyed as the library keys it, then merged. A rule
+ * covers its key up to the next rule's; a block its size up to the next's. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/export.h"
+
+struct entry {
+    const struct measurement *m;
+    struct rule rule;
+};
+
+static int entry_compare(const void *pa, const void *pb)
+{
+    const struct entry *a = pa, *b = pb;
+    int c = strcmp(a->m->collective, b->m->collective);
+    if (c != 0) {
+        return c;
+    }
+    if (a->m->procs != b->m->procs) {
+        return a->m->procs < b->m->procs ? -1 : 1;
+    }
+    if (a->rule.msg_min != b->rule.msg_min) {
+        return a->rule.msg_min < b->rule.msg_min ? -1 : 1;
+    }
+    return a->rule.line < b->rule.line ? -1 : a->rule.line > b->rule.line;
+}
+
+static int same_decision(const struct rule *a, const struct rule *b)
+{
+    return a->alg == b->alg && a->faninout == b->faninout &&
+           a->segsize == b->segsize && a->max_requests == b->max_requests &&
+           a->mpich == b->mpich;
+}
+
+static int same_block(const struct block *a, const struct block *b)
+{
+    if (a->n != b->n) {
+        return 0;
+    }
+    for (int i = 0; i < a->n; i++) {
+        if (a->rules[i].msg_min != b->rules[i].msg_min ||
+            !same_decision(&a->rules[i], &b->rules[i])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static int block_add_rule(struct block *b, const struct rule *r)
+{
+    if (b->n > 0 && same_decision(&b->rules[b->n - 1], r)) {
+        return 0; /* the previous rule reaches this key already */
+    }
+    struct rule *grown = realloc(b->rules, (size_t)(b->n + 1) * sizeof *grown);
+    if (!grown) {
+        return -1;
+    }
+    b->rules = grown;
+    b->rules[b->n] = *r;
+    if (b->n == 0) {
+        b->rules[0].msg_min = 0; /* the first rule also covers smaller ones */
+    }
+    b->n++;
+    return 0;
+}
+
+static struct block *coll_add_block(struct coll_rules *c, int procs)
+{
+    struct block *grown =
+        realloc(c->blocks, (size_t)(c->n + 1) * sizeof *grown);
+    if (!grown) {
+        return NULL;
+    }
+    c->blocks = grown;
+    memset(&c->blocks[c->n], 0, sizeof c->blocks[0]);
+    c->blocks[c->n].procs = procs;
+    return &c->blocks[c->n++];
+}
+
+/* Closes the last block: a block equal to the one before adds nothing; a
+ * rule that only runs on the block's own size gets the next size handed
+ * back to the library (the block would reach it otherwise). */
+static int coll_close_block(struct coll_rules *c, int next_procs)
+{
+    struct block *b = &c->blocks[c->n - 1];
+    if (c->n > 1 && same_block(&c->blocks[c->n - 2], b)) {
+        free(b->rules);
+        c->n--;
+        return 0;
+    }
+    for (int i = 0; i < b->n; i++) {
+        if (b->rules[i].only_procs == b->procs && next_procs != b->procs + 1) {
+            struct rule library = {0};
+            struct block *guard = coll_add_block(c, b->procs + 1);
+            return guard ? block_add_rule(guard, &library) : -1;
+        }
+    }
+    return 0;
+}
+
+static void warn_row(const struct export_context *ctx, const struct entry *e,
+                     const char *why, const char *fallback)
+{
+    char label[2 * STORE_NAME_MAX];
+    method_label(label, sizeof label, e->m->algorithm, e->m->segment_bytes);
+    fprintf(ctx->warn, "%s:%d: %s P=%d m=%ld: %s not exported: %s; %s there\n",
+            ctx->source, e->rule.line, e->m->collective, e->m->procs,
+            e->m->msg_bytes, label, why, fallback);
+}
+
+/* Maps every row; rows of a collective the library lacks are dropped with
+ * one line per collective. */
+static int map_rows(const struct measurement *rows, size_t n,
+                    const struct export_context *ctx, rule_map_fn map,
+                    const char *fallback, struct entry *entries, size_t *kept)
+{
+    char why[256];
+    const char *skipped = NULL;
+    *kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct entry *e = &entries[*kept];
+        memset(e, 0, sizeof *e);
+        e->m = &rows[i];
+        e->rule.line = (int)i + 2;
+        int rc = map(e->m, ctx, &e->rule, why, sizeof why);
+        e->rule.line = (int)i + 2;
+        if (rc < 0) {
+            if (!skipped || strcmp(skipped, rows[i].collective) != 0) {
+                fprintf(ctx->warn, "%s:%d: %s not exported: %s\n", ctx->source,
+                        (int)i + 2, rows[i].collective, why);
+            }
+            skipped = rows[i].collective;
+            continue;
+        }
+        if (rc > 0) {
+            warn_row(ctx, e, why, fallback);
+        }
+        (*kept)++;
+    }
+    qsort(entries, *kept, sizeof *entries, entry_compare);
+    return 0;
+}
+
+static int check_duplicate(const struct export_context *ctx,
+                           const struct entry *prev, const struct entry *e)
+{
+    if (strcmp(prev->m->collective, e->m->collective) != 0 ||
+        prev->m->procs != e->m->procs ||
+        prev->rule.msg_min != e->rule.msg_min ||
+        same_decision(&prev->rule, &e->rule)) {
+        return 0;
+    }
+    fprintf(stderr,
+            "%s:%d: %s P=%d: same library message size %ld as line %d with "
+            "another method; the library cannot tell them apart\n",
+            ctx->source, e->rule.line, e->m->collective, e->m->procs,
+            e->rule.msg_min, prev->rule.line);
+    return -1;
+}
+
+int rules_build(const struct measurement *rows, size_t n,
+                const struct export_context *ctx, rule_map_fn map,
+                const char *fallback, struct rule_set *set)
+{
+    int rc = -1;
+    size_t kept = 0;
+    struct entry *entries = calloc(n ? n : 1, sizeof *entries);
+    memset(set, 0, sizeof *set);
+    set->colls = calloc(n ? n : 1, sizeof *set->colls);
+    if (!entries || !set->colls) {
+        fprintf(stderr, "%s: out of memory\n", ctx->source);
+        goto done;
+    }
+    map_rows(rows, n, ctx, map, fallback, entries, &kept);
+    struct coll_rules *c = NULL;
+    for (size_t i = 0; i < kept; i++) {
+        const struct entry *e = &entries[i];
+        if (i > 0 && check_duplicate(ctx, &entries[i - 1], e) != 0) {
+            goto done;
+        }
+        if (!c || strcmp(c->collective, e->m->collective) != 0) {
+            if (c && coll_close_block(c, -1) != 0) {
+                goto oom;
+            }
+            c = &set->colls[set->n++];
+            c->collective = e->m->collective;
+        }
+        if (c->n == 0 || c->blocks[c->n - 1].procs != e->m->procs) {
+            if (c->n > 0 && coll_close_block(c, e->m->procs) != 0) {
+                goto oom;
+            }
+            if (!coll_add_block(c, e->m->procs)) {
+                goto oom;
+            }
+        }
+        if (block_add_rule(&c->blocks[c->n - 1], &e->rule) != 0) {
+            goto oom;
+        }
+    }
+    if (c && coll_close_block(c, -1) != 0) {
+        goto oom;
+    }
+    rc = 0;
+    goto done;
+oom:
+    fprintf(stderr, "%s: out of memory\n", ctx->source);
+done:
+    free(entries);
+    if (rc != 0) {
+        rules_destroy(set);
+    }
+    return rc;
+}
+
+void rules_destroy(struct rule_set *set)
+{
+    for (int i = 0; set->colls && i < set->n; i++) {
+        for (int b = 0; b < set->colls[i].n; b++) {
+            free(set->colls[i].blocks[b].rules);
+        }
+        free(set->colls[i].blocks);
+    }
+    free(set->colls);
+    memset(set, 0, sizeof *set);
+}
+
+int rules_block_max(const struct coll_rules *c, int b)
+{
+    return b + 1 < c->n ? c->blocks[b + 1].procs - 1 : -1;
+}
+
+long rules_msg_max(const struct block *b, int r)
+{
+    return r + 1 < b->n ? b->rules[r + 1].msg_min - 1 : -1;
+}

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Runs MPICH (Debian's mpich: mpicc.mpich, mpirun.mpich) with the exported
+# selection file: MPICH accepts it and every call succeeds. Proves the file
+# is read and its rules applied: a misspelt algorithm makes MPICH abort at
+# start-up, and one rule's algorithm swapped for one that cannot run on these
+# communicators aborts exactly at the first call that rule covers.
+set -u
+cd "$(dirname "$0")/../.."
+if ! command -v mpicc.mpich > /dev/null || ! command -v mpirun.mpich > /dev/null; then
+    echo "SKIP: MPICH (mpicc.mpich, mpirun.mpich) is not installed"
+    exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if ! mpicc.mpich -O2 -o "$tmp/probe" tests/mpi/export_probe.c 2> "$tmp/cc.err"; then
+    cat "$tmp/cc.err"
+    echo "SKIP: MPICH's headers are not installed (apt-get install libmpich-dev)"
+    exit 0
+fi
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+mkdir -p "$tmp/run"
+cp tests/export/optimal.csv "$tmp/run/"
+build/autotune export -r "$tmp/run" --format mpich -o "$tmp/sel.json" \
+    2> "$tmp/warn" || fail "export mpich"
+cat "$tmp/warn"
+grep -qF "optimal.csv:18: bcast P=4 m=1024: split_binary/1024 not exported: MPICH has no bcast algorithm like it" \
+    "$tmp/warn" || fail "no warning for the bcast split_binary row"
+grep -q '"collective=ineighbor_alltoallw"' "$tmp/sel.json" || fail "not every collective listed"
+grep -q '"algorithm=MPIR_Bcast_intra_scatter_ring_allgather"' "$tmp/sel.json" ||
+    fail "bcast scatter_allgather_ring not mapped"
+
+probe() { # np selection-file output
+    MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE="$2" timeout 120 \
+        mpirun.mpich -np "$1" "$tmp/probe" > "$3" 2> "$3.err"
+}
+
+for np in 2 3 4; do
+    probe $np "$tmp/sel.json" "$tmp/out.$np" || fail "np $np: MPICH refused the export: $(head -3 "$tmp/out.$np.err")"
+    [ "$(wc -l < "$tmp/out.$np")" -eq $((np * 29)) ] || fail "np $np: not every call reported"
+    awk '$4 != 0' "$tmp/out.$np" | grep -q . && fail "np $np: calls failed"
+done
+echo "MPICH ran every call on 2, 3 and 4 processes with the export"
+
+# A misspelt algorithm: MPICH reads the file at start-up and aborts.
+sed 's/"algorithm=MPIR_Bcast_intra_binomial"/"algorithm=MPIR_Bcast_intra_bogus"/' \
+    "$tmp/sel.json" > "$tmp/bogus.json"
+probe 2 "$tmp/bogus.json" "$tmp/bogus" && fail "MPICH accepted a misspelt algorithm"
+grep -q "MPIR_Bcast_intra_bogus" "$tmp/bogus.err" || fail "MPICH did not name the bad key: $(head -3 "$tmp/bogus.err")"
+[ -s "$tmp/bogus" ] && fail "calls ran with a misspelt file"
+
+# The rule for bcast on 4+ ranks from 4096 B on, swapped for the SMP
+# algorithm (it asserts on a communicator without node hierarchy): the calls
+# before it run, MPICH aborts at that call; on 2 ranks the rule is not used.
+sed 's/"algorithm=MPIR_Bcast_intra_scatter_ring_allgather"/"algorithm=MPIR_Bcast_intra_smp"/' \
+    "$tmp/sel.json" > "$tmp/smp.json"
+probe 2 "$tmp/smp.json" "$tmp/smp.2" || fail "np 2: a rule for 4+ ranks broke a 2-rank run"
+probe 4 "$tmp/smp.json" "$tmp/smp.4" && fail "np 4: the swapped rule was not applied"
+grep -q '^0 bcast 1024 0$' "$tmp/smp.4" || fail "np 4: bcast below the rule did not run"
+grep -q ' bcast 4096 ' "$tmp/smp.4" && fail "np 4: bcast at 4096 ran despite the swapped rule"
+grep -q 'bcast_intra_smp' "$tmp/smp.4.err" || fail "np 4: abort not in the SMP bcast: $(head -3 "$tmp/smp.4.err")"
+
+[ $fails -eq 0 ] && echo "all export-mpich checks passed"
+[ $fails -eq 0 ]
