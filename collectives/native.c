@@ -156,8 +156,9 @@ static int cvar_find(const char *name, struct cvar *v)
     return 0;
 }
 
-/* Reads an integer variable, or a string one into buf. */
-static int cvar_read(const struct cvar *v, void *value)
+/* Reads an integer variable, or a string one into a buffer of size bytes
+ * (a string that does not fit is not read). */
+static int cvar_read(const struct cvar *v, void *value, size_t size)
 {
     MPI_T_cvar_handle handle;
     int count, rc = -1;
@@ -165,7 +166,8 @@ static int cvar_read(const struct cvar *v, void *value)
         MPI_SUCCESS) {
         return -1;
     }
-    if (MPI_T_cvar_read(handle, value) == MPI_SUCCESS) {
+    size_t need = v->dtype == MPI_CHAR ? (size_t)count : sizeof(int);
+    if (need <= size && MPI_T_cvar_read(handle, value) == MPI_SUCCESS) {
         rc = 0;
     }
     MPI_T_cvar_handle_free(&handle);
@@ -227,7 +229,7 @@ int native_check(const char *const *collectives, int n)
         return -1;
     }
     if (cvar_find("coll_tuned_use_dynamic_rules", &v) != 0 ||
-        cvar_read(&v, &is_dynamic) != 0) {
+        cvar_read(&v, &is_dynamic, sizeof is_dynamic) != 0) {
         fprintf(stderr, "autotune: backend native: this Open MPI has no "
                         "MPI_T control variable coll_tuned_use_dynamic_rules "
                         "(is coll/tuned built?)\n");
@@ -313,14 +315,14 @@ int native_describe_default(char *buf, size_t size)
         return -1;
     }
     if (cvar_find("coll", &v) == 0 && v.dtype == MPI_CHAR) {
-        cvar_read(&v, coll);
+        cvar_read(&v, coll, sizeof coll);
     }
     if (cvar_find("coll_tuned_use_dynamic_rules", &v) == 0) {
-        cvar_read(&v, &is_dynamic);
+        cvar_read(&v, &is_dynamic, sizeof is_dynamic);
     }
     if (cvar_find("coll_tuned_dynamic_rules_filename", &v) == 0 &&
         v.dtype == MPI_CHAR) {
-        cvar_read(&v, rules);
+        cvar_read(&v, rules, sizeof rules);
     }
     for (char *p = coll; *p; p++) {
         if (*p == ' ') {
