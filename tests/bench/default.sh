@@ -20,7 +20,7 @@ output        = "$run";
 collectives   = ["bcast", "reduce"];
 procs         = [4, 8, 16, 32];
 message_sizes = [1, 16, 256, 4096, 65536, 1048576];
-segment_sizes = [0, 1024, 8192, 65536];
+segment_sizes = [0, 4096, 32768];
 search        = "exhaustive";
 measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
 CFG
