@@ -89,6 +89,11 @@ int measure_settle(MPI_Comm comm)
     return err;
 }
 
+const char *measure_method_name(const struct coll_def *coll, int alg)
+{
+    return alg == MEASURE_DEFAULT ? MEASURE_DEFAULT_NAME : coll->algs[alg].name;
+}
+
 int measure_applies(const struct measure_request *req, int n_ranks)
 {
     const struct coll_def *coll = req->coll;
@@ -113,12 +118,11 @@ static int method_prepare(const struct measure_request *req, MPI_Comm comm,
     const struct coll_def *coll = req->coll;
     *run = coll->reference;
     *run_comm = comm;
-    *name = MEASURE_DEFAULT_NAME;
+    *name = measure_method_name(coll, req->alg);
     if (req->alg == MEASURE_DEFAULT) {
         return 0;
     }
     const struct coll_alg *alg = &coll->algs[req->alg];
-    *name = alg->name;
     if (!req->is_native) {
         *run = alg->run;
         return 0;

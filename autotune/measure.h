@@ -33,6 +33,10 @@ struct measure_request {
 int measure_run(const struct measure_request *req, MPI_Comm comm,
                 struct measurement *out);
 
+/* The algorithm's name, or MEASURE_DEFAULT_NAME for MEASURE_DEFAULT
+ * (borrowed). */
+const char *measure_method_name(const struct coll_def *coll, int alg);
+
 /* 1 if the request's method can run as named on n_ranks ranks (an own
  * algorithm's needs; the library's own conditions under backend native). */
 int measure_applies(const struct measure_request *req, int n_ranks);

@@ -122,9 +122,7 @@ static int sweep_oracle(void *ctx, const struct search_point *p, int i,
     struct sweep *s = ctx;
     const struct coll_def *coll = coll_table[s->coll_index];
     const struct search_method *method = &p->methods[i];
-    const char *name = method->alg == MEASURE_DEFAULT
-                           ? MEASURE_DEFAULT_NAME
-                           : coll->algs[method->alg].name;
+    const char *name = measure_method_name(coll, method->alg);
     int is_baseline = method->alg == MEASURE_DEFAULT;
     const struct measurement *rec =
         journal_find(s->journal, coll->name, p->procs, p->msg_bytes, name,
@@ -276,8 +274,9 @@ static int start_fresh(const char *dir)
         fprintf(stderr, "autotune: starting over; the old journal is %s\n",
                 old);
     }
-    static const char *const tables[] = {"measurements.csv", "optimal.csv"};
-    for (int i = 0; i < 2; i++) {
+    static const char *const tables[] = {"measurements.csv", "optimal.csv",
+                                         "speedup.csv"};
+    for (int i = 0; i < 3; i++) {
         char path[2048];
         if (path_join(path, sizeof path, dir, tables[i]) == 0) {
             unlink(path);
@@ -420,12 +419,10 @@ static int collect_measurements(const struct sweep *s, struct grid_results *out)
                 /* the baseline's row after the point's methods */
                 methods[n++] = (struct search_method){MEASURE_DEFAULT, 0};
                 for (int k = 0; k < n; k++) {
-                    const char *name = methods[k].alg == MEASURE_DEFAULT
-                                           ? MEASURE_DEFAULT_NAME
-                                           : coll->algs[methods[k].alg].name;
                     const struct measurement *m = journal_find(
                         s->journal, coll->name, c->procs[pi], c->msg_sizes[mi],
-                        name, methods[k].seg_bytes);
+                        measure_method_name(coll, methods[k].alg),
+                        methods[k].seg_bytes);
                     if (!m || !m->is_applicable) {
                         continue;
                     }

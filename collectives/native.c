@@ -157,19 +157,24 @@ static int cvar_find(const char *name, struct cvar *v)
 }
 
 /* Reads an integer variable, or a string one into a buffer of size bytes
- * (a string that does not fit is not read). */
+ * (truncated to fit; Open MPI gives strings a count of 2048). */
 static int cvar_read(const struct cvar *v, void *value, size_t size)
 {
     MPI_T_cvar_handle handle;
     int count, rc = -1;
+    char *text = NULL;
     if (MPI_T_cvar_handle_alloc(v->index, NULL, &handle, &count) !=
         MPI_SUCCESS) {
         return -1;
     }
-    size_t need = v->dtype == MPI_CHAR ? (size_t)count : sizeof(int);
-    if (need <= size && MPI_T_cvar_read(handle, value) == MPI_SUCCESS) {
+    if (v->dtype != MPI_CHAR) {
+        rc = MPI_T_cvar_read(handle, value) == MPI_SUCCESS ? 0 : -1;
+    } else if (size > 0 && (text = calloc((size_t)count + 1, 1)) &&
+               MPI_T_cvar_read(handle, text) == MPI_SUCCESS) {
+        snprintf(value, size, "%s", text);
         rc = 0;
     }
+    free(text);
     MPI_T_cvar_handle_free(&handle);
     return rc;
 }
