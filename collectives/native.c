@@ -58,8 +58,9 @@ void native_close(void)
 {
 }
 
-/* SimGrid has no C call that returns a string option, so the selector is
- * read from the simulator's command line (smpirun passes --cfg there). */
+/* SimGrid has no C call that returns a string option, so the selector, and
+ * any per-collective choice (--cfg=smpi/bcast:...), is read from the
+ * simulator's command line, where smpirun passes --cfg. */
 int native_describe_default(char *buf, size_t size)
 {
     char args[8192];
@@ -76,7 +77,19 @@ int native_describe_default(char *buf, size_t size)
             selector = args + i + sizeof key - 1;
         }
     }
-    snprintf(buf, size, "smpi/coll-selector:%s", selector);
+    size_t used =
+        (size_t)snprintf(buf, size, "smpi/coll-selector:%s", selector);
+    for (int c = 0; c < coll_table_size && used < size; c++) {
+        char own[64];
+        int len =
+            snprintf(own, sizeof own, "--cfg=smpi/%s:", coll_table[c]->name);
+        for (size_t i = 0; i < n && used < size; i += strlen(args + i) + 1) {
+            if (strncmp(args + i, own, (size_t)len) == 0) {
+                used += (size_t)snprintf(buf + used, size - used, ";%s:%s",
+                                         coll_table[c]->name, args + i + len);
+            }
+        }
+    }
     return 0;
 }
 
