@@ -72,6 +72,13 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     CHECK(size >= 4);
     CHECK(native_check(colls, 3) == 0);
+    /* Open MPI 4.1 registers allgatherv's variables read-only: refused. */
+    const char *read_only[] = {"allgatherv"};
+    if (rank == 0) {
+        printf("expected refusal: ");
+        fflush(stdout);
+        CHECK(native_check(read_only, 1) != 0);
+    }
 
     int linear = last_rank_finishes_alone("linear");
     int binomial = last_rank_finishes_alone("binomial");
