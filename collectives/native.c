@@ -260,7 +260,13 @@ int native_check(const char *const *collectives, int n)
         return -1;
     }
     for (int i = 0; i < n; i++) {
-        for (int var = VAR_ALGORITHM; var <= VAR_SEGMENT; var++) {
+        /* the segment size only where an algorithm takes it (not barrier) */
+        int last = VAR_ALGORITHM;
+        const struct ompi_alg *a;
+        for (int k = 1; (a = ompi_alg_by_number(collectives[i], k)); k++) {
+            last = a->is_segmented ? VAR_SEGMENT : last;
+        }
+        for (int var = VAR_ALGORITHM; var <= last; var++) {
             var_name(name, sizeof name, collectives[i], var);
             if (cvar_find(name, &v) != 0 || !v.is_writable) {
                 fprintf(stderr,
@@ -299,8 +305,11 @@ int native_comm_create(MPI_Comm comm, const char *collective,
     for (int var = 0; var < N_VARS && !failed; var++) {
         struct cvar v;
         var_name(name, sizeof name, collective, var);
-        /* Fanouts and radix exist for some collectives only. */
-        if (var > VAR_SEGMENT && cvar_find(name, &v) != 0) {
+        /* Fanouts and radix exist for some collectives only, the segment
+         * size for those with segmented algorithms. */
+        int is_optional =
+            var > VAR_SEGMENT || (var == VAR_SEGMENT && values[var] == 0);
+        if (is_optional && cvar_find(name, &v) != 0) {
             continue;
         }
         failed = cvar_write(name, values[var]) != 0;

@@ -64,14 +64,14 @@ static int last_rank_finishes_alone(const char *alg)
 
 int main(int argc, char **argv)
 {
-    const char *colls[] = {"bcast", "reduce", "allgather"};
+    const char *colls[] = {"bcast", "reduce", "allgather", "barrier"};
     int rank, size;
     native_prepare_environment();
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     CHECK(size >= 4);
-    CHECK(native_check(colls, 3) == 0);
+    CHECK(native_check(colls, 4) == 0);
     /* Open MPI 4.1 registers allgatherv's variables read-only: refused. */
     const char *read_only[] = {"allgatherv"};
     if (rank == 0) {
@@ -102,6 +102,11 @@ int main(int argc, char **argv)
                err == MPI_SUCCESS ? "ran" : "error");
     }
     CHECK(err != MPI_SUCCESS);
+    MPI_Comm_free(&forced);
+    /* barrier has no segment size variable; forcing still works */
+    CHECK(native_comm_create(MPI_COMM_WORLD, "barrier", "double_ring", 0, 4,
+                             &forced) == 0);
+    CHECK(MPI_Barrier(forced) == MPI_SUCCESS);
     MPI_Comm_free(&forced);
     /* The library's own choice on the world is not forced. */
     CHECK(MPI_Allgather(send, 8, MPI_BYTE, recv, 8, MPI_BYTE, MPI_COMM_WORLD) ==
