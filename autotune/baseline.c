@@ -149,6 +149,14 @@ int report_main(int argc, char **argv)
     }
     speedup_summarise(rows, n_rows, NULL, &sum);
     print_summary_line(stdout, "all", &sum);
+    const struct speedup_row *best = &rows[0];
+    for (size_t i = 1; i < n_rows; i++) {
+        best = rows[i].speedup > best->speedup ? &rows[i] : best;
+    }
+    printf("largest gain: %s P=%d %ld B, %s/%d %.3f us against the "
+           "default's %.3f us\n",
+           best->collective, best->procs, best->msg_bytes, best->algorithm,
+           best->segment_bytes, best->time_us, best->default_us);
     if (n_rows < n_opt) {
         printf("(%zu of %zu points have no default/0 record)\n", n_opt - n_rows,
                n_opt);
