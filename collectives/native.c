@@ -293,11 +293,13 @@ int native_comm_create(MPI_Comm comm, const char *collective,
     char name[128];
     int failed = 0, any_failed = 1;
     *out = MPI_COMM_NULL;
-    if (!a || native_open() != 0) {
+    if (!a) {
         fprintf(stderr,
                 "autotune: backend native: Open MPI has no %s algorithm "
                 "'%s'\n",
                 collective, algorithm);
+        failed = 1;
+    } else if (native_open() != 0) {
         failed = 1;
     } else {
         values[VAR_ALGORITHM] = a->number;
@@ -321,7 +323,7 @@ int native_comm_create(MPI_Comm comm, const char *collective,
         any_failed = 1;
     }
     /* Communicators created later keep the library's own decision. */
-    if (a) {
+    if (a && mpit_open_count > 0) {
         var_name(name, sizeof name, collective, VAR_ALGORITHM);
         cvar_write(name, 0);
     }
