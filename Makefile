@@ -77,6 +77,10 @@ check: tests
 bench: all
 	@tests/bench/run.sh
 
+# The tuned choice against the library default on the simulated clusters.
+bench-default: all
+	@tests/bench/default.sh
+
 # The README's first command: install what is missing, build, tune this
 # machine on a small default grid.
 demo:
@@ -96,7 +100,7 @@ format:
 clean:
 	rm -rf build
 
-.PHONY: all tests check bench demo install format clean
+.PHONY: all tests check bench bench-default demo install format clean
 .SECONDARY:
 
 -include $(OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) $(MPIT_BINS:=.d)

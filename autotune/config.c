@@ -245,9 +245,19 @@ static int read_collectives(const struct reader *r, const config_setting_t *s,
                 return -1;
             }
         }
-        c->n_algs[c->n_colls] = d->n_algs;
+        c->n_algs[c->n_colls] = 0;
         for (int a = 0; a < d->n_algs && a < CONFIG_MAX_ALGS; a++) {
-            c->algs[c->n_colls][a] = a;
+            if (c->backend != BACKEND_NATIVE ||
+                native_has_algorithm(d->name, d->algs[a].name)) {
+                c->algs[c->n_colls][c->n_algs[c->n_colls]++] = a;
+            }
+        }
+        if (c->n_algs[c->n_colls] == 0) {
+            report(r, e, "collectives",
+                   "backend native: the MPI library offers no %s algorithm "
+                   "that can be forced",
+                   name);
+            return -1;
         }
         c->colls[c->n_colls++] = d;
     }
@@ -290,12 +300,17 @@ static int read_algorithms(const struct reader *r, const config_setting_t *s,
                 return -1;
             }
             int ai = coll_find_alg(d, name);
-            if (ai < 0) {
+            int is_native = c->backend == BACKEND_NATIVE;
+            if (ai < 0 || (is_native && !native_has_algorithm(d->name, name))) {
                 char valid[512] = "";
                 for (int v = 0; v < d->n_algs; v++) {
-                    list_append(valid, sizeof valid, d->algs[v].name);
+                    if (!is_native ||
+                        native_has_algorithm(d->name, d->algs[v].name)) {
+                        list_append(valid, sizeof valid, d->algs[v].name);
+                    }
                 }
-                report(r, a, key, "%s has no algorithm '%s' (valid: %s)",
+                report(r, a, key, "%s%s has no algorithm '%s' (valid: %s)",
+                       is_native ? "backend native: the MPI library's " : "",
                        d->name, name, valid);
                 return -1;
             }
@@ -419,18 +434,33 @@ static int read_search(const struct reader *r, const config_setting_t *s,
     return 0;
 }
 
+const char *const config_backend_names[] = {"own", "native"};
+
 static int read_backend(const struct reader *r, const config_setting_t *s,
                         struct config *c)
 {
     const char *name;
-    (void)c;
     if (read_string(r, s, "backend", &name) != 0) {
         return -1;
     }
-    if (strcmp(name, "own") != 0) {
-        report(r, s, "backend", "unknown backend '%s' (valid: own)", name);
+    for (int b = 0; b < 2; b++) {
+        if (strcmp(name, config_backend_names[b]) == 0) {
+            c->backend = (enum config_backend)b;
+            return 0;
+        }
+    }
+    report(r, s, "backend", "unknown backend '%s' (valid: own, native)", name);
+    return -1;
+}
+
+static int read_baseline(const struct reader *r, const config_setting_t *s,
+                         struct config *c)
+{
+    if (config_setting_type(s) != CONFIG_TYPE_BOOL) {
+        report(r, s, "baseline", "expected true or false");
         return -1;
     }
+    c->has_baseline = config_setting_get_bool(s);
     return 0;
 }
 
@@ -466,9 +496,9 @@ static int read_keys(const struct reader *r, struct config *c)
 {
     config_setting_t *root = config_root_setting(&r->cfg);
     static const char *const known[] = {
-        "output",        "collectives",  "procs",         "message_sizes",
-        "segment_sizes", "algorithms",   "search",        "backend",
-        "measure",       "chain_fanout", "search_options"};
+        "output",        "collectives",  "procs",          "message_sizes",
+        "segment_sizes", "algorithms",   "search",         "backend",
+        "measure",       "chain_fanout", "search_options", "baseline"};
     const int n_known = (int)(sizeof known / sizeof known[0]);
     config_setting_t *found[sizeof known / sizeof known[0]] = {0};
 
@@ -483,7 +513,8 @@ static int read_keys(const struct reader *r, struct config *c)
             report(r, s, name,
                    "unknown key (valid: output, collectives, procs, "
                    "message_sizes, segment_sizes, algorithms, search, "
-                   "backend, measure, chain_fanout, search_options)");
+                   "backend, measure, chain_fanout, search_options, "
+                   "baseline)");
             return -1;
         }
         found[k] = s;
@@ -494,7 +525,9 @@ static int read_keys(const struct reader *r, struct config *c)
             return -1;
         }
     }
-    if (read_output(r, found[0], c) != 0 ||
+    /* backend first: it decides which algorithms a collective offers */
+    if ((found[7] && read_backend(r, found[7], c) != 0) ||
+        read_output(r, found[0], c) != 0 ||
         read_collectives(r, found[1], c) != 0 ||
         read_int_sizes(r, found[2], "procs", 1, 1 << 24,
                        "a number of processes >= 1", &c->procs,
@@ -505,12 +538,12 @@ static int read_keys(const struct reader *r, struct config *c)
                        &c->seg_sizes, &c->n_segs) != 0 ||
         (found[5] && read_algorithms(r, found[5], c) != 0) ||
         (found[6] && read_search(r, found[6], c) != 0) ||
-        (found[7] && read_backend(r, found[7], c) != 0) ||
         (found[8] && read_measure(r, found[8], c) != 0) ||
         (found[9] && read_scalar_int(r, found[9], "chain_fanout", 1, 32,
                                      "a number of chains in 1..32",
                                      &c->chain_fanout) != 0) ||
-        (found[10] && read_search_options(r, found[10], c) != 0)) {
+        (found[10] && read_search_options(r, found[10], c) != 0) ||
+        (found[11] && read_baseline(r, found[11], c) != 0)) {
         return -1;
     }
     if (c->n_segs > CONFIG_MAX_SEGS) {
@@ -532,6 +565,7 @@ int config_load(const char *path, struct config *c)
     c->measure = (struct config_measure){
         .warmup = 2, .min_reps = 5, .max_reps = 100, .rse = 0.05};
     c->chain_fanout = 4;
+    c->has_baseline = 1;
     c->search_params = (struct search_params)SEARCH_PARAMS_DEFAULT;
 
     config_init(&r.cfg);
@@ -574,4 +608,17 @@ int config_check_world(const struct config *c, int world_size)
         return -1;
     }
     return 0;
+}
+
+int config_peek_native(const char *path)
+{
+    config_t cfg;
+    const char *backend = NULL;
+    config_init(&cfg);
+    int is_native =
+        config_read_file(&cfg, path) == CONFIG_TRUE &&
+        config_lookup_string(&cfg, "backend", &backend) == CONFIG_TRUE &&
+        strcmp(backend, config_backend_names[BACKEND_NATIVE]) == 0;
+    config_destroy(&cfg);
+    return is_native;
 }

@@ -15,6 +15,11 @@ struct config_measure {
     double rse; /* stop when the relative standard error is below this */
 };
 
+/* Whose algorithms are timed: ours (collectives/) or the MPI library's,
+ * forced one at a time through MPI_T (collectives/native.c). */
+enum config_backend { BACKEND_OWN = 0, BACKEND_NATIVE = 1 };
+extern const char *const config_backend_names[];
+
 struct config {
     char path[1024];
     char output[1024];
@@ -33,6 +38,10 @@ struct config {
     struct search_params search_params;
     struct config_measure measure;
     int chain_fanout;
+    enum config_backend backend;
+    /* Time the library's own collective (its default decision) once per
+     * point as method default/0, the baseline of speedup.csv. */
+    int has_baseline;
 };
 
 /* Reads and validates path; on error prints one line "file:line: key: what"
@@ -41,5 +50,9 @@ int config_load(const char *path, struct config *out);
 void config_free(struct config *c);
 /* Checks what needs the MPI world: every procs entry <= world_size. */
 int config_check_world(const struct config *c, int world_size);
+/* 1 if the file at path sets backend = "native" (read quietly before
+ * MPI_Init, which the native backend must prepare; 0 on any error: the full
+ * check after MPI_Init reports it). */
+int config_peek_native(const char *path);
 
 #endif

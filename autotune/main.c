@@ -6,7 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "autotune/baseline.h"
 #include "autotune/compare.h"
+#include "autotune/config.h"
 #include "autotune/sweep.h"
 #include "collectives/collectives.h"
 #include "decision/decision.h"
@@ -21,6 +23,8 @@ static const char usage[] =
     "table\n"
     "  autotune compare -r RUN                       replay every search "
     "strategy\n"
+    "  autotune report -r RUN                        speedup over the "
+    "library default\n"
     "  autotune tree -f STEM [-m M] [-c C] [-u] [-g] [-s]   C4.5 "
     "decision tree\n"
     "  autotune --list                               algorithms, "
@@ -144,6 +148,12 @@ static int cmd_sweep(int argc, char **argv)
 {
     const char *config_path = NULL;
     int is_fresh = 0, rank, bad = 0;
+    /* The native backend's settings are read at MPI_Init only. */
+    for (int i = 1; i + 1 < argc; i++) {
+        if (strcmp(argv[i], "-c") == 0 && config_peek_native(argv[i + 1])) {
+            native_prepare_environment();
+        }
+    }
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     for (int i = 1; i < argc && !bad; i++) {
@@ -176,10 +186,8 @@ struct command {
 };
 
 static const struct command offline_commands[] = {
-    {"export", cmd_export},
-    {"compare", compare_main},
-    {"tree", tree_main},
-    {"--list", cmd_list},
+    {"export", cmd_export}, {"compare", compare_main}, {"report", report_main},
+    {"tree", tree_main},    {"--list", cmd_list},
 };
 
 int main(int argc, char **argv)

@@ -89,14 +89,60 @@ int measure_settle(MPI_Comm comm)
     return err;
 }
 
+const char *measure_method_name(const struct coll_def *coll, int alg)
+{
+    return alg == MEASURE_DEFAULT ? MEASURE_DEFAULT_NAME : coll->algs[alg].name;
+}
+
+int measure_applies(const struct measure_request *req, int n_ranks)
+{
+    const struct coll_def *coll = req->coll;
+    if (req->alg == MEASURE_DEFAULT) {
+        return 1;
+    }
+    const struct coll_alg *alg = &coll->algs[req->alg];
+    if (req->is_native) {
+        return native_runs_as_named(coll->name, alg->name, n_ranks,
+                                    req->msg_bytes, req->seg_bytes);
+    }
+    return coll_alg_applies(alg, n_ranks,
+                            coll->is_reduction ? MPI_SUM : MPI_OP_NULL);
+}
+
+/* What a request times: our algorithm on comm, or the library's collective
+ * on comm (its default decision) or on a duplicate forced to one of its
+ * algorithms (*run_comm, freed by the caller when it is not comm). */
+static int method_prepare(const struct measure_request *req, MPI_Comm comm,
+                          coll_fn *run, MPI_Comm *run_comm, const char **name)
+{
+    const struct coll_def *coll = req->coll;
+    *run = coll->reference;
+    *run_comm = comm;
+    *name = measure_method_name(coll, req->alg);
+    if (req->alg == MEASURE_DEFAULT) {
+        return 0;
+    }
+    const struct coll_alg *alg = &coll->algs[req->alg];
+    if (!req->is_native) {
+        *run = alg->run;
+        return 0;
+    }
+    return native_comm_create(comm, coll->name, alg->name, req->seg_bytes,
+                              req->chain_fanout, run_comm);
+}
+
 int measure_run(const struct measure_request *req, MPI_Comm comm,
                 struct measurement *out)
 {
     const struct coll_def *coll = req->coll;
-    const struct coll_alg *alg = &coll->algs[req->alg];
     const struct config_measure *p = &req->params;
     double *times = NULL;
     int rc = -1, rank, n_ranks;
+    coll_fn run;
+    MPI_Comm run_comm = MPI_COMM_NULL;
+    const char *name = MEASURE_DEFAULT_NAME;
+    int is_segmented = req->alg != MEASURE_DEFAULT && !req->is_native &&
+                       coll->algs[req->alg].is_segmented;
 
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &n_ranks);
@@ -116,6 +162,10 @@ int measure_run(const struct measure_request *req, MPI_Comm comm,
                 req->msg_bytes, coll->name);
         goto done;
     }
+    /* Collective and agreed: every rank fails or none. */
+    if (method_prepare(req, comm, &run, &run_comm, &name) != 0) {
+        goto done;
+    }
 
     /* Bytes with a sum: every message size is exact, every MPI has it. */
     struct coll_args args = {
@@ -125,12 +175,12 @@ int measure_run(const struct measure_request *req, MPI_Comm comm,
         .dtype = coll->is_reduction ? MPI_UNSIGNED_CHAR : MPI_BYTE,
         .op = coll->is_reduction ? MPI_SUM : MPI_OP_NULL,
         .root = 0,
-        .comm = comm,
-        .seg_bytes = alg->is_segmented ? req->seg_bytes : 0,
+        .comm = run_comm,
+        .seg_bytes = is_segmented ? req->seg_bytes : 0,
         .chain_fanout = req->chain_fanout,
     };
     for (int i = 0; i < p->warmup; i++) {
-        failed |= alg->run(&args) != MPI_SUCCESS;
+        failed |= run(&args) != MPI_SUCCESS;
     }
     if (any_failed(failed, comm)) {
         goto failed;
@@ -139,7 +189,7 @@ int measure_run(const struct measure_request *req, MPI_Comm comm,
     while (n < (size_t)p->max_reps) {
         MPI_Barrier(comm);
         double t0 = MPI_Wtime();
-        int err = alg->run(&args);
+        int err = run(&args);
         double local[2] = {MPI_Wtime() - t0, err != MPI_SUCCESS};
         double global[2];
         MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, comm);
@@ -155,7 +205,7 @@ int measure_run(const struct measure_request *req, MPI_Comm comm,
         }
     }
     snprintf(out->collective, sizeof out->collective, "%s", coll->name);
-    snprintf(out->algorithm, sizeof out->algorithm, "%s", alg->name);
+    snprintf(out->algorithm, sizeof out->algorithm, "%s", name);
     out->procs = n_ranks;
     out->msg_bytes = req->msg_bytes;
     out->segment_bytes = req->seg_bytes;
@@ -173,9 +223,12 @@ failed:
         fprintf(stderr,
                 "autotune: %s %s failed (P=%d, %ld bytes, "
                 "segment %d)\n",
-                coll->name, alg->name, n_ranks, req->msg_bytes, req->seg_bytes);
+                coll->name, name, n_ranks, req->msg_bytes, req->seg_bytes);
     }
 done:
+    if (run_comm != MPI_COMM_NULL && run_comm != comm) {
+        MPI_Comm_free(&run_comm);
+    }
     free(times);
     return rc;
 }

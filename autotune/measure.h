@@ -7,9 +7,16 @@
 #include "autotune/config.h"
 #include "store/store.h"
 
+/* The method label of the library's own collective, its default decision:
+ * timed at every point as the baseline, never a search candidate. */
+#define MEASURE_DEFAULT_NAME STORE_DEFAULT_ALGORITHM
+enum { MEASURE_DEFAULT = -1 };
+
 struct measure_request {
     const struct coll_def *coll;
-    int alg; /* index in coll->algs; must apply at this size */
+    int alg;       /* index in coll->algs; must apply at this size; or
+                      MEASURE_DEFAULT: the library's collective as it decides */
+    int is_native; /* time the library's algorithm of that name, forced */
     long msg_bytes;
     int seg_bytes;
     int chain_fanout;
@@ -25,6 +32,14 @@ struct measure_request {
  * an error on any rank. */
 int measure_run(const struct measure_request *req, MPI_Comm comm,
                 struct measurement *out);
+
+/* The algorithm's name, or MEASURE_DEFAULT_NAME for MEASURE_DEFAULT
+ * (borrowed). */
+const char *measure_method_name(const struct coll_def *coll, int alg);
+
+/* 1 if the request's method can run as named on n_ranks ranks (an own
+ * algorithm's needs; the library's own conditions under backend native). */
+int measure_applies(const struct measure_request *req, int n_ranks);
 
 /* Every rank reports to comm rank 0, which returns last: afterwards every
  * other rank is idle before rank 0 sends anything, so the next experiment

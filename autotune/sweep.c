@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "autotune/baseline.h"
 #include "autotune/measure.h"
 #include "autotune/progress.h"
 #include "autotune/sweep.h"
@@ -25,6 +26,7 @@ enum {
     CMD_MIN_REPS,
     CMD_MAX_REPS,
     CMD_RSE,
+    CMD_NATIVE, /* backend native: the library's algorithm, forced */
     CMD_LEN
 };
 enum { OP_STOP = 0, OP_MEASURE = 1 };
@@ -42,6 +44,7 @@ struct sweep {
     /* totals of this session */
     long experiments_new, experiments_reused, not_applicable;
     double experiment_s;
+    struct baseline_counts baseline;
 };
 
 static int mpi_check(int err, const char *what)
@@ -76,6 +79,7 @@ static void request_from_command(const double *cmd, struct measure_request *req)
     req->params.min_reps = (int)cmd[CMD_MIN_REPS];
     req->params.max_reps = (int)cmd[CMD_MAX_REPS];
     req->params.rse = cmd[CMD_RSE];
+    req->is_native = cmd[CMD_NATIVE] != 0;
 }
 
 static int broadcast_stop(struct sweep *s)
@@ -118,21 +122,27 @@ static int sweep_oracle(void *ctx, const struct search_point *p, int i,
     struct sweep *s = ctx;
     const struct coll_def *coll = coll_table[s->coll_index];
     const struct search_method *method = &p->methods[i];
-    const struct coll_alg *alg = &coll->algs[method->alg];
+    const char *name = measure_method_name(coll, method->alg);
+    int is_baseline = method->alg == MEASURE_DEFAULT;
     const struct measurement *rec =
-        journal_find(s->journal, coll->name, p->procs, p->msg_bytes, alg->name,
+        journal_find(s->journal, coll->name, p->procs, p->msg_bytes, name,
                      method->seg_bytes);
     if (rec) {
-        s->experiments_reused++;
+        *(is_baseline ? &s->baseline.reused : &s->experiments_reused) += 1;
         *time_us = rec->is_applicable ? rec->mean_us : -1;
         return 0;
     }
     struct measurement m;
-    MPI_Op op = coll->is_reduction ? MPI_SUM : MPI_OP_NULL;
-    if (!coll_alg_applies(alg, p->procs, op)) {
+    struct measure_request want = {.coll = coll,
+                                   .alg = method->alg,
+                                   .is_native =
+                                       s->cfg->backend == BACKEND_NATIVE,
+                                   .msg_bytes = p->msg_bytes,
+                                   .seg_bytes = method->seg_bytes};
+    if (!measure_applies(&want, p->procs)) {
         memset(&m, 0, sizeof m);
         snprintf(m.collective, sizeof m.collective, "%s", coll->name);
-        snprintf(m.algorithm, sizeof m.algorithm, "%s", alg->name);
+        snprintf(m.algorithm, sizeof m.algorithm, "%s", name);
         m.procs = p->procs;
         m.msg_bytes = p->msg_bytes;
         m.segment_bytes = method->seg_bytes;
@@ -151,6 +161,7 @@ static int sweep_oracle(void *ctx, const struct search_point *p, int i,
             [CMD_MIN_REPS] = c->measure.min_reps,
             [CMD_MAX_REPS] = c->measure.max_reps,
             [CMD_RSE] = c->measure.rse,
+            [CMD_NATIVE] = want.is_native,
         };
         struct measure_request req;
         if (mpi_check(MPI_Bcast(cmd, CMD_LEN, MPI_DOUBLE, 0, s->world),
@@ -161,8 +172,12 @@ static int sweep_oracle(void *ctx, const struct search_point *p, int i,
         if (measure_run(&req, s->subs[s->procs_index], &m) != 0) {
             return -1;
         }
-        s->experiments_new++;
-        s->experiment_s += m.cost_s;
+        if (is_baseline) {
+            s->baseline.measured++;
+        } else {
+            s->experiments_new++;
+            s->experiment_s += m.cost_s;
+        }
         s->point_measured = 1;
     }
     if (journal_append(s->journal, &m) != 0) {
@@ -183,7 +198,11 @@ static int point_methods(const struct config *c, int ci, long msg_bytes,
     int has_zero = c->seg_sizes[0] == 0;
     for (int k = 0; k < c->n_algs[ci]; k++) {
         int a = c->algs[ci][k];
-        if (!coll->algs[a].is_segmented) {
+        int is_segmented =
+            c->backend == BACKEND_NATIVE
+                ? native_uses_segments(coll->name, coll->algs[a].name)
+                : coll->algs[a].is_segmented;
+        if (!is_segmented) {
             out[n++] = (struct search_method){a, 0};
             continue;
         }
@@ -217,7 +236,8 @@ static void settings_of(const struct config *c,
     }
     memset(settings, 0, sizeof *settings);
     journal_settings_add(settings, "library", "%s", version);
-    journal_settings_add(settings, "backend", "own");
+    journal_settings_add(settings, "backend", "%s",
+                         config_backend_names[c->backend]);
     journal_settings_add(settings, "datatype", "uint8_sum");
     journal_settings_add(settings, "measure.warmup", "%d", c->measure.warmup);
     journal_settings_add(settings, "measure.min_reps", "%d",
@@ -226,6 +246,7 @@ static void settings_of(const struct config *c,
                          c->measure.max_reps);
     journal_settings_add(settings, "measure.rse", "%g", c->measure.rse);
     journal_settings_add(settings, "chain_fanout", "%d", c->chain_fanout);
+    baseline_add_setting(c, settings);
 }
 
 static int path_join(char *buf, size_t size, const char *dir, const char *name)
@@ -253,8 +274,9 @@ static int start_fresh(const char *dir)
         fprintf(stderr, "autotune: starting over; the old journal is %s\n",
                 old);
     }
-    static const char *const tables[] = {"measurements.csv", "optimal.csv"};
-    for (int i = 0; i < 2; i++) {
+    static const char *const tables[] = {"measurements.csv", "optimal.csv",
+                                         "speedup.csv"};
+    for (int i = 0; i < 3; i++) {
         char path[2048];
         if (path_join(path, sizeof path, dir, tables[i]) == 0) {
             unlink(path);
@@ -274,7 +296,7 @@ static int controller_setup(const char *config_path, int is_fresh,
         return -1;
     }
     if (config_check_world(c, world_size) != 0 ||
-        store_make_dir(c->output) != 0 ||
+        baseline_check_backend(c) != 0 || store_make_dir(c->output) != 0 ||
         (is_fresh && start_fresh(c->output) != 0) ||
         path_join(path, sizeof path, c->output, "journal") != 0) {
         config_free(c);
@@ -358,6 +380,9 @@ static int controller_loop(struct sweep *s, struct grid_results *out)
                 int best = -1;
                 s->point_measured = 0;
                 rc = c->search->find_best(&point, sweep_oracle, s, &best);
+                if (rc == 0 && c->has_baseline) {
+                    rc = baseline_measure(&point, sweep_oracle, s);
+                }
                 if (rc == 0) {
                     rc = finish_point(s, &point, best, out);
                     prev = best >= 0 ? methods[best]
@@ -391,10 +416,13 @@ static int collect_measurements(const struct sweep *s, struct grid_results *out)
         for (int pi = 0; pi < c->n_procs; pi++) {
             for (int mi = 0; mi < c->n_msgs; mi++) {
                 int n = point_methods(c, ci, c->msg_sizes[mi], methods);
+                /* the baseline's row after the point's methods */
+                methods[n++] = (struct search_method){MEASURE_DEFAULT, 0};
                 for (int k = 0; k < n; k++) {
                     const struct measurement *m = journal_find(
                         s->journal, coll->name, c->procs[pi], c->msg_sizes[mi],
-                        coll->algs[methods[k].alg].name, methods[k].seg_bytes);
+                        measure_method_name(coll, methods[k].alg),
+                        methods[k].seg_bytes);
                     if (!m || !m->is_applicable) {
                         continue;
                     }
@@ -426,7 +454,10 @@ static int write_tables(const struct sweep *s, struct grid_results *r)
     if (path_join(path, sizeof path, dir, "measurements.csv") != 0 ||
         table_write_measurements(path, r->measured, r->n_measured) != 0 ||
         path_join(path, sizeof path, dir, "optimal.csv") != 0 ||
-        table_write_optimal(path, r->optimal, r->n_optimal) != 0) {
+        table_write_optimal(path, r->optimal, r->n_optimal) != 0 ||
+        path_join(path, sizeof path, dir, "speedup.csv") != 0 ||
+        baseline_write_speedup(s->journal, path, r->optimal, r->n_optimal) !=
+            0) {
         return -1;
     }
     return 0;
@@ -515,9 +546,11 @@ int sweep_main(const char *config_path, int is_fresh)
                "applicable; %.1f s wall\n",
                grid_points(&cfg), s.experiments_new, s.experiment_s,
                s.experiments_reused, s.not_applicable, progress_now() - start);
+        baseline_print_summary(s.journal, &s.baseline, results.optimal,
+                               results.n_optimal);
         printf("autotune: results in %s/ (optimal.csv, measurements.csv, "
-               "journal)\n",
-               cfg.output);
+               "%sjournal)\n",
+               cfg.output, cfg.has_baseline ? "speedup.csv, " : "");
         status = 0;
     } else {
         fprintf(stderr,
@@ -535,6 +568,7 @@ done:
     free_subcommunicators(&s);
     free(procs);
     measure_free_buffers();
+    native_close();
     MPI_Comm_free(&s.world);
     return status;
 }

@@ -81,4 +81,34 @@ int coll_find_alg(const struct coll_def *c, const char *name);
  * collective does not reduce), 0 otherwise. */
 int coll_alg_applies(const struct coll_alg *alg, int n_ranks, MPI_Op op);
 
+/* The native backend (native.c): the MPI library's own algorithms, by our
+ * names, forced one at a time through MPI_T (Open MPI's coll/tuned). Under
+ * SMPI, which has no MPI_T, every entry point refuses with one line. */
+
+/* 1 if this library offers the algorithm (store/ompi_algs.c, release). */
+int native_has_algorithm(const char *collective, const char *algorithm);
+/* 1 if the library's algorithm takes the forced segment size. */
+int native_uses_segments(const char *collective, const char *algorithm);
+/* 0 where the library would run another algorithm than the one forced, or
+ * fail, at this size (count in bytes): recorded as not applicable. */
+int native_runs_as_named(const char *collective, const char *algorithm,
+                         int n_ranks, long count, int seg_bytes);
+/* Before MPI_Init: the environment forcing needs (dynamic rules on,
+ * components that bypass coll/tuned excluded). */
+void native_prepare_environment(void);
+/* After MPI_Init, on one rank: fails with one line on stderr unless every
+ * collective's algorithm can be forced here. */
+int native_check(const char *const *collectives, int n);
+/* Collective over comm: *out (caller-frees with MPI_Comm_free) is a
+ * duplicate of comm whose collective runs the named algorithm with these
+ * parameters. Fails on every rank if any rank could not force it. */
+int native_comm_create(MPI_Comm comm, const char *collective,
+                       const char *algorithm, int seg_bytes, int chain_fanout,
+                       MPI_Comm *out);
+void native_close(void);
+/* What the library's default decision depends on, as one journal value
+ * without spaces: "ompi:coll=^han,hcoll;rules=fixed",
+ * "smpi/coll-selector:ompi". */
+int native_describe_default(char *buf, size_t size);
+
 #endif

@@ -216,6 +216,34 @@ int mpich_alg_exists(const struct mpich_coll *c, const char *name);
 void method_label(char *buf, size_t size, const char *algorithm,
                   int segment_bytes);
 
+/* The library's own collective, timed at every point as the baseline:
+ * recorded as method "default/0". */
+#define STORE_DEFAULT_ALGORITHM "default"
+
+/* One row of speedup.csv: a point's tuned choice against the default. */
+struct speedup_row {
+    char collective[STORE_NAME_MAX];
+    int procs;
+    long msg_bytes;
+    char algorithm[STORE_NAME_MAX];
+    int segment_bytes;
+    double time_us, default_us, speedup; /* speedup = default_us / time_us */
+};
+
+/* A row for every optimal row whose point has a default record in j, in the
+ * optimal rows' order; *rows is caller-frees (NULL when *n is 0). */
+int speedup_rows_build(const struct journal *j, const struct measurement *opt,
+                       size_t n_opt, struct speedup_row **rows, size_t *n);
+int table_write_speedup(const char *path, const struct speedup_row *rows,
+                        size_t n);
+/* Median and maximum speedup of the rows of one collective (NULL: all). */
+struct speedup_summary {
+    size_t points, default_faster;
+    double median, max, min;
+};
+void speedup_summarise(const struct speedup_row *rows, size_t n,
+                       const char *collective, struct speedup_summary *out);
+
 /* Writes data to path atomically (temporary file, fsync, rename). */
 int store_write_file(const char *path, int (*write)(FILE *, const void *),
                      const void *arg);

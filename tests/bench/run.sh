@@ -3,3 +3,4 @@
 set -eu
 cd "$(dirname "$0")/../.."
 tests/bench/search.sh "${BENCH_SCALE:-small}"
+tests/bench/default.sh

@@ -30,6 +30,7 @@ message_sizes = $msgs;
 segment_sizes = [0, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536];
 search        = "exhaustive";
 measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
+baseline      = false;
 CFG
     sweep="smpirun -np $np -platform conf/platforms/$c.xml --cfg=smpi/simulate-computation:no --log=root.thres:critical build/autotune-smpi -c $cfg"
     echo "$sweep"

@@ -76,6 +76,10 @@ expect procs_world   "procs_world.cfg:3: procs: 4 is larger than the MPI world \
 procs = [2, 4];
 message_sizes = [1];
 segment_sizes = [0];'
+expect bad_backend   "bad_backend.cfg:6: backend: unknown backend 'fast' \(valid: own, native\)" "$good
+backend = \"fast\";"
+expect bad_baseline  "bad_baseline.cfg:6: baseline: expected true or false" "$good
+baseline = 1;"
 # An unwritable output directory: even root cannot create one under /proc.
 cat > "$tmp/unwritable.cfg" <<CFG
 output = "/proc/autotune-test/run";

@@ -62,11 +62,12 @@ kill_and_resume() {
     sweep $part > "$tmp/${part}2.out" 2>&1 || { cat "$tmp/${part}2.out"; fail "resumed sweep"; }
     new=$(sed -n 's/.* \([0-9]*\) experiments run.*/\1/p' "$tmp/${part}2.out")
     na=$(sed -n 's/.*, \([0-9]*\) not applicable.*/\1/p' "$tmp/${part}2.out")
-    echo "$2 resumed: $new experiments run, $na not applicable"
-    [ $((new + na)) -eq $((total - killed_at)) ] ||
-        fail "resume re-measured: ran $((new + na)), expected $((total - killed_at))"
+    base=$(sed -n 's/.*baseline default\/0 ([^)]*): \([0-9]*\) measured.*/\1/p' "$tmp/${part}2.out")
+    echo "$2 resumed: $new experiments run, $na not applicable, ${base:-0} baseline"
+    [ $((new + na + ${base:-0})) -eq $((total - killed_at)) ] ||
+        fail "resume re-measured: ran $((new + na + ${base:-0})), expected $((total - killed_at))"
     [ "$(records "$tmp/$part/journal")" -eq "$total" ] || fail "journal record count differs"
-    for t in optimal.csv measurements.csv; do
+    for t in optimal.csv measurements.csv speedup.csv; do
         cmp "$tmp/$full/$t" "$tmp/$part/$t" || fail "$t differs from the uninterrupted run"
     done
     cmp <(grep '^m ' "$tmp/$full/journal" | sort) <(grep '^m ' "$tmp/$part/journal" | sort) ||
