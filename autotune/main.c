@@ -22,6 +22,11 @@ static const char usage[] =
     "strategy\n"
     "  autotune tree -f STEM [-m M] [-c C] [-u] [-g] [-s]   C4.5 "
     "decision tree\n"
+    "  autotune tree -r RUN [-m M] [-c C] [--collectives a,b] [--combined]\n"
+    "                [--holdout sizes|K] [--emit names,c] [-o STEM]\n"
+    "                                                C4.5 trees of a run\n"
+    "  autotune quadtree -r RUN --collective C (--depth N | --accuracy PCT)\n"
+    "                [--holdout sizes|K] [--emit c] [-o STEM]   quadtree\n"
     "  autotune --list                               algorithms, "
     "strategies, formats\n";
 
@@ -150,10 +155,8 @@ struct command {
 };
 
 static const struct command offline_commands[] = {
-    {"export", cmd_export},
-    {"compare", compare_main},
-    {"tree", tree_main},
-    {"--list", cmd_list},
+    {"export", cmd_export},      {"compare", compare_main}, {"tree", tree_main},
+    {"quadtree", quadtree_main}, {"--list", cmd_list},
 };
 
 int main(int argc, char **argv)

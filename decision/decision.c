@@ -1,0 +1,550 @@
+/* The compact decision: one node array for C4.5 trees and quadtrees alike,
+ * its text file and its generated C. Children of a node are contiguous, so a
+ * lookup is one index computation per level and no pointers. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decision/decision.h"
+#include "store/store.h"
+
+#define DECISION_MAGIC "autotune-decision 1"
+
+static const char *const attr_names[] = {"collective", "procs", "msg_bytes"};
+
+int decision_create(const char *kind, int n_methods, const char *const *methods,
+                    int n_colls, const char *const *colls,
+                    struct decision **out)
+{
+    struct decision *d = calloc(1, sizeof *d);
+    *out = NULL;
+    if (!d || n_methods < 1 || n_colls < 1) {
+        fprintf(stderr, "decision: %s\n",
+                d ? "needs a method and a collective" : "out of memory");
+        free(d);
+        return -1;
+    }
+    snprintf(d->kind, sizeof d->kind, "%s", kind);
+    d->n_methods = n_methods;
+    d->n_colls = n_colls;
+    d->methods = calloc((size_t)n_methods, sizeof *d->methods);
+    d->colls = calloc((size_t)n_colls, sizeof *d->colls);
+    d->roots = calloc((size_t)n_colls, sizeof *d->roots);
+    if (!d->methods || !d->colls || !d->roots) {
+        fprintf(stderr, "decision: out of memory\n");
+        decision_destroy(d);
+        return -1;
+    }
+    for (int i = 0; i < n_methods; i++) {
+        snprintf(d->methods[i], sizeof d->methods[i], "%s", methods[i]);
+    }
+    for (int i = 0; colls && i < n_colls; i++) {
+        snprintf(d->colls[i], sizeof d->colls[i], "%s", colls[i]);
+    }
+    *out = d;
+    return 0;
+}
+
+void decision_destroy(struct decision *d)
+{
+    if (!d) {
+        return;
+    }
+    free(d->methods);
+    free(d->colls);
+    free(d->roots);
+    free(d->nodes);
+    free(d);
+}
+
+int decision_add_nodes(struct decision *d, int count)
+{
+    if (count < 1 || d->n_nodes > INT32_MAX / 2 - count) {
+        fprintf(stderr, "decision: too many nodes\n");
+        return -1;
+    }
+    if (d->n_nodes + count > d->cap_nodes) {
+        int cap = d->cap_nodes ? d->cap_nodes : 64;
+        while (cap < d->n_nodes + count) {
+            cap *= 2;
+        }
+        struct decision_node *grown =
+            realloc(d->nodes, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            fprintf(stderr, "decision: out of memory\n");
+            return -1;
+        }
+        d->nodes = grown;
+        d->cap_nodes = cap;
+    }
+    int first = d->n_nodes;
+    memset(&d->nodes[first], 0, (size_t)count * sizeof *d->nodes);
+    d->n_nodes += count;
+    return first;
+}
+
+void decision_set_leaf(struct decision *d, int node, int method)
+{
+    struct decision_node *n = &d->nodes[node];
+    memset(n, 0, sizeof *n);
+    n->child = -1 - method;
+}
+
+void decision_set_split(struct decision *d, int node, enum decision_attr attr,
+                        int64_t cut, int child)
+{
+    struct decision_node *n = &d->nodes[node];
+    n->attr_hi = DECISION_COLL;
+    n->cut_hi = INT64_MAX;
+    n->attr_lo = (uint8_t)attr;
+    n->cut_lo = cut;
+    n->child = child;
+}
+
+void decision_set_quad(struct decision *d, int node, int64_t procs_cut,
+                       int64_t msg_cut, int child)
+{
+    struct decision_node *n = &d->nodes[node];
+    n->attr_hi = DECISION_PROCS;
+    n->cut_hi = procs_cut;
+    n->attr_lo = DECISION_MSG;
+    n->cut_lo = msg_cut;
+    n->child = child;
+}
+
+static bool is_quad(const struct decision_node *n)
+{
+    return n->cut_hi != INT64_MAX;
+}
+
+int decision_find_collective(const struct decision *d, const char *name)
+{
+    for (int i = 0; i < d->n_colls; i++) {
+        if (strcmp(d->colls[i], name) == 0) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+int decision_depth(const struct decision *d, int collective, int procs,
+                   long msg_bytes)
+{
+    const int64_t x[3] = {collective, procs, msg_bytes};
+    const struct decision_node *n = &d->nodes[d->roots[collective]];
+    int depth = 0;
+    while (n->child >= 0) {
+        n = &d->nodes[n->child + 2 * (x[n->attr_hi] > n->cut_hi) +
+                      (x[n->attr_lo] > n->cut_lo)];
+        depth++;
+    }
+    return depth;
+}
+
+static void count_from(const struct decision *d, int node, int depth,
+                       int *leaves, int *tests, int *max_depth)
+{
+    const struct decision_node *n = &d->nodes[node];
+    if (n->child < 0) {
+        (*leaves)++;
+        *max_depth = depth > *max_depth ? depth : *max_depth;
+        return;
+    }
+    (*tests)++;
+    for (int c = 0; c < (is_quad(n) ? 4 : 2); c++) {
+        count_from(d, n->child + c, depth + 1, leaves, tests, max_depth);
+    }
+}
+
+void decision_count(const struct decision *d, int *leaves, int *tests,
+                    int *max_depth)
+{
+    *leaves = *tests = *max_depth = 0;
+    for (int c = 0; c < d->n_colls; c++) {
+        bool is_seen = false;
+        for (int e = 0; e < c; e++) {
+            is_seen = is_seen || d->roots[e] == d->roots[c];
+        }
+        if (!is_seen) {
+            count_from(d, d->roots[c], 0, leaves, tests, max_depth);
+        }
+    }
+}
+
+/* ---- file ---- */
+
+static int write_decision(FILE *f, const void *arg)
+{
+    const struct decision *d = arg;
+    fprintf(f, "%s\nkind %s\nmethods %d\n", DECISION_MAGIC, d->kind,
+            d->n_methods);
+    for (int i = 0; i < d->n_methods; i++) {
+        fprintf(f, "%s\n", d->methods[i]);
+    }
+    fprintf(f, "collectives %d\n", d->n_colls);
+    for (int i = 0; i < d->n_colls; i++) {
+        fprintf(f, "%s %" PRId32 "\n", d->colls[i], d->roots[i]);
+    }
+    fprintf(f, "nodes %d\n", d->n_nodes);
+    for (int i = 0; i < d->n_nodes; i++) {
+        const struct decision_node *n = &d->nodes[i];
+        if (n->child < 0) {
+            fprintf(f, "leaf %" PRId32 "\n", -1 - n->child);
+        } else if (is_quad(n)) {
+            fprintf(f, "quad %" PRId64 " %" PRId64 " %" PRId32 "\n", n->cut_hi,
+                    n->cut_lo, n->child);
+        } else {
+            fprintf(f, "split %s %" PRId64 " %" PRId32 "\n",
+                    attr_names[n->attr_lo], n->cut_lo, n->child);
+        }
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+int decision_save(const struct decision *d, const char *path)
+{
+    return store_write_file(path, write_decision, d);
+}
+
+struct reader {
+    FILE *f;
+    const char *path;
+    int lineno;
+    char line[256];
+};
+
+static int read_line(struct reader *r, const char *what)
+{
+    if (!fgets(r->line, sizeof r->line, r->f)) {
+        fprintf(stderr, "%s:%d: ends before %s\n", r->path, r->lineno + 1,
+                what);
+        return -1;
+    }
+    r->lineno++;
+    r->line[strcspn(r->line, "\r\n")] = '\0';
+    return 0;
+}
+
+static int bad_line(const struct reader *r, const char *what)
+{
+    fprintf(stderr, "%s:%d: '%s': expected %s\n", r->path, r->lineno, r->line,
+            what);
+    return -1;
+}
+
+/* "KEY N" with 1 <= N <= max. */
+static int read_count(struct reader *r, const char *key, int max, int *out)
+{
+    size_t len = strlen(key);
+    char *end;
+    if (read_line(r, key)) {
+        return -1;
+    }
+    long v = 0;
+    bool is_ok = strncmp(r->line, key, len) == 0 && r->line[len] == ' ';
+    if (is_ok) {
+        v = strtol(r->line + len + 1, &end, 10);
+        is_ok = end != r->line + len + 1 && *end == '\0' && v >= 1 && v <= max;
+    }
+    if (!is_ok) {
+        char what[64];
+        snprintf(what, sizeof what, "'%s N' with 1 <= N <= %d", key, max);
+        return bad_line(r, what);
+    }
+    *out = (int)v;
+    return 0;
+}
+
+static int read_node(struct reader *r, struct decision *d, int i)
+{
+    struct decision_node *n = &d->nodes[i];
+    char attr[16];
+    int64_t a, b;
+    int32_t child;
+    int used = 0;
+    if (sscanf(r->line, "leaf %" SCNd32 "%n", &child, &used) == 1 &&
+        r->line[used] == '\0') {
+        if (child < 0 || child >= d->n_methods) {
+            return bad_line(r, "a method index");
+        }
+        decision_set_leaf(d, i, child);
+        return 0;
+    }
+    int n_children = 4;
+    if (sscanf(r->line, "quad %" SCNd64 " %" SCNd64 " %" SCNd32 "%n", &a, &b,
+               &child, &used) == 3 &&
+        r->line[used] == '\0') {
+        decision_set_quad(d, i, a, b, child);
+    } else if (sscanf(r->line, "split %15s %" SCNd64 " %" SCNd32 "%n", attr, &a,
+                      &child, &used) == 3 &&
+               r->line[used] == '\0') {
+        int k = 0;
+        while (k < 3 && strcmp(attr, attr_names[k]) != 0) {
+            k++;
+        }
+        if (k == 3) {
+            return bad_line(r, "collective, procs or msg_bytes");
+        }
+        decision_set_split(d, i, (enum decision_attr)k, a, child);
+        n_children = 2;
+    } else {
+        return bad_line(r, "'leaf M', 'split ATTR CUT CHILD' or "
+                           "'quad PROCS_CUT MSG_CUT CHILD'");
+    }
+    /* Children come after their parent: every walk ends at a leaf. */
+    if (n->child <= i || n->child > d->n_nodes - n_children) {
+        return bad_line(r, "children after the node and within the nodes");
+    }
+    return 0;
+}
+
+int decision_load(const char *path, struct decision **out)
+{
+    struct reader r = {fopen(path, "r"), path, 0, ""};
+    struct decision *d = NULL;
+    char kind[RUN_NAME_MAX] = "";
+    int rc = -1, n_methods, n_colls, n_nodes;
+    char **names = NULL;
+    *out = NULL;
+    if (!r.f) {
+        fprintf(stderr, "%s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    if (read_line(&r, "the header")) {
+        goto done;
+    }
+    if (strcmp(r.line, DECISION_MAGIC) != 0) {
+        bad_line(&r, "'" DECISION_MAGIC "'");
+        goto done;
+    }
+    if (read_line(&r, "kind")) {
+        goto done;
+    }
+    if (sscanf(r.line, "kind %31s", kind) != 1) {
+        bad_line(&r, "'kind NAME'");
+        goto done;
+    }
+    if (read_count(&r, "methods", 65535, &n_methods)) {
+        goto done;
+    }
+    names = calloc((size_t)n_methods, sizeof *names);
+    if (!names) {
+        fprintf(stderr, "%s: out of memory\n", path);
+        goto done;
+    }
+    for (int i = 0; i < n_methods; i++) {
+        if (read_line(&r, "a method")) {
+            goto done;
+        }
+        if (!(names[i] = strdup(r.line))) {
+            fprintf(stderr, "%s: out of memory\n", path);
+            goto done;
+        }
+    }
+    if (read_count(&r, "collectives", 1024, &n_colls)) {
+        goto done;
+    }
+    if (decision_create(kind, n_methods, (const char *const *)names, n_colls,
+                        NULL, &d)) {
+        goto done;
+    }
+    for (int i = 0; i < n_colls; i++) {
+        int used = 0;
+        if (read_line(&r, "a collective") ||
+            sscanf(r.line, "%31s %" SCNd32 "%n", d->colls[i], &d->roots[i],
+                   &used) != 2 ||
+            r.line[used] != '\0') {
+            if (r.lineno > 0 && !feof(r.f)) {
+                bad_line(&r, "'COLLECTIVE ROOT'");
+            }
+            goto done;
+        }
+    }
+    if (read_count(&r, "nodes", INT32_MAX / 4, &n_nodes) ||
+        decision_add_nodes(d, n_nodes) < 0) {
+        goto done;
+    }
+    for (int i = 0; i < n_colls; i++) {
+        if (d->roots[i] < 0 || d->roots[i] >= n_nodes) {
+            fprintf(stderr,
+                    "%s: collective %s: root %" PRId32 " is not a node\n", path,
+                    d->colls[i], d->roots[i]);
+            goto done;
+        }
+    }
+    for (int i = 0; i < n_nodes; i++) {
+        if (read_line(&r, "a node") || read_node(&r, d, i)) {
+            goto done;
+        }
+    }
+    if (fgets(r.line, sizeof r.line, r.f)) {
+        fprintf(stderr, "%s:%d: text after the last node\n", path,
+                r.lineno + 1);
+        goto done;
+    }
+    *out = d;
+    d = NULL;
+    rc = 0;
+done:
+    for (int i = 0; names && i < n_methods; i++) {
+        free(names[i]);
+    }
+    free(names);
+    decision_destroy(d);
+    fclose(r.f);
+    return rc;
+}
+
+/* ---- generated C ---- */
+
+static void emit_node(const struct decision *d, FILE *f, int node, int indent)
+{
+    static const char *const vars[] = {"collective", "procs", "msg_bytes"};
+    const struct decision_node *n = &d->nodes[node];
+    if (n->child < 0) {
+        fprintf(f, "%*sreturn %d; /* %s */\n", indent, "", -1 - n->child,
+                d->methods[-1 - n->child]);
+        return;
+    }
+    if (!is_quad(n)) {
+        fprintf(f, "%*sif (%s <= %" PRId64 "L) {\n", indent, "",
+                vars[n->attr_lo], n->cut_lo);
+        emit_node(d, f, n->child, indent + 4);
+        fprintf(f, "%*s}\n", indent, "");
+        emit_node(d, f, n->child + 1, indent);
+        return;
+    }
+    fprintf(f, "%*sif (procs <= %" PRId64 "L) {\n", indent, "", n->cut_hi);
+    for (int hi = 0; hi < 2; hi++) {
+        int in = indent + 4;
+        fprintf(f, "%*sif (msg_bytes <= %" PRId64 "L) {\n", in, "", n->cut_lo);
+        emit_node(d, f, n->child + 2 * hi, in + 4);
+        fprintf(f, "%*s}\n", in, "");
+        emit_node(d, f, n->child + 2 * hi + 1, in);
+        if (hi == 0) {
+            fprintf(f, "%*s}\n", indent, "");
+        }
+    }
+}
+
+static void emit_names(FILE *f, const char *prefix, const char *what,
+                       const char *var, int n, const char *names, size_t stride)
+{
+    fprintf(f, "const char *%s_%s_name(int %s)\n{\n", prefix, what, var);
+    fprintf(f, "    static const char *const names[] = {\n");
+    for (int i = 0; i < n; i++) {
+        fprintf(f, "        \"%s\",\n", names + (size_t)i * stride);
+    }
+    fprintf(f, "    };\n    return %s >= 0 && %s < %d ? names[%s] : 0;\n}\n",
+            var, var, n, var);
+}
+
+int decision_emit_c(const struct decision *d, FILE *f, const char *prefix,
+                    const char *comment)
+{
+    fprintf(f,
+            "/* %s\n * Generated by autotune; methods and collectives are "
+            "numbered as in\n * %s_method_name and %s_collective_name. */\n",
+            comment, prefix, prefix);
+    fprintf(f, "int %s_decide(int collective, int procs, long msg_bytes);\n",
+            prefix);
+    fprintf(f, "const char *%s_method_name(int method);\n", prefix);
+    fprintf(f, "const char *%s_collective_name(int collective);\n\n", prefix);
+    fprintf(f, "int %s_decide(int collective, int procs, long msg_bytes)\n{\n",
+            prefix);
+    fprintf(f, "    (void)collective;\n    (void)procs;\n"
+               "    (void)msg_bytes;\n");
+    bool is_shared = true;
+    for (int c = 1; c < d->n_colls; c++) {
+        is_shared = is_shared && d->roots[c] == d->roots[0];
+    }
+    if (is_shared) {
+        fprintf(f,
+                "    if (collective < 0 || collective >= %d) {\n"
+                "        return -1;\n    }\n",
+                d->n_colls);
+        emit_node(d, f, d->roots[0], 4);
+    } else {
+        for (int c = 0; c < d->n_colls; c++) {
+            fprintf(f, "    if (collective == %d) { /* %s */\n", c,
+                    d->colls[c]);
+            emit_node(d, f, d->roots[c], 8);
+            fprintf(f, "    }\n");
+        }
+        fprintf(f, "    return -1;\n");
+    }
+    fprintf(f, "}\n\n");
+    emit_names(f, prefix, "method", "method", d->n_methods, d->methods[0],
+               sizeof d->methods[0]);
+    fprintf(f, "\n");
+    emit_names(f, prefix, "collective", "collective", d->n_colls, d->colls[0],
+               sizeof d->colls[0]);
+    return ferror(f) ? -1 : 0;
+}
+
+/* ---- from C4.5 ---- */
+
+struct c45_map {
+    struct decision *d;
+    bool has_collective;
+};
+
+/* Fills node with the C4.5 subtree t; a discrete test on the collective
+ * becomes a chain of binary tests collective <= b. */
+static int add_c45_node(const struct c45_map *m, int node,
+                        const struct c45_node *t)
+{
+    struct decision *d = m->d;
+    int attr = t->attr - (m->has_collective ? 0 : -1);
+    switch (t->type) {
+    case C45_LEAF:
+        decision_set_leaf(d, node, t->leaf_class);
+        return 0;
+    case C45_TEST_CUT: {
+        int child = decision_add_nodes(d, 2);
+        if (child < 0) {
+            return -1;
+        }
+        /* Queries are integers: x <= cut exactly when x <= floor(cut). */
+        decision_set_split(d, node, (enum decision_attr)attr,
+                           (int64_t)floorf(t->cut), child);
+        return add_c45_node(m, child, t->branches[0]) ||
+               add_c45_node(m, child + 1, t->branches[1]);
+    }
+    case C45_TEST_DISCRETE:
+        for (int b = 0; b < t->n_branches - 1; b++) {
+            int child = decision_add_nodes(d, 2);
+            if (child < 0) {
+                return -1;
+            }
+            decision_set_split(d, node, DECISION_COLL, b, child);
+            if (add_c45_node(m, child, t->branches[b])) {
+                return -1;
+            }
+            node = child + 1;
+        }
+        return add_c45_node(m, node, t->branches[t->n_branches - 1]);
+    case C45_TEST_SUBSET:
+        break;
+    }
+    fprintf(stderr, "decision: C4.5 subset tests are not supported\n");
+    return -1;
+}
+
+int decision_add_c45(struct decision *d, int coll, const struct c45_tree *t,
+                     bool has_collective)
+{
+    struct c45_map m = {d, has_collective};
+    int root = decision_add_nodes(d, 1);
+    if (root < 0 || add_c45_node(&m, root, t->root)) {
+        return -1;
+    }
+    for (int c = 0; c < d->n_colls; c++) {
+        if (coll < 0 || c == coll) {
+            d->roots[c] = root;
+        }
+    }
+    return 0;
+}
