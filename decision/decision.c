@@ -1,6 +1,7 @@
 /* The compact decision: one node array for C4.5 trees and quadtrees alike,
- * its text file and its generated C. Children of a node are contiguous, so a
- * lookup is one index computation per level and no pointers. */
+ * its text file and its generated C. Children of a node are contiguous and
+ * come after it, so a lookup is one index computation per level, no
+ * pointers, and every walk ends. */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -11,8 +12,6 @@
 #include "store/store.h"
 
 #define DECISION_MAGIC "autotune-decision 1"
-
-static const char *const attr_names[] = {"collective", "procs", "msg_bytes"};
 
 int decision_create(const char *kind, int n_methods, const char *const *methods,
                     int n_colls, const char *const *colls,
@@ -56,67 +55,117 @@ void decision_destroy(struct decision *d)
     free(d->colls);
     free(d->roots);
     free(d->nodes);
+    free(d->leaf_method);
     free(d);
 }
 
-int decision_add_nodes(struct decision *d, int count)
+int decision_add_node(struct decision *d)
 {
-    if (count < 1 || d->n_nodes > INT32_MAX / 2 - count) {
+    if (d->n_nodes == INT32_MAX / 2) {
         fprintf(stderr, "decision: too many nodes\n");
         return -1;
     }
-    if (d->n_nodes + count > d->cap_nodes) {
-        int cap = d->cap_nodes ? d->cap_nodes : 64;
-        while (cap < d->n_nodes + count) {
-            cap *= 2;
+    if (d->n_nodes == d->cap_nodes) {
+        int cap = d->cap_nodes ? 2 * d->cap_nodes : 64;
+        struct decision_node *nodes =
+            realloc(d->nodes, (size_t)cap * sizeof *nodes);
+        if (nodes) {
+            d->nodes = nodes;
         }
-        struct decision_node *grown =
-            realloc(d->nodes, (size_t)cap * sizeof *grown);
-        if (!grown) {
+        int32_t *methods =
+            realloc(d->leaf_method, (size_t)cap * sizeof *methods);
+        if (methods) {
+            d->leaf_method = methods;
+        }
+        if (!nodes || !methods) {
             fprintf(stderr, "decision: out of memory\n");
             return -1;
         }
-        d->nodes = grown;
         d->cap_nodes = cap;
     }
-    int first = d->n_nodes;
-    memset(&d->nodes[first], 0, (size_t)count * sizeof *d->nodes);
-    d->n_nodes += count;
-    return first;
+    int node = d->n_nodes++;
+    decision_set_leaf(d, node, 0);
+    return node;
 }
 
 void decision_set_leaf(struct decision *d, int node, int method)
 {
-    struct decision_node *n = &d->nodes[node];
-    memset(n, 0, sizeof *n);
-    n->child = -1 - method;
+    d->nodes[node] = (struct decision_node){INT64_MAX, INT32_MAX, -1};
+    d->leaf_method[node] = method;
 }
 
-void decision_set_split(struct decision *d, int node, enum decision_attr attr,
-                        int64_t cut, int child)
+/* count consecutive new nodes; the first's index, or -1. */
+static int add_nodes(struct decision *d, int count)
 {
-    struct decision_node *n = &d->nodes[node];
-    n->attr_hi = DECISION_COLL;
-    n->cut_hi = INT64_MAX;
-    n->attr_lo = (uint8_t)attr;
-    n->cut_lo = cut;
-    n->child = child;
+    int first = d->n_nodes;
+    for (int i = 0; i < count; i++) {
+        if (decision_add_node(d) < 0) {
+            return -1;
+        }
+    }
+    return first;
 }
 
-void decision_set_quad(struct decision *d, int node, int64_t procs_cut,
-                       int64_t msg_cut, int child)
+int decision_add_split(struct decision *d, int node, bool is_procs, int64_t cut,
+                       int *lo, int *hi)
 {
-    struct decision_node *n = &d->nodes[node];
-    n->attr_hi = DECISION_PROCS;
-    n->cut_hi = procs_cut;
-    n->attr_lo = DECISION_MSG;
-    n->cut_lo = msg_cut;
-    n->child = child;
+    int child = add_nodes(d, is_procs ? 3 : 2);
+    if (child < 0) {
+        return -1;
+    }
+    d->nodes[node] = (struct decision_node){
+        is_procs ? INT64_MAX : cut, is_procs ? (int32_t)cut : INT32_MAX, child};
+    d->leaf_method[node] = -1;
+    *lo = child;
+    *hi = child + (is_procs ? 2 : 1);
+    return 0;
 }
 
-static bool is_quad(const struct decision_node *n)
+int decision_add_quad(struct decision *d, int node, int32_t procs_cut,
+                      int64_t msg_cut, int *child)
 {
-    return n->cut_hi != INT64_MAX;
+    *child = add_nodes(d, 4);
+    if (*child < 0) {
+        return -1;
+    }
+    d->nodes[node] = (struct decision_node){msg_cut, procs_cut, *child};
+    d->leaf_method[node] = -1;
+    return 0;
+}
+
+enum node_kind { NODE_LEAF, NODE_MSG, NODE_PROCS, NODE_QUAD };
+
+static enum node_kind kind_of(const struct decision *d, int i)
+{
+    const struct decision_node *n = &d->nodes[i];
+    if (d->leaf_method[i] >= 0) {
+        return NODE_LEAF;
+    }
+    if (n->procs_cut == INT32_MAX) {
+        return NODE_MSG;
+    }
+    return n->msg_cut == INT64_MAX ? NODE_PROCS : NODE_QUAD;
+}
+
+/* The children of node i (none for a leaf). */
+static int children_of(const struct decision *d, int i, int out[4])
+{
+    static const int steps[][4] = {{0}, {0, 1}, {0, 2}, {0, 1, 2, 3}};
+    static const int counts[] = {0, 2, 2, 4};
+    enum node_kind k = kind_of(d, i);
+    for (int c = 0; c < counts[k]; c++) {
+        out[c] = d->nodes[i].child + steps[k][c];
+    }
+    return counts[k];
+}
+
+void decision_set_root(struct decision *d, int coll, int node)
+{
+    for (int c = 0; c < d->n_colls; c++) {
+        if (coll < 0 || c == coll) {
+            d->roots[c] = node;
+        }
+    }
 }
 
 int decision_find_collective(const struct decision *d, const char *name)
@@ -132,12 +181,11 @@ int decision_find_collective(const struct decision *d, const char *name)
 int decision_depth(const struct decision *d, int collective, int procs,
                    long msg_bytes)
 {
-    const int64_t x[3] = {collective, procs, msg_bytes};
-    const struct decision_node *n = &d->nodes[d->roots[collective]];
+    int32_t i = d->roots[collective];
     int depth = 0;
-    while (n->child >= 0) {
-        n = &d->nodes[n->child + 2 * (x[n->attr_hi] > n->cut_hi) +
-                      (x[n->attr_lo] > n->cut_lo)];
+    while (d->leaf_method[i] < 0) {
+        const struct decision_node *n = &d->nodes[i];
+        i = n->child + 2 * (procs > n->procs_cut) + (msg_bytes > n->msg_cut);
         depth++;
     }
     return depth;
@@ -146,15 +194,16 @@ int decision_depth(const struct decision *d, int collective, int procs,
 static void count_from(const struct decision *d, int node, int depth,
                        int *leaves, int *tests, int *max_depth)
 {
-    const struct decision_node *n = &d->nodes[node];
-    if (n->child < 0) {
+    int children[4];
+    int n = children_of(d, node, children);
+    if (n == 0) {
         (*leaves)++;
         *max_depth = depth > *max_depth ? depth : *max_depth;
         return;
     }
     (*tests)++;
-    for (int c = 0; c < (is_quad(n) ? 4 : 2); c++) {
-        count_from(d, n->child + c, depth + 1, leaves, tests, max_depth);
+    for (int c = 0; c < n; c++) {
+        count_from(d, children[c], depth + 1, leaves, tests, max_depth);
     }
 }
 
@@ -190,14 +239,22 @@ static int write_decision(FILE *f, const void *arg)
     fprintf(f, "nodes %d\n", d->n_nodes);
     for (int i = 0; i < d->n_nodes; i++) {
         const struct decision_node *n = &d->nodes[i];
-        if (n->child < 0) {
-            fprintf(f, "leaf %" PRId32 "\n", -1 - n->child);
-        } else if (is_quad(n)) {
-            fprintf(f, "quad %" PRId64 " %" PRId64 " %" PRId32 "\n", n->cut_hi,
-                    n->cut_lo, n->child);
-        } else {
-            fprintf(f, "split %s %" PRId64 " %" PRId32 "\n",
-                    attr_names[n->attr_lo], n->cut_lo, n->child);
+        switch (kind_of(d, i)) {
+        case NODE_LEAF:
+            fprintf(f, "leaf %" PRId32 "\n", d->leaf_method[i]);
+            break;
+        case NODE_MSG:
+            fprintf(f, "split msg_bytes %" PRId64 " %" PRId32 "\n", n->msg_cut,
+                    n->child);
+            break;
+        case NODE_PROCS:
+            fprintf(f, "split procs %" PRId32 " %" PRId32 "\n", n->procs_cut,
+                    n->child);
+            break;
+        case NODE_QUAD:
+            fprintf(f, "quad %" PRId32 " %" PRId64 " %" PRId32 "\n",
+                    n->procs_cut, n->msg_cut, n->child);
+            break;
         }
     }
     return ferror(f) ? -1 : 0;
@@ -259,7 +316,6 @@ static int read_count(struct reader *r, const char *key, int max, int *out)
 
 static int read_node(struct reader *r, struct decision *d, int i)
 {
-    struct decision_node *n = &d->nodes[i];
     char attr[16];
     int64_t a, b;
     int32_t child;
@@ -272,29 +328,30 @@ static int read_node(struct reader *r, struct decision *d, int i)
         decision_set_leaf(d, i, child);
         return 0;
     }
-    int n_children = 4;
     if (sscanf(r->line, "quad %" SCNd64 " %" SCNd64 " %" SCNd32 "%n", &a, &b,
                &child, &used) == 3 &&
         r->line[used] == '\0') {
-        decision_set_quad(d, i, a, b, child);
+        d->nodes[i] = (struct decision_node){b, (int32_t)a, child};
     } else if (sscanf(r->line, "split %15s %" SCNd64 " %" SCNd32 "%n", attr, &a,
                       &child, &used) == 3 &&
-               r->line[used] == '\0') {
-        int k = 0;
-        while (k < 3 && strcmp(attr, attr_names[k]) != 0) {
-            k++;
-        }
-        if (k == 3) {
-            return bad_line(r, "collective, procs or msg_bytes");
-        }
-        decision_set_split(d, i, (enum decision_attr)k, a, child);
-        n_children = 2;
+               r->line[used] == '\0' &&
+               (strcmp(attr, "procs") == 0 || strcmp(attr, "msg_bytes") == 0)) {
+        bool is_procs = strcmp(attr, "procs") == 0;
+        b = a;
+        d->nodes[i] = (struct decision_node){
+            is_procs ? INT64_MAX : a, is_procs ? (int32_t)a : INT32_MAX, child};
     } else {
-        return bad_line(r, "'leaf M', 'split ATTR CUT CHILD' or "
+        return bad_line(r, "'leaf M', 'split procs|msg_bytes CUT CHILD' or "
                            "'quad PROCS_CUT MSG_CUT CHILD'");
     }
+    if (a < INT32_MIN || a >= INT32_MAX || b == INT64_MAX) {
+        return bad_line(r, "cuts below INT32_MAX (procs) and INT64_MAX");
+    }
+    d->leaf_method[i] = -1;
     /* Children come after their parent: every walk ends at a leaf. */
-    if (n->child <= i || n->child > d->n_nodes - n_children) {
+    int children[4];
+    int n = children_of(d, i, children);
+    if (child <= i || children[n - 1] >= d->n_nodes) {
         return bad_line(r, "children after the node and within the nodes");
     }
     return 0;
@@ -363,7 +420,7 @@ int decision_load(const char *path, struct decision **out)
         }
     }
     if (read_count(&r, "nodes", INT32_MAX / 4, &n_nodes) ||
-        decision_add_nodes(d, n_nodes) < 0) {
+        add_nodes(d, n_nodes) < 0) {
         goto done;
     }
     for (int i = 0; i < n_colls; i++) {
@@ -384,6 +441,7 @@ int decision_load(const char *path, struct decision **out)
                 r.lineno + 1);
         goto done;
     }
+
     *out = d;
     d = NULL;
     rc = 0;
@@ -401,25 +459,30 @@ done:
 
 static void emit_node(const struct decision *d, FILE *f, int node, int indent)
 {
-    static const char *const vars[] = {"collective", "procs", "msg_bytes"};
     const struct decision_node *n = &d->nodes[node];
-    if (n->child < 0) {
-        fprintf(f, "%*sreturn %d; /* %s */\n", indent, "", -1 - n->child,
-                d->methods[-1 - n->child]);
+    enum node_kind k = kind_of(d, node);
+    if (k == NODE_LEAF) {
+        fprintf(f, "%*sreturn %d; /* %s */\n", indent, "", d->leaf_method[node],
+                d->methods[d->leaf_method[node]]);
         return;
     }
-    if (!is_quad(n)) {
-        fprintf(f, "%*sif (%s <= %" PRId64 "L) {\n", indent, "",
-                vars[n->attr_lo], n->cut_lo);
+    if (k == NODE_MSG || k == NODE_PROCS) {
+        if (k == NODE_MSG) {
+            fprintf(f, "%*sif (msg_bytes <= %" PRId64 "L) {\n", indent, "",
+                    n->msg_cut);
+        } else {
+            fprintf(f, "%*sif (procs <= %" PRId32 ") {\n", indent, "",
+                    n->procs_cut);
+        }
         emit_node(d, f, n->child, indent + 4);
         fprintf(f, "%*s}\n", indent, "");
-        emit_node(d, f, n->child + 1, indent);
+        emit_node(d, f, n->child + (k == NODE_MSG ? 1 : 2), indent);
         return;
     }
-    fprintf(f, "%*sif (procs <= %" PRId64 "L) {\n", indent, "", n->cut_hi);
+    fprintf(f, "%*sif (procs <= %" PRId32 ") {\n", indent, "", n->procs_cut);
     for (int hi = 0; hi < 2; hi++) {
         int in = indent + 4;
-        fprintf(f, "%*sif (msg_bytes <= %" PRId64 "L) {\n", in, "", n->cut_lo);
+        fprintf(f, "%*sif (msg_bytes <= %" PRId64 "L) {\n", in, "", n->msg_cut);
         emit_node(d, f, n->child + 2 * hi, in + 4);
         fprintf(f, "%*s}\n", in, "");
         emit_node(d, f, n->child + 2 * hi + 1, in);
@@ -489,43 +552,34 @@ int decision_emit_c(const struct decision *d, FILE *f, const char *prefix,
 struct c45_map {
     struct decision *d;
     bool has_collective;
+    int coll;      /* the collective a combined tree is specialised to */
+    int max_depth; /* < 0: none */
 };
 
-/* Fills node with the C4.5 subtree t; a discrete test on the collective
- * becomes a chain of binary tests collective <= b. */
+/* Fills node with the C4.5 subtree t. */
 static int add_c45_node(const struct c45_map *m, int node,
-                        const struct c45_node *t)
+                        const struct c45_node *t, int depth)
 {
-    struct decision *d = m->d;
-    int attr = t->attr - (m->has_collective ? 0 : -1);
+    int lo, hi;
+    if (depth == m->max_depth && t->type != C45_TEST_DISCRETE) {
+        decision_set_leaf(m->d, node, t->leaf_class);
+        return 0;
+    }
     switch (t->type) {
     case C45_LEAF:
-        decision_set_leaf(d, node, t->leaf_class);
+        decision_set_leaf(m->d, node, t->leaf_class);
         return 0;
-    case C45_TEST_CUT: {
-        int child = decision_add_nodes(d, 2);
-        if (child < 0) {
+    case C45_TEST_CUT:
+        /* Queries are integers: x <= cut exactly when x <= floor(cut). */
+        if (decision_add_split(m->d, node, t->attr == m->has_collective,
+                               (int64_t)floorf(t->cut), &lo, &hi)) {
             return -1;
         }
-        /* Queries are integers: x <= cut exactly when x <= floor(cut). */
-        decision_set_split(d, node, (enum decision_attr)attr,
-                           (int64_t)floorf(t->cut), child);
-        return add_c45_node(m, child, t->branches[0]) ||
-               add_c45_node(m, child + 1, t->branches[1]);
-    }
+        return add_c45_node(m, lo, t->branches[0], depth + 1) ||
+               add_c45_node(m, hi, t->branches[1], depth + 1);
     case C45_TEST_DISCRETE:
-        for (int b = 0; b < t->n_branches - 1; b++) {
-            int child = decision_add_nodes(d, 2);
-            if (child < 0) {
-                return -1;
-            }
-            decision_set_split(d, node, DECISION_COLL, b, child);
-            if (add_c45_node(m, child, t->branches[b])) {
-                return -1;
-            }
-            node = child + 1;
-        }
-        return add_c45_node(m, node, t->branches[t->n_branches - 1]);
+        /* Only the collective is discrete: its value m->coll + 1. */
+        return add_c45_node(m, node, t->branches[m->coll], depth);
     case C45_TEST_SUBSET:
         break;
     }
@@ -534,17 +588,18 @@ static int add_c45_node(const struct c45_map *m, int node,
 }
 
 int decision_add_c45(struct decision *d, int coll, const struct c45_tree *t,
-                     bool has_collective)
+                     bool has_collective, int max_depth)
 {
-    struct c45_map m = {d, has_collective};
-    int root = decision_add_nodes(d, 1);
-    if (root < 0 || add_c45_node(&m, root, t->root)) {
-        return -1;
-    }
     for (int c = 0; c < d->n_colls; c++) {
-        if (coll < 0 || c == coll) {
-            d->roots[c] = root;
+        if (coll >= 0 && c != coll) {
+            continue;
         }
+        struct c45_map m = {d, has_collective, c, max_depth};
+        int root = decision_add_node(d);
+        if (root < 0 || add_c45_node(&m, root, t->root, 0)) {
+            return -1;
+        }
+        decision_set_root(d, c, root);
     }
     return 0;
 }

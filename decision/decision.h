@@ -187,17 +187,16 @@ void penalty_stats_compute(double *v, int n, int n_unrunnable,
 
 /* ---- The compact decision: node array, lookup, file, generated C ---- */
 
-/* Attributes a node tests; a query is x[] = {collective, procs, msg}. */
-enum decision_attr { DECISION_COLL, DECISION_PROCS, DECISION_MSG };
-
-/* A node: leaf when child < 0 (method -1 - child); otherwise the next node
- * is child + 2 * (x[attr_hi] > cut_hi) + (x[attr_lo] > cut_lo). A binary
- * test has cut_hi = INT64_MAX (children child, child + 1); a quadtree node
- * tests procs (hi) and message size (lo), four children. */
+/* A node: the next node is child + 2 * (procs > procs_cut) +
+ * (msg_bytes > msg_cut). A quadtree node has four children; a test on the
+ * message size alone has procs_cut = INT32_MAX (children child, child + 1),
+ * one on procs alone msg_cut = INT64_MAX (children child, child + 2; the
+ * slot between is unused). A leaf has leaf_method >= 0 (a parallel array,
+ * so that tests stay 16 bytes, four to a cache line). */
 struct decision_node {
-    int64_t cut_hi, cut_lo;
+    int64_t msg_cut;
+    int32_t procs_cut;
     int32_t child;
-    uint8_t attr_hi, attr_lo;
 };
 
 struct decision {
@@ -206,25 +205,30 @@ struct decision {
     char (*methods)[2 * RUN_NAME_MAX];
     int n_colls;
     char (*colls)[RUN_NAME_MAX];
-    int32_t *roots; /* n_colls; equal roots: one tree tests the collective */
+    int32_t *roots; /* n_colls */
     int n_nodes, cap_nodes;
     struct decision_node *nodes;
+    int32_t *leaf_method; /* n_nodes: the method of a leaf, -1 on tests */
 };
 
 /* An empty decision for these methods and collectives (names copied;
- * colls NULL leaves the collective names empty);
- * caller frees with decision_destroy. */
+ * colls NULL leaves the collective names empty); caller frees with
+ * decision_destroy. */
 int decision_create(const char *kind, int n_methods, const char *const *methods,
                     int n_colls, const char *const *colls,
                     struct decision **out);
 void decision_destroy(struct decision *d);
-/* Appends count nodes (zeroed) and returns the first's index, or -1. */
-int decision_add_nodes(struct decision *d, int count);
+/* Builders: a new node's index, or -1. Nodes start as leaves of method 0. */
+int decision_add_node(struct decision *d);
 void decision_set_leaf(struct decision *d, int node, int method);
-void decision_set_split(struct decision *d, int node, enum decision_attr attr,
-                        int64_t cut, int child);
-void decision_set_quad(struct decision *d, int node, int64_t procs_cut,
-                       int64_t msg_cut, int child);
+/* Make node a test and add its children: *lo (attribute <= cut) and *hi. */
+int decision_add_split(struct decision *d, int node, bool is_procs, int64_t cut,
+                       int *lo, int *hi);
+/* Make node a quadtree node; its four children start at *child. */
+int decision_add_quad(struct decision *d, int node, int32_t procs_cut,
+                      int64_t msg_cut, int *child);
+/* Sets the root of collective coll (all collectives when coll < 0). */
+void decision_set_root(struct decision *d, int coll, int node);
 /* Index of a collective or method by name, or -1. */
 int decision_find_collective(const struct decision *d, const char *name);
 
@@ -232,14 +236,15 @@ int decision_find_collective(const struct decision *d, const char *name);
 static inline int decision_lookup(const struct decision *d, int collective,
                                   int procs, long msg_bytes)
 {
-    const int64_t x[3] = {collective, procs, msg_bytes};
     const struct decision_node *nodes = d->nodes;
-    const struct decision_node *n = &nodes[d->roots[collective]];
-    while (n->child >= 0) {
-        n = &nodes[n->child + 2 * (x[n->attr_hi] > n->cut_hi) +
-                   (x[n->attr_lo] > n->cut_lo)];
+    const int32_t *leaf_method = d->leaf_method;
+    int32_t i = d->roots[collective];
+    int method;
+    while ((method = leaf_method[i]) < 0) {
+        const struct decision_node *n = &nodes[i];
+        i = n->child + 2 * (procs > n->procs_cut) + (msg_bytes > n->msg_cut);
     }
-    return -1 - n->child;
+    return method;
 }
 /* Tests made by that lookup (the leaf's depth). */
 int decision_depth(const struct decision *d, int collective, int procs,
@@ -260,9 +265,12 @@ int decision_emit_c(const struct decision *d, FILE *f, const char *prefix,
 
 /* From a C4.5 tree built on attributes (procs, msg) or, when has_collective,
  * (collective, procs, msg); class k is method k. Sets the root of
- * collective coll (all roots when coll < 0). */
+ * collective coll, or of every collective when coll < 0: a combined tree
+ * is specialised to each collective (a test on the collective follows that
+ * collective's branch). With max_depth >= 0, a test that deep becomes a
+ * leaf of the class C4.5 predicts there. */
 int decision_add_c45(struct decision *d, int coll, const struct c45_tree *t,
-                     bool has_collective);
+                     bool has_collective, int max_depth);
 
 /* Quadtree over one collective's map (seed 002): n_procs x n_msgs cells of
  * method indexes, reshaped to 2^k x 2^k by replicating rows and columns;

@@ -49,13 +49,11 @@ static int build_block(struct quad_build *b, int node, int r0, int c0, int size,
         decision_set_leaf(b->d, node, method);
         return 0;
     }
-    int child = decision_add_nodes(b->d, 4);
-    if (child < 0) {
+    int h = size / 2, child;
+    if (decision_add_quad(b->d, node, b->in->procs[b->row_of[r0 + h - 1]],
+                          b->in->msgs[b->col_of[c0 + h - 1]], &child)) {
         return -1;
     }
-    int h = size / 2;
-    decision_set_quad(b->d, node, b->in->procs[b->row_of[r0 + h - 1]],
-                      b->in->msgs[b->col_of[c0 + h - 1]], child);
     return build_block(b, child, r0, c0, h, depth + 1) ||
            build_block(b, child + 1, r0, c0 + h, h, depth + 1) ||
            build_block(b, child + 2, r0 + h, c0, h, depth + 1) ||
@@ -91,11 +89,11 @@ int quadtree_build(struct decision *d, int coll,
         b.row_of[i] = (int)((long)i * in->n_procs / side);
         b.col_of[i] = (int)((long)i * in->n_msgs / side);
     }
-    int root = decision_add_nodes(d, 1);
+    int root = decision_add_node(d);
     if (root < 0 || build_block(&b, root, 0, 0, side, 0)) {
         goto done;
     }
-    d->roots[coll] = root;
+    decision_set_root(d, coll, root);
     rc = 0;
 done:
     free(b.row_of);

@@ -405,12 +405,17 @@ static int build_trees(const struct run_args *a, const struct run_data *r,
         int rc = c45_data_of(r, f, g0, g1, skip, &data) ||
                  c45_grow(data, &a->opt, &res) ||
                  decision_add_c45(d, a->is_combined ? -1 : t, res.tree,
-                                  a->is_combined);
+                                  a->is_combined, a->max_depth);
         if (rc == 0 && is_verbose) {
             printf("%s: C4.5 tree (-m %d -c %g) from %d points\n",
                    a->is_combined ? "combined" : r->grids[t].name,
                    a->opt.min_objs, (double)(a->opt.cf * 100), data->n_items);
             c45_print_tree(stdout, res.tree, data);
+            if (a->max_depth >= 0) {
+                printf("\n\n(used truncated to %d levels: a test that deep "
+                       "becomes a leaf of the class C4.5 predicts there)",
+                       a->max_depth);
+            }
             printf("\n\n%d leaves, size %d, training errors %d (%.1f%%), "
                    "predicted error %.1f%%\n\n",
                    res.leaves, c45_tree_size(res.tree), res.errors,
@@ -539,7 +544,7 @@ static void print_shape(const struct decision *d, const struct run_data *r,
            "points, %zu bytes in memory\n",
            d->kind, leaves, leaves + tests, max_depth,
            points ? (double)depth_sum / points : 0.0, points,
-           (size_t)d->n_nodes * sizeof *d->nodes);
+           (size_t)d->n_nodes * (sizeof *d->nodes + sizeof *d->leaf_method));
     (void)r;
 }
 
@@ -548,7 +553,8 @@ static void print_shape(const struct decision *d, const struct run_data *r,
 static const char tree_usage[] =
     "usage: autotune tree -r RUN [-m M] [-c C] [--collectives a,b] "
     "[--combined]\n"
-    "                     [--holdout sizes|K] [--emit names,c] [-o STEM]\n";
+    "                     [--depth N] [--holdout sizes|K] [--emit names,c] "
+    "[-o STEM]\n";
 
 int tree_run_main(int argc, char **argv)
 {

@@ -213,7 +213,7 @@ static void test_c45(void)
         CHECK_INT(0, c45_prune(t, data, &opt, &is_changed));
         CHECK_INT(0,
                   decision_create("c45", r->n_methods, labels, 2, names, &d));
-        CHECK_INT(0, decision_add_c45(d, has_coll ? -1 : 1, t, has_coll));
+        CHECK_INT(0, decision_add_c45(d, has_coll ? -1 : 1, t, has_coll, -1));
         for (int g = has_coll ? 0 : 1; g < 2; g++) {
             for (int procs = 1; procs <= 40; procs++) {
                 for (long msg = 0; msg < (4L << 20); msg = msg * 3 + 1) {
