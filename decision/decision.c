@@ -457,38 +457,68 @@ done:
 
 /* ---- generated C ---- */
 
+/* The method of every leaf under node, or -1 if they differ. */
+static int uniform_method(const struct decision *d, int node)
+{
+    int children[4];
+    int n = children_of(d, node, children);
+    if (n == 0) {
+        return d->leaf_method[node];
+    }
+    int method = uniform_method(d, children[0]);
+    for (int c = 1; c < n && method >= 0; c++) {
+        method = uniform_method(d, children[c]) == method ? method : -1;
+    }
+    return method;
+}
+
+static void emit_node(const struct decision *d, FILE *f, int node, int indent);
+
+/* if (var <= cut) { lo } hi; a subtree whose leaves agree is one return
+ * (seed 002's merging of conditions with the same color). */
+static void emit_split(const struct decision *d, FILE *f, const char *var,
+                       int64_t cut, int lo, int hi, int indent)
+{
+    int method = uniform_method(d, lo);
+    if (method >= 0 && method == uniform_method(d, hi)) {
+        emit_node(d, f, lo, indent);
+        return;
+    }
+    fprintf(f, "%*sif (%s <= %" PRId64 "L) {\n", indent, "", var, cut);
+    emit_node(d, f, lo, indent + 4);
+    fprintf(f, "%*s}\n", indent, "");
+    emit_node(d, f, hi, indent);
+}
+
 static void emit_node(const struct decision *d, FILE *f, int node, int indent)
 {
     const struct decision_node *n = &d->nodes[node];
-    enum node_kind k = kind_of(d, node);
-    if (k == NODE_LEAF) {
-        fprintf(f, "%*sreturn %d; /* %s */\n", indent, "", d->leaf_method[node],
-                d->methods[d->leaf_method[node]]);
+    int method = uniform_method(d, node);
+    if (method >= 0) {
+        fprintf(f, "%*sreturn %d; /* %s */\n", indent, "", method,
+                d->methods[method]);
         return;
     }
-    if (k == NODE_MSG || k == NODE_PROCS) {
-        if (k == NODE_MSG) {
-            fprintf(f, "%*sif (msg_bytes <= %" PRId64 "L) {\n", indent, "",
-                    n->msg_cut);
-        } else {
-            fprintf(f, "%*sif (procs <= %" PRId32 ") {\n", indent, "",
-                    n->procs_cut);
-        }
-        emit_node(d, f, n->child, indent + 4);
+    switch (kind_of(d, node)) {
+    case NODE_MSG:
+        emit_split(d, f, "msg_bytes", n->msg_cut, n->child, n->child + 1,
+                   indent);
+        break;
+    case NODE_PROCS:
+        emit_split(d, f, "procs", n->procs_cut, n->child, n->child + 2, indent);
+        break;
+    case NODE_QUAD:
+        /* Four children: procs first, then the message size. */
+        fprintf(f, "%*sif (procs <= %" PRId32 ") {\n", indent, "",
+                n->procs_cut);
+        emit_split(d, f, "msg_bytes", n->msg_cut, n->child, n->child + 1,
+                   indent + 4);
         fprintf(f, "%*s}\n", indent, "");
-        emit_node(d, f, n->child + (k == NODE_MSG ? 1 : 2), indent);
-        return;
-    }
-    fprintf(f, "%*sif (procs <= %" PRId32 ") {\n", indent, "", n->procs_cut);
-    for (int hi = 0; hi < 2; hi++) {
-        int in = indent + 4;
-        fprintf(f, "%*sif (msg_bytes <= %" PRId64 "L) {\n", in, "", n->msg_cut);
-        emit_node(d, f, n->child + 2 * hi, in + 4);
-        fprintf(f, "%*s}\n", in, "");
-        emit_node(d, f, n->child + 2 * hi + 1, in);
-        if (hi == 0) {
-            fprintf(f, "%*s}\n", indent, "");
-        }
+        emit_split(d, f, "msg_bytes", n->msg_cut, n->child + 2, n->child + 3,
+                   indent);
+        break;
+    case NODE_LEAF:
+        break;
     }
 }
 
