@@ -101,17 +101,18 @@ static int add_emit(struct run_args *a, const char *opt, const char *what)
 
 static int parse_holdout(struct run_args *a, const char *opt, const char *text)
 {
-    double k;
+    char *end;
+    long k = strtol(text, &end, 10);
     if (strcmp(text, "sizes") == 0) {
         a->holdout_sizes = true;
         a->holdout_folds = 2;
         return 0;
     }
-    if (parse_double(a->cmd, opt, text, 2, 1000, &k) || k != (int)k) {
+    if (end == text || *end != '\0' || k < 2 || k > 1000) {
         fprintf(stderr,
-                "autotune %s: %s takes 'sizes' or a number of "
-                "folds\n",
-                a->cmd, opt);
+                "autotune %s: %s: '%s' is neither 'sizes' nor a "
+                "number of folds in 2..1000\n",
+                a->cmd, opt, text);
         return -1;
     }
     a->holdout_folds = (int)k;
@@ -153,6 +154,13 @@ static int parse_args(int argc, char **argv, const char *usage,
             rc = parse_holdout(a, opt, val);
         } else if (strcmp(opt, "--depth") == 0) {
             rc = parse_double(a->cmd, opt, val, 0, 30, &v);
+            if (rc == 0 && v != (int)v) {
+                fprintf(stderr,
+                        "autotune %s: %s: '%s' is not a whole "
+                        "number of levels\n",
+                        a->cmd, opt, val);
+                rc = -1;
+            }
             a->max_depth = (int)v;
         } else if (strcmp(opt, "--accuracy") == 0) {
             rc = parse_double(a->cmd, opt, val, 0.001, 100, &v);
