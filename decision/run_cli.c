@@ -543,8 +543,7 @@ static int write_outputs(const struct run_args *a, const struct decision *d,
     return close_output(f, path) || rc;
 }
 
-static void print_shape(const struct decision *d, const struct run_data *r,
-                        long depth_sum, long points)
+static void print_shape(const struct decision *d, long depth_sum, long points)
 {
     int leaves, tests, max_depth;
     decision_count(d, &leaves, &tests, &max_depth);
@@ -553,7 +552,6 @@ static void print_shape(const struct decision *d, const struct run_data *r,
            d->kind, leaves, leaves + tests, max_depth,
            points ? (double)depth_sum / points : 0.0, points,
            (size_t)d->n_nodes * (sizeof *d->nodes + sizeof *d->leaf_method));
-    (void)r;
 }
 
 /* ---- tree -r ---- */
@@ -599,9 +597,7 @@ int tree_run_main(int argc, char **argv)
     long depth_sum = 0;
     print_penalty_header();
     for (int g = 0; g < r->n_grids; g++) {
-        long n_before = s.n + s.n_unrunnable;
         score_decision(r, &f, g, d, g, -1, &s, &depth_sum);
-        (void)n_before;
         print_penalty(r->grids[g].name, "tree", &s);
     }
     print_default(r, &s);
@@ -629,7 +625,7 @@ int tree_run_main(int argc, char **argv)
             points += r->grids[g].best[c] >= 0;
         }
     }
-    print_shape(d, r, depth_sum, points);
+    print_shape(d, depth_sum, points);
     char comment[256];
     snprintf(comment, sizeof comment, "C4.5 decision (-m %d -c %g)%s",
              a.opt.min_objs, (double)(a.opt.cf * 100),
@@ -779,7 +775,7 @@ int quadtree_main(int argc, char **argv)
         }
         print_penalty(grid->name, "quadtree held out", &s);
     }
-    print_shape(d, r, depth_sum, points);
+    print_shape(d, depth_sum, points);
     char comment[256];
     snprintf(comment, sizeof comment,
              "Quadtree decision for %s (max depth "

@@ -34,6 +34,25 @@ while read -r name args; do
         bad=$((bad + 1))
     fi
 done < "$dir/CASES"
+# --emit names gives the same data to `tree -f`, which prints the same tree
+# (its last tree: the simplified one, or the only one when pruning changed
+# nothing; leaf counts aside, which are training errors there).
+cases=("--collectives reduce -m 4|names-reduce|-m 4"
+       "--combined -m 8 -c 10|names|-m 8 -c 10")
+for c in "${cases[@]}"; do
+    IFS='|' read -r opts stem fopts <<< "$c"
+    # shellcheck disable=SC2086
+    "$bin" tree -r $run $opts --emit names -o "$tmp/names" > "$tmp/r.out"
+    # shellcheck disable=SC2086
+    "$bin" tree -f "$tmp/$stem" $fopts > "$tmp/f.out"
+    last=$(grep -c 'Decision Tree:' "$tmp/f.out")
+    if ! diff <(awk -v last="$last" '/Decision Tree:/ {n++; next} /^Tree saved/ {n = 0} n == last' "$tmp/f.out" | sed '/^$/d; s/ ([0-9./]*)$//') \
+              <(sed -n '2,/ leaves, size /p' "$tmp/r.out" | sed '$d' | sed '/^$/d; s/ ([0-9./]*)$//') > "$tmp/names.diff"; then
+        echo "FAIL tree -r $opts --emit names: tree -f $fopts prints another tree"
+        head -20 "$tmp/names.diff"; bad=$((bad + 1))
+    fi
+    total=$((total + 1))
+done
 [ $update = 1 ] && echo "rewrote $total golden files in $dir; review with git diff"
 echo "decision golden: $((total - bad))/$total match"
 [ $bad = 0 ]
