@@ -472,52 +472,101 @@ static int uniform_method(const struct decision *d, int node)
     return method;
 }
 
-static void emit_node(const struct decision *d, FILE *f, int node, int indent);
+/* The values a branch can still see: lo < procs <= hi, likewise msg_bytes
+ * ([0] procs, [1] msg_bytes). */
+struct region {
+    int64_t lo[2], hi[2];
+};
 
-/* if (var <= cut) { lo } hi; a subtree whose leaves agree is one return
- * (seed 002's merging of conditions with the same color). */
-static void emit_split(const struct decision *d, FILE *f, const char *var,
-                       int64_t cut, int lo, int hi, int indent)
+/* One side of a test: a node, or the message-size half of a quadtree node
+ * (children lo and hi split at msg_cut). */
+struct side {
+    int node;
+    int lo, hi;
+    int64_t msg_cut;
+};
+
+static void emit_node(const struct decision *d, FILE *f, int node,
+                      struct region r, int indent);
+static void emit_test(const struct decision *d, FILE *f, int attr, int64_t cut,
+                      struct side a, struct side b, struct region r,
+                      int indent);
+
+static int side_method(const struct decision *d, struct side s)
 {
-    int method = uniform_method(d, lo);
-    if (method >= 0 && method == uniform_method(d, hi)) {
-        emit_node(d, f, lo, indent);
-        return;
+    if (s.node >= 0) {
+        return uniform_method(d, s.node);
     }
-    fprintf(f, "%*sif (%s <= %" PRId64 "L) {\n", indent, "", var, cut);
-    emit_node(d, f, lo, indent + 4);
-    fprintf(f, "%*s}\n", indent, "");
-    emit_node(d, f, hi, indent);
+    int method = uniform_method(d, s.lo);
+    return method == uniform_method(d, s.hi) ? method : -1;
 }
 
-static void emit_node(const struct decision *d, FILE *f, int node, int indent)
+static void emit_side(const struct decision *d, FILE *f, struct side s,
+                      struct region r, int indent)
 {
-    const struct decision_node *n = &d->nodes[node];
-    int method = uniform_method(d, node);
-    if (method >= 0) {
+    if (s.node >= 0) {
+        emit_node(d, f, s.node, r, indent);
+    } else {
+        emit_test(d, f, 1, s.msg_cut, (struct side){s.lo, 0, 0, 0},
+                  (struct side){s.hi, 0, 0, 0}, r, indent);
+    }
+}
+
+/* if (x <= cut) { a } b, where x is procs (attr 0) or msg_bytes (1). A test
+ * the region already decides is left out (replicated rows and columns of a
+ * reshaped quadtree repeat cuts), and two sides whose leaves all agree are
+ * one return (seed 002's merging of conditions with the same color). */
+static void emit_test(const struct decision *d, FILE *f, int attr, int64_t cut,
+                      struct side a, struct side b, struct region r, int indent)
+{
+    static const char *const vars[] = {"procs", "msg_bytes"};
+    if (cut >= r.hi[attr]) {
+        emit_side(d, f, a, r, indent);
+        return;
+    }
+    if (cut <= r.lo[attr]) {
+        emit_side(d, f, b, r, indent);
+        return;
+    }
+    int method = side_method(d, a);
+    if (method >= 0 && method == side_method(d, b)) {
         fprintf(f, "%*sreturn %d; /* %s */\n", indent, "", method,
                 d->methods[method]);
         return;
     }
+    struct region below = r, above = r;
+    below.hi[attr] = cut;
+    above.lo[attr] = cut;
+    fprintf(f, "%*sif (%s <= %" PRId64 "%s) {\n", indent, "", vars[attr], cut,
+            attr ? "L" : "");
+    emit_side(d, f, a, below, indent + 4);
+    fprintf(f, "%*s}\n", indent, "");
+    emit_side(d, f, b, above, indent);
+}
+
+static void emit_node(const struct decision *d, FILE *f, int node,
+                      struct region r, int indent)
+{
+    const struct decision_node *n = &d->nodes[node];
+    int c = n->child;
     switch (kind_of(d, node)) {
+    case NODE_LEAF:
+        fprintf(f, "%*sreturn %d; /* %s */\n", indent, "", d->leaf_method[node],
+                d->methods[d->leaf_method[node]]);
+        break;
     case NODE_MSG:
-        emit_split(d, f, "msg_bytes", n->msg_cut, n->child, n->child + 1,
-                   indent);
+        emit_test(d, f, 1, n->msg_cut, (struct side){c, 0, 0, 0},
+                  (struct side){c + 1, 0, 0, 0}, r, indent);
         break;
     case NODE_PROCS:
-        emit_split(d, f, "procs", n->procs_cut, n->child, n->child + 2, indent);
+        emit_test(d, f, 0, n->procs_cut, (struct side){c, 0, 0, 0},
+                  (struct side){c + 2, 0, 0, 0}, r, indent);
         break;
     case NODE_QUAD:
         /* Four children: procs first, then the message size. */
-        fprintf(f, "%*sif (procs <= %" PRId32 ") {\n", indent, "",
-                n->procs_cut);
-        emit_split(d, f, "msg_bytes", n->msg_cut, n->child, n->child + 1,
-                   indent + 4);
-        fprintf(f, "%*s}\n", indent, "");
-        emit_split(d, f, "msg_bytes", n->msg_cut, n->child + 2, n->child + 3,
-                   indent);
-        break;
-    case NODE_LEAF:
+        emit_test(d, f, 0, n->procs_cut,
+                  (struct side){-1, c, c + 1, n->msg_cut},
+                  (struct side){-1, c + 2, c + 3, n->msg_cut}, r, indent);
         break;
     }
 }
@@ -549,6 +598,8 @@ int decision_emit_c(const struct decision *d, FILE *f, const char *prefix,
             prefix);
     fprintf(f, "    (void)collective;\n    (void)procs;\n"
                "    (void)msg_bytes;\n");
+    const struct region everything = {{INT64_MIN, INT64_MIN},
+                                      {INT64_MAX, INT64_MAX}};
     bool is_shared = true;
     for (int c = 1; c < d->n_colls; c++) {
         is_shared = is_shared && d->roots[c] == d->roots[0];
@@ -558,12 +609,12 @@ int decision_emit_c(const struct decision *d, FILE *f, const char *prefix,
                 "    if (collective < 0 || collective >= %d) {\n"
                 "        return -1;\n    }\n",
                 d->n_colls);
-        emit_node(d, f, d->roots[0], 4);
+        emit_node(d, f, d->roots[0], everything, 4);
     } else {
         for (int c = 0; c < d->n_colls; c++) {
             fprintf(f, "    if (collective == %d) { /* %s */\n", c,
                     d->colls[c]);
-            emit_node(d, f, d->roots[c], 8);
+            emit_node(d, f, d->roots[c], everything, 8);
             fprintf(f, "    }\n");
         }
         fprintf(f, "    return -1;\n");
