@@ -119,7 +119,7 @@ for scale in $scales; do
     header="# $(date -u +%Y-%m-%d) Grig ($scale grid: $(awk -F, 'NR > 1 {p[$2]; m[$3]} END {print length(p) " procs up to " '"$max_procs"' ", " length(m) " message sizes up to " '"$max_msg"' " B"}' "$run/optimal.csv")): $sweep"
     { echo "$header"; sed 's/^/# /' "$tmp/commands" | grep -v -- '--emit c'; cat "$tmp/pen.csv"; } > "$pen"
     { echo "$header"
-      echo "# ns per decision: random procs in 2..$max_procs, sizes log-uniform in 1..$max_msg B; thread CPU time, median of $runs programs x median of 7 timings of 1M decisions, the loop's own cost (loop_ns: reading the query, a call, the sum) included; cc -O2 on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores shared"
+      echo "# ns per decision: random procs in 2..$max_procs, sizes log-uniform in 1..$max_msg B; thread CPU time, median of $runs programs x median of 7 timings of 1M decisions, the loop's own cost (loop_ns: reading the query, the sum) included; cc -O2 on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores shared"
       sed 's/^/# /' "$tmp/commands" | grep -- '--emit c'; cat "$tmp/time.csv"; } > "$tim"
     txt=results/bench/decision-$scale.txt
     {
