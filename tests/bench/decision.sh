@@ -10,15 +10,16 @@
 # Figures: results/bench/decision-{penalty,time}-<scale>.csv and
 # decision-<scale>.txt, each with the commands that produced them. The
 # sweeps' journals are in results/bench-runs/, so a sweep resumes.
-#   tests/bench/decision.sh [small|large]...
-# small: procs 2..8, 12, 16           (results/bench-runs/decision-grig.cfg)
-# large: procs 2..16, 20, 24, 28, 32   (results/bench-runs/decision-grig-large.cfg)
-# both 1 B..1 MiB by factors of 2, segments 0, 8 KiB, 64 KiB. The issue's
-# full grid (procs 2..64) takes hours of CPU: add its config as another
-# scale when there is time to sweep it.
+#   tests/bench/decision.sh [small|large|wide]...
+# small: procs 2..8, 12, 16                  (results/bench-runs/decision-grig.cfg)
+# large: procs 2..16, 20, 24, 28, 32          (decision-grig-large.cfg)
+# wide:  procs 2..16, 20, 24, 28, 32, 48, 64  (decision-grig-wide.cfg)
+# all 1 B..1 MiB by factors of 2, segments 0, 8 KiB, 64 KiB. The issue's
+# full grid (every procs 2..64) takes hours of CPU: add its config as
+# another scale when there is time to sweep it.
 set -eu
 cd "$(dirname "$0")/../.."
-scales=${*:-small large}
+scales=${*:-small large wide}
 make -s all build/libautotune.a
 mkdir -p results/bench
 bin=build/autotune
@@ -52,7 +53,8 @@ for scale in $scales; do
     case $scale in
     small) run=results/bench-runs/decision-grig; np=16 ;;
     large) run=results/bench-runs/decision-grig-large; np=32 ;;
-    *) echo "usage: $0 [small|large]..."; exit 2 ;;
+    wide)  run=results/bench-runs/decision-grig-wide; np=64 ;;
+    *) echo "usage: $0 [small|large|wide]..."; exit 2 ;;
     esac
     sweep="nice -n 10 smpirun -np $np -platform conf/platforms/grig.xml --cfg=smpi/simulate-computation:no --log=root.thres:critical build/autotune-smpi -c $run.cfg"
     echo "$sweep"
