@@ -81,6 +81,15 @@ bench: all
 bench-default: all
 	@tests/bench/default.sh
 
+# Decision functions: penalties of trees and quadtrees on the Grig runs and
+# the time of a decision (results/bench/decision-*).
+bench-decision: all build/libautotune.a
+	@tests/bench/decision.sh
+
+# Rewrites tests/decision/golden/ from the current build, for review.
+golden-decision: build/autotune
+	@tests/sh/test_decision_golden.sh --update
+
 # The README's first command: install what is missing, build, tune this
 # machine on a small default grid.
 demo:
@@ -95,12 +104,14 @@ install: build/autotune
 	$(if $(SMPICC),install -m 755 build/autotune-smpi $(DESTDIR)$(PREFIX)/bin/autotune-smpi)
 
 format:
-	clang-format -i $(SRCS) $(wildcard */*.h) $(UNIT_SRCS) $(MPIT_SRCS)
+	clang-format -i $(SRCS) $(wildcard */*.h) $(UNIT_SRCS) $(MPIT_SRCS) \
+	    $(wildcard tests/decision/*.c tests/bench/*.c)
 
 clean:
 	rm -rf build
 
-.PHONY: all tests check bench bench-default demo install format clean
+.PHONY: all tests check bench bench-default bench-decision golden-decision \
+        demo install format clean
 .SECONDARY:
 
 -include $(OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) $(MPIT_BINS:=.d)

@@ -27,6 +27,12 @@ static const char usage[] =
     "library default\n"
     "  autotune tree -f STEM [-m M] [-c C] [-u] [-g] [-s]   C4.5 "
     "decision tree\n"
+    "  autotune tree -r RUN [-m M] [-c C] [--collectives a,b] [--combined]\n"
+    "                [--depth N] [--holdout sizes|K] [--emit names,c] [-o "
+    "STEM]\n"
+    "                                                C4.5 trees of a run\n"
+    "  autotune quadtree -r RUN --collective C (--depth N | --accuracy PCT)\n"
+    "                [--holdout sizes|K] [--emit c] [-o STEM]   quadtree\n"
     "  autotune --list                               algorithms, "
     "strategies, formats\n";
 
@@ -186,8 +192,9 @@ struct command {
 };
 
 static const struct command offline_commands[] = {
-    {"export", cmd_export}, {"compare", compare_main}, {"report", report_main},
-    {"tree", tree_main},    {"--list", cmd_list},
+    {"export", cmd_export},      {"compare", compare_main},
+    {"report", report_main},     {"tree", tree_main},
+    {"quadtree", quadtree_main}, {"--list", cmd_list},
 };
 
 int main(int argc, char **argv)

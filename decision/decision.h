@@ -1,15 +1,21 @@
 /* Decision functions built from optimal-method tables: a C4.5 builder that
  * reproduces Quinlan's release 8 trees bit for bit (float arithmetic, its tie
- * rules), its .names/.data reader and text output, and `autotune tree`. */
+ * rules), its .names/.data reader and text output, `autotune tree`; the
+ * quadtree builder; the compact in-memory decision and its generated C. */
 #ifndef DECISION_H
 #define DECISION_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* `autotune tree -f STEM [-m M] [-c C] [-u] [-g] [-s]`: argv[0] is "tree".
  * Prints what `c4.5` prints; returns the exit status. */
 int tree_main(int argc, char **argv);
+/* `autotune tree -r RUN ...` (tree_main hands over when it sees -r) and
+ * `autotune quadtree -r RUN ...`; argv[0] is the command. */
+int tree_run_main(int argc, char **argv);
+int quadtree_main(int argc, char **argv);
 
 /* A data set is a schema (classes, attributes) plus items. Item values are
  * floats, one per attribute, row-major: a continuous value as is, a discrete
@@ -127,5 +133,158 @@ int c45_classify(const struct c45_tree *t, const float *values, int *class_out);
  * the names and must have the schema the tree was built with. */
 void c45_print_tree(FILE *f, const struct c45_tree *t,
                     const struct c45_data *d);
+
+/* ---- A run's decision map (optimal.csv + measurements.csv) ---- */
+
+#define RUN_NAME_MAX 32
+
+/* A method as the run timed it; label is "algorithm/segment_bytes". */
+struct run_method {
+    char algorithm[RUN_NAME_MAX];
+    int segment_bytes;
+    char label[2 * RUN_NAME_MAX];
+};
+
+/* One collective's grid: cell (p, m) is procs[p] x msgs[m], row-major. */
+struct run_grid {
+    char name[RUN_NAME_MAX];
+    int n_procs, n_msgs;
+    int *procs;      /* ascending */
+    long *msgs;      /* ascending */
+    int *best;       /* the optimum's method index; -1: no optimum recorded */
+    double *best_us; /* the optimum's time */
+    double *default_us; /* the "default" method's time; -1: not timed */
+    double *time_us;    /* cell x n_methods; -1: the method cannot run */
+};
+
+struct run_data {
+    int n_methods; /* in the order measurements.csv first names them */
+    struct run_method *methods;
+    int n_grids;
+    struct run_grid *grids; /* in the order optimal.csv names them */
+    bool has_default;       /* some point timed the "default" method */
+};
+
+/* Reads RUN/optimal.csv and RUN/measurements.csv; collectives (n of them,
+ * NULL for all) selects and orders the grids. A method whose segment is at
+ * least the message size was not timed there and runs unsegmented: it gets
+ * the time of algorithm/0. Caller frees with run_data_destroy. */
+int run_data_load(const char *run_dir, const char *const *collectives, int n,
+                  struct run_data **out);
+void run_data_destroy(struct run_data *r);
+int run_data_find_method(const struct run_data *r, const char *label);
+
+/* Penalty statistics (seed 000, eq. 6) over a set of points, in percent. */
+struct penalty_stats {
+    int n;            /* points scored */
+    int n_unrunnable; /* points whose chosen method cannot run there */
+    double min, max, mean, median;
+};
+/* Statistics of the n penalties (fractions, not percent) in v; v is
+ * reordered. */
+void penalty_stats_compute(double *v, int n, int n_unrunnable,
+                           struct penalty_stats *out);
+
+/* ---- The compact decision: node array, lookup, file, generated C ---- */
+
+/* A node: the next node is child + 2 * (procs > procs_cut) +
+ * (msg_bytes > msg_cut). A quadtree node has four children; a test on the
+ * message size alone has procs_cut = INT32_MAX (children child, child + 1),
+ * one on procs alone msg_cut = INT64_MAX (children child, child + 2; the
+ * slot between is unused). A leaf has leaf_method >= 0 (a parallel array,
+ * so that tests stay 16 bytes, four to a cache line). */
+struct decision_node {
+    int64_t msg_cut;
+    int32_t procs_cut;
+    int32_t child;
+};
+
+struct decision {
+    char kind[RUN_NAME_MAX]; /* "c45" or "quadtree" */
+    int n_methods;
+    char (*methods)[2 * RUN_NAME_MAX];
+    int n_colls;
+    char (*colls)[RUN_NAME_MAX];
+    int32_t *roots; /* n_colls */
+    int n_nodes, cap_nodes;
+    struct decision_node *nodes;
+    int32_t *leaf_method; /* n_nodes: the method of a leaf, -1 on tests */
+};
+
+/* An empty decision for these methods and collectives (names copied;
+ * colls NULL leaves the collective names empty); caller frees with
+ * decision_destroy. */
+int decision_create(const char *kind, int n_methods, const char *const *methods,
+                    int n_colls, const char *const *colls,
+                    struct decision **out);
+void decision_destroy(struct decision *d);
+/* Builders: a new node's index, or -1. Nodes start as leaves of method 0. */
+int decision_add_node(struct decision *d);
+void decision_set_leaf(struct decision *d, int node, int method);
+/* Make node a test and add its children: *lo (attribute <= cut) and *hi. */
+int decision_add_split(struct decision *d, int node, bool is_procs, int64_t cut,
+                       int *lo, int *hi);
+/* Make node a quadtree node; its four children start at *child. */
+int decision_add_quad(struct decision *d, int node, int32_t procs_cut,
+                      int64_t msg_cut, int *child);
+/* Sets the root of collective coll (all collectives when coll < 0). */
+void decision_set_root(struct decision *d, int coll, int node);
+/* Index of a collective or method by name, or -1. */
+int decision_find_collective(const struct decision *d, const char *name);
+
+/* The method chosen for collective (an index), procs and msg_bytes. */
+static inline int decision_lookup(const struct decision *d, int collective,
+                                  int procs, long msg_bytes)
+{
+    const struct decision_node *nodes = d->nodes;
+    const int32_t *leaf_method = d->leaf_method;
+    int32_t i = d->roots[collective];
+    int method;
+    while ((method = leaf_method[i]) < 0) {
+        const struct decision_node *n = &nodes[i];
+        i = n->child + 2 * (procs > n->procs_cut) + (msg_bytes > n->msg_cut);
+    }
+    return method;
+}
+/* Tests made by that lookup (the leaf's depth). */
+int decision_depth(const struct decision *d, int collective, int procs,
+                   long msg_bytes);
+/* Leaves, tests and the deepest leaf, over all roots. */
+void decision_count(const struct decision *d, int *leaves, int *tests,
+                    int *max_depth);
+
+/* A text file: methods, collectives, roots and nodes; loading checks every
+ * line and reports file:line. */
+int decision_save(const struct decision *d, const char *path);
+int decision_load(const char *path, struct decision **out);
+/* Self-contained C: PREFIX_decide(collective, procs, msg_bytes) returning
+ * the method index (-1 for an unknown collective), PREFIX_method_name and
+ * PREFIX_collective_name. */
+int decision_emit_c(const struct decision *d, FILE *f, const char *prefix,
+                    const char *comment);
+
+/* From a C4.5 tree built on attributes (procs, msg) or, when has_collective,
+ * (collective, procs, msg); class k is method k. Sets the root of
+ * collective coll, or of every collective when coll < 0: a combined tree
+ * is specialised to each collective (a test on the collective follows that
+ * collective's branch). With max_depth >= 0, a test that deep becomes a
+ * leaf of the class C4.5 predicts there. */
+int decision_add_c45(struct decision *d, int coll, const struct c45_tree *t,
+                     bool has_collective, int max_depth);
+
+/* Quadtree over one collective's map (seed 002): n_procs x n_msgs cells of
+ * method indexes, reshaped to 2^k x 2^k by replicating rows and columns;
+ * a block becomes a leaf with its most common method when that method
+ * covers at least accuracy_pct of it or the block is at max_depth (< 0: no
+ * limit). Sets the root of collective coll. */
+struct quadtree_input {
+    int n_procs, n_msgs;
+    const int *procs;
+    const long *msgs;
+    const int *cells; /* every cell a method index */
+};
+int quadtree_build(struct decision *d, int coll,
+                   const struct quadtree_input *in, int max_depth,
+                   double accuracy_pct);
 
 #endif

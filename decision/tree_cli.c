@@ -9,7 +9,8 @@
 #include "decision/decision.h"
 
 static const char tree_usage[] =
-    "(usage: autotune tree -f STEM [-m M] [-c C] [-u] [-g] [-s])\n";
+    "(usage: autotune tree -f STEM [-m M] [-c C] [-u] [-g] [-s], or "
+    "autotune tree -r RUN ...)\n";
 
 #define MAX_OPTION_LINES 16
 
@@ -179,6 +180,12 @@ int tree_main(int argc, char **argv)
     if (!args) {
         fprintf(stderr, "autotune tree: out of memory\n");
         return 1;
+    }
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-r") == 0) {
+            free(args);
+            return tree_run_main(argc, argv);
+        }
     }
     if (parse_args(argc, argv, args)) {
         goto done;

@@ -82,6 +82,9 @@ int table_write_optimal(const char *path, const struct measurement *rows,
                         size_t n);
 /* Reads an optimal.csv into *rows (caller-frees with free). */
 int table_read_optimal(const char *path, struct measurement **rows, size_t *n);
+/* Reads a measurements.csv the same way (every row applicable). */
+int table_read_measurements(const char *path, struct measurement **rows,
+                            size_t *n);
 
 /* What an exporter needs to know about the run besides its optimal table. */
 struct export_context {

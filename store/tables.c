@@ -127,7 +127,36 @@ int table_write_optimal(const char *path, const struct measurement *rows,
     return store_write_file(path, write_optimal_csv, &r);
 }
 
-int table_read_optimal(const char *path, struct measurement **rows, size_t *n)
+static int parse_optimal_row(const char *line, struct measurement *m)
+{
+    int used = 0;
+    if (sscanf(line, "%31[^,],%d,%ld,%31[^,],%d,%lf%n", m->collective,
+               &m->procs, &m->msg_bytes, m->algorithm, &m->segment_bytes,
+               &m->mean_us, &used) != 6 ||
+        line[used] != '\0') {
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_measurement_row(const char *line, struct measurement *m)
+{
+    int used = 0;
+    if (sscanf(line, "%31[^,],%d,%ld,%31[^,],%d,%d,%lf,%lf,%lf,%lf,%lf,%lf%n",
+               m->collective, &m->procs, &m->msg_bytes, m->algorithm,
+               &m->segment_bytes, &m->reps, &m->mean_us, &m->median_us,
+               &m->min_us, &m->max_us, &m->sd_us, &m->cost_s, &used) != 12 ||
+        line[used] != '\0') {
+        return -1;
+    }
+    return 0;
+}
+
+/* Reads a table whose first line is header and whose rows parse_row reads;
+ * every row read is an applicable measurement. */
+static int read_table(const char *path, const char *header, const char *what,
+                      int (*parse_row)(const char *, struct measurement *),
+                      struct measurement **rows, size_t *n)
 {
     char line[512];
     int lineno = 0, rc = -1;
@@ -143,8 +172,8 @@ int table_read_optimal(const char *path, struct measurement **rows, size_t *n)
         lineno++;
         line[strcspn(line, "\r\n")] = '\0';
         if (lineno == 1) {
-            if (strcmp(line, OPTIMAL_HEADER) != 0) {
-                fprintf(stderr, "%s:1: not an optimal-method table\n", path);
+            if (strcmp(line, header) != 0) {
+                fprintf(stderr, "%s:1: not %s\n", path, what);
                 goto done;
             }
             continue;
@@ -160,11 +189,7 @@ int table_read_optimal(const char *path, struct measurement **rows, size_t *n)
         }
         struct measurement *m = &(*rows)[*n];
         memset(m, 0, sizeof *m);
-        int used = 0;
-        if (sscanf(line, "%31[^,],%d,%ld,%31[^,],%d,%lf%n", m->collective,
-                   &m->procs, &m->msg_bytes, m->algorithm, &m->segment_bytes,
-                   &m->mean_us, &used) != 6 ||
-            line[used] != '\0') {
+        if (parse_row(line, m) != 0) {
             fprintf(stderr, "%s:%d: malformed row\n", path, lineno);
             goto done;
         }
@@ -184,6 +209,19 @@ done:
         *n = 0;
     }
     return rc;
+}
+
+int table_read_optimal(const char *path, struct measurement **rows, size_t *n)
+{
+    return read_table(path, OPTIMAL_HEADER, "an optimal-method table",
+                      parse_optimal_row, rows, n);
+}
+
+int table_read_measurements(const char *path, struct measurement **rows,
+                            size_t *n)
+{
+    return read_table(path, MEASUREMENTS_HEADER, "a measurements table",
+                      parse_measurement_row, rows, n);
 }
 
 static int export_csv(FILE *out, const struct measurement *rows, size_t n,

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Benchmark of the decision functions (issue 5) on exhaustive SMPI sweeps of
+# bcast and reduce over the simulated Grig (conf/platforms/grig.xml):
+#  - penalty: C4.5 trees (several -m/-c, per collective and combined) and
+#    quadtrees (depth 1..6, exact, accuracy limits), on the training grid and
+#    held out (every other message size; 5 folds of grid points), beside the
+#    MPI library's default when the run timed it;
+#  - time: ns per decision for random (procs, message size) queries, in
+#    memory and as generated C, for trees of 1..6 levels and the largest.
+# Figures: results/bench/decision-{penalty,time}-<scale>.csv and
+# decision-<scale>.txt, each with the commands that produced them. The
+# sweeps' journals are in results/bench-runs/, so a sweep resumes.
+#   tests/bench/decision.sh [small|large|wide]...
+# small: procs 2..8, 12, 16                  (results/bench-runs/decision-grig.cfg)
+# large: procs 2..16, 20, 24, 28, 32          (decision-grig-large.cfg)
+# wide:  procs 2..16, 20, 24, 28, 32, 48, 64  (decision-grig-wide.cfg)
+# all 1 B..1 MiB by factors of 2, segments 0, 8 KiB, 64 KiB. The issue's
+# full grid (every procs 2..64) takes hours of CPU: add its config as
+# another scale when there is time to sweep it.
+set -eu
+cd "$(dirname "$0")/../.."
+scales=${*:-small large wide}
+make -s all build/libautotune.a
+mkdir -p results/bench
+bin=build/autotune
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+runs=3 # timing programs per tree; each prints a median of 7 timings
+
+median() { sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+# penalty_row RUN_LABEL COLL BUILDER OPTIONS HOLDOUT -- autotune args...
+# Runs autotune and turns its report into one CSV row.
+penalty_row() {
+    local label=$1 coll=$2 builder=$3 options=$4 holdout=$5
+    shift 6
+    echo "  $bin $*" >> "$tmp/commands"
+    "$bin" "$@" -o "$tmp/x" > "$tmp/out"
+    awk -v label="$label" -v coll="$coll" -v builder="$builder" \
+        -v options="$options" -v holdout="$holdout" '
+        $1 == coll && $2 == builder && $3 != "held" { n = $3; mn = $4; mx = $5; me = $6; md = $7 }
+        $1 == coll && $2 == builder && $3 == "held" { hn = $5; hmx = $7; hme = $8 }
+        $1 == coll && $2 == "default" { dme = $6 }
+        /^(c45|quadtree): / { gsub(",", ""); leaves = $2; nodes = $4; depth = $8; mdepth = $11 }
+        END {
+            printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
+                label, coll, builder, options, leaves, nodes, depth, mdepth,
+                n, mn, mx, me, md, holdout, hn, hme, hmx, (dme == "" ? "-" : dme)
+        }' "$tmp/out"
+}
+
+for scale in $scales; do
+    case $scale in
+    small) run=results/bench-runs/decision-grig; np=16 ;;
+    large) run=results/bench-runs/decision-grig-large; np=32 ;;
+    wide)  run=results/bench-runs/decision-grig-wide; np=64 ;;
+    *) echo "usage: $0 [small|large|wide]..."; exit 2 ;;
+    esac
+    sweep="nice -n 10 smpirun -np $np -platform conf/platforms/grig.xml --cfg=smpi/simulate-computation:no --log=root.thres:critical build/autotune-smpi -c $run.cfg"
+    echo "$sweep"
+    $sweep
+    : > "$tmp/commands"
+    pen=results/bench/decision-penalty-$scale.csv
+    {
+        echo "run,collective,builder,options,leaves,nodes,max_depth,mean_depth,points,min_pct,max_pct,mean_pct,median_pct,holdout,holdout_points,holdout_mean_pct,holdout_max_pct,default_mean_pct"
+        for coll in bcast reduce; do
+            for mc in "2 25" "4 25" "8 25" "20 5" "40 5"; do
+                set -- $mc
+                for h in sizes 5; do
+                    penalty_row "$scale" "$coll" tree "-m $1 -c $2" "$h" -- \
+                        tree -r "$run" --collectives "$coll" -m "$1" -c "$2" --holdout "$h"
+                done
+            done
+            for mc in "2 25" "20 5"; do
+                set -- $mc
+                penalty_row "$scale" "$coll" tree "combined -m $1 -c $2" sizes -- \
+                    tree -r "$run" --combined -m "$1" -c "$2" --holdout sizes
+            done
+            for d in 1 2 3 4 5 6; do
+                penalty_row "$scale" "$coll" quadtree "depth $d" sizes -- \
+                    quadtree -r "$run" --collective "$coll" --depth "$d" --holdout sizes
+            done
+            for a in 50 70 90 100; do
+                penalty_row "$scale" "$coll" quadtree "accuracy $a" sizes -- \
+                    quadtree -r "$run" --collective "$coll" --accuracy "$a" --holdout sizes
+            done
+        done
+    } > "$tmp/pen.csv"
+
+    max_procs=$(awk -F, 'NR > 1 && $2 > m {m = $2} END {print m}' "$run/optimal.csv")
+    max_msg=$(awk -F, 'NR > 1 && $3 > m {m = $3} END {print m}' "$run/optimal.csv")
+    {
+        echo "run,collective,builder,levels,leaves,nodes,max_depth,inmem_ns,generated_ns,loop_ns"
+        for coll in bcast reduce; do
+            for builder in tree quadtree; do
+                for levels in 1 2 3 4 5 6 all; do
+                    if [ $builder = tree ]; then
+                        args=(tree -r "$run" --collectives "$coll")
+                        [ $levels = all ] || args+=(--depth "$levels")
+                    else
+                        args=(quadtree -r "$run" --collective "$coll")
+                        if [ $levels = all ]; then args+=(--accuracy 100); else args+=(--depth "$levels"); fi
+                    fi
+                    "$bin" "${args[@]}" --emit c -o "$tmp/t" > "$tmp/out"
+                    echo "  $bin ${args[*]} --emit c" >> "$tmp/commands"
+                    shape=$(awk '/^(c45|quadtree): / {gsub(",", ""); print $2 "," $4 "," $8}' "$tmp/out")
+                    cc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I. -DEMITTED="\"$tmp/t.c\"" \
+                        -o "$tmp/bench" tests/bench/decision_bench.c build/libautotune.a -lm
+                    for i in $(seq $runs); do
+                        "$tmp/bench" "$tmp/t.dec" "$coll" "$max_procs" "$max_msg" 2> /dev/null
+                    done > "$tmp/times"
+                    inmem=$(awk '{print $2}' "$tmp/times" | median)
+                    gen=$(awk '{print $4}' "$tmp/times" | median)
+                    loop=$(awk '{print $6}' "$tmp/times" | median)
+                    echo "$scale,$coll,$builder,$levels,$shape,$inmem,$gen,$loop"
+                done
+            done
+        done
+    } > "$tmp/time.csv"
+    tim=results/bench/decision-time-$scale.csv
+    header="# $(date -u +%Y-%m-%d) Grig ($scale grid: $(awk -F, 'NR > 1 {p[$2]; m[$3]} END {print length(p) " procs up to " '"$max_procs"' ", " length(m) " message sizes up to " '"$max_msg"' " B"}' "$run/optimal.csv")): $sweep"
+    { echo "$header"; sed 's/^/# /' "$tmp/commands" | grep -v -- '--emit c'; cat "$tmp/pen.csv"; } > "$pen"
+    { echo "$header"
+      echo "# ns per decision: random procs in 2..$max_procs, sizes log-uniform in 1..$max_msg B; thread CPU time, median of $runs programs x median of 7 timings of 1M decisions, the loop's own cost (loop_ns: reading the query, the sum) included; cc -O2 on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores shared"
+      sed 's/^/# /' "$tmp/commands" | grep -- '--emit c'; cat "$tmp/time.csv"; } > "$tim"
+    txt=results/bench/decision-$scale.txt
+    {
+        echo "$header"
+        echo
+        echo "Against the issue's figures (C4.5: the per-collective tree of at most"
+        echo "25 leaves with the lowest training penalty; held out: every other size, 5 folds):"
+        awk -F, 'NR > 1 && $3 == "tree" && $4 !~ /combined/ && $5 <= 25 {
+                k = $2 SUBSEP $4
+                if ($14 == "sizes") { hs[k] = $16 } else { hf[k] = $16 }
+                if (!($2 in best) || $12 < bm[$2]) { best[$2] = $4; bm[$2] = $12; bl[$2] = $5 }
+            }
+            NR > 1 && $3 == "quadtree" && $4 == "depth 3" { q3[$2] = $12 }
+            NR > 1 && $3 == "quadtree" && $4 == "accuracy 100" { qx[$2] = $12 }
+            NR > 1 && $18 != "-" && $18 != "" { dm[$2] = $18 }
+            END {
+                for (c in best) {
+                    k = c SUBSEP best[c]
+                    printf "  %-7s C4.5 %s: %d leaves, mean %.2f %% (<= 2), held out %.2f / %.2f %% (<= 4); quadtree depth 3: %.2f %% (<= 5), exact: %.2f %% (0); default: %s\n",
+                        c, best[c], bl[c], bm[c], hs[k], hf[k], q3[c], qx[c], (c in dm) ? dm[c] " %" : "not timed"
+                }
+            }' "$tmp/pen.csv" | sort
+        echo
+        echo "Penalty (%) against the measured optimum, training grid and held out:"
+        column -s, -t < "$tmp/pen.csv"
+        echo
+        echo "Decision time (ns):"
+        column -s, -t < "$tmp/time.csv"
+    } > "$txt"
+    cat "$txt"
+done

@@ -1,0 +1,250 @@
+/* Decision functions: a run's map and penalties on a hand-made run, quadtrees
+ * on a small map (exact, depth- and accuracy-limited, boundaries), the
+ * decision file's round trip and its errors, and C4.5 trees converted to
+ * the node array answering as c45_classify does. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "decision/decision.h"
+#include "tests/check.h"
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* Two procs, two sizes; b/512 at 1 B was not timed and runs as b/0. */
+static void test_run_data(const char *dir)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/optimal.csv", dir);
+    write_text(path, "collective,procs,msg_bytes,algorithm,segment_bytes,"
+                     "time_us\n"
+                     "bcast,2,1,a,0,10.000\n"
+                     "bcast,2,1024,b,512,20.000\n"
+                     "bcast,4,1,b,0,30.000\n"
+                     "bcast,4,1024,a,0,40.000\n");
+    snprintf(path, sizeof path, "%s/measurements.csv", dir);
+    write_text(path, "collective,procs,msg_bytes,algorithm,segment_bytes,reps,"
+                     "mean_us,median_us,min_us,max_us,sd_us,cost_s\n"
+                     "bcast,2,1,a,0,1,10,10,10,10,0,0\n"
+                     "bcast,2,1,b,0,1,11,11,11,11,0,0\n"
+                     "bcast,2,1,default,0,1,15,15,15,15,0,0\n"
+                     "bcast,2,1024,a,0,1,30,30,30,30,0,0\n"
+                     "bcast,2,1024,b,0,1,25,25,25,25,0,0\n"
+                     "bcast,2,1024,b,512,1,20,20,20,20,0,0\n"
+                     "bcast,4,1,a,0,1,33,33,33,33,0,0\n"
+                     "bcast,4,1,b,0,1,30,30,30,30,0,0\n"
+                     "bcast,4,1024,a,0,1,40,40,40,40,0,0\n");
+    struct run_data *r = NULL;
+    CHECK_INT(0, run_data_load(dir, NULL, 0, &r));
+    if (!r) {
+        return;
+    }
+    CHECK_INT(1, r->n_grids);
+    CHECK_INT(3, r->n_methods);
+    CHECK_STR("b/512", r->methods[2].label);
+    CHECK(r->has_default);
+    const struct run_grid *g = &r->grids[0];
+    CHECK_INT(2, g->n_procs);
+    CHECK_INT(2, g->n_msgs);
+    CHECK_INT(2, g->best[1]);
+    CHECK_INT(1, g->best[2]);
+    CHECK(g->time_us[0 * 3 + 2] == 11.0); /* b/512 at 1 B: b/0 */
+    CHECK(g->time_us[3 * 3 + 1] < 0);     /* b never ran at P=4, 1 KiB */
+    CHECK(g->default_us[0] == 15.0);
+    CHECK(g->default_us[1] < 0);
+    run_data_destroy(r);
+
+    const char *missing = "reduce";
+    CHECK(run_data_load(dir, &missing, 1, &r) != 0);
+
+    double v[] = {0.5, 0.0, 0.2, 0.1};
+    struct penalty_stats st;
+    penalty_stats_compute(v, 4, 1, &st);
+    CHECK_INT(4, st.n);
+    CHECK_INT(1, st.n_unrunnable);
+    CHECK(st.min == 0 && st.max == 50);
+    CHECK(st.mean > 19.999 && st.mean < 20.001);
+    CHECK(st.median > 14.999 && st.median < 15.001);
+}
+
+static const char *const methods[] = {"m0", "m1", "m2"};
+static const char *const colls[] = {"bcast"};
+
+/* A 3 x 5 map: procs 2, 4, 8; sizes 1 .. 4096. */
+static const int map_procs[] = {2, 4, 8};
+static const long map_msgs[] = {1, 16, 256, 1024, 4096};
+static const int map_cells[] = {0, 0, 1, 1, 2, /* P = 2 */
+                                0, 0, 1, 2, 2, /* P = 4 */
+                                0, 1, 1, 2, 2 /* P = 8 */};
+
+static struct decision *quadtree_of(int max_depth, double accuracy)
+{
+    struct decision *d = NULL;
+    struct quadtree_input in = {3, 5, map_procs, map_msgs, map_cells};
+    CHECK_INT(0, decision_create("quadtree", 3, methods, 1, colls, &d));
+    if (d) {
+        CHECK_INT(0, quadtree_build(d, 0, &in, max_depth, accuracy));
+    }
+    return d;
+}
+
+static void test_quadtree(const char *dir)
+{
+    struct decision *d = quadtree_of(-1, 100);
+    for (int p = 0; p < 3; p++) {
+        for (int m = 0; m < 5; m++) {
+            CHECK_INT(map_cells[p * 5 + m],
+                      decision_lookup(d, 0, map_procs[p], map_msgs[m]));
+        }
+    }
+    /* Boundary cells cover everything outside the measured sizes. */
+    CHECK_INT(0, decision_lookup(d, 0, 1, 0));
+    CHECK_INT(2, decision_lookup(d, 0, 100, 1L << 30));
+    CHECK_INT(2, decision_lookup(d, 0, 1, 1L << 30));
+    int leaves, tests, depth;
+    decision_count(d, &leaves, &tests, &depth);
+    CHECK_INT(3, depth); /* 8 x 8 after reshaping */
+
+    char path[512];
+    snprintf(path, sizeof path, "%s/q.dec", dir);
+    CHECK_INT(0, decision_save(d, path));
+    struct decision *loaded = NULL;
+    CHECK_INT(0, decision_load(path, &loaded));
+    if (loaded) {
+        CHECK_INT(d->n_nodes, loaded->n_nodes);
+        for (int procs = 1; procs < 12; procs++) {
+            for (long msg = 0; msg < 8192; msg = 2 * msg + 1) {
+                CHECK_INT(decision_lookup(d, 0, procs, msg),
+                          decision_lookup(loaded, 0, procs, msg));
+            }
+        }
+    }
+    decision_destroy(loaded);
+    decision_destroy(d);
+
+    /* Depth 0: one leaf, the most common method (m0 and m2 tie at 5 of 15
+     * before reshaping; counted on the 8 x 8 map). */
+    d = quadtree_of(0, 100);
+    decision_count(d, &leaves, &tests, &depth);
+    CHECK_INT(1, leaves);
+    CHECK_INT(0, tests);
+    decision_destroy(d);
+
+    d = quadtree_of(1, 100);
+    decision_count(d, &leaves, &tests, &depth);
+    CHECK_INT(4, leaves);
+    CHECK_INT(1, depth);
+    decision_destroy(d);
+
+    /* Accuracy 1%: any majority is accurate enough. */
+    d = quadtree_of(-1, 1);
+    decision_count(d, &leaves, &tests, &depth);
+    CHECK_INT(1, leaves);
+    decision_destroy(d);
+
+    const char *bad[] = {
+        "autotune-decision 1\nkind x\nmethods 1\nm0\ncollectives 1\nbcast "
+        "0\nnodes 1\nleaf 1\n",
+        "autotune-decision 1\nkind x\nmethods 1\nm0\ncollectives 1\nbcast "
+        "0\nnodes 1\nsplit procs 4 0\n",
+        "autotune-decision 1\nkind x\nmethods 1\nm0\ncollectives 1\nbcast "
+        "5\nnodes 1\nleaf 0\n",
+        "autotune-decision 2\n",
+        "autotune-decision 1\nkind x\nmethods 1\nm0\ncollectives 1\nbcast "
+        "0\nnodes 2\nleaf 0\n",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_text(path, bad[i]);
+        loaded = NULL;
+        CHECK(decision_load(path, &loaded) != 0);
+        CHECK(loaded == NULL);
+    }
+}
+
+/* C4.5 on the fixture run: the node array answers as c45_classify. */
+static void test_c45(void)
+{
+    struct run_data *r = NULL;
+    CHECK_INT(0, run_data_load("tests/decision/run", NULL, 0, &r));
+    if (!r) {
+        return;
+    }
+    for (int has_coll = 0; has_coll < 2; has_coll++) {
+        struct c45_data *data = NULL;
+        struct c45_tree *t = NULL;
+        struct decision *d = NULL;
+        struct c45_options opt;
+        const char *names[2] = {r->grids[0].name, r->grids[1].name};
+        const char *labels[64];
+        bool is_changed;
+        for (int k = 0; k < r->n_methods && k < 64; k++) {
+            labels[k] = r->methods[k].label;
+        }
+        c45_options_init(&opt);
+        CHECK_INT(0, c45_data_create(&data));
+        for (int k = 0; k < r->n_methods; k++) {
+            c45_data_add_class(data, labels[k]);
+        }
+        if (has_coll) {
+            c45_data_add_discrete(data, "collective", 2, names);
+        }
+        c45_data_add_continuous(data, "communicator_size");
+        c45_data_add_continuous(data, "message_size");
+        for (int g = 0; g < 2; g++) {
+            const struct run_grid *grid = &r->grids[g];
+            for (int c = 0; c < grid->n_procs * grid->n_msgs; c++) {
+                float v[3] = {(float)(g + 1),
+                              (float)grid->procs[c / grid->n_msgs],
+                              (float)grid->msgs[c % grid->n_msgs]};
+                if (has_coll || g == 1) {
+                    c45_data_add_item(data, has_coll ? v : v + 1,
+                                      grid->best[c]);
+                }
+            }
+        }
+        CHECK_INT(0, c45_build(data, &opt, &t));
+        CHECK_INT(0, c45_prune(t, data, &opt, &is_changed));
+        CHECK_INT(0,
+                  decision_create("c45", r->n_methods, labels, 2, names, &d));
+        CHECK_INT(0, decision_add_c45(d, has_coll ? -1 : 1, t, has_coll, -1));
+        for (int g = has_coll ? 0 : 1; g < 2; g++) {
+            for (int procs = 1; procs <= 40; procs++) {
+                for (long msg = 0; msg < (4L << 20); msg = msg * 3 + 1) {
+                    float v[3] = {(float)(g + 1), (float)procs, (float)msg};
+                    int expected = -1;
+                    c45_classify(t, has_coll ? v : v + 1, &expected);
+                    CHECK_INT(expected, decision_lookup(d, g, procs, msg));
+                }
+            }
+        }
+        decision_destroy(d);
+        c45_tree_destroy(t);
+        c45_data_destroy(data);
+    }
+    run_data_destroy(r);
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/test_decision.XXXXXX";
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    test_run_data(dir);
+    test_quadtree(dir);
+    test_c45();
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "%s: not removed\n", dir);
+    }
+    return check_exit();
+}
