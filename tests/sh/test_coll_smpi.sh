@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every bcast and reduce algorithm against SimGrid SMPI's collectives on a
+# Every algorithm of every collective against SimGrid SMPI's own, on a
 # simulated 64-host cluster, up to 64 ranks, primes included. Counts from
 # 13 up run the reduced case matrix (-q) to keep the simulation short.
 set -u
