@@ -92,10 +92,13 @@ static int blocks_part(const struct blocks_tree *t, int j, MPI_Aint a,
         *peer = t->tree.parent;
         return j == 0 && t->tree.parent >= 0 && a < b;
     }
+    if (j >= t->tree.n_children) {
+        return 0;
+    }
     *pa = a > t->child_lo[j] ? a : t->child_lo[j];
     *pb = b < t->child_lo[j + 1] ? b : t->child_lo[j + 1];
     *peer = t->tree.children[j];
-    return j < t->tree.n_children && *pa < *pb;
+    return *pa < *pb;
 }
 
 /* Posts the receives of piece [a, b) not yet posted into next (n: their
