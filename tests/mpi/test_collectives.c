@@ -622,6 +622,13 @@ static void test_table(void)
     for (int i = 0; i < coll_table_size; i++) {
         const struct coll_def *c = coll_table[i];
         CHECK(coll_find(c->name) == c);
+        CHECK(c->reference != NULL);
+        /* The shapes this test knows how to fill: a reduction combines one
+         * block per rank; only a rooted collective has root-only buffers. */
+        CHECK(!c->is_reduction ||
+              (c->send_blocks == BLOCKS_ONE && c->recv_blocks == BLOCKS_ONE));
+        CHECK(c->is_rooted || (c->send_blocks != BLOCKS_ROOT_P &&
+                               c->recv_blocks != BLOCKS_ROOT_P));
         CHECK_INT(-1, coll_find_alg(c, "no_such_algorithm"));
         for (int a = 0; a < c->n_algs; a++) {
             CHECK_INT(a, coll_find_alg(c, c->algs[a].name));
