@@ -2,45 +2,41 @@
  * broadcast of the whole buffer. */
 #include "collectives/internal.h"
 
-#include <stdlib.h>
+#include <limits.h>
 
-/* Idea: rank 0 receives every block (all receives posted at once), then
+/* Idea: rank 0 receives every block in rank order (gather_linear), then
  * broadcasts the P blocks down a binomial tree. Rounds: P-1 receives at
  * rank 0, then ceil(log2 P). Cost: (P-1)*(alpha + m*beta) +
  * ceil(log2 P)*(alpha + P*m*beta) for blocks of m. Needs: nothing. */
 int allgather_gather_bcast(const struct coll_args *args)
 {
-    struct coll_allgather g;
-    MPI_Request *reqs = NULL;
-    int rc = MPI_SUCCESS;
+    struct coll_args gather = *args, whole = *args;
+    int rank, size, rc;
 
-    if (args->count == 0 || (rc = allgather_begin(args, &g))) {
+    if (args->count == 0) {
+        return MPI_SUCCESS;
+    }
+    if ((rc = MPI_Comm_rank(args->comm, &rank)) ||
+        (rc = MPI_Comm_size(args->comm, &size))) {
         return rc;
     }
-    if (g.rank != 0) {
-        rc = MPI_Send(g.b.buf + g.rank * g.block, args->count, args->dtype, 0,
-                      COLL_TAG_ALLGATHER, args->comm);
-    } else if (g.size > 1) {
-        reqs = malloc((size_t)(g.size - 1) * sizeof *reqs);
-        if (!reqs) {
-            return MPI_ERR_NO_MEM;
-        }
-        for (int r = 1; r < g.size && rc == MPI_SUCCESS; r++) {
-            rc = MPI_Irecv(g.b.buf + r * g.block, args->count, args->dtype, r,
-                           COLL_TAG_ALLGATHER, args->comm, &reqs[r - 1]);
-            if (rc != MPI_SUCCESS) {
-                g.size = r; /* wait only for the receives posted */
-            }
-        }
-        int wait_rc = MPI_Waitall(g.size - 1, reqs, MPI_STATUSES_IGNORE);
-        rc = rc != MPI_SUCCESS ? rc : wait_rc;
-        free(reqs);
+    if (args->count > INT_MAX / size) {
+        return MPI_ERR_COUNT;
     }
-    if (rc != MPI_SUCCESS) {
+    MPI_Aint lb, extent;
+    if ((rc = MPI_Type_get_extent(args->dtype, &lb, &extent))) {
         return rc;
     }
-    struct coll_args whole = *args;
-    whole.count = g.b.count;
+    /* In place, a rank's block is already where the gather would put it. */
+    gather.root = 0;
+    if (rank != 0 && args->sendbuf == MPI_IN_PLACE) {
+        gather.sendbuf = (char *)args->recvbuf +
+                         coll_block_offset(rank, args->count, extent);
+    }
+    if ((rc = gather_linear(&gather)) != MPI_SUCCESS) {
+        return rc;
+    }
+    whole.count = args->count * size;
     whole.root = 0;
     whole.seg_bytes = 0;
     return bcast_tree_shape(&whole, TOPO_BINOMIAL, 2);

@@ -33,3 +33,18 @@ int bcast_scatter_binomial(const struct coll_blockbuf *b, int v)
     }
     return MPI_SUCCESS;
 }
+
+int bcast_scatter_begin(const struct coll_args *args, struct coll_blockbuf *b,
+                        int *v)
+{
+    struct coll_layout layout;
+    int rank, size, rc;
+
+    if ((rc = coll_begin(args, &rank, &size, &layout)) != MPI_SUCCESS) {
+        return rc;
+    }
+    *v = (rank - args->root + size) % size;
+    coll_blocks_init(b, args, args->recvbuf, args->count, size, layout.extent,
+                     args->root, COLL_TAG_BCAST);
+    return bcast_scatter_binomial(b, *v);
+}

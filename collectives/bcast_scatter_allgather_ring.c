@@ -9,20 +9,10 @@
  * Needs: nothing (blocks may be empty when count < P). */
 int bcast_scatter_allgather_ring(const struct coll_args *args)
 {
-    struct coll_layout layout;
     struct coll_blockbuf b;
-    int rank, size, rc;
+    int v, rc = MPI_SUCCESS;
 
-    if (args->count == 0) {
-        return MPI_SUCCESS;
-    }
-    if ((rc = coll_begin(args, &rank, &size, &layout)) != MPI_SUCCESS) {
-        return rc;
-    }
-    int v = (rank - args->root + size) % size;
-    coll_blocks_init(&b, args, args->recvbuf, args->count, size, layout.extent,
-                     args->root, COLL_TAG_BCAST);
-    if ((rc = bcast_scatter_binomial(&b, v)) != MPI_SUCCESS) {
+    if (args->count == 0 || (rc = bcast_scatter_begin(args, &b, &v))) {
         return rc;
     }
     return coll_blocks_ring(&b, v, v);

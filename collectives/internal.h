@@ -24,6 +24,9 @@ enum coll_tag {
 /* Radix of the k-nomial tree algorithms. */
 enum { COLL_KNOMIAL_RADIX = 4 };
 
+/* Receives and sends each that alltoall linear_sync keeps outstanding. */
+enum { COLL_ALLTOALL_WINDOW = 4 };
+
 /* Where the elements of a datatype lie. */
 struct coll_layout {
     MPI_Aint extent;      /* stride between consecutive elements */
@@ -48,6 +51,13 @@ void coll_temp_destroy(void *buf, const struct coll_layout *layout);
 /* Copies n elements honouring the datatype: holes in dst stay untouched. */
 int coll_copy(const void *src, void *dst, int n, MPI_Datatype dtype,
               MPI_Comm comm, int tag);
+
+/* Bytes from the start of a buffer of blocks of count elements to block
+ * i. */
+static inline MPI_Aint coll_block_offset(int i, int count, MPI_Aint extent)
+{
+    return (MPI_Aint)i * count * extent;
+}
 
 /* A message cut into segments of whole elements. */
 struct coll_segs {
@@ -131,6 +141,11 @@ int allgather_begin(const struct coll_args *args, struct coll_allgather *g);
 /* Binomial scatter: afterwards virtual rank v holds blocks
  * [v, v + lowbit(v)) and at least its own block v. */
 int bcast_scatter_binomial(const struct coll_blockbuf *b, int v);
+/* What both scatter-allgather broadcasts start with: args->recvbuf as b,
+ * cut in P blocks about the root, scattered; v is this rank's virtual
+ * rank. */
+int bcast_scatter_begin(const struct coll_args *args, struct coll_blockbuf *b,
+                        int *v);
 
 /* inout = in op inout, or inout = inout op in when is_in_after (for a
  * non-commutative op that goes through in, which is overwritten). */
@@ -186,6 +201,27 @@ int bcast_knomial(const struct coll_args *args);
 int bcast_scatter_allgather(const struct coll_args *args);
 int bcast_scatter_allgather_ring(const struct coll_args *args);
 
+/* Scatter, gather: the root's own block from sendbuf to recvbuf, nothing
+ * when the root's recvbuf (scatter) or sendbuf (gather) is MPI_IN_PLACE. */
+int scatter_copy_own(const struct coll_args *args, int rank,
+                     const struct coll_layout *layout);
+int gather_copy_own(const struct coll_args *args, int rank,
+                    const struct coll_layout *layout);
+
+/* Scatter or gather down or up the tree of shape rotated about args->root,
+ * whole subtrees' blocks at a time, in segments of seg_bytes (0: one
+ * message per subtree). */
+int scatter_tree_shape(const struct coll_args *args, enum topo_shape shape,
+                       int fanout);
+int gather_tree_shape(const struct coll_args *args, enum topo_shape shape,
+                      int fanout);
+
+/* coll_begin for an alltoall, and where its send blocks are: *send is
+ * args->sendbuf, or with MPI_IN_PLACE a copy of recvbuf made in *temp
+ * (NULL otherwise; the caller frees it with coll_temp_destroy). */
+int alltoall_begin(const struct coll_args *args, int *rank, int *size,
+                   struct coll_layout *layout, const char **send, void **temp);
+
 int reduce_linear(const struct coll_args *args);
 int reduce_chain(const struct coll_args *args);
 int reduce_pipeline(const struct coll_args *args);
@@ -193,6 +229,24 @@ int reduce_binary(const struct coll_args *args);
 int reduce_binomial(const struct coll_args *args);
 int reduce_in_order_binary(const struct coll_args *args);
 int reduce_rabenseifner(const struct coll_args *args);
+
+int scatter_linear(const struct coll_args *args);
+int scatter_linear_nb(const struct coll_args *args);
+int scatter_binomial(const struct coll_args *args);
+int scatter_chain(const struct coll_args *args);
+int scatter_binary(const struct coll_args *args);
+
+int gather_linear(const struct coll_args *args);
+int gather_linear_sync(const struct coll_args *args);
+int gather_binomial(const struct coll_args *args);
+int gather_chain(const struct coll_args *args);
+int gather_binary(const struct coll_args *args);
+
+int alltoall_linear(const struct coll_args *args);
+int alltoall_pairwise(const struct coll_args *args);
+int alltoall_bruck(const struct coll_args *args);
+int alltoall_linear_sync(const struct coll_args *args);
+int alltoall_two_proc(const struct coll_args *args);
 
 int allreduce_linear(const struct coll_args *args);
 int allreduce_reduce_bcast(const struct coll_args *args);

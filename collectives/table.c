@@ -33,6 +33,24 @@ static int reduce_reference(const struct coll_args *args)
                       args->op, args->root, args->comm);
 }
 
+static int scatter_reference(const struct coll_args *args)
+{
+    return MPI_Scatter(args->sendbuf, args->count, args->dtype, args->recvbuf,
+                       args->count, args->dtype, args->root, args->comm);
+}
+
+static int gather_reference(const struct coll_args *args)
+{
+    return MPI_Gather(args->sendbuf, args->count, args->dtype, args->recvbuf,
+                      args->count, args->dtype, args->root, args->comm);
+}
+
+static int alltoall_reference(const struct coll_args *args)
+{
+    return MPI_Alltoall(args->sendbuf, args->count, args->dtype, args->recvbuf,
+                        args->count, args->dtype, args->comm);
+}
+
 /* Depths of the tree shapes, for the table's depth column. */
 static int depth_linear(int n_ranks, int chain_fanout)
 {
@@ -100,6 +118,44 @@ static const struct coll_alg reduce_algs[] = {
      "recursive-halving reduce-scatter, binomial gather", NULL},
 };
 
+static const struct coll_alg scatter_algs[] = {
+    {"linear", scatter_linear, 0, 0, "root sends each rank its block in turn",
+     NULL},
+    {"binomial", scatter_binomial, 0, 1,
+     "binomial tree, subtrees' blocks in segments", depth_binomial},
+    {"linear_nb", scatter_linear_nb, 0, 0,
+     "root posts every block's send at once", NULL},
+    {"chain", scatter_chain, 0, 1,
+     "chain_fanout chains, pipelined blocks of the chain", depth_chain},
+    {"binary", scatter_binary, 0, 1,
+     "binary tree, subtrees' blocks in segments", depth_binary},
+};
+
+static const struct coll_alg gather_algs[] = {
+    {"linear", gather_linear, 0, 0, "root receives each rank's block in turn",
+     NULL},
+    {"binomial", gather_binomial, 0, 1,
+     "binomial tree, subtrees' blocks in segments", depth_binomial},
+    {"linear_sync", gather_linear_sync, 0, 1,
+     "root invites ranks in turn, first segment synchronised", NULL},
+    {"chain", gather_chain, 0, 1,
+     "chain_fanout chains, pipelined blocks of the chain", depth_chain},
+    {"binary", gather_binary, 0, 1, "binary tree, subtrees' blocks in segments",
+     depth_binary},
+};
+
+static const struct coll_alg alltoall_algs[] = {
+    {"linear", alltoall_linear, 0, 0, "every exchange posted at once", NULL},
+    {"pairwise", alltoall_pairwise, 0, 0,
+     "P-1 steps, sending to rank+k, receiving from rank-k", NULL},
+    {"bruck", alltoall_bruck, 0, 0, "log2 P steps of about P/2 blocks (Bruck)",
+     NULL},
+    {"linear_sync", alltoall_linear_sync, 0, 0,
+     "linear with at most 4 receives and 4 sends outstanding", NULL},
+    {"two_proc", alltoall_two_proc, NEED_TWO_PROCS, 0,
+     "two ranks: one exchange", NULL},
+};
+
 static const struct coll_alg allreduce_algs[] = {
     {"linear", allreduce_linear, 0, 0,
      "linear reduce to rank 0, then linear bcast", NULL},
@@ -159,6 +215,28 @@ static const struct coll_def coll_reduce = {
     "reduce",   reduce_algs, COUNT_OF(reduce_algs), reduce_reference, 1, 1,
     BLOCKS_ONE, BLOCKS_ONE};
 
+static const struct coll_def coll_scatter = {"scatter",
+                                             scatter_algs,
+                                             COUNT_OF(scatter_algs),
+                                             scatter_reference,
+                                             0,
+                                             1,
+                                             BLOCKS_ROOT_P,
+                                             BLOCKS_ONE};
+
+static const struct coll_def coll_gather = {
+    "gather", gather_algs, COUNT_OF(gather_algs), gather_reference, 0,
+    1,        BLOCKS_ONE,  BLOCKS_ROOT_P};
+
+static const struct coll_def coll_alltoall = {"alltoall",
+                                              alltoall_algs,
+                                              COUNT_OF(alltoall_algs),
+                                              alltoall_reference,
+                                              0,
+                                              0,
+                                              BLOCKS_P,
+                                              BLOCKS_P};
+
 static const struct coll_def coll_allreduce = {"allreduce",
                                                allreduce_algs,
                                                COUNT_OF(allreduce_algs),
@@ -182,7 +260,8 @@ static const struct coll_def coll_barrier = {
     BLOCKS_NONE, BLOCKS_NONE};
 
 const struct coll_def *const coll_table[] = {
-    &coll_bcast, &coll_reduce, &coll_allreduce, &coll_allgather, &coll_barrier};
+    &coll_bcast,     &coll_reduce,    &coll_scatter,  &coll_gather,
+    &coll_allreduce, &coll_allgather, &coll_alltoall, &coll_barrier};
 const int coll_table_size = COUNT_OF(coll_table);
 
 const struct coll_def *coll_find(const char *name)

@@ -131,6 +131,26 @@ static const topo_shape_fn topo_shapes[] = {
     [TOPO_KNOMIAL] = shape_knomial,
 };
 
+/* Ranks in the subtree of virtual rank v: in pre-order it ends where the
+ * next sibling of v, or of its nearest ancestor that has one, begins.
+ * scratch has room for size entries. */
+static int shape_subtree_size(topo_shape_fn shape, int v, int size, int fanout,
+                              int *scratch)
+{
+    for (int node = v; node != 0;) {
+        int parent, grandparent;
+        shape(node, size, fanout, &parent, scratch);
+        int n = shape(parent, size, fanout, &grandparent, scratch);
+        for (int i = 0; i < n; i++) {
+            if (scratch[i] > node) {
+                return scratch[i] - v;
+            }
+        }
+        node = parent;
+    }
+    return size - v;
+}
+
 int topo_tree_create(struct topo_tree *tree, enum topo_shape shape, int fanout,
                      int rank, int size, int root, int is_in_order)
 {
@@ -161,6 +181,7 @@ int topo_tree_create(struct topo_tree *tree, enum topo_shape shape, int fanout,
         if (rank == root) {
             tree->self_pos = size - 1 - root;
         }
+        tree->n_subtree = rank == root ? size : 1;
         return 0;
     }
     if (is_in_order) {
@@ -171,6 +192,8 @@ int topo_tree_create(struct topo_tree *tree, enum topo_shape shape, int fanout,
     }
     tree->root = root;
     tree->self_pos = 0;
+    tree->n_subtree =
+        shape_subtree_size(topo_shapes[shape], v, size, fanout, tree->children);
     tree->n_children =
         topo_shapes[shape](v, size, fanout, &parent, tree->children);
     for (int i = 0; i < tree->n_children; i++) {

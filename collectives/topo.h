@@ -23,6 +23,9 @@ struct topo_tree {
     int n_children;
     int *children; /* comm ranks; caller frees with topo_tree_destroy */
     int self_pos;
+    int n_subtree; /* ranks in this rank's subtree, itself included: virtual
+                      ranks [v, v + n_subtree), so a child's subtree runs
+                      from it to the next child (or the end of this one) */
 };
 
 /* Builds the tree of shape seen by rank in a communicator of size ranks.

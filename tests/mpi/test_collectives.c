@@ -1,9 +1,14 @@
 /* Runs every algorithm of every collective in coll_table and compares its
  * result byte for byte with the MPI library's own collective, over roots,
  * counts, segment sizes, chain fan-outs, datatypes (one with holes and a
- * non-zero lower bound) and operations (one non-commutative). Bytes that
- * hold no data (holes, guards around the buffer) must stay untouched.
- * Usage: test_collectives [-q]   (-q: fewer cases, for large process counts) */
+ * non-zero lower bound), operations (one non-commutative) and MPI_IN_PLACE.
+ * Buffers are shaped from each coll_def (send_blocks, recv_blocks,
+ * is_rooted, is_reduction), so a new collective needs no change here. Bytes
+ * that hold no data (holes, guards around the buffer) must stay untouched,
+ * send buffers entirely. A collective without buffers is a barrier: checked
+ * for leaving before every rank entered.
+ * Usage: test_collectives [-q] [-c name]   (-q: fewer cases, for large
+ * process counts; -c: only the named collective) */
 #include "collectives/collectives.h"
 #include "tests/check.h"
 
@@ -269,7 +274,7 @@ static int n_runs, n_failed;
 
 /* Everyone learns whether some rank failed; rank 0 prints one line. */
 static void case_report(const struct test_case *c, MPI_Comm comm, int rank,
-                        int rc, long bad_byte)
+                        int rc, long bad_byte, const char *what)
 {
     int is_bad = rc != MPI_SUCCESS || bad_byte >= 0;
     int first_bad = is_bad ? rank : c->n_ranks, any_bad;
@@ -293,8 +298,7 @@ static void case_report(const struct test_case *c, MPI_Comm comm, int rank,
                c->coll->name, c->alg->name, c->n_ranks, c->root, c->count,
                c->seg_bytes, c->type->name, c->op_name ? c->op_name : "-",
                c->fanout, c->is_in_place, rank,
-               rc != MPI_SUCCESS ? "returned an error" : "wrong data",
-               bad_byte);
+               rc != MPI_SUCCESS ? "returned an error" : what, bad_byte);
         fflush(stdout);
     }
 }
@@ -334,6 +338,59 @@ static int alg_uses_fanout(const struct coll_alg *alg)
            strstr(alg->name, "scatter") == NULL;
 }
 
+/* Blocks of count elements a buffer of this shape holds on this rank; 0
+ * where MPI says it is not significant (the collective gets NULL there). */
+static int blocks_here(enum coll_blocks blocks, int n_ranks, int is_root)
+{
+    switch (blocks) {
+    case BLOCKS_NONE:
+        return 0;
+    case BLOCKS_ONE:
+        return 1;
+    case BLOCKS_ROOT_P:
+        return is_root ? n_ranks : 0;
+    case BLOCKS_P:
+        return n_ranks;
+    }
+    return 0;
+}
+
+/* MPI_IN_PLACE exists for the collectives with both buffers: it replaces
+ * the recvbuf of a root that alone sends P blocks (scatter), the sendbuf
+ * otherwise, and only at the root of a rooted collective. */
+static int coll_has_in_place(const struct coll_def *c)
+{
+    return c->send_blocks != BLOCKS_NONE && c->recv_blocks != BLOCKS_NONE;
+}
+
+/* Whether c moves P blocks somewhere: its large count is split over them. */
+static int coll_is_p_blocks(const struct coll_def *c)
+{
+    return c->send_blocks >= BLOCKS_ROOT_P || c->recv_blocks >= BLOCKS_ROOT_P;
+}
+
+/* Copies n elements of t from src to dst, leaving the holes alone. */
+static int copy_elems(const struct test_type *t, const void *src, void *dst,
+                      int n)
+{
+    if (n == 0) {
+        return 0;
+    }
+    return MPI_Sendrecv(src, n, t->dtype, 0, 2, dst, n, t->dtype, 0, 2,
+                        MPI_COMM_SELF, MPI_STATUS_IGNORE) != MPI_SUCCESS;
+}
+
+/* Offset of the first byte where a and b differ, or -1. */
+static long bytes_diff(const struct test_buf *a, const struct test_buf *b)
+{
+    for (size_t i = 0; i < a->n_raw; i++) {
+        if (a->raw[i] != b->raw[i]) {
+            return (long)i;
+        }
+    }
+    return -1;
+}
+
 /* Runs every applicable algorithm of c on one (type, op, count, root) and
  * compares each with the reference result computed once. */
 static void test_point(MPI_Comm comm, const struct coll_def *c,
@@ -343,10 +400,15 @@ static void test_point(MPI_Comm comm, const struct coll_def *c,
     int rank, size;
     struct test_buf mask = {0}, want = {0}, got = {0}, send = {0},
                     send_copy = {0};
+    MPI_Aint lb, extent;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    int is_root = rank == root;
-    int segs[8], n_segs = segs_for(t, count, segs);
+    MPI_Type_get_extent(t->dtype, &lb, &extent);
+    int is_root = !c->is_rooted || rank == root;
+    /* Segments cut the whole stream of P blocks in tree scatters and
+     * gathers: sized from it, tiny ones only for small streams. */
+    int segs[8],
+        n_segs = segs_for(t, coll_is_p_blocks(c) ? count * size : count, segs);
     MPI_Op mpi_op = op ? op->op : MPI_OP_NULL;
     struct coll_args args = {.count = count,
                              .dtype = t->dtype,
@@ -354,26 +416,41 @@ static void test_point(MPI_Comm comm, const struct coll_def *c,
                              .root = root,
                              .comm = comm};
 
-    if (mask_create(t, count, &mask) ||
-        buf_create(&want, t, count, FILL_BYTE) ||
-        buf_create(&got, t, count, FILL_BYTE) ||
-        buf_create(&send, t, count, FILL_BYTE) ||
-        buf_create(&send_copy, t, count, FILL_BYTE)) {
+    /* The buffers this rank passes: a rooted reduction's result is
+     * significant at the root only; an in-place recvbuf holds nothing. */
+    int is_recv_in_place =
+        is_in_place && is_root && c->send_blocks == BLOCKS_ROOT_P;
+    int is_send_in_place = is_in_place && is_root && !is_recv_in_place;
+    int n_send_blocks = blocks_here(c->send_blocks, size, is_root);
+    int n_recv_blocks = blocks_here(c->recv_blocks, size, is_root);
+    if ((c->is_reduction && c->is_rooted && !is_root) || is_recv_in_place) {
+        n_recv_blocks = 0;
+    }
+    int n_send = n_send_blocks * count, n_recv = n_recv_blocks * count;
+
+    if (mask_create(t, n_recv, &mask) ||
+        buf_create(&want, t, n_recv, FILL_BYTE) ||
+        buf_create(&got, t, n_recv, FILL_BYTE) ||
+        buf_create(&send, t, n_send, FILL_BYTE) ||
+        buf_create(&send_copy, t, n_send, FILL_BYTE) ||
+        buf_write(t, send.ptr, n_send, rank)) {
         fprintf(stderr, "rank %d: out of memory\n", rank);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
+    memcpy(send_copy.raw, send.raw, send.n_raw);
 
-    /* Initial contents: bcast: the root's data at the root, other data
-     * elsewhere; reduce: operands in sendbuf (in recvbuf at an in-place
-     * root), recvbuf meaningless elsewhere (NULL). */
-    if (!c->is_reduction) {
-        buf_write(t, want.ptr, count, is_root ? 1000 + root : rank);
-    } else {
-        buf_write(t, send.ptr, count, rank);
-        memcpy(send_copy.raw, send.raw, send.n_raw);
-        if (is_root && is_in_place) {
-            buf_write(t, want.ptr, count, rank);
-        }
+    /* Initial recvbuf: bcast: the root's data at the root, other data
+     * elsewhere; the others: stale data to be overwritten, and in place the
+     * operand where MPI expects it (this rank's block of P, or all of it). */
+    buf_write(t, want.ptr, n_recv,
+              c->send_blocks != BLOCKS_NONE ? 3000 + rank
+              : rank == root                ? 1000 + root
+                                            : rank);
+    if (is_send_in_place) {
+        MPI_Aint at = n_send_blocks == n_recv_blocks
+                          ? 0
+                          : (MPI_Aint)rank * count * extent;
+        copy_elems(t, send.ptr, want.ptr + at, n_send);
     }
     char *init = malloc(want.n_raw);
     if (!init) {
@@ -381,13 +458,17 @@ static void test_point(MPI_Comm comm, const struct coll_def *c,
     }
     memcpy(init, want.raw, want.n_raw);
 
-    args.sendbuf = !c->is_reduction         ? NULL
-                   : is_root && is_in_place ? MPI_IN_PLACE
-                                            : (const void *)send.ptr;
-    args.recvbuf = c->is_reduction && !is_root ? NULL : want.ptr;
+    args.sendbuf = is_send_in_place ? MPI_IN_PLACE
+                   : n_send_blocks  ? (const void *)send.ptr
+                                    : NULL;
+    args.recvbuf = is_recv_in_place ? MPI_IN_PLACE
+                   : n_recv_blocks  ? (void *)want.ptr
+                                    : NULL;
     args.seg_bytes = 0;
     args.chain_fanout = 1;
-    int rc = c->reference(&args);
+    /* With count 0 there is nothing to compare with (and SimGrid 3.32's
+     * MPI_Allreduce divides by the count on 16 ranks). */
+    int rc = count > 0 ? c->reference(&args) : MPI_SUCCESS;
     if (rc != MPI_SUCCESS) {
         char msg[MPI_MAX_ERROR_STRING];
         int len;
@@ -396,7 +477,7 @@ static void test_point(MPI_Comm comm, const struct coll_def *c,
                 msg);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    if (op && is_root) {
+    if (op && n_recv_blocks) {
         want_check_fold(t, op, count, size, &want, &mask);
     }
 
@@ -421,20 +502,24 @@ static void test_point(MPI_Comm comm, const struct coll_def *c,
                                        n_fanouts > 1 ? fanouts[f] : 2,
                                        is_in_place};
                 long bad = -1;
+                const char *what = NULL;
 
                 memcpy(got.raw, init, got.n_raw);
-                args.recvbuf = c->is_reduction && !is_root ? NULL : got.ptr;
+                if (args.recvbuf != MPI_IN_PLACE && args.recvbuf) {
+                    args.recvbuf = got.ptr;
+                }
                 args.seg_bytes = tc.seg_bytes;
                 args.chain_fanout = tc.fanout;
                 rc = alg->run(&args);
-                if (rc == MPI_SUCCESS && (!c->is_reduction || is_root)) {
+                if (rc == MPI_SUCCESS) {
                     bad = buf_diff(&got, &want, &mask);
+                    what = "wrong data in recvbuf";
                 }
-                if (rc == MPI_SUCCESS && bad < 0 && c->is_reduction &&
-                    memcmp(send.raw, send_copy.raw, send.n_raw) != 0) {
-                    bad = 0; /* the operand was modified */
+                if (rc == MPI_SUCCESS && bad < 0) {
+                    bad = bytes_diff(&send, &send_copy);
+                    what = "changed sendbuf";
                 }
-                case_report(&tc, comm, rank, rc, bad);
+                case_report(&tc, comm, rank, rc, bad, what);
             }
         }
     }
@@ -444,6 +529,89 @@ static void test_point(MPI_Comm comm, const struct coll_def *c,
     buf_destroy(&got);
     buf_destroy(&send);
     buf_destroy(&send_copy);
+}
+
+/* A barrier must not let a rank leave before every rank entered. One rank
+ * comes late: for LATE_S seconds (by MPI_Wtime, simulated under SMPI) it
+ * probes for the token every other rank sends it on leaving. A token seen
+ * before it entered proves an early exit; none seen proves nothing, so a
+ * correct barrier is never flagged and a broken one is caught as soon as
+ * its early ranks' tokens arrive within LATE_S. */
+static const double LATE_S = 0.002;
+enum { TAG_LEFT = 99, MAX_PROBES = 100000 };
+
+static int barrier_run(const struct coll_args *args, coll_fn run, int late,
+                       long *bad)
+{
+    int rank, size, token = 0, is_early = 0, rc;
+    MPI_Comm_rank(args->comm, &rank);
+    MPI_Comm_size(args->comm, &size);
+    if (rank == late) {
+        double t0 = MPI_Wtime();
+        for (long i = 0;
+             i < MAX_PROBES && !is_early && MPI_Wtime() - t0 < LATE_S; i++) {
+            MPI_Iprobe(MPI_ANY_SOURCE, TAG_LEFT, args->comm, &is_early,
+                       MPI_STATUS_IGNORE);
+        }
+    }
+    rc = run(args);
+    if (rank != late) {
+        MPI_Send(&token, 1, MPI_INT, late, TAG_LEFT, args->comm);
+    }
+    for (int i = 0; rank == late && i < size - 1; i++) {
+        MPI_Recv(&token, 1, MPI_INT, MPI_ANY_SOURCE, TAG_LEFT, args->comm,
+                 MPI_STATUS_IGNORE);
+    }
+    *bad = is_early ? 0 : -1;
+    return rc;
+}
+
+/* Every algorithm of a collective without buffers, and the reference. */
+static void test_barrier(MPI_Comm comm, const struct coll_def *c, int late)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    struct coll_args args = {
+        .dtype = MPI_BYTE, .op = MPI_OP_NULL, .comm = comm, .chain_fanout = 2};
+    const struct coll_alg ref = {"(MPI library)", c->reference, 0, 0, "", NULL};
+
+    for (int a = -1; a < c->n_algs; a++) {
+        const struct coll_alg *alg = a < 0 ? &ref : &c->algs[a];
+        struct test_case tc = {c, alg, &types[0], NULL, size, late, 0, 0, 2, 0};
+        long bad;
+        if (!coll_alg_applies(alg, size, MPI_OP_NULL)) {
+            continue;
+        }
+        int rc = barrier_run(&args, alg->run, late, &bad);
+        case_report(&tc, comm, rank, rc, bad,
+                    "(the late rank) saw a rank leave before it entered");
+    }
+}
+
+/* Whether v[i] already appeared in v[0 .. i-1]. */
+static int is_repeat(const int *v, int i)
+{
+    for (int j = 0; j < i; j++) {
+        if (v[j] == v[i]) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The smallest prime >= n (n >= 2). */
+static int prime_from(int n)
+{
+    for (;; n++) {
+        int is_prime = 1;
+        for (int d = 2; d * d <= n && is_prime; d++) {
+            is_prime = n % d != 0;
+        }
+        if (is_prime) {
+            return n;
+        }
+    }
 }
 
 /* The table itself: names unique, lookups and applicability work. */
@@ -481,9 +649,24 @@ int main(int argc, char **argv)
 {
     MPI_Comm comm;
     int rank, size;
-    int is_quick = argc > 1 && strcmp(argv[1], "-q") == 0;
+    int is_quick = 0;
+    const char *only = NULL;
 
     MPI_Init(&argc, &argv);
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-q") == 0) {
+            is_quick = 1;
+        } else if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
+            only = argv[++i];
+        } else {
+            fprintf(stderr, "usage: test_collectives [-q] [-c name]\n");
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
+    if (only && !coll_find(only)) {
+        fprintf(stderr, "test_collectives: -c %s: no such collective\n", only);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
     MPI_Comm_rank(comm, &rank);
@@ -497,35 +680,49 @@ int main(int argc, char **argv)
         printf("note: SMPI build: no type with a non-zero lower bound\n");
     }
 
-    int counts[] = {0, 1, size - 1, size, is_quick ? QUICK_COUNT : BIG_COUNT};
     int roots[] = {0, size - 1, size / 2};
-    int n_counts = 5, n_roots = is_quick ? 2 : 3;
+    int n_roots = is_quick ? 2 : 3;
 
     for (int ci = 0; ci < coll_table_size; ci++) {
         const struct coll_def *c = coll_table[ci];
-        if (!c->is_rooted) {
-            continue; /* buffers of bcast and reduce shapes only, so far */
+        if (only && strcmp(only, c->name) != 0) {
+            continue;
         }
+        /* Collectives of P blocks take the large count split over them,
+         * rounded up to a prime. */
+        int big = is_quick ? QUICK_COUNT : BIG_COUNT;
+        if (coll_is_p_blocks(c)) {
+            big = prime_from(big / size > 2 ? big / size : 2);
+        }
+        int counts[] = {0, 1, size - 1, size, big};
+        int n_counts = 5;
         int n_cases = c->is_reduction ? n_ops : n_types;
-        for (int k = 0; k < n_cases; k++) {
+        int has_buffers =
+            c->send_blocks != BLOCKS_NONE || c->recv_blocks != BLOCKS_NONE;
+        for (int r = 0; r < n_roots && !has_buffers; r++) {
+            if (!is_repeat(roots, r)) {
+                test_barrier(comm, c, roots[r]);
+            }
+        }
+        for (int k = 0; k < n_cases && has_buffers; k++) {
             const struct test_op *op = c->is_reduction ? &ops[k] : NULL;
             const struct test_type *t = op ? &types[op->type] : &types[k];
+            /* -q: P-block collectives skip the double type, which moves
+             * like int, to keep the P^2 messages of large runs few. */
+            if (is_quick && !op && coll_is_p_blocks(c) &&
+                t->base == MPI_DOUBLE) {
+                continue;
+            }
             for (int i = 0; i < n_counts; i++) {
-                int is_dup = 0;
-                for (int j = 0; j < i; j++) {
-                    is_dup |= counts[j] == counts[i];
-                }
-                if (is_dup || (is_quick && i == 2)) {
+                if (is_repeat(counts, i) || (is_quick && i == 2)) {
                     continue;
                 }
                 for (int r = 0; r < n_roots; r++) {
-                    if ((r == 1 && roots[1] == roots[0]) ||
-                        (r == 2 &&
-                         (roots[2] == roots[0] || roots[2] == roots[1]))) {
+                    if (is_repeat(roots, r) || (!c->is_rooted && r > 0)) {
                         continue;
                     }
                     test_point(comm, c, t, op, counts[i], roots[r],
-                               c->is_reduction && (i + r) % 2 == 1);
+                               coll_has_in_place(c) && (i + r) % 2 == 1);
                 }
             }
         }
