@@ -36,6 +36,15 @@ static const char usage[] =
     "  autotune --list                               algorithms, "
     "strategies, formats\n";
 
+/* What --list says of each NEED_* condition. */
+static const struct {
+    unsigned need;
+    const char *label;
+} need_labels[] = {{NEED_POW2_PROCS, " [P a power of two]"},
+                   {NEED_TWO_PROCS, " [P = 2]"},
+                   {NEED_EVEN_PROCS, " [P even]"},
+                   {NEED_COMMUTATIVE, " [commutative op]"}};
+
 static int cmd_list(int argc, char **argv)
 {
     (void)argc;
@@ -44,8 +53,16 @@ static int cmd_list(int argc, char **argv)
         const struct coll_def *c = coll_table[i];
         printf("%s:\n", c->name);
         for (int a = 0; a < c->n_algs; a++) {
-            printf("  %-24s %s%s\n", c->algs[a].name, c->algs[a].summary,
-                   c->algs[a].is_segmented ? " [segmented]" : "");
+            const struct coll_alg *alg = &c->algs[a];
+            printf("  %-24s %s%s", alg->name, alg->summary,
+                   alg->is_segmented ? " [segmented]" : "");
+            for (size_t k = 0; k < sizeof need_labels / sizeof need_labels[0];
+                 k++) {
+                if (alg->needs & need_labels[k].need) {
+                    printf("%s", need_labels[k].label);
+                }
+            }
+            printf("\n");
         }
     }
     printf("search strategies:\n");

@@ -326,9 +326,28 @@ struct grid_results {
     size_t n_optimal, n_measured;
 };
 
+/* The message sizes of collective ci: the configured ones, or 0 alone for
+ * a collective that moves no data (barrier). */
+static int coll_msg_sizes(const struct config *c, int ci, const long **sizes)
+{
+    static const long no_message = 0;
+    const struct coll_def *coll = c->colls[ci];
+    if (coll->send_blocks == BLOCKS_NONE && coll->recv_blocks == BLOCKS_NONE) {
+        *sizes = &no_message;
+        return 1;
+    }
+    *sizes = c->msg_sizes;
+    return c->n_msgs;
+}
+
 static long grid_points(const struct config *c)
 {
-    return (long)c->n_colls * c->n_procs * c->n_msgs;
+    long n = 0;
+    for (int ci = 0; ci < c->n_colls; ci++) {
+        const long *sizes;
+        n += (long)c->n_procs * coll_msg_sizes(c, ci, &sizes);
+    }
+    return n;
 }
 
 /* Journals the strategy's choice at a point and keeps its optimal row. */
@@ -370,18 +389,19 @@ static int controller_loop(struct sweep *s, struct grid_results *out)
     progress_start(&progress, grid_points(c));
     for (int ci = 0; ci < c->n_colls && rc == 0; ci++) {
         const struct coll_def *coll = c->colls[ci];
+        const long *sizes;
+        int n_sizes = coll_msg_sizes(c, ci, &sizes);
         s->coll_index = coll_table_index(coll);
         for (int pi = 0; pi < c->n_procs && rc == 0; pi++) {
             s->procs_index = pi;
             struct search_method prev = {-1, 0}; /* previous size's choice */
-            for (int mi = 0; mi < c->n_msgs && rc == 0; mi++) {
+            for (int mi = 0; mi < n_sizes && rc == 0; mi++) {
                 struct search_point point = {
                     .collective = coll->name,
                     .procs = c->procs[pi],
-                    .msg_bytes = c->msg_sizes[mi],
+                    .msg_bytes = sizes[mi],
                     .methods = methods,
-                    .n_methods =
-                        point_methods(c, ci, c->msg_sizes[mi], methods),
+                    .n_methods = point_methods(c, ci, sizes[mi], methods),
                 };
                 point.params = &c->search_params;
                 point.hint =
@@ -423,14 +443,16 @@ static int collect_measurements(const struct sweep *s, struct grid_results *out)
     }
     for (int ci = 0; ci < c->n_colls; ci++) {
         const struct coll_def *coll = c->colls[ci];
+        const long *sizes;
+        int n_sizes = coll_msg_sizes(c, ci, &sizes);
         for (int pi = 0; pi < c->n_procs; pi++) {
-            for (int mi = 0; mi < c->n_msgs; mi++) {
-                int n = point_methods(c, ci, c->msg_sizes[mi], methods);
+            for (int mi = 0; mi < n_sizes; mi++) {
+                int n = point_methods(c, ci, sizes[mi], methods);
                 /* the baseline's row after the point's methods */
                 methods[n++] = (struct search_method){MEASURE_DEFAULT, 0};
                 for (int k = 0; k < n; k++) {
                     const struct measurement *m = journal_find(
-                        s->journal, coll->name, c->procs[pi], c->msg_sizes[mi],
+                        s->journal, coll->name, c->procs[pi], sizes[mi],
                         measure_method_name(coll, methods[k].alg),
                         methods[k].seg_bytes);
                     if (!m || !m->is_applicable) {

@@ -3,40 +3,9 @@
  * up at virtual rank i. */
 #include "collectives/internal.h"
 
-int bcast_blocks_xfer(const struct coll_args *args, MPI_Aint extent, int first,
-                      int last, int peer, int is_send)
+int bcast_scatter_binomial(const struct coll_blockbuf *b, int v)
 {
-    int size, rc = MPI_Comm_size(args->comm, &size);
-    if (rc != MPI_SUCCESS) {
-        return rc;
-    }
-    if (last > size) {
-        last = size;
-    }
-    int start = coll_block_start(args->count, size, first);
-    int n =
-        last > first ? coll_block_start(args->count, size, last) - start : 0;
-    char *buf = (char *)args->recvbuf + (MPI_Aint)start * extent;
-    /* Both sides compute the same n, so empty ranges are skipped on both. */
-    if (n == 0) {
-        return MPI_SUCCESS;
-    }
-    if (is_send) {
-        return MPI_Send(buf, n, args->dtype, peer, COLL_TAG_BCAST, args->comm);
-    }
-    return MPI_Recv(buf, n, args->dtype, peer, COLL_TAG_BCAST, args->comm,
-                    MPI_STATUS_IGNORE);
-}
-
-int bcast_scatter_binomial(const struct coll_args *args, MPI_Aint extent)
-{
-    int rank, size, rc;
-    if ((rc = MPI_Comm_rank(args->comm, &rank)) != MPI_SUCCESS ||
-        (rc = MPI_Comm_size(args->comm, &size)) != MPI_SUCCESS) {
-        return rc;
-    }
-    int root = args->root;
-    int v = (rank - root + size) % size;
+    int size = b->n_blocks, root = b->root, rc;
     long top = 1;
 
     /* v receives its subtree [v, v + lowbit(v)) from v - lowbit(v). */
@@ -46,8 +15,8 @@ int bcast_scatter_binomial(const struct coll_args *args, MPI_Aint extent)
     long span = top;
     if (v != 0) {
         span = v & -v;
-        rc = bcast_blocks_xfer(args, extent, v, v + (int)span,
-                               (v - (int)span + root) % size, 0);
+        rc = coll_blocks_xfer(b, v, v + (int)span,
+                              (v - (int)span + root) % size, 0);
         if (rc != MPI_SUCCESS) {
             return rc;
         }
@@ -55,12 +24,27 @@ int bcast_scatter_binomial(const struct coll_args *args, MPI_Aint extent)
     for (long mask = span >> 1; mask > 0; mask >>= 1) {
         long c = v + mask;
         if (c < size) {
-            rc = bcast_blocks_xfer(args, extent, (int)c, (int)(c + mask),
-                                   ((int)c + root) % size, 1);
+            rc = coll_blocks_xfer(b, (int)c, (int)(c + mask),
+                                  ((int)c + root) % size, 1);
             if (rc != MPI_SUCCESS) {
                 return rc;
             }
         }
     }
     return MPI_SUCCESS;
+}
+
+int bcast_scatter_begin(const struct coll_args *args, struct coll_blockbuf *b,
+                        int *v)
+{
+    struct coll_layout layout;
+    int rank, size, rc;
+
+    if ((rc = coll_begin(args, &rank, &size, &layout)) != MPI_SUCCESS) {
+        return rc;
+    }
+    *v = (rank - args->root + size) % size;
+    coll_blocks_init(b, args, args->recvbuf, args->count, size, layout.extent,
+                     args->root, COLL_TAG_BCAST);
+    return bcast_scatter_binomial(b, *v);
 }

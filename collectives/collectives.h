@@ -29,9 +29,10 @@ typedef int (*coll_fn)(const struct coll_args *args);
 /* Conditions an algorithm needs, checked once by the caller: an algorithm
  * whose needs are not met is recorded as not applicable, never run. */
 enum coll_need {
-    NEED_POW2_PROCS = 1u << 0, /* communicator size a power of two */
-    NEED_TWO_PROCS = 1u << 1,  /* exactly two ranks */
-    NEED_COMMUTATIVE = 1u << 2 /* commutative reduction operation */
+    NEED_POW2_PROCS = 1u << 0,  /* communicator size a power of two */
+    NEED_TWO_PROCS = 1u << 1,   /* exactly two ranks */
+    NEED_COMMUTATIVE = 1u << 2, /* commutative reduction operation */
+    NEED_EVEN_PROCS = 1u << 3   /* an even communicator size */
 };
 
 struct coll_alg {

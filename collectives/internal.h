@@ -98,15 +98,98 @@ int reduce_tree_run(const struct coll_args *args, const struct topo_tree *tree);
 int reduce_tree_shape(const struct coll_args *args, enum topo_shape shape,
                       int fanout, int is_in_order);
 
-/* Scatter-allgather broadcasts: the message is cut into P blocks as by
- * coll_block_start, and block i belongs to virtual rank i. */
-/* Sends (is_send) or receives blocks [first, last) (clipped to P) to or from
- * peer; nothing when they hold no element. */
-int bcast_blocks_xfer(const struct coll_args *args, MPI_Aint extent, int first,
-                      int last, int peer, int is_send);
+/* A buffer of n_blocks blocks (one per rank) of count elements in all, cut
+ * as by coll_block_start; block i belongs to virtual rank i = (rank - root)
+ * mod n_blocks. */
+struct coll_blockbuf {
+    char *buf;
+    int count;
+    int n_blocks;
+    MPI_Datatype dtype;
+    MPI_Aint extent;
+    int root;
+    int tag;
+    MPI_Comm comm;
+};
+
+void coll_blocks_init(struct coll_blockbuf *b, const struct coll_args *args,
+                      void *buf, int count, int n_blocks, MPI_Aint extent,
+                      int root, int tag);
+/* Sends (is_send) or receives blocks [first, last) (clipped to n_blocks) to
+ * or from peer; nothing when they hold no element. */
+int coll_blocks_xfer(const struct coll_blockbuf *b, int first, int last,
+                     int peer, int is_send);
+/* Ring allgather: virtual rank v holds block first and, in P-1 steps,
+ * passes on to v+1 the block it received last from v-1. */
+int coll_blocks_ring(const struct coll_blockbuf *b, int v, int first);
+/* Recursive-doubling allgather for any P: virtual rank v holds block v. */
+int coll_blocks_doubling(const struct coll_blockbuf *b, int v);
+
+/* What every allgather starts from: rank, size, layout, recvbuf cut in
+ * size blocks of args->count elements (block bytes apart). */
+struct coll_allgather {
+    int rank, size;
+    struct coll_layout layout;
+    MPI_Aint block;
+    struct coll_blockbuf b;
+};
+
+/* Fills g and copies this rank's block in from sendbuf unless
+ * MPI_IN_PLACE. */
+int allgather_begin(const struct coll_args *args, struct coll_allgather *g);
+
 /* Binomial scatter: afterwards virtual rank v holds blocks
  * [v, v + lowbit(v)) and at least its own block v. */
-int bcast_scatter_binomial(const struct coll_args *args, MPI_Aint extent);
+int bcast_scatter_binomial(const struct coll_blockbuf *b, int v);
+/* What both scatter-allgather broadcasts start with: args->recvbuf as b,
+ * cut in P blocks about the root, scattered; v is this rank's virtual
+ * rank. */
+int bcast_scatter_begin(const struct coll_args *args, struct coll_blockbuf *b,
+                        int *v);
+
+/* inout = in op inout, or inout = inout op in when is_in_after (for a
+ * non-commutative op that goes through in, which is overwritten). */
+int coll_reduce_ordered(void *in, void *inout, int n, MPI_Datatype dtype,
+                        MPI_Op op, int is_in_after, MPI_Comm comm, int tag);
+
+/* One rank's part in the reductions that run on p, the largest power of
+ * two <= P, ranks: the first 2(P-p) virtual ranks v = rank - root mod P
+ * fold pairwise, the odd one's operand after the even one's, so that p ranks
+ * remain, numbered me = v/2 or v - (P-p): each holds the reduction of a
+ * contiguous range of virtual ranks in acc. */
+struct coll_fold {
+    const struct coll_args *args;
+    struct coll_layout layout;
+    int tag;
+    int rank, size, v, pof2, rem;
+    int me;     /* -1 on the ranks folded away */
+    int lo, hi; /* blocks of p held (reduced after the reduce-scatter) */
+    char *acc;  /* recvbuf or a temporary */
+    char *tmp;
+};
+
+/* Folds this rank in (acc = recvbuf when is_acc_recvbuf). Callers run
+ * coll_fold_destroy whatever it returns. */
+int coll_fold_begin(struct coll_fold *f, const struct coll_args *args, int tag,
+                    int is_acc_recvbuf);
+/* The comm rank of remaining rank me. */
+int coll_fold_rank(const struct coll_fold *f, int me);
+/* Recursive halving over mask = 1 .. p/2: afterwards this rank's blocks
+ * [lo, hi) hold the reduction over all ranks. */
+int coll_fold_reduce_scatter(struct coll_fold *f);
+/* Undoes reduce-scatter step mask with me xor mask: sends this rank's
+ * blocks, receives the partner's (extending [lo, hi)), or both. */
+int coll_fold_gather_step(struct coll_fold *f, int mask, int is_send,
+                          int is_recv);
+/* Even folded ranks send the result in acc to their odd partner's
+ * recvbuf. */
+int coll_fold_release(const struct coll_fold *f);
+void coll_fold_destroy(struct coll_fold *f);
+
+/* Empty messages on COLL_TAG_BARRIER. */
+int barrier_send(int peer, MPI_Comm comm);
+int barrier_recv(int peer, MPI_Comm comm);
+int barrier_sendrecv(int to, int from, MPI_Comm comm);
 
 int bcast_linear(const struct coll_args *args);
 int bcast_chain(const struct coll_args *args);
@@ -164,5 +247,29 @@ int alltoall_pairwise(const struct coll_args *args);
 int alltoall_bruck(const struct coll_args *args);
 int alltoall_linear_sync(const struct coll_args *args);
 int alltoall_two_proc(const struct coll_args *args);
+
+int allreduce_linear(const struct coll_args *args);
+int allreduce_reduce_bcast(const struct coll_args *args);
+int allreduce_recursive_doubling(const struct coll_args *args);
+int allreduce_ring(const struct coll_args *args);
+int allreduce_segmented_ring(const struct coll_args *args);
+int allreduce_rabenseifner(const struct coll_args *args);
+int allreduce_allgather_reduce(const struct coll_args *args);
+
+int allgather_gather_bcast(const struct coll_args *args);
+int allgather_bruck(const struct coll_args *args);
+int allgather_recursive_doubling(const struct coll_args *args);
+int allgather_ring(const struct coll_args *args);
+int allgather_neighbor_exchange(const struct coll_args *args);
+int allgather_two_proc(const struct coll_args *args);
+
+int barrier_linear(const struct coll_args *args);
+int barrier_double_ring(const struct coll_args *args);
+int barrier_recursive_doubling(const struct coll_args *args);
+int barrier_bruck(const struct coll_args *args);
+int barrier_two_proc(const struct coll_args *args);
+int barrier_tree(const struct coll_args *args);
+int barrier_extended_ring(const struct coll_args *args);
+int barrier_tournament(const struct coll_args *args);
 
 #endif

@@ -10,6 +10,23 @@ static int bcast_reference(const struct coll_args *args)
                      args->comm);
 }
 
+static int allreduce_reference(const struct coll_args *args)
+{
+    return MPI_Allreduce(args->sendbuf, args->recvbuf, args->count, args->dtype,
+                         args->op, args->comm);
+}
+
+static int allgather_reference(const struct coll_args *args)
+{
+    return MPI_Allgather(args->sendbuf, args->count, args->dtype, args->recvbuf,
+                         args->count, args->dtype, args->comm);
+}
+
+static int barrier_reference(const struct coll_args *args)
+{
+    return MPI_Barrier(args->comm);
+}
+
 static int reduce_reference(const struct coll_args *args)
 {
     return MPI_Reduce(args->sendbuf, args->recvbuf, args->count, args->dtype,
@@ -139,6 +156,55 @@ static const struct coll_alg alltoall_algs[] = {
      "two ranks: one exchange", NULL},
 };
 
+static const struct coll_alg allreduce_algs[] = {
+    {"linear", allreduce_linear, 0, 0,
+     "linear reduce to rank 0, then linear bcast", NULL},
+    {"reduce_bcast", allreduce_reduce_bcast, 0, 1,
+     "pipelined binomial reduce to rank 0, then binomial bcast",
+     depth_binomial},
+    {"recursive_doubling", allreduce_recursive_doubling, 0, 0,
+     "whole vectors swapped at distance 1, 2, 4, ...", NULL},
+    {"ring", allreduce_ring, NEED_COMMUTATIVE, 0,
+     "ring reduce-scatter, ring allgather", NULL},
+    {"segmented_ring", allreduce_segmented_ring, NEED_COMMUTATIVE, 1,
+     "ring reduce-scatter by segments, ring allgather", NULL},
+    {"rabenseifner", allreduce_rabenseifner, 0, 0,
+     "recursive-halving reduce-scatter, recursive-doubling allgather", NULL},
+    {"allgather_reduce", allreduce_allgather_reduce, 0, 0,
+     "allgather every vector, reduce locally in rank order", NULL},
+};
+
+static const struct coll_alg allgather_algs[] = {
+    {"gather_bcast", allgather_gather_bcast, 0, 0,
+     "linear gather to rank 0, then binomial bcast", NULL},
+    {"bruck", allgather_bruck, 0, 0,
+     "blocks sent to distance 1, 2, 4, ..., then rotated", NULL},
+    {"recursive_doubling", allgather_recursive_doubling, 0, 0,
+     "blocks swapped at distance 1, 2, 4, ...", NULL},
+    {"ring", allgather_ring, 0, 0, "each block once round the ring", NULL},
+    {"neighbor_exchange", allgather_neighbor_exchange, NEED_EVEN_PROCS, 0,
+     "pairs of blocks swapped with alternate neighbours", NULL},
+    {"two_proc", allgather_two_proc, NEED_TWO_PROCS, 0, "one exchange", NULL},
+};
+
+static const struct coll_alg barrier_algs[] = {
+    {"linear", barrier_linear, 0, 0, "all report to rank 0, which releases all",
+     NULL},
+    {"double_ring", barrier_double_ring, 0, 0, "a token twice round the ring",
+     NULL},
+    {"recursive_doubling", barrier_recursive_doubling, 0, 0,
+     "exchanges at distance 1, 2, 4, ...", NULL},
+    {"bruck", barrier_bruck, 0, 0,
+     "dissemination: signal rank + 2^k, hear from rank - 2^k", NULL},
+    {"two_proc", barrier_two_proc, NEED_TWO_PROCS, 0, "one exchange", NULL},
+    {"tree", barrier_tree, 0, 0, "binomial fan-in, then binomial fan-out",
+     NULL},
+    {"extended_ring", barrier_extended_ring, 0, 0,
+     "a token along the line 0..P-1 and back", NULL},
+    {"tournament", barrier_tournament, 0, 0,
+     "tournament fan-in, rank 0 releases all", NULL},
+};
+
 #define COUNT_OF(a) ((int)(sizeof(a) / sizeof((a)[0])))
 
 static const struct coll_def coll_bcast = {
@@ -171,8 +237,31 @@ static const struct coll_def coll_alltoall = {"alltoall",
                                               BLOCKS_P,
                                               BLOCKS_P};
 
+static const struct coll_def coll_allreduce = {"allreduce",
+                                               allreduce_algs,
+                                               COUNT_OF(allreduce_algs),
+                                               allreduce_reference,
+                                               1,
+                                               0,
+                                               BLOCKS_ONE,
+                                               BLOCKS_ONE};
+
+static const struct coll_def coll_allgather = {"allgather",
+                                               allgather_algs,
+                                               COUNT_OF(allgather_algs),
+                                               allgather_reference,
+                                               0,
+                                               0,
+                                               BLOCKS_ONE,
+                                               BLOCKS_P};
+
+static const struct coll_def coll_barrier = {
+    "barrier",   barrier_algs, COUNT_OF(barrier_algs), barrier_reference, 0, 0,
+    BLOCKS_NONE, BLOCKS_NONE};
+
 const struct coll_def *const coll_table[] = {
-    &coll_bcast, &coll_reduce, &coll_scatter, &coll_gather, &coll_alltoall};
+    &coll_bcast,     &coll_reduce,    &coll_scatter,  &coll_gather,
+    &coll_allreduce, &coll_allgather, &coll_alltoall, &coll_barrier};
 const int coll_table_size = COUNT_OF(coll_table);
 
 const struct coll_def *coll_find(const char *name)
@@ -216,6 +305,9 @@ int coll_alg_applies(const struct coll_alg *alg, int n_ranks, MPI_Op op)
         return 0;
     }
     if ((alg->needs & NEED_TWO_PROCS) && n_ranks != 2) {
+        return 0;
+    }
+    if ((alg->needs & NEED_EVEN_PROCS) && n_ranks % 2 != 0) {
         return 0;
     }
     if (alg->needs & NEED_COMMUTATIVE) {

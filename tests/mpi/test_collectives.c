@@ -466,7 +466,9 @@ static void test_point(MPI_Comm comm, const struct coll_def *c,
                                     : NULL;
     args.seg_bytes = 0;
     args.chain_fanout = 1;
-    int rc = c->reference(&args);
+    /* With count 0 there is nothing to compare with (and SimGrid 3.32's
+     * MPI_Allreduce divides by the count on 16 ranks). */
+    int rc = count > 0 ? c->reference(&args) : MPI_SUCCESS;
     if (rc != MPI_SUCCESS) {
         char msg[MPI_MAX_ERROR_STRING];
         int len;
