@@ -173,14 +173,24 @@ static int sweep_oracle(void *ctx, const struct search_point *p, int i,
 }
 
 /* The candidate methods at a point, grouped by algorithm in table order,
- * segments ascending. Segments as large as the message behave like no
- * segmentation: only one of them is kept, and none when 0 is listed. */
+ * segments ascending. Segments as large as the longest message behave like
+ * no segmentation: only one of them is kept, and none when 0 is listed.
+ * Collectives of P blocks (scatter, gather trees) send up to P blocks in one
+ * message, so there the bound is P blocks, with P the largest of procs. */
 static int point_methods(const struct config *c, int ci, long msg_bytes,
                          struct search_method *out)
 {
     const struct coll_def *coll = c->colls[ci];
     int n = 0;
     int has_zero = c->seg_sizes[0] == 0;
+    int max_procs = 1;
+    for (int i = 0; i < c->n_procs; i++) {
+        max_procs = c->procs[i] > max_procs ? c->procs[i] : max_procs;
+    }
+    enum coll_blocks most = coll->send_blocks > coll->recv_blocks
+                                ? coll->send_blocks
+                                : coll->recv_blocks;
+    msg_bytes = coll_buffer_bytes(most, max_procs, msg_bytes);
     for (int k = 0; k < c->n_algs[ci]; k++) {
         int a = c->algs[ci][k];
         if (!coll->algs[a].is_segmented) {

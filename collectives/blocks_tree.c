@@ -80,26 +80,47 @@ static int blocks_send(struct blocks_tree *t, MPI_Aint a, MPI_Aint b, int peer)
     return rc;
 }
 
-/* Posts the receives of piece [a, b): scatter: the whole piece from the
- * parent; gather: its part from every child whose range it meets. */
-static int blocks_post_recvs(const struct blocks_tree *t, MPI_Aint a,
-                             MPI_Aint b, MPI_Request *reqs)
+/* The receive of piece [a, b) in slot j: a scatter receives the whole
+ * piece from the parent (slot 0), a gather the part in child j's range from
+ * child j. Sets [*pa, *pb) and *peer; 0 when the slot gets nothing. */
+static int blocks_part(const struct blocks_tree *t, int j, MPI_Aint a,
+                       MPI_Aint b, MPI_Aint *pa, MPI_Aint *pb, int *peer)
 {
-    int tag = t->is_gather ? COLL_TAG_GATHER : COLL_TAG_SCATTER, rc = 0;
     if (!t->is_gather) {
-        if (t->tree.parent < 0) {
-            return MPI_SUCCESS;
-        }
-        return MPI_Irecv(piece_at(t, a), (int)(b - a), t->args->dtype,
-                         t->tree.parent, tag, t->args->comm, &reqs[0]);
+        *pa = a;
+        *pb = b;
+        *peer = t->tree.parent;
+        return j == 0 && t->tree.parent >= 0 && a < b;
     }
-    for (int i = 0; i < t->tree.n_children && rc == MPI_SUCCESS; i++) {
-        MPI_Aint pa = a > t->child_lo[i] ? a : t->child_lo[i];
-        MPI_Aint pb = b < t->child_lo[i + 1] ? b : t->child_lo[i + 1];
-        if (pa < pb) {
-            rc = MPI_Irecv(piece_at(t, pa), (int)(pb - pa), t->args->dtype,
-                           t->tree.children[i], tag, t->args->comm, &reqs[i]);
+    *pa = a > t->child_lo[j] ? a : t->child_lo[j];
+    *pb = b < t->child_lo[j + 1] ? b : t->child_lo[j + 1];
+    *peer = t->tree.children[j];
+    return j < t->tree.n_children && *pa < *pb;
+}
+
+/* Posts the receives of piece [a, b) not yet posted into next (n: their
+ * element counts). With now (the previous piece's receives, still
+ * pending), a receive is left for later when the same peer's pending one is
+ * smaller: SimGrid 3.32 deadlocks when a message below
+ * smpi/async-small-thresh and a larger one above it from the same peer
+ * meet two posted receives, and pieces do vary in size. */
+static int blocks_post_recvs(const struct blocks_tree *t, MPI_Aint a,
+                             MPI_Aint b, MPI_Request *next, int *next_n,
+                             const MPI_Request *now, const int *now_n)
+{
+    int tag = t->is_gather ? COLL_TAG_GATHER : COLL_TAG_SCATTER;
+    int rc = MPI_SUCCESS;
+    for (int j = 0; j <= t->tree.n_children && rc == MPI_SUCCESS; j++) {
+        MPI_Aint pa, pb;
+        int peer;
+        if (!blocks_part(t, j, a, b, &pa, &pb, &peer) ||
+            next[j] != MPI_REQUEST_NULL ||
+            (now && now[j] != MPI_REQUEST_NULL && now_n[j] < pb - pa)) {
+            continue;
         }
+        next_n[j] = (int)(pb - pa);
+        rc = MPI_Irecv(piece_at(t, pa), next_n[j], t->args->dtype, peer, tag,
+                       t->args->comm, &next[j]);
     }
     return rc;
 }
@@ -127,18 +148,21 @@ static int blocks_pass_on(struct blocks_tree *t, MPI_Aint a, MPI_Aint b)
  * scatter from the top of the range down, so the largest subtrees start
  * first and a rank's own block comes last; a gather from the bottom up, its
  * own block first. The receives of the next piece are posted before this
- * one is waited for. */
+ * one is waited for (but see blocks_post_recvs). */
 static int blocks_move(struct blocks_tree *t)
 {
     int n_req = t->tree.n_children + 1, rc = MPI_SUCCESS;
     MPI_Aint first = t->tree.parent < 0 ? t->lo + t->count : t->lo;
     MPI_Aint a, b;
     MPI_Request *reqs = malloc(2 * (size_t)n_req * sizeof *reqs);
-    if (!reqs) {
-        return MPI_ERR_NO_MEM;
+    int *counts = malloc(2 * (size_t)n_req * sizeof *counts);
+    if (!reqs || !counts) {
+        rc = MPI_ERR_NO_MEM;
+        goto done;
     }
     for (int i = 0; i < 2 * n_req; i++) {
         reqs[i] = MPI_REQUEST_NULL;
+        counts[i] = 0;
     }
     if (t->is_gather) {
         a = first;
@@ -147,16 +171,17 @@ static int blocks_move(struct blocks_tree *t)
         b = t->hi;
         a = cut_before(t, b, first);
     }
-    if (a < b) {
-        rc = blocks_post_recvs(t, a, b, reqs);
-    }
     for (long k = 0; a < b && rc == MPI_SUCCESS; k++) {
         MPI_Aint next_a = t->is_gather ? b : cut_before(t, a, first);
         MPI_Aint next_b = t->is_gather ? cut_after(t, b, t->hi) : a;
         MPI_Request *now = reqs + (k % 2) * n_req;
-        if (next_a < next_b) {
-            rc = blocks_post_recvs(t, next_a, next_b,
-                                   reqs + ((k + 1) % 2) * n_req);
+        MPI_Request *next = reqs + ((k + 1) % 2) * n_req;
+        int *now_n = counts + (k % 2) * n_req;
+        int *next_n = counts + ((k + 1) % 2) * n_req;
+        /* Receives of this piece not posted early, then the next's. */
+        rc = blocks_post_recvs(t, a, b, now, now_n, NULL, NULL);
+        if (rc == MPI_SUCCESS) {
+            rc = blocks_post_recvs(t, next_a, next_b, next, next_n, now, now_n);
         }
         if (rc == MPI_SUCCESS) {
             rc = MPI_Waitall(n_req, now, MPI_STATUSES_IGNORE);
@@ -170,7 +195,9 @@ static int blocks_move(struct blocks_tree *t)
     if (rc == MPI_SUCCESS) {
         rc = MPI_Waitall(SENDS_OUTSTANDING, t->sends, MPI_STATUSES_IGNORE);
     }
+done:
     free(reqs);
+    free(counts);
     return rc;
 }
 

@@ -47,13 +47,16 @@ int gather_linear(const struct coll_args *args)
 /* Idea (Open MPI's linear_sync): the root takes the ranks in order; for
  * each it posts the receive of the first segment (seg_bytes, whole
  * elements; 0 = the whole block), sends it an empty message as the
- * go-ahead, posts the receive of the rest, and waits for the first segment
+ * go-ahead, waits for the first segment and posts the receive of the rest
  * before inviting the next rank. A non-root waits for the go-ahead, then
  * sends its first segment and the rest. So at most one rank floods the root
- * at a time, while the rests of earlier ranks still flow. Rounds: P-1
- * handshakes. Cost: (P-1) * (2*alpha + s*beta) + (P-1) * (m - s) * beta at
- * the root's link, with s the first segment and m the block. Needs:
- * nothing. */
+ * at a time, while the rests of earlier ranks still flow. Open MPI posts
+ * the rest's receive before waiting; SimGrid 3.32 deadlocks on two posted
+ * receives from one peer met by a message below smpi/async-small-thresh
+ * and a larger one, so here the rest's is posted once the first arrived.
+ * Rounds: P-1 handshakes. Cost: (P-1) * (2*alpha + s*beta) + (P-1) *
+ * (m - s) * beta at the root's link, with s the first segment and m the
+ * block. Needs: nothing. */
 int gather_linear_sync(const struct coll_args *args)
 {
     struct coll_layout layout;
@@ -98,12 +101,12 @@ int gather_linear_sync(const struct coll_args *args)
         if (rc == MPI_SUCCESS) {
             rc = MPI_Send(NULL, 0, MPI_BYTE, i, COLL_TAG_GATHER, args->comm);
         }
+        if (rc == MPI_SUCCESS) {
+            rc = MPI_Wait(&first, MPI_STATUS_IGNORE);
+        }
         if (rc == MPI_SUCCESS && n_rest > 0) {
             rc = MPI_Irecv(block + rest_at, n_rest, args->dtype, i,
                            COLL_TAG_GATHER, args->comm, &rests[i]);
-        }
-        if (rc == MPI_SUCCESS) {
-            rc = MPI_Wait(&first, MPI_STATUS_IGNORE);
         }
     }
     if (rc == MPI_SUCCESS) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Every bcast and reduce algorithm against Open MPI's own collectives, for
+# Every algorithm of every collective against Open MPI's own, for
 # odd, even and prime process counts (see tests/mpi/test_collectives.c).
 set -u
 cd "$(dirname "$0")/../.."
