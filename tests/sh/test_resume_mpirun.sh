@@ -38,9 +38,11 @@ if grep -q "bad checksum\|malformed" "$tmp/out1"; then fail "damaged journal"; f
 
 mpirun -np 3 --oversubscribe build/autotune -c "$tmp/t.cfg" > "$tmp/out2" 2>&1 ||
     { cat "$tmp/out2"; fail "resumed sweep failed"; }
-grep "experiments run" "$tmp/out2"
-grep -q " $before taken from the journal" "$tmp/out2" ||
-    fail "the resumed sweep did not reuse the $before recorded experiments"
+grep "experiments run\|baseline" "$tmp/out2"
+reused=$(sed -n 's/.*, \([0-9]*\) taken from the journal.*/\1/p' "$tmp/out2")
+base=$(sed -n 's/.*measured, \([0-9]*\) from the journal.*/\1/p' "$tmp/out2")
+[ $((${reused:-0} + ${base:-0})) -eq "$before" ] ||
+    fail "the resumed sweep reused ${reused:-0} + ${base:-0} baseline, not the $before recorded experiments"
 after=$(records "$tmp/run/journal")
 rows=$(($(wc -l < "$tmp/run/optimal.csv") - 1))
 [ "$rows" -eq 68 ] || fail "optimal.csv has $rows rows, expected 2 x 2 x 17 = 68"
