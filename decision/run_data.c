@@ -7,8 +7,6 @@
 #include "decision/decision.h"
 #include "store/store.h"
 
-#define DEFAULT_ALGORITHM "default"
-
 void run_data_destroy(struct run_data *r)
 {
     if (!r) {
@@ -239,7 +237,7 @@ int run_data_load(const char *run_dir, const char *const *collectives, int n,
     }
     for (size_t i = 0; i < n_meas; i++) {
         if (find_grid(r, meas[i].collective) >= 0 &&
-            strcmp(meas[i].algorithm, DEFAULT_ALGORITHM) != 0 &&
+            strcmp(meas[i].algorithm, STORE_DEFAULT_ALGORITHM) != 0 &&
             add_method(r, &meas[i])) {
             fprintf(stderr, "%s: out of memory\n", meas_path);
             goto done;
@@ -282,7 +280,7 @@ int run_data_load(const char *run_dir, const char *const *collectives, int n,
             continue; /* a point without an optimum: not on the map */
         }
         struct run_grid *grid = &r->grids[g];
-        if (strcmp(meas[i].algorithm, DEFAULT_ALGORITHM) == 0) {
+        if (strcmp(meas[i].algorithm, STORE_DEFAULT_ALGORITHM) == 0) {
             grid->default_us[cell] = meas[i].mean_us;
             r->has_default = true;
             continue;
