@@ -109,12 +109,7 @@ int report_main(int argc, char **argv)
         fprintf(stderr, "usage: autotune report -r RUN\n");
         return 2;
     }
-    snprintf(path, sizeof path, "%s/optimal.csv", run);
-    if (table_read_optimal(path, &optimal, &n_opt) != 0) {
-        fprintf(stderr,
-                "autotune report: %s has no complete optimal table (run or "
-                "resume the sweep first)\n",
-                run);
+    if (table_read_run_optimal(run, "report", &optimal, &n_opt) != 0) {
         goto done;
     }
     snprintf(path, sizeof path, "%s/journal", run);

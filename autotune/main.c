@@ -149,14 +149,10 @@ static int cmd_export(int argc, char **argv)
     struct measurement *rows = NULL;
     struct export_context ctx;
     size_t n = 0;
-    snprintf(path, sizeof path, "%s/optimal.csv", run);
-    if (table_read_optimal(path, &rows, &n) != 0) {
-        fprintf(stderr,
-                "autotune export: %s has no complete optimal table "
-                "(run or resume the sweep first)\n",
-                run);
+    if (table_read_run_optimal(run, "export", &rows, &n) != 0) {
         return 1;
     }
+    snprintf(path, sizeof path, "%s/optimal.csv", run);
     int rc = export_context_of(run, path, &ctx, library, sizeof library,
                                backend, sizeof backend);
     if (rc == 0) {

@@ -82,6 +82,10 @@ int table_write_optimal(const char *path, const struct measurement *rows,
                         size_t n);
 /* Reads an optimal.csv into *rows (caller-frees with free). */
 int table_read_optimal(const char *path, struct measurement **rows, size_t *n);
+/* Reads RUN/optimal.csv for the offline command `command`; when the run has
+ * none yet, says so once and that the sweep must finish first. */
+int table_read_run_optimal(const char *run, const char *command,
+                           struct measurement **rows, size_t *n);
 /* Reads a measurements.csv the same way (every row applicable). */
 int table_read_measurements(const char *path, struct measurement **rows,
                             size_t *n);

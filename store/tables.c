@@ -217,6 +217,21 @@ int table_read_optimal(const char *path, struct measurement **rows, size_t *n)
                       parse_optimal_row, rows, n);
 }
 
+int table_read_run_optimal(const char *run, const char *command,
+                           struct measurement **rows, size_t *n)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/optimal.csv", run);
+    if (table_read_optimal(path, rows, n) != 0) {
+        fprintf(stderr,
+                "autotune %s: %s has no complete optimal table (run or "
+                "resume the sweep first)\n",
+                command, run);
+        return -1;
+    }
+    return 0;
+}
+
 int table_read_measurements(const char *path, struct measurement **rows,
                             size_t *n)
 {

@@ -39,7 +39,9 @@ for c in scatter gather; do
     done
 done
 grep -q '^alltoall,[38],[0-9]*,two_proc,' "$meas" && fail "two_proc measured beyond two ranks"
-[ "$(grep -c '^alltoall,8,65536,' "$meas")" -eq 4 ] ||
+grep -q '^alltoall,8,65536,default,0,' "$meas" || fail "the library's alltoall not timed"
+# Four algorithms (two_proc cannot run), and the library's default beside them.
+[ "$(grep -c '^alltoall,8,65536,' "$meas")" -eq 5 ] ||
     fail "alltoall algorithms at P=8: $(grep '^alltoall,8,65536,' "$meas")"
 build/autotune export -r "$tmp/run" --format csv > "$tmp/export.csv" || fail "export"
 cmp -s "$tmp/export.csv" "$opt" || fail "csv export differs from optimal.csv"
