@@ -3,4 +3,5 @@
 set -eu
 cd "$(dirname "$0")/../.."
 tests/bench/search.sh "${BENCH_SCALE:-small}"
-tests/bench/default.sh
+tests/bench/default.sh two
+tests/bench/default.sh all
