@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Pruned search on a simulated cluster, deterministically: a live mgd/smgd
-# sweep's choices are within the penalty bound of the exhaustive optimum;
-# `compare` replays the strategies on the exhaustive run and agrees with the
-# live sweeps; compare refuses a run that is not exhaustive.
+# Pruned search on a simulated cluster, deterministically: a live mgd, smgd
+# or surrogate sweep's choices are within the penalty bound of the
+# exhaustive optimum; `compare` replays the strategies on the exhaustive run
+# and agrees with the live sweeps (the surrogate's pipelines on fewer ranks
+# than the run's procs are not in it, so its count is not compared); a
+# resumed surrogate sweep reproduces the uninterrupted one exactly; compare
+# refuses a run that is not exhaustive.
 set -u
 cd "$(dirname "$0")/../.."
 command -v smpirun >/dev/null || { echo "smpirun not found (./setup.sh installs simgrid)"; exit 1; }
@@ -27,7 +30,7 @@ CFG
 }
 
 sweep exh exhaustive
-for s in mgd smgd; do
+for s in mgd smgd surrogate; do
     sweep "$s" "$s"
     # Penalty of each choice against the exhaustive optimum (times are exact
     # under SMPI, so the same method has the same time in both runs).
@@ -51,6 +54,17 @@ for s in mgd smgd; do
     live=$(sed -n 's/.* \([0-9]*\) experiments run.*/\1/p' "$tmp/$s.out")
     replay=$(awk -F, -v s=$s '$1 == s { print $3 }' "$tmp/exh/compare.csv")
     [ "$live" = "$replay" ] || fail "$s: live sweep ran $live experiments, replay charged $replay"
+done
+# Resume: the surrogate's journal cut after its first 40 records (a sweep
+# killed there), then the same command; the tables must be identical.
+mkdir -p "$tmp/cut"
+sed "s|$tmp/surrogate\"|$tmp/cut\"|" "$tmp/surrogate.cfg" > "$tmp/cut.cfg"
+head -n 42 "$tmp/surrogate/journal" > "$tmp/cut/journal"
+smpirun -np 13 -platform conf/platforms/grig.xml --cfg=smpi/simulate-computation:no \
+    --log=root.thres:critical build/autotune-smpi -c "$tmp/cut.cfg" > "$tmp/cut.out" 2>&1 ||
+    { cat "$tmp/cut.out"; fail "resumed surrogate sweep"; }
+for f in optimal.csv measurements.csv; do
+    cmp -s "$tmp/surrogate/$f" "$tmp/cut/$f" || fail "resumed surrogate sweep: $f differs"
 done
 # A pruned run cannot be the reference.
 build/autotune compare -r "$tmp/smgd" > /dev/null 2> "$tmp/err" && fail "compare accepted a pruned run"

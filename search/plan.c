@@ -1,0 +1,182 @@
+/* Planning from the neighbours: a pure function of the answers the strategy
+ * got there, so a replay plans exactly as the live sweep did. */
+#include <math.h>
+
+#include "search/plan.h"
+
+/* Knowledge older than this factor of message size is refreshed. */
+#define PLAN_STALE 16
+
+struct alg_at {
+    int is_asked, is_applicable;
+    double best_us;
+    int best_seg;
+    double gap;
+    long msg_bytes; /* where it was timed */
+};
+
+/* The algorithm's best along a neighbouring line, relative to the best of
+ * the point where it was timed. */
+static void neighbour_best(const struct search_prior *pr, int alg,
+                           struct alg_at *a)
+{
+    *a = (struct alg_at){0, 0, -1, -1, 0, 0};
+    for (int i = 0; i < pr->n; i++) {
+        const struct search_result *r = &pr->results[i];
+        if (r->method.alg != alg) {
+            continue;
+        }
+        a->is_asked = 1;
+        if (r->time_us >= 0 && r->point_best_us > 0 &&
+            (!a->is_applicable || r->time_us < a->best_us)) {
+            a->is_applicable = 1;
+            a->best_us = r->time_us;
+            a->best_seg = r->method.seg_bytes;
+            a->gap = r->time_us / r->point_best_us;
+            a->msg_bytes = r->msg_bytes;
+        }
+    }
+}
+
+/* The segment size to start from: the neighbour's best, moved for a
+ * message more than twice as large by the square root of the ratio (the
+ * pipeline model's optimum, sqrt(m * alpha / (beta * depth))), to the
+ * nearest size on the walk. */
+static int scaled_seg(const struct search_point *p, const struct walk *w,
+                      const struct alg_at *a)
+{
+    if (a->best_seg <= 0 || a->msg_bytes * 2 >= p->msg_bytes) {
+        return a->best_seg;
+    }
+    double want = a->best_seg * sqrt((double)p->msg_bytes / a->msg_bytes);
+    int seg = a->best_seg;
+    for (int k = 0; k < w->n; k++) {
+        int s = p->methods[w->steps[k]].seg_bytes;
+        if (s > 0 && fabs(log(s / want)) < fabs(log(seg / want))) {
+            seg = s;
+        }
+    }
+    return seg;
+}
+
+void plan_make(const struct search_point *p, const struct walk *w, int n,
+               struct plan *pl)
+{
+    const struct search_prior *near[2] = {p->prev_msg, p->prev_procs};
+    double ratio = p->params->drop_ratio;
+    pl->has_neighbours = near[0] || near[1];
+    for (int i = 0; i < n; i++) {
+        int is_na = 0;
+        long known_msg = 0;
+        pl->gap[i] = 0;
+        pl->start[i] = -1;
+        for (int k = 0; k < 2; k++) {
+            struct alg_at a;
+            if (!near[k]) {
+                continue;
+            }
+            neighbour_best(near[k], w[i].alg, &a);
+            is_na |= a.is_asked && !a.is_applicable;
+            if (!a.is_applicable) {
+                continue;
+            }
+            if (pl->gap[i] == 0 || a.gap < pl->gap[i]) {
+                pl->gap[i] = a.gap;
+            }
+            known_msg = a.msg_bytes > known_msg ? a.msg_bytes : known_msg;
+            if (pl->start[i] < 0) {
+                pl->start[i] =
+                    walk_find_seg(p, &w[i], scaled_seg(p, &w[i], &a));
+            }
+        }
+        if (!pl->has_neighbours || (pl->gap[i] == 0 && is_na)) {
+            pl->mode[i] = PLAN_SEARCH; /* nothing known, or it may run here */
+        } else if (pl->gap[i] > ratio &&
+                   known_msg * PLAN_STALE < p->msg_bytes) {
+            /* Not timed since a 16 times smaller message: gaps measured on
+             * small messages (latency) shrink on large ones (bandwidth). */
+            pl->mode[i] = PLAN_PROBE;
+        } else if (pl->gap[i] == 0 || pl->gap[i] > ratio * ratio) {
+            pl->mode[i] = PLAN_SKIP;
+        } else {
+            pl->mode[i] = pl->gap[i] <= ratio ? PLAN_SEARCH : PLAN_PROBE;
+        }
+    }
+    /* Insertion sort by gap: stable, so ties keep table order. */
+    for (int i = 0; i < n; i++) {
+        int k = i;
+        double g = pl->gap[i] > 0 ? pl->gap[i] : 1e300;
+        while (k > 0) {
+            int j = pl->order[k - 1];
+            double gj = pl->gap[j] > 0 ? pl->gap[j] : 1e300;
+            if (gj <= g) {
+                break;
+            }
+            pl->order[k] = j;
+            k--;
+        }
+        pl->order[k] = i;
+    }
+}
+
+int plan_descend(struct descent *d, const struct search_point *p,
+                 const struct search_oracle *o)
+{
+    int rc = 0;
+    while (!d->is_done && rc == 0) {
+        rc = descent_step(d, p, o);
+    }
+    return rc;
+}
+
+int plan_run(const struct plan *pl, const struct walk *w, int n,
+             const struct search_point *p, const struct search_oracle *o,
+             plan_cold_fn cold, int is_dropping, struct descent *d)
+{
+    double ratio = p->params->drop_ratio;
+    for (int i = 0; i < n; i++) {
+        descent_init(&d[i], &w[i]);
+    }
+    for (int k = 0; k < n; k++) {
+        int i = pl->order[k];
+        int start = pl->start[i] >= 0 ? pl->start[i] : 0;
+        double best_us = descent_best_us(d, n);
+        int rc = 0;
+        if (d[i].is_done || pl->mode[i] == PLAN_SKIP) {
+            continue;
+        }
+        if (pl->mode[i] == PLAN_SEARCH && pl->start[i] < 0) {
+            rc = cold(&d[i], p, o);
+        } else {
+            int is_cut =
+                best_us > 0 && (is_dropping || pl->mode[i] == PLAN_PROBE);
+            rc = descent_from(&d[i], start, is_cut ? ratio * best_us : 0, p, o);
+        }
+        if (rc != 0) {
+            return rc;
+        }
+    }
+    return 0;
+}
+
+int plan_search(const struct search_point *p, const struct search_oracle *o,
+                plan_cold_fn cold, int is_dropping, plan_scan_fn scan,
+                int *best)
+{
+    struct walk walks[WALK_MAX];
+    struct descent d[WALK_MAX];
+    struct plan pl;
+    int n = walk_split(p, walks, WALK_MAX);
+    int rc;
+    plan_make(p, walks, n, &pl);
+    if (pl.has_neighbours || !scan) {
+        rc = plan_run(&pl, walks, n, p, o, cold, is_dropping, d);
+    } else {
+        for (int i = 0; i < n; i++) {
+            descent_init(&d[i], &walks[i]);
+        }
+        rc = scan(p, o, d, n);
+    }
+    descent_pick(d, n, best);
+    return rc;
+}
