@@ -1,6 +1,7 @@
 /* Planning from the neighbours: a pure function of the answers the strategy
  * got there, so a replay plans exactly as the live sweep did. */
 #include <math.h>
+#include <stddef.h>
 
 #include "search/plan.h"
 
@@ -20,10 +21,17 @@ struct alg_at {
 static void neighbour_best(const struct search_prior *pr, int alg,
                            struct alg_at *a)
 {
+    long latest = -1;
     *a = (struct alg_at){0, 0, -1, -1, 0, 0};
     for (int i = 0; i < pr->n; i++) {
         const struct search_result *r = &pr->results[i];
-        if (r->method.alg != alg) {
+        if (r->method.alg == alg && r->msg_bytes > latest) {
+            latest = r->msg_bytes;
+        }
+    }
+    for (int i = 0; i < pr->n; i++) {
+        const struct search_result *r = &pr->results[i];
+        if (r->method.alg != alg || r->msg_bytes != latest) {
             continue;
         }
         a->is_asked = 1;
@@ -59,15 +67,84 @@ static int scaled_seg(const struct search_point *p, const struct walk *w,
     return seg;
 }
 
+/* alg's best answer at msg_bytes along a line, or NULL. */
+static const struct search_result *best_at(const struct search_prior *pr,
+                                           int alg, long msg_bytes)
+{
+    const struct search_result *best = NULL;
+    for (int i = 0; i < pr->n; i++) {
+        const struct search_result *r = &pr->results[i];
+        if (r->method.alg == alg && r->msg_bytes == msg_bytes &&
+            r->time_us >= 0 && (!best || r->time_us < best->time_us)) {
+            best = r;
+        }
+    }
+    return best;
+}
+
+/* Twins along the same procs: at the latest message size where both were
+ * timed, alg took other's time to 0.1 % at other's best segment size (at
+ * two processes every tree is one message; at three most are the same
+ * star). One stands for both. */
+static int is_twin(const struct search_prior *pr, int alg, int other)
+{
+    long both = -1;
+    for (int i = 0; i < pr->n; i++) {
+        const struct search_result *r = &pr->results[i];
+        if (r->method.alg == alg && r->msg_bytes > both &&
+            best_at(pr, other, r->msg_bytes)) {
+            both = r->msg_bytes;
+        }
+    }
+    const struct search_result *b = best_at(pr, other, both);
+    for (int i = 0; b && i < pr->n; i++) {
+        const struct search_result *r = &pr->results[i];
+        if (r->method.alg == alg && r->msg_bytes == both &&
+            r->method.seg_bytes == b->method.seg_bytes && r->time_us >= 0 &&
+            r->time_us <= b->time_us * 1.001 &&
+            b->time_us <= r->time_us * 1.001) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Leaves out twins of algorithms planned before them; stale twins are
+ * checked with one experiment (twin_of). */
+static void plan_twins(const struct search_point *p, const struct walk *w,
+                       int n, struct plan *pl, const long *known_msg)
+{
+    const struct search_prior *pr = p->prev_msg;
+    for (int k = 0; k < n; k++) {
+        int i = pl->order[k];
+        pl->twin_of[i] = -1;
+        if (!pr || pl->mode[i] != PLAN_SEARCH || pl->gap[i] == 0) {
+            continue;
+        }
+        for (int m = 0; m < k; m++) {
+            int j = pl->order[m];
+            if (pl->mode[j] != PLAN_SKIP && is_twin(pr, w[i].alg, w[j].alg)) {
+                if (known_msg[i] * PLAN_STALE < p->msg_bytes) {
+                    pl->twin_of[i] = j;
+                } else {
+                    pl->mode[i] = PLAN_SKIP;
+                }
+                break;
+            }
+        }
+    }
+}
+
 void plan_make(const struct search_point *p, const struct walk *w, int n,
                struct plan *pl)
 {
     const struct search_prior *near[2] = {p->prev_msg, p->prev_procs};
     double ratio = p->params->drop_ratio;
+    long known_msg[WALK_MAX];
     pl->has_neighbours = near[0] || near[1];
     for (int i = 0; i < n; i++) {
         int is_na = 0;
-        long known_msg = 0;
+        known_msg[i] = 0;
         pl->gap[i] = 0;
         pl->start[i] = -1;
         for (int k = 0; k < 2; k++) {
@@ -83,7 +160,9 @@ void plan_make(const struct search_point *p, const struct walk *w, int n,
             if (pl->gap[i] == 0 || a.gap < pl->gap[i]) {
                 pl->gap[i] = a.gap;
             }
-            known_msg = a.msg_bytes > known_msg ? a.msg_bytes : known_msg;
+            if (a.msg_bytes > known_msg[i]) {
+                known_msg[i] = a.msg_bytes;
+            }
             if (pl->start[i] < 0) {
                 pl->start[i] =
                     walk_find_seg(p, &w[i], scaled_seg(p, &w[i], &a));
@@ -92,7 +171,7 @@ void plan_make(const struct search_point *p, const struct walk *w, int n,
         if (!pl->has_neighbours || (pl->gap[i] == 0 && is_na)) {
             pl->mode[i] = PLAN_SEARCH; /* nothing known, or it may run here */
         } else if (pl->gap[i] > ratio &&
-                   known_msg * PLAN_STALE < p->msg_bytes) {
+                   known_msg[i] * PLAN_STALE < p->msg_bytes) {
             /* Not timed since a 16 times smaller message: gaps measured on
              * small messages (latency) shrink on large ones (bandwidth). */
             pl->mode[i] = PLAN_PROBE;
@@ -117,6 +196,7 @@ void plan_make(const struct search_point *p, const struct walk *w, int n,
         }
         pl->order[k] = i;
     }
+    plan_twins(p, w, n, pl, known_msg);
 }
 
 int plan_descend(struct descent *d, const struct search_point *p,
@@ -141,11 +221,29 @@ int plan_run(const struct plan *pl, const struct walk *w, int n,
         int i = pl->order[k];
         int start = pl->start[i] >= 0 ? pl->start[i] : 0;
         double best_us = descent_best_us(d, n);
+        int twin = pl->twin_of[i];
         int rc = 0;
         if (d[i].is_done || pl->mode[i] == PLAN_SKIP) {
             continue;
         }
-        if (pl->mode[i] == PLAN_SEARCH && pl->start[i] < 0) {
+        if (twin >= 0 && d[twin].best >= 0) {
+            int at =
+                walk_find_seg(p, &w[i], p->methods[d[twin].best].seg_bytes);
+            if (at >= 0) {
+                start = at;
+                rc = descent_probe(&d[i], at, p, o);
+                if (rc != 0 || d[i].best < 0 ||
+                    fabs(d[i].best_us - d[twin].best_us) <=
+                        0.001 * d[twin].best_us) {
+                    if (rc != 0) {
+                        return rc;
+                    }
+                    continue; /* still a twin */
+                }
+            }
+        }
+        if (pl->mode[i] == PLAN_SEARCH && pl->start[i] < 0 &&
+            d[i].n_timed == 0) {
             rc = cold(&d[i], p, o);
         } else {
             int is_cut =

@@ -20,6 +20,10 @@ struct plan {
     int start[WALK_MAX]; /* position on its walk of its best segment size at
                             a neighbour (previous message size first), or -1 */
     int order[WALK_MAX]; /* walks by gap, smallest first, unknown last */
+    /* A walk that was a twin of walk twin_of[i] (the same times) but long
+     * ago: timed once at that one's best segment size, searched only if it
+     * differs now; -1 otherwise. */
+    int twin_of[WALK_MAX];
 };
 
 /* An algorithm within drop_ratio of the best at some neighbour is searched;

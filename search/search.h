@@ -34,8 +34,8 @@ struct search_result {
     long msg_bytes;
 };
 
-/* What is known along one neighbouring line of the grid, per algorithm:
- * its answers at the latest point of that line where it was timed. */
+/* What is known along one neighbouring line of the grid: every answer
+ * there, latest point first. */
 struct search_prior {
     int procs;
     int n;

@@ -8,8 +8,6 @@
 
 #include "search/search.h"
 
-#define SERIES_MAX_ALGS 256
-
 struct series_point {
     long msg_bytes;
     int n, cap;
@@ -126,40 +124,26 @@ static void series_enter(struct search_series *s, const struct search_point *p)
     s->cur.procs = p->procs;
 }
 
-/* What row knows per algorithm at message sizes up to max_msg: each
- * algorithm's answers at the latest point where it was asked. */
+/* What row knows at message sizes up to max_msg: every answer, latest
+ * point first. */
 static int series_merge(struct search_series *s, int k,
                         const struct series_row *row, long max_msg)
 {
-    static int latest[SERIES_MAX_ALGS];
     struct search_prior *pr = &s->near[k];
     pr->procs = row->procs;
     pr->n = 0;
-    for (int a = 0; a < SERIES_MAX_ALGS; a++) {
-        latest[a] = -1;
-    }
     for (int i = row->n - 1; i >= 0; i--) {
         const struct series_point *sp = &row->points[i];
         if (sp->msg_bytes > max_msg) {
             continue;
         }
-        for (int j = 0; j < sp->n; j++) {
-            int alg = sp->results[j].method.alg;
-            if (alg < 0 || alg >= SERIES_MAX_ALGS) {
-                continue;
-            }
-            if (latest[alg] < 0) {
-                latest[alg] = i;
-            }
-            if (latest[alg] != i) {
-                continue;
-            }
-            if (grow((void **)&s->merged[k], &s->merged_cap[k], pr->n + 1,
-                     sizeof *s->merged[k]) != 0) {
-                return -1;
-            }
-            s->merged[k][pr->n++] = sp->results[j];
+        if (grow((void **)&s->merged[k], &s->merged_cap[k], pr->n + sp->n,
+                 sizeof *s->merged[k]) != 0) {
+            return -1;
         }
+        memcpy(s->merged[k] + pr->n, sp->results,
+               (size_t)sp->n * sizeof *sp->results);
+        pr->n += sp->n;
     }
     pr->results = s->merged[k];
     return 0;

@@ -128,9 +128,11 @@ int descent_from(struct descent *d, int start, double cut_us,
     int start_method = d->best;
     int down = start + 1;
     if (cut_us > 0 && d->best_us > cut_us) {
-        /* Behind: go on only if the next step's slope, kept up to the end
-         * of the walk, would get below the cut. */
-        if (down >= d->walk->n) {
+        /* Behind: from no segmentation, go on only if the first segmented
+         * step's slope, kept up to the end of the walk, would get below the
+         * cut (segmenting can change everything); otherwise stop. */
+        if (down >= d->walk->n ||
+            p->methods[d->walk->steps[start]].seg_bytes != 0) {
             return 0;
         }
         rc = descent_time(d, down++, p, o, &is_na);

@@ -48,8 +48,9 @@ void descent_pick(const struct descent *d, int n, int *best);
  * times step `start` (unless d has timed it already, as a probe), then walks
  * toward smaller segments while time falls (lookahead steps past the best,
  * as above), and, if that found nothing better, toward larger ones. With
- * cut_us > 0 and a start slower than cut_us, it times one more step and
- * goes on only if that slope, kept to the end of the walk, gets below. */
+ * cut_us > 0 and a start slower than cut_us, it stops there, unless the
+ * start is unsegmented: then it times the first segmented step and goes on
+ * only if that slope, kept to the end of the walk, gets below. */
 int descent_from(struct descent *d, int start, double cut_us,
                  const struct search_point *p, const struct search_oracle *o);
 
