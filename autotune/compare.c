@@ -67,8 +67,6 @@ static int replay_oracle(void *ctx, const struct search_point *p, int i,
     (void)p;
     replay_charge(r, pos);
     *time_us = m->is_applicable ? m->mean_us : -1;
-        fprintf(stderr, "ASK %d %ld %s/%d %.1f %.4f\n",
-                m->msg_bytes, m->algorithm, m->segment_bytes,
     return 0;
 }
 
@@ -356,10 +354,6 @@ static int replay_point_all(const struct replay_point *rp,
         sc->penalty_sum += penalty;
         sc->penalty_max = penalty > sc->penalty_max ? penalty : sc->penalty_max;
         sc->optimal += penalty == 0;
-            fprintf(stderr, "DBG %s %d %ld %s pen %.3f exp %ld s %.4f\n",
-                    rp->coll->name, rp->procs, rp->msg_bytes,
-                    search_strategies[s].name, penalty,
-                    r->experiments - experiments,
     }
     return 0;
 }
