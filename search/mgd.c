@@ -12,5 +12,5 @@
 int search_mgd(const struct search_point *p, const struct search_oracle *o,
                int *best)
 {
-    return plan_search(p, o, plan_descend, 0, NULL, best);
+    return plan_search(p, o, plan_walk, 0, NULL, best);
 }

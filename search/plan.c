@@ -46,6 +46,22 @@ static void neighbour_best(const struct search_prior *pr, int alg,
     }
 }
 
+double plan_gap(const struct search_point *p, int alg)
+{
+    const struct search_prior *near[2] = {p->prev_msg, p->prev_procs};
+    double gap = 0;
+    for (int k = 0; k < 2; k++) {
+        struct alg_at a;
+        if (near[k]) {
+            neighbour_best(near[k], alg, &a);
+            if (a.is_applicable && (gap == 0 || a.gap < gap)) {
+                gap = a.gap;
+            }
+        }
+    }
+    return gap;
+}
+
 /* The segment size to start from: the neighbour's best, moved for a
  * message more than twice as large by the square root of the ratio (the
  * pipeline model's optimum, sqrt(m * alpha / (beta * depth))), to the
@@ -147,6 +163,7 @@ void plan_make(const struct search_point *p, const struct walk *w, int n,
         known_msg[i] = 0;
         pl->gap[i] = 0;
         pl->start[i] = -1;
+        pl->gap[i] = plan_gap(p, w[i].alg);
         for (int k = 0; k < 2; k++) {
             struct alg_at a;
             if (!near[k]) {
@@ -156,9 +173,6 @@ void plan_make(const struct search_point *p, const struct walk *w, int n,
             is_na |= a.is_asked && !a.is_applicable;
             if (!a.is_applicable) {
                 continue;
-            }
-            if (pl->gap[i] == 0 || a.gap < pl->gap[i]) {
-                pl->gap[i] = a.gap;
             }
             if (a.msg_bytes > known_msg[i]) {
                 known_msg[i] = a.msg_bytes;
@@ -209,9 +223,16 @@ int plan_descend(struct descent *d, const struct search_point *p,
     return rc;
 }
 
+int plan_walk(struct descent *d, int start, double cut_us,
+              const struct search_point *p, const struct search_oracle *o)
+{
+    return start < 0 ? plan_descend(d, p, o)
+                     : descent_from(d, start, cut_us, p, o);
+}
+
 int plan_run(const struct plan *pl, const struct walk *w, int n,
              const struct search_point *p, const struct search_oracle *o,
-             plan_cold_fn cold, int is_dropping, struct descent *d)
+             plan_walk_fn walk, int is_dropping, struct descent *d)
 {
     double ratio = p->params->drop_ratio;
     for (int i = 0; i < n; i++) {
@@ -242,13 +263,12 @@ int plan_run(const struct plan *pl, const struct walk *w, int n,
                 }
             }
         }
-        if (pl->mode[i] == PLAN_SEARCH && pl->start[i] < 0 &&
-            d[i].n_timed == 0) {
-            rc = cold(&d[i], p, o);
+        int is_cut = best_us > 0 && (is_dropping || pl->mode[i] == PLAN_PROBE);
+        double cut_us = is_cut ? ratio * best_us : 0;
+        if (pl->mode[i] == PLAN_SEARCH && d[i].n_timed == 0) {
+            rc = walk(&d[i], pl->start[i], cut_us, p, o);
         } else {
-            int is_cut =
-                best_us > 0 && (is_dropping || pl->mode[i] == PLAN_PROBE);
-            rc = descent_from(&d[i], start, is_cut ? ratio * best_us : 0, p, o);
+            rc = descent_from(&d[i], start, cut_us, p, o);
         }
         if (rc != 0) {
             return rc;
@@ -258,7 +278,7 @@ int plan_run(const struct plan *pl, const struct walk *w, int n,
 }
 
 int plan_search(const struct search_point *p, const struct search_oracle *o,
-                plan_cold_fn cold, int is_dropping, plan_scan_fn scan,
+                plan_walk_fn walk, int is_dropping, plan_scan_fn scan,
                 int *best)
 {
     struct walk walks[WALK_MAX];
@@ -268,7 +288,7 @@ int plan_search(const struct search_point *p, const struct search_oracle *o,
     int rc;
     plan_make(p, walks, n, &pl);
     if (pl.has_neighbours || !scan) {
-        rc = plan_run(&pl, walks, n, p, o, cold, is_dropping, d);
+        rc = plan_run(&pl, walks, n, p, o, walk, is_dropping, d);
     } else {
         for (int i = 0; i < n; i++) {
             descent_init(&d[i], &walks[i]);

@@ -33,18 +33,26 @@ struct plan {
 void plan_make(const struct search_point *p, const struct walk *w, int n,
                struct plan *pl);
 
-/* How a strategy searches an algorithm that no neighbour located. */
-typedef int (*plan_cold_fn)(struct descent *d, const struct search_point *p,
+/* The algorithm's best over the best at the neighbours (the smallest over
+ * the two lines, each at the latest size where it was timed); 0 when no
+ * neighbour timed it. */
+double plan_gap(const struct search_point *p, int alg);
+
+/* How a strategy searches an algorithm: from position start on its walk
+ * (a neighbour's best; -1 when no neighbour located it), going no further
+ * than a first time above cut_us when cut_us > 0 (see descent_from). */
+typedef int (*plan_walk_fn)(struct descent *d, int start, double cut_us,
+                            const struct search_point *p,
                             const struct search_oracle *o);
 
-/* Runs the plan, nearest algorithms first: searched algorithms descend
- * from their neighbours' best segment (or with cold when none is known);
- * probes, and with is_dropping searched algorithms too, go no further when
- * their start is drop_ratio behind the best found and the next step's slope
- * does not promise to catch up. d[i] is walk i's descent. */
+/* Runs the plan, nearest algorithms first: searched algorithms go through
+ * walk; probes descend from their neighbours' best segment; probes, and
+ * with is_dropping searched algorithms too, go no further when their start
+ * is drop_ratio behind the best found (unless an unsegmented start's slope
+ * promises to catch up). d[i] is walk i's descent. */
 int plan_run(const struct plan *pl, const struct walk *w, int n,
              const struct search_point *p, const struct search_oracle *o,
-             plan_cold_fn cold, int is_dropping, struct descent *d);
+             plan_walk_fn walk, int is_dropping, struct descent *d);
 /* How a strategy searches a point that has no neighbours, all descents
  * initialised. */
 typedef int (*plan_scan_fn)(const struct search_point *p,
@@ -53,9 +61,13 @@ typedef int (*plan_scan_fn)(const struct search_point *p,
 /* A whole strategy: split the point into walks, plan, run (scan, when given,
  * instead where there are no neighbours), pick the fastest. */
 int plan_search(const struct search_point *p, const struct search_oracle *o,
-                plan_cold_fn cold, int is_dropping, plan_scan_fn scan,
+                plan_walk_fn walk, int is_dropping, plan_scan_fn scan,
                 int *best);
 /* Plain mgd descent of one walk to its end. */
 int plan_descend(struct descent *d, const struct search_point *p,
                  const struct search_oracle *o);
+/* mgd's and smgd's plan_walk_fn: descent_from the start, or plan_descend
+ * without one. */
+int plan_walk(struct descent *d, int start, double cut_us,
+              const struct search_point *p, const struct search_oracle *o);
 #endif

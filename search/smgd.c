@@ -90,5 +90,5 @@ static int smgd_scan(const struct search_point *p,
 int search_smgd(const struct search_point *p, const struct search_oracle *o,
                 int *best)
 {
-    return plan_search(p, o, plan_descend, 1, smgd_scan, best);
+    return plan_search(p, o, plan_walk, 1, smgd_scan, best);
 }
