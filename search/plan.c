@@ -99,12 +99,14 @@ static const struct search_result *best_at(const struct search_prior *pr,
 }
 
 /* Twins along the same procs: at the latest message size where both were
- * timed, alg took other's time to 0.1 % at other's best segment size (at
- * two processes every tree is one message; at three most are the same
- * star). One stands for both. */
+ * timed, alg took other's times to 0.1 % at two segment sizes or more and
+ * differed at none (at two processes every tree is one message; at three
+ * most are the same star). One stands for both. A single equal time is not
+ * enough: trees of different shapes can tie on small messages. */
 static int is_twin(const struct search_prior *pr, int alg, int other)
 {
     long both = -1;
+    int n_equal = 0;
     for (int i = 0; i < pr->n; i++) {
         const struct search_result *r = &pr->results[i];
         if (r->method.alg == alg && r->msg_bytes > both &&
@@ -112,17 +114,25 @@ static int is_twin(const struct search_prior *pr, int alg, int other)
             both = r->msg_bytes;
         }
     }
-    const struct search_result *b = best_at(pr, other, both);
-    for (int i = 0; b && i < pr->n; i++) {
+    for (int i = 0; i < pr->n; i++) {
         const struct search_result *r = &pr->results[i];
-        if (r->method.alg == alg && r->msg_bytes == both &&
-            r->method.seg_bytes == b->method.seg_bytes && r->time_us >= 0 &&
-            r->time_us <= b->time_us * 1.001 &&
-            b->time_us <= r->time_us * 1.001) {
-            return 1;
+        if (r->method.alg != alg || r->msg_bytes != both || r->time_us < 0) {
+            continue;
+        }
+        for (int j = 0; j < pr->n; j++) {
+            const struct search_result *b = &pr->results[j];
+            if (b->method.alg != other || b->msg_bytes != both ||
+                b->method.seg_bytes != r->method.seg_bytes || b->time_us < 0) {
+                continue;
+            }
+            if (r->time_us > b->time_us * 1.001 ||
+                b->time_us > r->time_us * 1.001) {
+                return 0;
+            }
+            n_equal++;
         }
     }
-    return 0;
+    return n_equal >= 2;
 }
 
 /* Leaves out twins of algorithms planned before them; stale twins are
@@ -195,13 +205,22 @@ void plan_make(const struct search_point *p, const struct walk *w, int n,
             pl->mode[i] = pl->gap[i] <= ratio ? PLAN_SEARCH : PLAN_PROBE;
         }
     }
-    /* Insertion sort by gap: stable, so ties keep table order. */
+    /* Insertion sort by gap along the same procs where known (the nearer
+     * guide), else by gap: stable, so ties keep table order. */
+    double key[WALK_MAX];
+    for (int i = 0; i < n; i++) {
+        struct alg_at a = {0, 0, -1, -1, 0, 0};
+        if (near[0]) {
+            neighbour_best(near[0], w[i].alg, &a);
+        }
+        key[i] = a.is_applicable ? a.gap : pl->gap[i] > 0 ? pl->gap[i] : 1e300;
+    }
     for (int i = 0; i < n; i++) {
         int k = i;
-        double g = pl->gap[i] > 0 ? pl->gap[i] : 1e300;
+        double g = key[i];
         while (k > 0) {
             int j = pl->order[k - 1];
-            double gj = pl->gap[j] > 0 ? pl->gap[j] : 1e300;
+            double gj = key[j];
             if (gj <= g) {
                 break;
             }

@@ -50,7 +50,9 @@ for s in mgd smgd; do
 done
 echo "exhaustive: $(grep -o '[0-9]* experiments run ([0-9.]* s' "$tmp/exh.out")"
 
-build/autotune compare -r "$tmp/exh" > "$tmp/compare.out" 2>&1 || { cat "$tmp/compare.out"; fail "compare"; }
+build/autotune compare -r "$tmp/exh" > "$tmp/compare.out" 2> "$tmp/compare.err" ||
+    { cat "$tmp/compare.err"; fail "compare"; }
+cat "$tmp/compare.err"
 cat "$tmp/compare.out"
 cmp "$tmp/compare.out" "$tmp/exh/compare.csv" || fail "compare.csv differs from what was printed"
 grep -q '^exhaustive,20,[0-9]*,[0-9.]*,1.00,0.000,0.000,100.0$' "$tmp/exh/compare.csv" ||
