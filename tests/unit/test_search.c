@@ -243,6 +243,8 @@ static void test_local_minimum(void)
     CHECK_INT(5, l.experiments); /* 900 400 150 120 180, then stops */
     CHECK_INT(3, run("mgd", &l, -1, &patient));
     CHECK_INT(3, run("smgd", &l, -1, &patient));
+    /* Not a tree (no depth): the surrogate descends like mgd. */
+    CHECK_INT(3, run("surrogate", &l, -1, &patient));
 }
 
 /* Multiplicative noise of up to 3 %: the choice stays within the noise. */
@@ -263,13 +265,14 @@ static void test_noise(void)
                 }
             }
         }
-        for (int s = 0; s < 2; s++) {
-            int chosen = run(s ? "smgd" : "mgd", &l, -1, &params);
+        static const char *const pruned[] = {"mgd", "smgd", "surrogate"};
+        for (int s = 0; s < 3; s++) {
+            int chosen = run(pruned[s], &l, -1, &params);
             double pen = penalty(&l, chosen);
             if (pen > 0.065) {
                 printf("trial %d %s: chose %d, optimum %d, penalty %.1f %%\n",
-                       trial, s ? "smgd" : "mgd", chosen,
-                       method_of(&l, optimum(&l)), 100 * pen);
+                       trial, pruned[s], chosen, method_of(&l, optimum(&l)),
+                       100 * pen);
             }
             worst = pen > worst ? pen : worst;
         }
