@@ -184,8 +184,8 @@ void plan_make(const struct search_point *p, const struct walk *w, int n,
             if (!a.is_applicable) {
                 continue;
             }
-            if (a.msg_bytes > known_msg[i]) {
-                known_msg[i] = a.msg_bytes;
+            if (k == 0) {
+                known_msg[i] = a.msg_bytes; /* along the same procs */
             }
             if (pl->start[i] < 0) {
                 pl->start[i] =
@@ -196,8 +196,12 @@ void plan_make(const struct search_point *p, const struct walk *w, int n,
             pl->mode[i] = PLAN_SEARCH; /* nothing known, or it may run here */
         } else if (pl->gap[i] > ratio &&
                    known_msg[i] * PLAN_STALE < p->msg_bytes) {
-            /* Not timed since a 16 times smaller message: gaps measured on
-             * small messages (latency) shrink on large ones (bandwidth). */
+            /* Not timed at this procs since a 16 times smaller message (or
+             * ever): gaps measured on small messages (latency) shrink on
+             * large ones (bandwidth), and the previous procs is no guide
+             * for algorithms that prefer powers of two. No cap on the gap
+             * and no trend is safe: on the simulated Grig, gaps of 9 close
+             * and gaps grow before they shrink. */
             pl->mode[i] = PLAN_PROBE;
         } else if (pl->gap[i] == 0 || pl->gap[i] > ratio * ratio) {
             pl->mode[i] = PLAN_SKIP;
