@@ -50,3 +50,21 @@ CFG
     rm -f "$out.tmp" "$out.err"
     cat "$out"
 done
+
+# Other benchmarks' exhaustive journals, when this checkout has them: the
+# strategies replayed on more procs and message sizes (a copy is replayed,
+# so their run directories stay as they are).
+for run in results/bench-runs/decision-grig-large; do
+    [ -f "$run/journal" ] || continue
+    tmp=$(mktemp -d)
+    cp "$run/journal" "$tmp/journal"
+    out=results/bench/search-replay-$(basename "$run").csv
+    total=$(awk '$1 == "p"' "$run/journal" | wc -l)
+    {
+        echo "# $(date -u +%Y-%m-%d) replay of $run/journal ($total points; its config: $run.cfg)"
+        echo "# build/autotune compare -r DIR, DIR holding a copy of that journal"
+        build/autotune compare -r "$tmp" 2>&1
+    } > "$out"
+    rm -rf "$tmp"
+    cat "$out"
+done
