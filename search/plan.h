@@ -27,9 +27,10 @@ struct plan {
 };
 
 /* An algorithm within drop_ratio of the best at some neighbour is searched;
- * within drop_ratio^2, or last timed at a 16 times smaller message, probed;
- * farther behind (or never timed along either neighbouring line), skipped.
- * Without neighbours, everything is searched. */
+ * within drop_ratio^2, or below 256 KiB not timed at this procs since a 4
+ * times smaller message, probed; farther behind (or never timed along
+ * either neighbouring line), skipped; twins of one searched before it,
+ * skipped. Without neighbours, everything is searched. */
 void plan_make(const struct search_point *p, const struct walk *w, int n,
                struct plan *pl);
 

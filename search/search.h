@@ -15,10 +15,11 @@ struct search_method {
 /* Knobs of the pruned strategies (config key search_options). */
 struct search_params {
     int lookahead;     /* steps tried past a minimum before giving up */
-    double drop_ratio; /* drop an algorithm whose best is this many times the
+    double drop_ratio; /* r: drop an algorithm whose best is r times the
                           best found (and, for smgd, not predicted to
-                          improve); at a point with neighbours, do not try
-                          an algorithm this far behind at all of them */
+                          improve); at a point with neighbours, search an
+                          algorithm within r of the best at one of them,
+                          time once one within r^2, skip the others */
 };
 #define SEARCH_PARAMS_DEFAULT                                                  \
     {                                                                          \
