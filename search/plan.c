@@ -197,6 +197,15 @@ void plan_make(const struct search_point *p, const struct walk *w, int n,
             if (pl->start[i] < 0) {
                 pl->start[i] =
                     walk_find_seg(p, &w[i], scaled_seg(p, &w[i], &a));
+            } else if (k == 1 && a.msg_bytes == p->msg_bytes &&
+                       a.best_seg > 0 &&
+                       p->methods[w[i].steps[pl->start[i]]].seg_bytes == 0) {
+                /* Unsegmented at a smaller message, where segments as
+                 * large as the message were not tried; segmented at the
+                 * previous procs at this very size: start from there (a
+                 * flat curve from no segmentation down would hide it). */
+                int at = walk_find_seg(p, &w[i], a.best_seg);
+                pl->start[i] = at >= 0 ? at : pl->start[i];
             }
         }
         if (!pl->has_neighbours || (pl->gap[i] == 0 && is_na)) {
