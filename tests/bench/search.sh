@@ -54,7 +54,7 @@ done
 # Other benchmarks' exhaustive journals, when this checkout has them: the
 # strategies replayed on more procs and message sizes (a copy is replayed,
 # so their run directories stay as they are).
-for run in results/bench-runs/decision-grig-large; do
+for run in results/bench-runs/decision-grig-large results/bench-runs/decision-grig results/bench-runs/default-grig; do
     [ -f "$run/journal" ] || continue
     tmp=$(mktemp -d)
     cp "$run/journal" "$tmp/journal"
