@@ -47,10 +47,11 @@ typedef int (*plan_walk_fn)(struct descent *d, int start, double cut_us,
                             const struct search_oracle *o);
 
 /* Runs the plan, nearest algorithms first: searched algorithms go through
- * walk; probes descend from their neighbours' best segment; probes, and
- * with is_dropping searched algorithms too, go no further when their start
- * is drop_ratio behind the best found (unless an unsegmented start's slope
- * promises to catch up). d[i] is walk i's descent. */
+ * walk; probes descend from their neighbours' best segment; probes go no
+ * further when their start is drop_ratio behind the best found, and with
+ * is_dropping searched algorithms neither when sqrt(drop_ratio) behind
+ * (unless an unsegmented start's slope promises to catch up). d[i] is walk
+ * i's descent. */
 int plan_run(const struct plan *pl, const struct walk *w, int n,
              const struct search_point *p, const struct search_oracle *o,
              plan_walk_fn walk, int is_dropping, struct descent *d);
