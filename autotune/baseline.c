@@ -28,16 +28,15 @@ int baseline_check_backend(const struct config *c)
     return native_check(names, c->n_colls);
 }
 
-int baseline_measure(const struct search_point *point, search_oracle_fn oracle,
-                     void *ctx)
+int baseline_measure(const struct search_point *point,
+                     const struct search_oracle *oracle)
 {
     struct search_method method = {MEASURE_DEFAULT, 0};
     struct search_point p = *point;
     double time_us;
     p.methods = &method;
     p.n_methods = 1;
-    p.hint = -1;
-    return oracle(ctx, &p, 0, &time_us);
+    return oracle->time(oracle->ctx, &p, 0, &time_us);
 }
 
 int baseline_write_speedup(const struct journal *j, const char *path,

@@ -21,8 +21,8 @@ void baseline_add_setting(const struct config *c,
 int baseline_check_backend(const struct config *c);
 /* Times the default at the point through the sweep's oracle (journaled,
  * resumed like any method), after the search: the search never sees it. */
-int baseline_measure(const struct search_point *point, search_oracle_fn oracle,
-                     void *ctx);
+int baseline_measure(const struct search_point *point,
+                     const struct search_oracle *oracle);
 /* speedup.csv from the optimal rows and the journal's default records; no
  * file when nothing has a default record. */
 int baseline_write_speedup(const struct journal *j, const char *path,

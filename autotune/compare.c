@@ -13,6 +13,13 @@
 
 #define MAX_METHODS 4096
 
+/* Records ordered by point (collective, procs, message size), so that each
+ * point's records are one contiguous range, found by binary search. */
+struct record_index {
+    const struct measurement **records;
+    size_t n;
+};
+
 /* A point of the run: its records in method order. */
 struct replay_point {
     const struct coll_def *coll;
@@ -20,14 +27,19 @@ struct replay_point {
     long msg_bytes;
     int n;
     struct search_method methods[MAX_METHODS];
-    const struct measurement *records[MAX_METHODS];
-    double best_us; /* the exhaustive optimum */
+    size_t records[MAX_METHODS]; /* positions in the record index */
+    double best_us;              /* the exhaustive optimum */
+    int depths[MAX_METHODS];     /* per algorithm of coll */
 };
 
+/* One strategy's replay: what it has been charged for, over the whole run
+ * (an experiment asked at two points is charged once, as the journal would
+ * have answered the second time). */
 struct replay {
+    const struct record_index *ix;
     const struct replay_point *point;
-    char charged[MAX_METHODS];
-    long experiments;
+    char *charged; /* per record position */
+    long experiments, missing;
     double seconds;
 };
 
@@ -36,27 +48,56 @@ struct strategy_score {
     double seconds, penalty_sum, penalty_max;
 };
 
+static void replay_charge(struct replay *r, size_t pos)
+{
+    const struct measurement *m = r->ix->records[pos];
+    if (!r->charged[pos] && m->is_applicable) {
+        r->experiments++;
+        r->seconds += m->cost_s;
+    }
+    r->charged[pos] = 1;
+}
+
 static int replay_oracle(void *ctx, const struct search_point *p, int i,
                          double *time_us)
 {
     struct replay *r = ctx;
-    const struct measurement *m = r->point->records[i];
+    size_t pos = r->point->records[i];
+    const struct measurement *m = r->ix->records[pos];
     (void)p;
-    if (!r->charged[i] && m->is_applicable) {
-        r->experiments++;
-        r->seconds += m->cost_s;
-    }
-    r->charged[i] = 1;
+    replay_charge(r, pos);
     *time_us = m->is_applicable ? m->mean_us : -1;
     return 0;
 }
 
-/* Records ordered by point (collective, procs, message size), so that each
- * point's records are one contiguous range, found by binary search. */
-struct record_index {
-    const struct measurement **records;
-    size_t n;
-};
+static size_t find_point(const struct record_index *ix, const char *coll,
+                         int procs, long msg_bytes);
+
+/* The pipeline at n_ranks: answered from its record at (collective,
+ * n_ranks, message size) when the run swept that many processes; otherwise
+ * there is no answer (counted in missing) and the surrogate falls back. */
+static int replay_pipeline(void *ctx, const struct search_point *p, int n_ranks,
+                           int seg_bytes, double *time_us)
+{
+    struct replay *r = ctx;
+    const struct record_index *ix = r->ix;
+    *time_us = -1;
+    for (size_t pos = find_point(ix, p->collective, n_ranks, p->msg_bytes);
+         pos < ix->n && ix->records[pos]->procs == n_ranks &&
+         ix->records[pos]->msg_bytes == p->msg_bytes &&
+         strcmp(ix->records[pos]->collective, p->collective) == 0;
+         pos++) {
+        const struct measurement *m = ix->records[pos];
+        if (m->segment_bytes == seg_bytes &&
+            strcmp(m->algorithm, "pipeline") == 0) {
+            replay_charge(r, pos);
+            *time_us = m->is_applicable ? m->mean_us : -1;
+            return 0;
+        }
+    }
+    r->missing++;
+    return 0;
+}
 
 static int cmp_point(const char *coll_a, int procs_a, long msg_a,
                      const struct measurement *b)
@@ -95,7 +136,7 @@ static int index_records(const struct journal *j, struct record_index *ix)
 /* A method with its record, sorted together into the sweep's order. */
 struct method_record {
     struct search_method method;
-    const struct measurement *record;
+    size_t pos; /* in the record index */
 };
 
 static int cmp_method_record(const void *a, const void *b)
@@ -108,10 +149,27 @@ static int cmp_method_record(const void *a, const void *b)
     return (x->seg_bytes > y->seg_bytes) - (x->seg_bytes < y->seg_bytes);
 }
 
+/* The first record position not before the point. */
+static size_t find_point(const struct record_index *ix, const char *coll,
+                         int procs, long msg_bytes)
+{
+    size_t lo = 0, hi = ix->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_point(coll, procs, msg_bytes, ix->records[mid]) > 0) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
 /* Collects the records of one point in the order the sweep lists methods
  * (algorithm table order, segments ascending). */
 static int gather_point(const struct record_index *ix,
-                        const struct point_result *pr, struct replay_point *rp)
+                        const struct point_result *pr, int chain_fanout,
+                        struct replay_point *rp)
 {
     static struct method_record found[MAX_METHODS];
     rp->coll = coll_find(pr->collective);
@@ -122,37 +180,32 @@ static int gather_point(const struct record_index *ix,
     }
     rp->procs = pr->procs;
     rp->msg_bytes = pr->msg_bytes;
-    size_t lo = 0, hi = ix->n;
-    while (lo < hi) { /* the first record not before the point */
-        size_t mid = lo + (hi - lo) / 2;
-        if (cmp_point(pr->collective, pr->procs, pr->msg_bytes,
-                      ix->records[mid]) > 0) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
     int n = 0;
-    for (size_t i = lo; i < ix->n && n < MAX_METHODS &&
-                        cmp_point(pr->collective, pr->procs, pr->msg_bytes,
-                                  ix->records[i]) == 0;
+    for (size_t i = find_point(ix, pr->collective, pr->procs, pr->msg_bytes);
+         i < ix->n && n < MAX_METHODS &&
+         cmp_point(pr->collective, pr->procs, pr->msg_bytes, ix->records[i]) ==
+             0;
          i++) {
-        const struct measurement *m = ix->records[i];
-        int alg = coll_find_alg(rp->coll, m->algorithm);
+        int alg = coll_find_alg(rp->coll, ix->records[i]->algorithm);
         if (alg >= 0) {
-            found[n++] = (struct method_record){{alg, m->segment_bytes}, m};
+            found[n++] = (struct method_record){{alg, 0}, i};
+            found[n - 1].method.seg_bytes = ix->records[i]->segment_bytes;
         }
     }
     qsort(found, (size_t)n, sizeof found[0], cmp_method_record);
     rp->n = n;
     rp->best_us = -1;
     for (int k = 0; k < n; k++) {
-        const struct measurement *m = found[k].record;
+        const struct measurement *m = ix->records[found[k].pos];
         rp->methods[k] = found[k].method;
-        rp->records[k] = m;
+        rp->records[k] = found[k].pos;
         if (m->is_applicable && (rp->best_us < 0 || m->mean_us < rp->best_us)) {
             rp->best_us = m->mean_us;
         }
+    }
+    for (int a = 0; a < rp->coll->n_algs && a < MAX_METHODS; a++) {
+        const struct coll_alg *alg = &rp->coll->algs[a];
+        rp->depths[a] = alg->depth ? alg->depth(pr->procs, chain_fanout) : -1;
     }
     return 0;
 }
@@ -184,12 +237,48 @@ static int write_compare_csv(FILE *f, const void *arg)
     return ferror(f) ? -1 : 0;
 }
 
-/* The run's points, all completed by exhaustive search; fails otherwise. */
+/* The walk order of a sweep: collective (as first met), procs, message size;
+ * strategies remember neighbours along it, so the replay walks it too. */
+static const struct point_result *const *sort_base;
+static size_t n_sort_base;
+
+static int coll_rank(const char *coll)
+{
+    for (size_t i = 0; i < n_sort_base; i++) {
+        if (strcmp(sort_base[i]->collective, coll) == 0) {
+            return (int)i;
+        }
+    }
+    return 0;
+}
+
+static int cmp_walk(const void *a, const void *b)
+{
+    const struct point_result *x = *(const struct point_result *const *)a;
+    const struct point_result *y = *(const struct point_result *const *)b;
+    int cx = coll_rank(x->collective), cy = coll_rank(y->collective);
+    if (cx != cy) {
+        return cx - cy;
+    }
+    if (x->procs != y->procs) {
+        return x->procs - y->procs;
+    }
+    return (x->msg_bytes > y->msg_bytes) - (x->msg_bytes < y->msg_bytes);
+}
+
+/* The run's points in walk order, all completed by exhaustive search; fails
+ * otherwise. *points is caller-frees. */
 static int exhaustive_points(const char *run, const struct journal *j,
+                             const struct point_result ***points,
                              size_t *n_points)
 {
+    size_t n = journal_point_count(j);
     *n_points = 0;
-    for (size_t i = 0; i < journal_point_count(j); i++) {
+    *points = malloc((n ? n : 1) * sizeof **points);
+    if (!*points) {
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
         const struct point_result *p = journal_point(j, i);
         if (strcmp(p->strategy, "exhaustive") != 0) {
             fprintf(stderr,
@@ -199,11 +288,72 @@ static int exhaustive_points(const char *run, const struct journal *j,
                     run, p->collective, p->procs, p->msg_bytes, p->strategy);
             return -1;
         }
-        (*n_points)++;
+        (*points)[(*n_points)++] = p;
     }
     if (*n_points == 0) {
         fprintf(stderr, "compare: %s has no completed points\n", run);
         return -1;
+    }
+    sort_base = *points;
+    n_sort_base = n;
+    qsort(*points, n, sizeof **points, cmp_walk);
+    sort_base = NULL;
+    return 0;
+}
+
+static int chain_fanout_of(const struct journal *j)
+{
+    const struct journal_settings *st = journal_get_settings(j);
+    for (int i = 0; st && i < st->n; i++) {
+        if (strncmp(st->entries[i], "chain_fanout=", 13) == 0) {
+            return atoi(st->entries[i] + 13);
+        }
+    }
+    return 4;
+}
+
+/* Replays every strategy at one point and scores its choice. */
+static int replay_point_all(const struct replay_point *rp,
+                            const struct search_params *params,
+                            struct search_series **series,
+                            struct replay *replays,
+                            struct strategy_score *scores)
+{
+    for (int s = 0; s < search_strategies_size; s++) {
+        struct replay *r = &replays[s];
+        struct search_point sp = {
+            .collective = rp->coll->name,
+            .procs = rp->procs,
+            .msg_bytes = rp->msg_bytes,
+            .methods = rp->methods,
+            .n_methods = rp->n,
+            .depths = rp->depths,
+            .pipeline_alg = coll_find_alg(rp->coll, "pipeline"),
+            .params = params,
+        };
+        struct search_oracle o = {replay_oracle, replay_pipeline, r};
+        long experiments = r->experiments;
+        double seconds = r->seconds;
+        int best = -1;
+        r->point = rp;
+        if (search_series_run(series[s], &search_strategies[s], &sp, &o,
+                              &best) != 0 ||
+            best < 0) {
+            fprintf(stderr, "compare: %s found nothing at %s P=%d %ld B\n",
+                    search_strategies[s].name, rp->coll->name, rp->procs,
+                    rp->msg_bytes);
+            return -1;
+        }
+        double penalty =
+            (r->ix->records[rp->records[best]]->mean_us - rp->best_us) /
+            rp->best_us;
+        struct strategy_score *sc = &scores[s];
+        sc->points++;
+        sc->experiments += r->experiments - experiments;
+        sc->seconds += r->seconds - seconds;
+        sc->penalty_sum += penalty;
+        sc->penalty_max = penalty > sc->penalty_max ? penalty : sc->penalty_max;
+        sc->optimal += penalty == 0;
     }
     return 0;
 }
@@ -240,68 +390,51 @@ int compare_main(int argc, char **argv)
     struct journal *j = NULL;
     struct replay_point *rp = malloc(sizeof *rp);
     struct record_index ix = {NULL, 0};
+    int n_strategies = search_strategies_size;
     struct strategy_score *scores =
-        calloc((size_t)search_strategies_size, sizeof *scores);
-    int *prev = calloc((size_t)search_strategies_size * 2, sizeof *prev);
+        calloc((size_t)n_strategies, sizeof *scores);
+    struct replay *replays = calloc((size_t)n_strategies, sizeof *replays);
+    struct search_series **series =
+        calloc((size_t)n_strategies, sizeof *series);
+    const struct point_result **points = NULL;
     size_t n_points;
     int status = 1;
     snprintf(path, sizeof path, "%s/journal", run);
-    if (!rp || !scores || !prev || journal_load(path, &j) != 0 ||
+    if (!rp || !scores || !replays || !series || journal_load(path, &j) != 0 ||
         index_records(j, &ix) != 0 ||
-        exhaustive_points(run, j, &n_points) != 0) {
+        exhaustive_points(run, j, &points, &n_points) != 0) {
         goto done;
     }
-    double exhaustive_s = 0;
-    const struct point_result *before = NULL;
-    for (size_t i = 0; i < journal_point_count(j); i++) {
-        const struct point_result *pr = journal_point(j, i);
-        if (gather_point(&ix, pr, rp) != 0) {
+    for (int s = 0; s < n_strategies; s++) {
+        replays[s].ix = &ix;
+        replays[s].charged = calloc(ix.n ? ix.n : 1, 1);
+        series[s] = search_series_create();
+        if (!replays[s].charged || !series[s]) {
             goto done;
         }
-        if (rp->best_us < 0) {
-            continue;
+    }
+    int fanout = chain_fanout_of(j);
+    for (size_t i = 0; i < n_points; i++) {
+        if (gather_point(&ix, points[i], fanout, rp) != 0) {
+            goto done;
         }
-        /* A new (collective, procs) series: no previous choice to hint. */
-        int same_series = before && before->procs == pr->procs &&
-                          strcmp(before->collective, pr->collective) == 0;
-        before = pr;
-        for (int s = 0; s < search_strategies_size; s++) {
-            struct replay r = {.point = rp};
-            struct search_point sp = {
-                .collective = pr->collective,
-                .procs = pr->procs,
-                .msg_bytes = pr->msg_bytes,
-                .methods = rp->methods,
-                .n_methods = rp->n,
-                .params = &params,
-            };
-            sp.hint = same_series ? search_method_index(&sp, prev[2 * s],
-                                                        prev[2 * s + 1])
-                                  : -1;
-            int best = -1;
-            if (search_strategies[s].find_best(&sp, replay_oracle, &r, &best) !=
-                    0 ||
-                best < 0) {
-                fprintf(stderr, "compare: %s found nothing at %s P=%d %ld B\n",
-                        search_strategies[s].name, pr->collective, pr->procs,
-                        pr->msg_bytes);
-                goto done;
-            }
-            double penalty =
-                (rp->records[best]->mean_us - rp->best_us) / rp->best_us;
-            struct strategy_score *sc = &scores[s];
-            sc->points++;
-            sc->experiments += r.experiments;
-            sc->seconds += r.seconds;
-            sc->penalty_sum += penalty;
-            sc->penalty_max =
-                penalty > sc->penalty_max ? penalty : sc->penalty_max;
-            sc->optimal += penalty == 0;
-            prev[2 * s] = rp->methods[best].alg;
-            prev[2 * s + 1] = rp->methods[best].seg_bytes;
-            if (strcmp(search_strategies[s].name, "exhaustive") == 0) {
-                exhaustive_s += r.seconds;
-            }
+        if (rp->best_us >= 0 &&
+            replay_point_all(rp, &params, series, replays, scores) != 0) {
+            goto done;
+        }
+    }
+    double exhaustive_s = 0;
+    for (int s = 0; s < n_strategies; s++) {
+        if (strcmp(search_strategies[s].name, "exhaustive") == 0) {
+            exhaustive_s = scores[s].seconds;
+        }
+        if (replays[s].missing > 0) {
+            fprintf(stderr,
+                    "compare: %s: %ld pipeline experiments on fewer "
+                    "processes were not in the run (sweep those procs "
+                    "too); it was charged and answered only from records "
+                    "that exist, and searched the full algorithm instead\n",
+                    search_strategies[s].name, replays[s].missing);
         }
     }
     struct compare_table table = {scores, exhaustive_s};
@@ -315,6 +448,12 @@ done:
     free(ix.records);
     free(rp);
     free(scores);
-    free(prev);
+    for (int s = 0; replays && series && s < n_strategies; s++) {
+        free(replays[s].charged);
+        search_series_destroy(series[s]);
+    }
+    free(replays);
+    free(series);
+    free(points);
     return status;
 }

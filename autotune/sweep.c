@@ -16,8 +16,8 @@
  * MPI_Bcast carries it (every field is an integer below 2^53 or the rse). */
 enum {
     CMD_OP,
-    CMD_COLL, /* index in coll_table */
-    CMD_PROCS_INDEX,
+    CMD_COLL,  /* index in coll_table */
+    CMD_PROCS, /* the communicator: world ranks 0..procs-1 */
     CMD_ALG,
     CMD_MSG_BYTES,
     CMD_SEG_BYTES,
@@ -35,11 +35,12 @@ struct sweep {
     const struct config *cfg;
     struct journal *journal;
     MPI_Comm world;
-    MPI_Comm *subs; /* one communicator per procs entry: world ranks 0..P-1 */
+    /* subs[k - 1]: world ranks 0..k-1, for every k up to the world size
+     * (the surrogate times pipelines on fewer ranks than the point's) */
+    MPI_Comm *subs;
     int n_subs;
-    const int *procs; /* the procs entries, on every rank */
     /* the current point */
-    int coll_index, procs_index;
+    int coll_index;
     int point_measured;
     /* totals of this session */
     long experiments_new, experiments_reused, not_applicable;
@@ -104,29 +105,26 @@ static int worker_loop(struct sweep *s)
         if (cmd[CMD_OP] == OP_STOP) {
             return 0;
         }
-        int pi = (int)cmd[CMD_PROCS_INDEX];
-        if (rank < s->procs[pi]) {
+        int procs = (int)cmd[CMD_PROCS];
+        if (rank < procs) {
             struct measure_request req;
             struct measurement m;
             request_from_command(cmd, &req);
-            measure_run(&req, s->subs[pi], &m); /* rank 0 reports failure */
+            measure_run(&req, s->subs[procs - 1], &m); /* rank 0 reports */
         }
     }
 }
 
 /* The oracle: a journal hit, a not-applicable record, or a new experiment
  * journaled before it is returned. */
-static int sweep_oracle(void *ctx, const struct search_point *p, int i,
-                        double *time_us)
+static int sweep_time(struct sweep *s, int procs, long msg_bytes,
+                      const struct search_method *method, double *time_us)
 {
-    struct sweep *s = ctx;
     const struct coll_def *coll = coll_table[s->coll_index];
-    const struct search_method *method = &p->methods[i];
     const char *name = measure_method_name(coll, method->alg);
     int is_baseline = method->alg == MEASURE_DEFAULT;
-    const struct measurement *rec =
-        journal_find(s->journal, coll->name, p->procs, p->msg_bytes, name,
-                     method->seg_bytes);
+    const struct measurement *rec = journal_find(
+        s->journal, coll->name, procs, msg_bytes, name, method->seg_bytes);
     if (rec) {
         *(is_baseline ? &s->baseline.reused : &s->experiments_reused) += 1;
         *time_us = rec->is_applicable ? rec->mean_us : -1;
@@ -137,14 +135,14 @@ static int sweep_oracle(void *ctx, const struct search_point *p, int i,
                                    .alg = method->alg,
                                    .is_native =
                                        s->cfg->backend == BACKEND_NATIVE,
-                                   .msg_bytes = p->msg_bytes,
+                                   .msg_bytes = msg_bytes,
                                    .seg_bytes = method->seg_bytes};
-    if (!measure_applies(&want, p->procs)) {
+    if (!measure_applies(&want, procs)) {
         memset(&m, 0, sizeof m);
         snprintf(m.collective, sizeof m.collective, "%s", coll->name);
         snprintf(m.algorithm, sizeof m.algorithm, "%s", name);
-        m.procs = p->procs;
-        m.msg_bytes = p->msg_bytes;
+        m.procs = procs;
+        m.msg_bytes = msg_bytes;
         m.segment_bytes = method->seg_bytes;
         s->not_applicable++;
     } else {
@@ -152,9 +150,9 @@ static int sweep_oracle(void *ctx, const struct search_point *p, int i,
         double cmd[CMD_LEN] = {
             [CMD_OP] = OP_MEASURE,
             [CMD_COLL] = s->coll_index,
-            [CMD_PROCS_INDEX] = s->procs_index,
+            [CMD_PROCS] = procs,
             [CMD_ALG] = method->alg,
-            [CMD_MSG_BYTES] = (double)p->msg_bytes,
+            [CMD_MSG_BYTES] = (double)msg_bytes,
             [CMD_SEG_BYTES] = method->seg_bytes,
             [CMD_FANOUT] = c->chain_fanout,
             [CMD_WARMUP] = c->measure.warmup,
@@ -169,7 +167,7 @@ static int sweep_oracle(void *ctx, const struct search_point *p, int i,
             return -1;
         }
         request_from_command(cmd, &req);
-        if (measure_run(&req, s->subs[s->procs_index], &m) != 0) {
+        if (measure_run(&req, s->subs[procs - 1], &m) != 0) {
             return -1;
         }
         if (is_baseline) {
@@ -185,6 +183,26 @@ static int sweep_oracle(void *ctx, const struct search_point *p, int i,
     }
     *time_us = m.is_applicable ? m.mean_us : -1;
     return 0;
+}
+
+static int sweep_oracle(void *ctx, const struct search_point *p, int i,
+                        double *time_us)
+{
+    return sweep_time(ctx, p->procs, p->msg_bytes, &p->methods[i], time_us);
+}
+
+/* The surrogate's pipeline on the first n_ranks ranks (a record of the
+ * point (collective, n_ranks, message size), like any other). */
+static int sweep_pipeline(void *ctx, const struct search_point *p, int n_ranks,
+                          int seg_bytes, double *time_us)
+{
+    struct sweep *s = ctx;
+    struct search_method m = {p->pipeline_alg, seg_bytes};
+    if (p->pipeline_alg < 0 || n_ranks < 1 || n_ranks > s->n_subs) {
+        *time_us = -1;
+        return 0;
+    }
+    return sweep_time(s, n_ranks, p->msg_bytes, &m, time_us);
 }
 
 /* The candidate methods at a point, grouped by algorithm in table order,
@@ -383,8 +401,11 @@ static int controller_loop(struct sweep *s, struct grid_results *out)
 {
     const struct config *c = s->cfg;
     struct search_method methods[CONFIG_MAX_ALGS * (CONFIG_MAX_SEGS + 1)];
+    int depths[CONFIG_MAX_ALGS];
     struct progress progress;
-    int rc = 0;
+    struct search_oracle oracle = {sweep_oracle, sweep_pipeline, s};
+    struct search_series *series = search_series_create();
+    int rc = series ? 0 : -1;
 
     progress_start(&progress, grid_points(c));
     for (int ci = 0; ci < c->n_colls && rc == 0; ci++) {
@@ -393,8 +414,12 @@ static int controller_loop(struct sweep *s, struct grid_results *out)
         int n_sizes = coll_msg_sizes(c, ci, &sizes);
         s->coll_index = coll_table_index(coll);
         for (int pi = 0; pi < c->n_procs && rc == 0; pi++) {
-            s->procs_index = pi;
-            struct search_method prev = {-1, 0}; /* previous size's choice */
+            for (int a = 0; a < coll->n_algs && a < CONFIG_MAX_ALGS; a++) {
+                depths[a] =
+                    coll->algs[a].depth
+                        ? coll->algs[a].depth(c->procs[pi], c->chain_fanout)
+                        : -1;
+            }
             for (int mi = 0; mi < n_sizes && rc == 0; mi++) {
                 struct search_point point = {
                     .collective = coll->name,
@@ -402,21 +427,20 @@ static int controller_loop(struct sweep *s, struct grid_results *out)
                     .msg_bytes = sizes[mi],
                     .methods = methods,
                     .n_methods = point_methods(c, ci, sizes[mi], methods),
+                    .depths = depths,
+                    .pipeline_alg = coll_find_alg(coll, "pipeline"),
+                    .params = &c->search_params,
                 };
-                point.params = &c->search_params;
-                point.hint =
-                    search_method_index(&point, prev.alg, prev.seg_bytes);
                 double t0 = progress_now();
                 int best = -1;
                 s->point_measured = 0;
-                rc = c->search->find_best(&point, sweep_oracle, s, &best);
+                rc = search_series_run(series, c->search, &point, &oracle,
+                                       &best);
                 if (rc == 0 && c->has_baseline) {
-                    rc = baseline_measure(&point, sweep_oracle, s);
+                    rc = baseline_measure(&point, &oracle);
                 }
                 if (rc == 0) {
                     rc = finish_point(s, &point, best, out);
-                    prev = best >= 0 ? methods[best]
-                                     : (struct search_method){-1, 0};
                 }
                 char what[128];
                 snprintf(what, sizeof what, "%s P=%d %ld B", coll->name,
@@ -427,6 +451,7 @@ static int controller_loop(struct sweep *s, struct grid_results *out)
         }
     }
     progress_finish(&progress);
+    search_series_destroy(series);
     return rc;
 }
 
@@ -502,7 +527,7 @@ static int make_subcommunicators(struct sweep *s, int rank)
         return -1;
     }
     for (int i = 0; i < s->n_subs; i++) {
-        int color = rank < s->procs[i] ? 0 : MPI_UNDEFINED;
+        int color = rank <= i ? 0 : MPI_UNDEFINED;
         if (mpi_check(MPI_Comm_split(s->world, color, rank, &s->subs[i]),
                       "creating a communicator") != MPI_SUCCESS) {
             return -1;
@@ -530,8 +555,7 @@ int sweep_main(const char *config_path, int is_fresh)
     struct config cfg;
     struct grid_results results = {0};
     int rank, world_size, status = 1;
-    int header[2] = {0, 0}; /* setup ok, number of procs entries */
-    int *procs = NULL;
+    int is_setup = 0;
     double start = progress_now();
 
     MPI_Comm_dup(MPI_COMM_WORLD, &s.world);
@@ -541,24 +565,14 @@ int sweep_main(const char *config_path, int is_fresh)
 
     if (rank == 0 && controller_setup(config_path, is_fresh, world_size, &cfg,
                                       &s.journal) == 0) {
-        header[0] = 1;
-        header[1] = cfg.n_procs;
+        is_setup = 1;
         s.cfg = &cfg;
     }
-    MPI_Bcast(header, 2, MPI_INT, 0, s.world);
-    if (!header[0]) {
+    MPI_Bcast(&is_setup, 1, MPI_INT, 0, s.world);
+    if (!is_setup) {
         goto done;
     }
-    procs = malloc((size_t)header[1] * sizeof *procs);
-    if (!procs) {
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    if (rank == 0) {
-        memcpy(procs, cfg.procs, (size_t)header[1] * sizeof *procs);
-    }
-    MPI_Bcast(procs, header[1], MPI_INT, 0, s.world);
-    s.procs = procs;
-    s.n_subs = header[1];
+    s.n_subs = world_size;
     if (make_subcommunicators(&s, rank) != 0) {
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
@@ -591,14 +605,13 @@ int sweep_main(const char *config_path, int is_fresh)
                 cfg.output);
     }
 done:
-    if (rank == 0 && header[0]) {
+    if (rank == 0 && is_setup) {
         journal_close(s.journal);
         config_free(&cfg);
     }
     free(results.optimal);
     free(results.measured);
     free_subcommunicators(&s);
-    free(procs);
     measure_free_buffers();
     native_close();
     MPI_Comm_free(&s.world);

@@ -1,5 +1,6 @@
 /* Search strategies: decide which methods (algorithm, segment) to time at a
- * grid point. A strategy is a pure function of the oracle's answers, so
+ * grid point. A strategy is a pure function of the oracle's answers (at this
+ * point and, through the series, at the neighbouring points it searched), so
  * replaying a journal reproduces a sweep exactly. */
 #ifndef SEARCH_H
 #define SEARCH_H
@@ -14,13 +15,33 @@ struct search_method {
 /* Knobs of the pruned strategies (config key search_options). */
 struct search_params {
     int lookahead;     /* steps tried past a minimum before giving up */
-    double drop_ratio; /* smgd: drop an algorithm whose best is this many
-                          times the best found and not predicted to improve */
+    double drop_ratio; /* r: drop an algorithm whose best is r times the
+                          best found (and, for smgd, not predicted to
+                          improve); at a point with neighbours, search an
+                          algorithm within r of the best at one of them,
+                          time once one within r^2, skip the others */
 };
 #define SEARCH_PARAMS_DEFAULT                                                  \
     {                                                                          \
-        2, 1.5                                                                 \
+        1, 1.3                                                                 \
     }
+
+/* What the strategy learned at a grid point: one of the oracle's answers
+ * there (time < 0: not applicable), with the best time it found there. */
+struct search_result {
+    struct search_method method;
+    double time_us;
+    double point_best_us; /* < 0: nothing could run there */
+    long msg_bytes;
+};
+
+/* What is known along one neighbouring line of the grid: every answer
+ * there, latest point first. */
+struct search_prior {
+    int procs;
+    int n;
+    const struct search_result *results;
+};
 
 struct search_point {
     const char *collective;
@@ -28,22 +49,40 @@ struct search_point {
     long msg_bytes;
     const struct search_method *methods;
     int n_methods;
-    /* The method chosen at the previous message size of the same collective
-     * and procs, as an index in methods, or -1: a good first guess. */
-    int hint;
+    /* Per algorithm (index as in methods[].alg): hops on the longest
+     * root-to-leaf path of its tree at procs ranks, or -1 when it is not
+     * tree-shaped; NULL when nothing is known. */
+    const int *depths;
+    int pipeline_alg; /* the one-chain pipeline's algorithm index, or -1 */
+    /* Neighbours searched before (filled by search_series_run): the same
+     * procs at smaller message sizes, and the previous procs at message
+     * sizes up to this one. NULL when there is none. */
+    const struct search_prior *prev_msg;
+    const struct search_prior *prev_procs;
     const struct search_params *params;
 };
 
-/* Times method i of the point: *time_us >= 0, or < 0 when the method cannot
- * run there. Returns non-zero on a failure that must stop the sweep. */
-typedef int (*search_oracle_fn)(void *ctx, const struct search_point *p, int i,
-                                double *time_us);
+/* Answers a strategy's questions: the journal, a measurement or a replay. */
+struct search_oracle {
+    /* Times method i of the point: *time_us >= 0, or < 0 when the method
+     * cannot run there. Returns non-zero on a failure that must stop the
+     * sweep. */
+    int (*time)(void *ctx, const struct search_point *p, int i,
+                double *time_us);
+    /* Times the pipeline algorithm (p->pipeline_alg) at p's message size on
+     * the first n_ranks ranks with seg_bytes: the surrogate of a tree whose
+     * longest path has n_ranks - 1 hops. *time_us < 0 when there is no
+     * answer. */
+    int (*time_pipeline)(void *ctx, const struct search_point *p, int n_ranks,
+                         int seg_bytes, double *time_us);
+    void *ctx;
+};
 
 struct search_strategy {
     const char *name;
     /* Sets *best to the index of the chosen method (-1 if none can run). */
-    int (*find_best)(const struct search_point *p, search_oracle_fn oracle,
-                     void *ctx, int *best);
+    int (*find_best)(const struct search_point *p,
+                     const struct search_oracle *oracle, int *best);
     const char *summary;
 };
 
@@ -54,5 +93,19 @@ extern const struct search_strategy search_strategies[];
 extern const int search_strategies_size;
 /* The named strategy or NULL (borrowed). */
 const struct search_strategy *search_find(const char *name);
+
+/* A strategy's memory along the grid walk (collective, then procs
+ * ascending, then message sizes ascending): what the oracle answered it at
+ * each point of the current and the previous procs. Caller-frees with
+ * search_series_destroy. */
+struct search_series;
+struct search_series *search_series_create(void);
+void search_series_destroy(struct search_series *s);
+/* Runs st at p: fills p's neighbours from the memory, asks oracle, and
+ * remembers the answers for the next points. Points must come in walk
+ * order; a new collective forgets everything. */
+int search_series_run(struct search_series *s, const struct search_strategy *st,
+                      struct search_point *p, const struct search_oracle *o,
+                      int *best);
 
 #endif

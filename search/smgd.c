@@ -1,9 +1,12 @@
 /* Scanning modified gradient descent (seed 003, section 3.2): the descents of
  * all algorithms advance together, the one predicted to reach the lowest
  * time next going first; an algorithm is dropped once its best is far worse
- * than the best found and its gradients predict it will not catch up. */
+ * than the best found and its gradients predict it will not catch up.
+ * Where neighbouring points were searched, their answers predict instead:
+ * algorithms go nearest first, each from its best segment there, and one
+ * whose first time is drop_ratio behind the best found goes no further. */
+#include "search/plan.h"
 #include "search/strategies.h"
-#include "search/walk.h"
 
 /* The lowest time this descent can still be expected to reach. The gradient
  * decays geometrically along the typical slope-then-plateau curve (ratio r of
@@ -46,43 +49,19 @@ static double predicted_next(const struct descent *d)
     return t[2] - g1 * (r < 1 ? r : 1);
 }
 
-static double best_found(const struct descent *d, int n)
+/* The scan without neighbours: every descent advances by prediction. */
+static int smgd_scan(const struct search_point *p,
+                     const struct search_oracle *o, struct descent *d, int n)
 {
-    double best_us = -1;
-    for (int i = 0; i < n; i++) {
-        if (d[i].best >= 0 && (best_us < 0 || d[i].best_us < best_us)) {
-            best_us = d[i].best_us;
-        }
-    }
-    return best_us;
-}
-
-int search_smgd(const struct search_point *p, search_oracle_fn oracle,
-                void *ctx, int *best)
-{
-    struct walk walks[WALK_MAX];
-    struct descent d[WALK_MAX];
-    int n = walk_split(p, walks, WALK_MAX);
     int rc = 0;
-    for (int i = 0; i < n; i++) {
-        descent_init(&d[i], &walks[i]);
-    }
-    /* The previous size's winner first: a good incumbent prunes early. */
-    for (int i = 0; i < n && p->hint >= 0; i++) {
-        if (walks[i].alg == p->methods[p->hint].alg) {
-            while (!d[i].is_done && rc == 0) {
-                rc = descent_step(&d[i], p, oracle, ctx);
-            }
-        }
-    }
-    /* Two steps of every other descent give each a gradient. */
+    /* Two steps of every descent give each a gradient. */
     for (int i = 0; i < n && rc == 0; i++) {
         for (int k = 0; k < 2 && !d[i].is_done && rc == 0; k++) {
-            rc = descent_step(&d[i], p, oracle, ctx);
+            rc = descent_step(&d[i], p, o);
         }
     }
     while (rc == 0) {
-        double best_us = best_found(d, n);
+        double best_us = descent_best_us(d, n);
         int pick = -1;
         double pick_us = 0;
         for (int i = 0; i < n; i++) {
@@ -103,8 +82,13 @@ int search_smgd(const struct search_point *p, search_oracle_fn oracle,
         if (pick < 0) {
             break;
         }
-        rc = descent_step(&d[pick], p, oracle, ctx);
+        rc = descent_step(&d[pick], p, o);
     }
-    descent_pick(d, n, best);
     return rc;
+}
+
+int search_smgd(const struct search_point *p, const struct search_oracle *o,
+                int *best)
+{
+    return plan_search(p, o, plan_walk, 1, smgd_scan, best);
 }

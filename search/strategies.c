@@ -7,13 +7,13 @@
 /* Times every method; ties go to the earlier method, so the choice does not
  * depend on anything but the times. */
 static int search_exhaustive(const struct search_point *p,
-                             search_oracle_fn oracle, void *ctx, int *best)
+                             const struct search_oracle *o, int *best)
 {
     double best_us = 0;
     *best = -1;
     for (int i = 0; i < p->n_methods; i++) {
         double t;
-        int rc = oracle(ctx, p, i, &t);
+        int rc = o->time(o->ctx, p, i, &t);
         if (rc != 0) {
             return rc;
         }
@@ -43,6 +43,9 @@ const struct search_strategy search_strategies[] = {
     {"smgd", search_smgd,
      "all algorithms' descents interleaved, best predicted first; drops "
      "those far behind"},
+    {"surrogate", search_surrogate,
+     "segment size of each tree found on a pipeline along its longest "
+     "path, confirmed on the tree"},
 };
 const int search_strategies_size =
     (int)(sizeof search_strategies / sizeof search_strategies[0]);

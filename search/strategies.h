@@ -4,9 +4,11 @@
 
 #include "search/search.h"
 
-int search_mgd(const struct search_point *p, search_oracle_fn oracle, void *ctx,
+int search_mgd(const struct search_point *p, const struct search_oracle *o,
                int *best);
-int search_smgd(const struct search_point *p, search_oracle_fn oracle,
-                void *ctx, int *best);
+int search_smgd(const struct search_point *p, const struct search_oracle *o,
+                int *best);
+int search_surrogate(const struct search_point *p,
+                     const struct search_oracle *o, int *best);
 
 #endif

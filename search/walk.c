@@ -26,23 +26,33 @@ int walk_split(const struct search_point *p, struct walk *walks, int max_walks)
     return n_walks;
 }
 
+int walk_find_seg(const struct search_point *p, const struct walk *w,
+                  int seg_bytes)
+{
+    for (int k = 0; k < w->n; k++) {
+        if (p->methods[w->steps[k]].seg_bytes == seg_bytes) {
+            return k;
+        }
+    }
+    return -1;
+}
+
 void descent_init(struct descent *d, const struct walk *w)
 {
     *d = (struct descent){.walk = w, .best = -1, .is_done = w->n == 0};
 }
 
-int descent_step(struct descent *d, const struct search_point *p,
-                 search_oracle_fn oracle, void *ctx)
+/* Times step k of the walk and updates the descent; *is_na when the
+ * algorithm cannot run here. */
+static int descent_time(struct descent *d, int k, const struct search_point *p,
+                        const struct search_oracle *o, int *is_na)
 {
-    int method = d->walk->steps[d->next++];
+    int method = d->walk->steps[k];
     double t;
-    int rc = oracle(ctx, p, method, &t);
-    if (rc != 0) {
+    int rc = o->time(o->ctx, p, method, &t);
+    *is_na = t < 0;
+    if (rc != 0 || t < 0) {
         return rc;
-    }
-    if (t < 0) { /* not applicable: no segment size will change that */
-        d->is_done = 1;
-        return 0;
     }
     int is_falling = d->n_timed > 0 && t < d->recent_us[2];
     d->recent_us[0] = d->recent_us[1];
@@ -60,10 +70,86 @@ int descent_step(struct descent *d, const struct search_point *p,
          * segmentation and then falls below it. */
         d->misses++;
     }
-    if (d->next >= d->walk->n || d->misses > p->params->lookahead) {
-        d->is_done = 1;
+    return 0;
+}
+
+int descent_step(struct descent *d, const struct search_point *p,
+                 const struct search_oracle *o)
+{
+    int is_na;
+    int rc = descent_time(d, d->next++, p, o, &is_na);
+    if (rc != 0) {
+        return rc;
+    }
+    if (is_na || d->next >= d->walk->n || d->misses > p->params->lookahead) {
+        d->is_done = 1; /* not applicable: no segment size will change that */
     }
     return 0;
+}
+
+int descent_probe(struct descent *d, int at, const struct search_point *p,
+                  const struct search_oracle *o)
+{
+    int is_na;
+    d->is_done = 1;
+    return descent_time(d, at, p, o, &is_na);
+}
+
+/* Walks from `from` in direction dir while time falls, within lookahead. */
+static int descent_direction(struct descent *d, int from, int dir,
+                             const struct search_point *p,
+                             const struct search_oracle *o)
+{
+    d->misses = 0;
+    for (int k = from; k >= 0 && k < d->walk->n; k += dir) {
+        int is_na;
+        int rc = descent_time(d, k, p, o, &is_na);
+        if (rc != 0 || is_na) {
+            return rc;
+        }
+        if (d->misses > p->params->lookahead) {
+            break;
+        }
+    }
+    return 0;
+}
+
+int descent_from(struct descent *d, int start, double cut_us,
+                 const struct search_point *p, const struct search_oracle *o)
+{
+    int is_na, rc = 0;
+    d->is_done = 1;
+    if (d->n_timed == 0) {
+        rc = descent_time(d, start, p, o, &is_na);
+        if (rc != 0 || is_na) {
+            return rc;
+        }
+    }
+    int start_method = d->best;
+    int down = start + 1;
+    if (cut_us > 0 && d->best_us > cut_us) {
+        /* Behind: from no segmentation, go on only if the first segmented
+         * step's slope, kept up to the end of the walk, would get below the
+         * cut (segmenting can change everything); otherwise stop. */
+        if (down >= d->walk->n ||
+            p->methods[d->walk->steps[start]].seg_bytes != 0) {
+            return 0;
+        }
+        rc = descent_time(d, down++, p, o, &is_na);
+        double slope_us = d->recent_us[1] - d->recent_us[2];
+        double floor_us =
+            d->recent_us[2] - slope_us * (double)(d->walk->n - down);
+        if (rc != 0 || is_na || d->n_timed < 2 || slope_us <= 0 ||
+            floor_us > cut_us) {
+            return rc;
+        }
+    }
+    rc = descent_direction(d, down, +1, p, o);
+    if (rc == 0 && d->best == start_method) {
+        d->recent_us[2] = d->best_us; /* falling is judged from the start */
+        rc = descent_direction(d, start - 1, -1, p, o);
+    }
+    return rc;
 }
 
 void descent_pick(const struct descent *d, int n, int *best)
@@ -78,4 +164,15 @@ void descent_pick(const struct descent *d, int n, int *best)
             best_us = d[i].best_us;
         }
     }
+}
+
+double descent_best_us(const struct descent *d, int n)
+{
+    double best_us = -1;
+    for (int i = 0; i < n; i++) {
+        if (d[i].best >= 0 && (best_us < 0 || d[i].best_us < best_us)) {
+            best_us = d[i].best_us;
+        }
+    }
+    return best_us;
 }

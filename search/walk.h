@@ -16,6 +16,9 @@ struct walk {
 /* Splits p's methods into one walk per algorithm; returns how many (at most
  * max_walks). */
 int walk_split(const struct search_point *p, struct walk *walks, int max_walks);
+/* The position of seg_bytes on w, or -1. */
+int walk_find_seg(const struct search_point *p, const struct walk *w,
+                  int seg_bytes);
 
 /* A descent along one walk, one experiment at a time. */
 struct descent {
@@ -35,8 +38,24 @@ void descent_init(struct descent *d, const struct walk *w);
  * more than lookahead steps past its best on which time did not fall, or
  * when the algorithm cannot run here. Returns the oracle's status. */
 int descent_step(struct descent *d, const struct search_point *p,
-                 search_oracle_fn oracle, void *ctx);
+                 const struct search_oracle *o);
+/* The fastest time the descents found, or -1. */
+double descent_best_us(const struct descent *d, int n);
 /* Sets *best to the fastest of the descents' bests (-1 if none). */
 void descent_pick(const struct descent *d, int n, int *best);
+
+/* A local descent from a known good start (a neighbouring point's best):
+ * times step `start` (unless d has timed it already, as a probe), then walks
+ * toward smaller segments while time falls (lookahead steps past the best,
+ * as above), and, if that found nothing better, toward larger ones. With
+ * cut_us > 0 and a start slower than cut_us, it stops there, unless the
+ * start is unsegmented: then it times the first segmented step and goes on
+ * only if that slope, kept to the end of the walk, gets below. */
+int descent_from(struct descent *d, int start, double cut_us,
+                 const struct search_point *p, const struct search_oracle *o);
+
+/* Times step `at` of d's walk alone (a probe); marks the descent done. */
+int descent_probe(struct descent *d, int at, const struct search_point *p,
+                  const struct search_oracle *o);
 
 #endif

@@ -5,6 +5,8 @@
 # command that produced them. The journals live in results/bench-runs/, so an
 # interrupted benchmark resumes where it stopped.
 #   tests/bench/search.sh [small|full] [cluster...]
+# BENCH_SWEEP=no skips the sweep and replays the journal as it stands (the
+# figures then cover the points swept so far; the file says how many).
 # small: procs 2..16 (8 sizes), 1 B..1 MiB by 4, segments 0 and 512 B..64 KiB
 # full:  procs 2..64 (all), 1 B..1 MiB by 2, the same segments (hours of CPU)
 set -eu
@@ -33,15 +35,37 @@ measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
 baseline      = false;
 CFG
     sweep="smpirun -np $np -platform conf/platforms/$c.xml --cfg=smpi/simulate-computation:no --log=root.thres:critical build/autotune-smpi -c $cfg"
-    echo "$sweep"
-    $sweep
+    if [ "${BENCH_SWEEP:-yes}" != no ]; then
+        echo "$sweep"
+        nice -n 10 $sweep
+    fi
     out=results/bench/search-$c-$scale.csv
-    build/autotune compare -r "$run" > "$out.tmp"
+    build/autotune compare -r "$run" > "$out.tmp" 2> "$out.err" || { cat "$out.err"; exit 1; }
+    total=$(awk '$1 == "p"' "$run/journal" | wc -l)
     {
-        echo "# $(date -u +%Y-%m-%d) $c ($scale grid): $sweep"
+        echo "# $(date -u +%Y-%m-%d) $c ($scale grid, $total points swept so far): $sweep"
         echo "# then: build/autotune compare -r $run"
+        sed 's/^/# /' "$out.err"
         cat "$out.tmp"
     } > "$out"
-    rm -f "$out.tmp"
+    rm -f "$out.tmp" "$out.err"
+    cat "$out"
+done
+
+# Other benchmarks' exhaustive journals, when this checkout has them: the
+# strategies replayed on more procs and message sizes (a copy is replayed,
+# so their run directories stay as they are).
+for run in results/bench-runs/decision-grig-large results/bench-runs/decision-grig results/bench-runs/default-grig; do
+    [ -f "$run/journal" ] || continue
+    tmp=$(mktemp -d)
+    cp "$run/journal" "$tmp/journal"
+    out=results/bench/search-replay-$(basename "$run").csv
+    total=$(awk '$1 == "p"' "$run/journal" | wc -l)
+    {
+        echo "# $(date -u +%Y-%m-%d) replay of $run/journal ($total points; its config: $run.cfg)"
+        echo "# build/autotune compare -r DIR, DIR holding a copy of that journal"
+        build/autotune compare -r "$tmp" 2>&1
+    } > "$out"
+    rm -rf "$tmp"
     cat "$out"
 done

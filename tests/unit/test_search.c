@@ -1,7 +1,8 @@
 /* Search strategies on synthetic cost landscapes with a known optimum: the
  * pipeline model's slope-then-plateau curves, a local minimum, noise, an
- * algorithm that cannot run. Checks the choice, that no method is timed
- * twice, and how many experiments each strategy needed. */
+ * algorithm that cannot run, a series of message sizes where neighbours
+ * guide the search, the pipeline surrogate. Checks the choice, that no
+ * method is timed twice, and how many experiments each strategy needed. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +22,7 @@ struct landscape {
     int timed[MAX_ALGS * N_SEGS];
     int experiments;
     int twice;
+    int pipeline_probes;
 };
 
 static const int seg_bytes[N_SEGS] = {0,    512,   1024,  2048, 4096,
@@ -53,6 +55,7 @@ static void landscape_index(struct landscape *l)
     memset(l->timed, 0, sizeof l->timed);
     l->experiments = 0;
     l->twice = 0;
+    l->pipeline_probes = 0;
 }
 
 static int oracle(void *ctx, const struct search_point *p, int i,
@@ -71,17 +74,60 @@ static int oracle(void *ctx, const struct search_point *p, int i,
     return 0;
 }
 
-/* Runs strategy name; returns the chosen method index. */
+/* The surrogate's pipeline: a chain of n_ranks ranks, like algorithm 1 of
+ * make_broadcast (depth n_ranks - 1) without its constant factor. */
+static int oracle_pipeline(void *ctx, const struct search_point *p, int n_ranks,
+                           int seg, double *time_us)
+{
+    struct landscape *l = ctx;
+    l->pipeline_probes++;
+    *time_us = pipeline_us(p->msg_bytes, seg, n_ranks - 1, 60, 0.09);
+    return 0;
+}
+
+/* Depths of make_broadcast's algorithms on 16 ranks; algorithm 1 is the
+ * pipeline, 0 and 5 are not trees. */
+static const int depths16[MAX_ALGS] = {-1, 15, 4, 4, 2, -1};
+
+/* Runs strategy name; returns the chosen method index. With a hint >= 0,
+ * the previous message size is known to have been won by that method. */
 static int run(const char *name, struct landscape *l, int hint,
                const struct search_params *params)
 {
     const struct search_strategy *s = search_find(name);
+    struct search_result known[MAX_ALGS * N_SEGS];
+    struct search_prior prior = {16, 0, known};
     landscape_index(l);
-    struct search_point p = {"bcast",      16,   1 << 20, l->methods,
-                             l->n_methods, hint, params};
+    struct search_point p = {
+        .collective = "bcast",
+        .procs = 16,
+        .msg_bytes = l->msg_bytes,
+        .methods = l->methods,
+        .n_methods = l->n_methods,
+        .depths = depths16,
+        .pipeline_alg = 1,
+        .params = params,
+    };
+    /* The neighbour: every method's time, as if measured at the previous
+     * size on the same landscape, best at hint. */
+    for (int i = 0; hint >= 0 && i < l->n_methods; i++) {
+        double t = l->time_us[l->methods[i].alg][0];
+        for (int k = 0; k < N_SEGS; k++) {
+            if (seg_bytes[k] == l->methods[i].seg_bytes) {
+                t = l->time_us[l->methods[i].alg][k];
+            }
+        }
+        known[prior.n++] =
+            (struct search_result){l->methods[i], t, 0, l->msg_bytes / 2};
+    }
+    for (int i = 0; i < prior.n; i++) {
+        known[i].point_best_us = known[hint].time_us;
+    }
+    p.prev_msg = hint >= 0 ? &prior : NULL;
+    struct search_oracle o = {oracle, oracle_pipeline, l};
     int best = -2;
     CHECK(s != NULL);
-    CHECK_INT(0, s->find_best(&p, oracle, l, &best));
+    CHECK_INT(0, s->find_best(&p, &o, &best));
     CHECK_INT(0, l->twice); /* the journal is the cache: never time twice */
     return best;
 }
@@ -197,6 +243,8 @@ static void test_local_minimum(void)
     CHECK_INT(5, l.experiments); /* 900 400 150 120 180, then stops */
     CHECK_INT(3, run("mgd", &l, -1, &patient));
     CHECK_INT(3, run("smgd", &l, -1, &patient));
+    /* Not a tree (no depth): the surrogate descends like mgd. */
+    CHECK_INT(3, run("surrogate", &l, -1, &patient));
 }
 
 /* Multiplicative noise of up to 3 %: the choice stays within the noise. */
@@ -217,19 +265,105 @@ static void test_noise(void)
                 }
             }
         }
-        for (int s = 0; s < 2; s++) {
-            int chosen = run(s ? "smgd" : "mgd", &l, -1, &params);
+        static const char *const pruned[] = {"mgd", "smgd", "surrogate"};
+        for (int s = 0; s < 3; s++) {
+            int chosen = run(pruned[s], &l, -1, &params);
             double pen = penalty(&l, chosen);
             if (pen > 0.065) {
                 printf("trial %d %s: chose %d, optimum %d, penalty %.1f %%\n",
-                       trial, s ? "smgd" : "mgd", chosen,
-                       method_of(&l, optimum(&l)), 100 * pen);
+                       trial, pruned[s], chosen, method_of(&l, optimum(&l)),
+                       100 * pen);
             }
             worst = pen > worst ? pen : worst;
         }
     }
     printf("noise: worst penalty %.2f %%\n", 100 * worst);
     CHECK(worst <= 0.065);
+}
+
+/* The surrogate finds each tree's segment size on the pipeline along its
+ * longest path (cheap probes, counted apart), then confirms on the tree. */
+static void test_surrogate(void)
+{
+    struct search_params params = SEARCH_PARAMS_DEFAULT;
+    struct landscape l;
+    long sizes[] = {65536, 1 << 20};
+    for (int i = 0; i < 2; i++) {
+        make_broadcast(&l, sizes[i]);
+        landscape_index(&l);
+        int best = method_of(&l, optimum(&l));
+        CHECK_INT(best, run("mgd", &l, -1, &params));
+        int mgd = l.experiments;
+        CHECK_INT(best, run("surrogate", &l, -1, &params));
+        printf("msg %7ld: mgd %d, surrogate %d experiments on the trees and "
+               "%d on pipelines\n",
+               sizes[i], mgd, l.experiments, l.pipeline_probes);
+        CHECK(l.pipeline_probes > 0);
+        CHECK(l.experiments < mgd);
+        CHECK_INT(best, run("smgd", &l, best, &params));
+        int smgd = l.experiments;
+        /* With a neighbour: the pipeline (the fastest algorithm there) is
+         * the cheaper to time, so it stands in for the trees' descents. */
+        CHECK_INT(best, run("surrogate", &l, best, &params));
+        printf("  with the neighbour: smgd %d, surrogate %d on the trees and "
+               "%d on pipelines\n",
+               smgd, l.experiments, l.pipeline_probes);
+        CHECK(l.experiments <= smgd);
+    }
+}
+
+static int series_oracle(void *ctx, const struct search_point *p, int i,
+                         double *time_us)
+{
+    return oracle(ctx, p, i, time_us);
+}
+
+/* Along a series of message sizes, each strategy's memory of the previous
+ * sizes (search_series_run) lowers the experiments and keeps the optimum. */
+static void test_series(void)
+{
+    struct search_params params = SEARCH_PARAMS_DEFAULT;
+    for (int s = 0; s < search_strategies_size; s++) {
+        struct search_series *series = search_series_create();
+        struct landscape l;
+        int total = 0, n_optimal = 0, n_points = 0;
+        for (long msg = 1024; msg <= (1 << 20); msg *= 2) {
+            make_broadcast(&l, msg);
+            landscape_index(&l);
+            struct search_point p = {
+                .collective = "bcast",
+                .procs = 16,
+                .msg_bytes = msg,
+                .methods = l.methods,
+                .n_methods = l.n_methods,
+                .depths = depths16,
+                .pipeline_alg = 1,
+                .params = &params,
+            };
+            struct search_oracle o = {series_oracle, oracle_pipeline, &l};
+            int best = -2;
+            CHECK_INT(0, search_series_run(series, &search_strategies[s], &p,
+                                           &o, &best));
+            CHECK_INT(0, l.twice);
+            n_optimal += best == method_of(&l, optimum(&l));
+            if (best != method_of(&l, optimum(&l))) {
+                printf("  %ld: chose %d/%d, optimum %d/%d, penalty %.2f %%\n",
+                       msg, l.methods[best].alg, l.methods[best].seg_bytes,
+                       l.methods[method_of(&l, optimum(&l))].alg,
+                       l.methods[method_of(&l, optimum(&l))].seg_bytes,
+                       100 * penalty(&l, best));
+            }
+            n_points++;
+            total += l.experiments;
+        }
+        printf("series 1 KiB..1 MiB: %s %d experiments, %d/%d optimal\n",
+               search_strategies[s].name, total, n_optimal, n_points);
+        CHECK_INT(n_points, n_optimal);
+        if (s > 0) {
+            CHECK(total < 300); /* exhaustive: 352 */
+        }
+        search_series_destroy(series);
+    }
 }
 
 static void test_nothing_applicable(void)
@@ -245,6 +379,7 @@ static void test_nothing_applicable(void)
     CHECK_INT(-1, run("mgd", &l, -1, &params));
     CHECK_INT(2, l.twice + 2); /* one probe per algorithm, none twice */
     CHECK_INT(-1, run("smgd", &l, -1, &params));
+    CHECK_INT(-1, run("surrogate", &l, -1, &params));
 }
 
 int main(void)
@@ -252,6 +387,8 @@ int main(void)
     test_smooth();
     test_local_minimum();
     test_noise();
+    test_surrogate();
+    test_series();
     test_nothing_applicable();
     CHECK(search_find("nonsense") == NULL);
     return check_exit();
