@@ -5,20 +5,16 @@
 # start-up, and one rule's algorithm swapped for one that cannot run on these
 # communicators aborts exactly at the first call that rule covers.
 set -u
-cd "$(dirname "$0")/../.."
+. "$(dirname "$0")/lib.sh"
 if ! command -v mpicc.mpich > /dev/null || ! command -v mpirun.mpich > /dev/null; then
     echo "SKIP: MPICH (mpicc.mpich, mpirun.mpich) is not installed"
     exit 0
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 if ! mpicc.mpich -O2 -o "$tmp/probe" tests/mpi/export_probe.c 2> "$tmp/cc.err"; then
     cat "$tmp/cc.err"
     echo "SKIP: MPICH's headers are not installed (apt-get install libmpich-dev)"
     exit 0
 fi
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 mkdir -p "$tmp/run"
 cp tests/export/optimal.csv "$tmp/run/"

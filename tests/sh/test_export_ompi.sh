@@ -5,16 +5,12 @@
 # cover fail (MPI_ERR_ARG), the calls handed back to Open MPI's fixed
 # decision still succeed. Also checks what export says about unmapped rows.
 set -u
-cd "$(dirname "$0")/../.."
+. "$(dirname "$0")/lib.sh"
 if ! command -v ompi_info > /dev/null || ! command -v mpirun > /dev/null; then
     echo "SKIP: Open MPI (ompi_info, mpirun) is not installed"
     exit 0
 fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 mkdir -p "$tmp/run"
 cp tests/export/optimal.csv "$tmp/run/"

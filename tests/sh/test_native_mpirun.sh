@@ -6,12 +6,8 @@
 # and report; under SMPI, which has no MPI_T, backend native stops with one
 # line before anything is written.
 set -u
-cd "$(dirname "$0")/../.."
+. "$(dirname "$0")/lib.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-tmp=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 mpirun -np 4 --oversubscribe build/tests/mpi/test_native || fail "test_native"
 

@@ -6,12 +6,8 @@
 # measurement setting is refused naming the key; --fresh starts over and keeps
 # the old journal.
 set -u
-cd "$(dirname "$0")/../.."
+. "$(dirname "$0")/lib.sh"
 command -v smpirun >/dev/null || { echo "smpirun not found (apt-get install simgrid)"; exit 1; }
-tmp=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 platform=conf/platforms/grig.xml
 np=13

@@ -7,12 +7,8 @@
 # reproduces the uninterrupted one exactly; compare refuses a run that is
 # not exhaustive.
 set -u
-cd "$(dirname "$0")/../.."
+. "$(dirname "$0")/lib.sh"
 command -v smpirun >/dev/null || { echo "smpirun not found (./setup.sh installs simgrid)"; exit 1; }
-tmp=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 sweep() { # NAME SEARCH PROCS MESSAGE_SIZES SEGMENT_SIZES NP
     cat > "$tmp/$1.cfg" <<CFG

@@ -3,12 +3,8 @@
 # collective gets its rows, the barrier at one message size (0 bytes)
 # whatever message_sizes says, and the point count says so.
 set -u
-cd "$(dirname "$0")/../.."
+. "$(dirname "$0")/lib.sh"
 command -v smpirun >/dev/null || { echo "smpirun not found (./setup.sh installs simgrid)"; exit 1; }
-tmp=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 cat > "$tmp/t.cfg" <<CFG
 output        = "$tmp/run";

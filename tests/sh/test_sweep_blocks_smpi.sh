@@ -5,12 +5,8 @@
 # send whole subtrees), two_proc is not applicable beyond two ranks, and the
 # csv export is the optimal table.
 set -u
-cd "$(dirname "$0")/../.."
+. "$(dirname "$0")/lib.sh"
 command -v smpirun >/dev/null || { echo "smpirun not found (./setup.sh installs simgrid)"; exit 1; }
-tmp=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 cat > "$tmp/t.cfg" <<CFG
 output        = "$tmp/run";
