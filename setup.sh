@@ -2,7 +2,9 @@
 # Installs what autotune needs to build and test (Debian/Ubuntu packages):
 # through apt-get when run as root, otherwise prints the exact command.
 set -eu
-packages="make gcc pkg-config clang-format openmpi-bin libopenmpi-dev libsimgrid-dev simgrid libgsl-dev libconfig-dev"
+# mpich and libmpich-dev only run the MPICH export test; Open MPI stays the
+# default mpicc/mpirun (its alternatives priority is higher).
+packages="make gcc pkg-config clang-format openmpi-bin libopenmpi-dev libsimgrid-dev libgsl-dev libconfig-dev mpich libmpich-dev"
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

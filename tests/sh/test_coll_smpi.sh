@@ -8,7 +8,7 @@ bin=build/tests/smpi/test_collectives
 platform=tests/mpi/cluster64.xml
 for tool in smpicc smpirun; do
     if ! command -v "$tool" >/dev/null; then
-        echo "test_coll_smpi: $tool not found: install SimGrid 3.32 (apt-get install simgrid libsimgrid-dev)" >&2
+        echo "test_coll_smpi: $tool not found: install SimGrid 3.32 (apt-get install libsimgrid-dev)" >&2
         exit 1
     fi
 done

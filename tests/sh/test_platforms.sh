@@ -16,7 +16,7 @@ set -u
 cd "$(dirname "$0")/../.."
 
 if ! command -v smpicc >/dev/null 2>&1 || ! command -v smpirun >/dev/null 2>&1; then
-    echo "smpicc/smpirun not found (./setup.sh installs simgrid libsimgrid-dev)"
+    echo "smpicc/smpirun not found (./setup.sh installs libsimgrid-dev)"
     exit 1
 fi
 
