@@ -2,10 +2,8 @@
 # Bad C4.5 input is refused with one line naming file:line, a non-zero exit
 # and nothing on stdout.
 set -u
-cd "$(dirname "$0")/../.."
+. "$(dirname "$0")/lib.sh"
 bin=build/autotune
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 fails=0
 names='| test
 yes, no.

@@ -2,10 +2,8 @@
 # `autotune tree` against outputs of Quinlan's c4.5 release 8: every file in
 # tests/c45/out (STEM_mM_cC[_g|_s].txt) must match byte for byte, date aside.
 set -u
-cd "$(dirname "$0")/../.."
+. "$(dirname "$0")/lib.sh"
 bin=build/autotune
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 total=0 ok=0 bad=()
 
 for ref in tests/c45/out/*.txt; do

@@ -2,10 +2,8 @@
 # Bad configs are refused before anything is measured or written: one line
 # naming file:line and the key, a non-zero exit, no run directory created.
 set -u
-cd "$(dirname "$0")/../.."
+. "$(dirname "$0")/lib.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 fails=0
 
 good='collectives = ["bcast"];

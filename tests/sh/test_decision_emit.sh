@@ -3,11 +3,9 @@
 # (and the project's other warnings) and agrees with the in-memory decision
 # it was generated from on every grid point and on random points.
 set -u
-cd "$(dirname "$0")/../.."
+. "$(dirname "$0")/lib.sh"
 bin=build/autotune
 run=tests/decision/run
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 cc=${CC_EMIT:-cc}
 warn="-std=c11 -Wall -Wextra -Werror -Wpedantic -Wshadow -Wstrict-prototypes
       -Wmissing-prototypes -Wformat=2 -Wundef -Wwrite-strings -Wvla"

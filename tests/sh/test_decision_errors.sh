@@ -2,11 +2,9 @@
 # Bad input to `autotune tree -r` and `autotune quadtree`: one line naming
 # what is wrong (file, option, value), a non-zero exit, nothing written.
 set -u
-cd "$(dirname "$0")/../.."
+. "$(dirname "$0")/lib.sh"
 bin=build/autotune
 run=tests/decision/run
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 fail=0
 expect() { # expect 'message part' args...
     local want=$1; shift
