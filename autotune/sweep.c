@@ -11,6 +11,9 @@
 #include "autotune/measure.h"
 #include "autotune/progress.h"
 #include "autotune/sweep.h"
+#ifdef SMPI_H /* defined by SimGrid's mpi.h */
+#include <xbt/config.h>
+#endif
 
 /* The command rank 0 broadcasts before each experiment, as doubles so one
  * MPI_Bcast carries it (every field is an integer below 2^53 or the rse). */
@@ -249,6 +252,27 @@ static int point_methods(const struct config *c, int ci, long msg_bytes,
     return n;
 }
 
+#ifdef SMPI_H
+/* Under SMPI the simulated network is part of what was measured: the
+ * platform (rank 0's host name without its number, e.g. "grig") and the
+ * eager model, so a journal is never resumed on another one. */
+static void smpi_settings(struct journal_settings *settings)
+{
+    char host[MPI_MAX_PROCESSOR_NAME] = "";
+    int len = 0;
+    MPI_Get_processor_name(host, &len);
+    while (len > 0 && (host[len - 1] == '-' || host[len - 1] == '_' ||
+                       (host[len - 1] >= '0' && host[len - 1] <= '9'))) {
+        host[--len] = '\0';
+    }
+    journal_settings_add(settings, "smpi.platform", "%s", len ? host : "?");
+    journal_settings_add(settings, "smpi.async_small_thresh", "%d",
+                         sg_cfg_get_int("smpi/async-small-thresh"));
+    journal_settings_add(settings, "smpi.send_is_detached_thresh", "%d",
+                         sg_cfg_get_int("smpi/send-is-detached-thresh"));
+}
+#endif
+
 static void settings_of(const struct config *c,
                         struct journal_settings *settings)
 {
@@ -275,6 +299,9 @@ static void settings_of(const struct config *c,
     journal_settings_add(settings, "measure.rse", "%g", c->measure.rse);
     journal_settings_add(settings, "chain_fanout", "%d", c->chain_fanout);
     baseline_add_setting(c, settings);
+#ifdef SMPI_H
+    smpi_settings(settings);
+#endif
 }
 
 static int path_join(char *buf, size_t size, const char *dir, const char *name)

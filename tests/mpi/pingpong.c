@@ -13,6 +13,14 @@
  *    data (the empty answer's one-way time is subtracted), single_us the
  *    one-way time of one N-byte message, ratio = total_us / single_us.
  *    On a network where the root's link is the bottleneck, ratio ~ P-1.
+ * 3. Stream: rank 0 posts 16 MPI_Isend of 8 KiB to rank 1 at once, then
+ *    waits for them; rank 1 receives them with two receives posted ahead,
+ *    as a pipelined collective does:
+ *      stream bytes=8192 count=16 first_us=F total_us=T single_us=S
+ *    first_us is when the first message has arrived, total_us the last.
+ *    A network sends one peer's messages in order, so first ~ single and
+ *    total ~ 16 x single; a model that shares the link among all messages
+ *    in flight delivers the first one only at the end (first ~ total).
  *
  * Every figure is the mean over iters repetitions (default 10) after one
  * warm-up. Under SimGrid SMPI the times are simulated and deterministic,
@@ -26,6 +34,7 @@
 #include <string.h>
 
 enum { MAX_BYTES = 1 << 20, TAG_PING = 1, TAG_FAN = 2, TAG_ACK = 3 };
+enum { STREAM_BYTES = 8192, STREAM_COUNT = 16 };
 
 /* Mean one-way time of an n-byte message between ranks 0 and 1. Ranks
  * other than 0 and 1 do nothing and return 0. */
@@ -76,6 +85,45 @@ static double fanout(int rank, int size, char *buf, int n, int iters)
     return total / iters;
 }
 
+/* Mean arrival times at rank 1 of the first and the last of STREAM_COUNT
+ * messages that rank 0 posts at once (see 3. above). */
+static void stream(int rank, char *buf, int iters, double *first,
+                   double *last)
+{
+    MPI_Request reqs[STREAM_COUNT];
+    *first = *last = 0.0;
+    for (int i = -1; i < iters; i++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t0 = MPI_Wtime();
+        if (rank == 0) {
+            for (int k = 0; k < STREAM_COUNT; k++)
+                MPI_Isend(buf + (size_t)k * STREAM_BYTES, STREAM_BYTES,
+                          MPI_CHAR, 1, TAG_FAN, MPI_COMM_WORLD, &reqs[k]);
+            MPI_Waitall(STREAM_COUNT, reqs, MPI_STATUSES_IGNORE);
+        } else if (rank == 1) {
+            double t_first = 0.0;
+            for (int k = 0; k < 2; k++)
+                MPI_Irecv(buf + (size_t)k * STREAM_BYTES, STREAM_BYTES,
+                          MPI_CHAR, 0, TAG_FAN, MPI_COMM_WORLD, &reqs[k]);
+            for (int k = 0; k < STREAM_COUNT; k++) {
+                MPI_Wait(&reqs[k], MPI_STATUS_IGNORE);
+                if (k == 0)
+                    t_first = MPI_Wtime() - t0;
+                if (k + 2 < STREAM_COUNT)
+                    MPI_Irecv(buf + (size_t)(k + 2) * STREAM_BYTES,
+                              STREAM_BYTES, MPI_CHAR, 0, TAG_FAN,
+                              MPI_COMM_WORLD, &reqs[k + 2]);
+            }
+            if (i >= 0) {
+                *first += t_first;
+                *last += MPI_Wtime() - t0;
+            }
+        }
+    }
+    *first /= iters;
+    *last /= iters;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -115,7 +163,7 @@ int main(int argc, char **argv)
     if (rank == 0)
         printf("# pingpong: ranks=%d iters=%d\n", size, iters);
 
-    double t_small = 0.0, t_1k = 0.0, t_64k = 0.0;
+    double t_small = 0.0, t_1k = 0.0, t_8k = 0.0, t_64k = 0.0;
     MPI_Barrier(MPI_COMM_WORLD);
     for (int n = 1; n <= MAX_BYTES; n *= 2) {
         double t = pingpong(rank, buf, n, iters);
@@ -126,6 +174,8 @@ int main(int argc, char **argv)
                 t_small = t;
             else if (n == 1024)
                 t_1k = t;
+            else if (n == STREAM_BYTES)
+                t_8k = t;
             else if (n == 64 * 1024)
                 t_64k = t;
         }
@@ -145,6 +195,20 @@ int main(int argc, char **argv)
                        n, size - 1, total * 1e6, single * 1e6, total / single);
             }
         }
+    }
+
+    /* Rank 1 reports the stream's arrival times to rank 0, which prints. */
+    double times[2];
+    stream(rank, buf, iters, &times[0], &times[1]);
+    if (rank == 1)
+        MPI_Send(times, 2, MPI_DOUBLE, 0, TAG_ACK, MPI_COMM_WORLD);
+    if (rank == 0) {
+        MPI_Recv(times, 2, MPI_DOUBLE, 1, TAG_ACK, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+        printf("stream bytes=%d count=%d first_us=%.3f total_us=%.3f "
+               "single_us=%.3f\n",
+               STREAM_BYTES, STREAM_COUNT, times[0] * 1e6, times[1] * 1e6,
+               t_8k * 1e6);
     }
 
     free(buf);

@@ -9,7 +9,11 @@
 #   frodo     4..8 us                 220..250 MB/s    55..70 x        10..63 x
 #
 # (fan-out = rank 0 sending to the 63 others, as a multiple of one send;
-# ~63x means the root's link serialises them.) Also checks that the 64
+# ~63x means the root's link serialises them.) Stream: 16 eager 8 KiB
+# messages posted at once to one peer arrive in order: the last comes
+# 10..16x one message's time after the first (the platforms' async-
+# small-thresh 0 keeps SimGrid from sharing the link among all of them,
+# which made segmented pipelines store-and-forward). Also checks that the 64
 # ranks land on 64 distinct hosts and that two runs print the same figures.
 # Skips (exit 0) when SimGrid's smpicc/smpirun are not installed.
 set -u
@@ -80,6 +84,14 @@ check() { # check PLATFORM LAT_LO LAT_HI BW_LO BW_HI
     in_range "$p bandwidth 1 MiB (MB/s)" "$(field "$out" pingpong 1048576 MBps)" "$4" "$5"
     in_range "$p fan-out 64 KiB (x one send)" "$(field "$out" fanout 65536 ratio)" 55 70
     in_range "$p fan-out 1 KiB (x one send)" "$(field "$out" fanout 1024 ratio)" 10 63
+    local single first total
+    single=$(field "$out" stream 8192 single_us)
+    first=$(field "$out" stream 8192 first_us)
+    total=$(field "$out" stream 8192 total_us)
+    # The last message arrives well after the first, as an in-order link
+    # delivers them; shared among all at once they would arrive together.
+    in_range "$p stream: last minus first of 16 (x one send)" \
+        "$(awk -v a="$total" -v f="$first" -v b="$single" 'BEGIN { if (b > 0) printf "%.2f", (a - f) / b }')" 10 16
 
     # Simulated time is deterministic: a second run prints the same figures.
     if run "$p" "$tmp/$p.again" --log=root.thres:warning &&
