@@ -259,9 +259,13 @@ int decision_save(const struct decision *d, const char *path);
 int decision_load(const char *path, struct decision **out);
 /* Self-contained C: PREFIX_decide(collective, procs, msg_bytes) returning
  * the method index (-1 for an unknown collective), PREFIX_method_name and
- * PREFIX_collective_name. */
+ * PREFIX_collective_name. The tree form nests if-statements as the tree
+ * does (readable; its time grows with the depth when branches mispredict);
+ * the table form counts the cuts procs and msg_bytes lie above, with
+ * branch-free ifs, and reads the method from a table (constant time). */
+enum decision_c_form { DECISION_C_TABLE, DECISION_C_TREE };
 int decision_emit_c(const struct decision *d, FILE *f, const char *prefix,
-                    const char *comment);
+                    const char *comment, enum decision_c_form form);
 
 /* From a C4.5 tree built on attributes (procs, msg) or, when has_collective,
  * (collective, procs, msg); class k is method k. Sets the root of

@@ -17,7 +17,7 @@ struct run_args {
     const char *colls[MAX_COLLS];
     int n_colls;
     bool is_combined;
-    bool emit_names, emit_c;
+    bool emit_names, emit_c, emit_c_tree;
     int holdout_folds; /* 0: none; 2 with holdout_sizes: every other size */
     bool holdout_sizes;
     struct c45_options opt;
@@ -89,10 +89,12 @@ static int add_emit(struct run_args *a, const char *opt, const char *what)
         a->emit_names = true;
     } else if (strcmp(what, "c") == 0) {
         a->emit_c = true;
+    } else if (strcmp(what, "c-tree") == 0) {
+        a->emit_c_tree = true;
     } else {
         fprintf(stderr,
                 "autotune %s: %s: unknown output '%s' (valid: names, "
-                "c)\n",
+                "c, c-tree)\n",
                 a->cmd, opt, what);
         return -1;
     }
@@ -523,6 +525,19 @@ static int emit_names(const struct run_args *a, const struct run_data *r,
     return 0;
 }
 
+static int emit_c(const char *stem, const char *suffix,
+                  const struct decision *d, const char *comment,
+                  enum decision_c_form form)
+{
+    char path[4096];
+    FILE *f = open_output(stem, suffix, path, sizeof path);
+    if (!f) {
+        return -1;
+    }
+    int rc = decision_emit_c(d, f, "autotune", comment, form);
+    return close_output(f, path) || rc;
+}
+
 static int write_outputs(const struct run_args *a, const struct decision *d,
                          const char *comment)
 {
@@ -532,15 +547,14 @@ static int write_outputs(const struct run_args *a, const struct decision *d,
         return -1;
     }
     printf("wrote %s\n", path);
-    if (!a->emit_c) {
-        return 0;
+    int rc = 0;
+    if (a->emit_c) {
+        rc = emit_c(a->stem, ".c", d, comment, DECISION_C_TABLE);
     }
-    FILE *f = open_output(a->stem, ".c", path, sizeof path);
-    if (!f) {
-        return -1;
+    if (a->emit_c_tree && rc == 0) {
+        rc = emit_c(a->stem, "-tree.c", d, comment, DECISION_C_TREE);
     }
-    int rc = decision_emit_c(d, f, "autotune", comment);
-    return close_output(f, path) || rc;
+    return rc;
 }
 
 static void print_shape(const struct decision *d, long depth_sum, long points)
@@ -559,7 +573,8 @@ static void print_shape(const struct decision *d, long depth_sum, long points)
 static const char tree_usage[] =
     "usage: autotune tree -r RUN [-m M] [-c C] [--collectives a,b] "
     "[--combined]\n"
-    "                     [--depth N] [--holdout sizes|K] [--emit names,c] "
+    "                     [--depth N] [--holdout sizes|K] [--emit "
+    "names,c,c-tree] "
     "[-o STEM]\n";
 
 int tree_run_main(int argc, char **argv)
@@ -648,7 +663,8 @@ done:
 static const char quadtree_usage[] =
     "usage: autotune quadtree -r RUN --collective C (--depth N | --accuracy "
     "PCT)\n"
-    "                         [--holdout sizes|K] [--emit c] [-o STEM]\n";
+    "                         [--holdout sizes|K] [--emit c,c-tree] [-o "
+    "STEM]\n";
 
 /* The grid's map with the cells of fold skip replaced by the nearest other
  * cell of their row (the previous message size first), or -1 if none. */

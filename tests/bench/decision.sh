@@ -10,16 +10,13 @@
 # Figures: results/bench/decision-{penalty,time}-<scale>.csv and
 # decision-<scale>.txt, each with the commands that produced them. The
 # sweeps' journals are in results/bench-runs/, so a sweep resumes.
-#   tests/bench/decision.sh [small|large|wide]...
-# small: procs 2..8, 12, 16                  (results/bench-runs/decision-grig.cfg)
-# large: procs 2..16, 20, 24, 28, 32          (decision-grig-large.cfg)
-# wide:  procs 2..16, 20, 24, 28, 32, 48, 64  (decision-grig-wide.cfg)
-# all 1 B..1 MiB by factors of 2, segments 0, 8 KiB, 64 KiB. The issue's
-# full grid (every procs 2..64) takes hours of CPU: add its config as
-# another scale when there is time to sweep it.
+#   tests/bench/decision.sh [wide]
+# wide:  the search benchmark's Grig journal (tests/bench/search.sh wide):
+#        procs 2..64 (14 sizes, 6 primes), 1 B..1 MiB by 4, segments 0 and
+#        512 B..64 KiB (results/bench-runs/search-grig-wide.cfg)
 set -eu
 cd "$(dirname "$0")/../.."
-scales=${*:-small large wide}
+scales=${*:-wide}
 make -s all build/libautotune.a
 mkdir -p results/bench
 bin=build/autotune
@@ -51,10 +48,8 @@ penalty_row() {
 
 for scale in $scales; do
     case $scale in
-    small) run=results/bench-runs/decision-grig; np=16 ;;
-    large) run=results/bench-runs/decision-grig-large; np=32 ;;
-    wide)  run=results/bench-runs/decision-grig-wide; np=64 ;;
-    *) echo "usage: $0 [small|large|wide]..."; exit 2 ;;
+    wide)  run=results/bench-runs/search-grig-wide; np=64 ;;
+    *) echo "usage: $0 [wide]"; exit 2 ;;
     esac
     sweep="nice -n 10 smpirun -np $np -platform conf/platforms/grig.xml --cfg=smpi/simulate-computation:no --log=root.thres:critical build/autotune-smpi -c $run.cfg"
     echo "$sweep"
@@ -90,7 +85,7 @@ for scale in $scales; do
     max_procs=$(awk -F, 'NR > 1 && $2 > m {m = $2} END {print m}' "$run/optimal.csv")
     max_msg=$(awk -F, 'NR > 1 && $3 > m {m = $3} END {print m}' "$run/optimal.csv")
     {
-        echo "run,collective,builder,levels,leaves,nodes,max_depth,inmem_ns,generated_ns,loop_ns"
+        echo "run,collective,builder,levels,leaves,nodes,max_depth,inmem_ns,generated_ns,generated_tree_ns,loop_ns"
         for coll in bcast reduce; do
             for builder in tree quadtree; do
                 for levels in 1 2 3 4 5 6 all; do
@@ -101,18 +96,24 @@ for scale in $scales; do
                         args=(quadtree -r "$run" --collective "$coll")
                         if [ $levels = all ]; then args+=(--accuracy 100); else args+=(--depth "$levels"); fi
                     fi
-                    "$bin" "${args[@]}" --emit c -o "$tmp/t" > "$tmp/out"
-                    echo "  $bin ${args[*]} --emit c" >> "$tmp/commands"
+                    "$bin" "${args[@]}" --emit c,c-tree -o "$tmp/t" > "$tmp/out"
+                    echo "  $bin ${args[*]} --emit c,c-tree" >> "$tmp/commands"
                     shape=$(awk '/^(c45|quadtree): / {gsub(",", ""); print $2 "," $4 "," $8}' "$tmp/out")
-                    cc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I. -DEMITTED="\"$tmp/t.c\"" \
-                        -o "$tmp/bench" tests/bench/decision_bench.c build/libautotune.a -lm
+                    # The table form (t.c) and the tree form (t-tree.c).
+                    for form in "" -tree; do
+                        cc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I. -DEMITTED="\"$tmp/t$form.c\"" \
+                            -o "$tmp/bench$form" tests/bench/decision_bench.c build/libautotune.a -lm
+                    done
                     for i in $(seq $runs); do
                         "$tmp/bench" "$tmp/t.dec" "$coll" "$max_procs" "$max_msg" 2> /dev/null
+                        "$tmp/bench-tree" "$tmp/t.dec" "$coll" "$max_procs" "$max_msg" 2> /dev/null |
+                            sed 's/generated_ns/tree_ns/'
                     done > "$tmp/times"
-                    inmem=$(awk '{print $2}' "$tmp/times" | median)
-                    gen=$(awk '{print $4}' "$tmp/times" | median)
-                    loop=$(awk '{print $6}' "$tmp/times" | median)
-                    echo "$scale,$coll,$builder,$levels,$shape,$inmem,$gen,$loop"
+                    inmem=$(awk '$3 == "generated_ns" {print $2}' "$tmp/times" | median)
+                    gen=$(awk '$3 == "generated_ns" {print $4}' "$tmp/times" | median)
+                    gen_tree=$(awk '$3 == "tree_ns" {print $4}' "$tmp/times" | median)
+                    loop=$(awk '$3 == "generated_ns" {print $6}' "$tmp/times" | median)
+                    echo "$scale,$coll,$builder,$levels,$shape,$inmem,$gen,$gen_tree,$loop"
                 done
             done
         done

@@ -37,14 +37,7 @@ segment_sizes = [0, 4096, 32768];
 search        = "exhaustive";
 measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
 CFG
-    # SimGrid 3.32's own ompi_linear_sync gather (the ompi selector's choice
-    # for large gathers on few ranks) deadlocks the simulation under Grig's
-    # 128000-byte eager threshold (gather, P=4, 256 KiB); there the default
-    # gather is the selector's other one, ompi_binomial, and the journal
-    # records it.
-    workaround=""
-    [ "$scale/$c" = all/grig ] && workaround="--cfg=smpi/gather:ompi_binomial"
-    sweep="smpirun -np $np -platform conf/platforms/$c.xml --cfg=smpi/simulate-computation:no --cfg=smpi/coll-selector:ompi $workaround --log=root.thres:critical build/autotune-smpi -c $cfg"
+    sweep="smpirun -np $np -platform conf/platforms/$c.xml --cfg=smpi/simulate-computation:no --cfg=smpi/coll-selector:ompi --log=root.thres:critical build/autotune-smpi -c $cfg"
     echo "$sweep"
     start=$SECONDS
     nice -n 10 $sweep

@@ -4,11 +4,13 @@
 # strategy on it. Figures go to results/bench/search-<cluster>.csv with the
 # command that produced them. The journals live in results/bench-runs/, so an
 # interrupted benchmark resumes where it stopped.
-#   tests/bench/search.sh [small|full] [cluster...]
+#   tests/bench/search.sh [small|wide|full] [cluster...]
 # BENCH_SWEEP=no skips the sweep and replays the journal as it stands (the
 # figures then cover the points swept so far; the file says how many).
 # small: procs 2..16 (8 sizes), 1 B..1 MiB by 4, segments 0 and 512 B..64 KiB
-# full:  procs 2..64 (all), 1 B..1 MiB by 2, the same segments (hours of CPU)
+# wide:  procs 2..64 (14 sizes, 6 of them primes), 1 B..1 MiB by 4, the same
+#        segments (about an hour of CPU per cluster)
+# full:  procs 2..64 (all), 1 B..1 MiB by 2, the same segments (a day of CPU)
 set -eu
 cd "$(dirname "$0")/../.."
 scale=${1:-small}
@@ -16,8 +18,9 @@ shift || true
 clusters=${*:-grig frodo}
 case $scale in
 small) procs="[2, 3, 4, 5, 7, 8, 13, 16]"; msgs="{ min = 1; max = 1048576; factor = 4; }"; np=16 ;;
+wide)  procs="[2, 3, 4, 5, 6, 7, 8, 11, 13, 16, 24, 32, 47, 64]"; msgs="{ min = 1; max = 1048576; factor = 4; }"; np=64 ;;
 full)  procs="[$(seq -s ', ' 2 64)]"; msgs="{ min = 1; max = 1048576; factor = 2; }"; np=64 ;;
-*) echo "usage: $0 [small|full] [cluster...]"; exit 2 ;;
+*) echo "usage: $0 [small|wide|full] [cluster...]"; exit 2 ;;
 esac
 make -s all
 mkdir -p results/bench results/bench-runs
@@ -55,7 +58,7 @@ done
 # Other benchmarks' exhaustive journals, when this checkout has them: the
 # strategies replayed on more procs and message sizes (a copy is replayed,
 # so their run directories stay as they are).
-for run in results/bench-runs/decision-grig-large results/bench-runs/decision-grig results/bench-runs/default-grig; do
+for run in results/bench-runs/default-grig; do
     [ -f "$run/journal" ] || continue
     tmp=$(mktemp -d)
     cp "$run/journal" "$tmp/journal"

@@ -63,10 +63,31 @@ int main(int argc, char **argv)
             }
         }
     }
+    /* On and next to every cut, where an off-by-one would show. */
+    long edge_points = 0;
+    for (int i = 0; i < d->n_nodes; i++) {
+        const struct decision_node *n = &d->nodes[i];
+        if (d->leaf_method[i] >= 0) {
+            continue;
+        }
+        for (int dp = -1; dp <= 1; dp++) {
+            for (int dm = -1; dm <= 1; dm++) {
+                int procs =
+                    n->procs_cut == INT32_MAX ? 1 + i % 64 : n->procs_cut + dp;
+                long msg = n->msg_cut == INT64_MAX ? (long)i << 10
+                                                   : (long)n->msg_cut + dm;
+                for (int c = 0; c < d->n_colls; c++) {
+                    CHECK_INT(decision_lookup(d, c, procs, msg),
+                              autotune_decide(c, procs, msg));
+                    edge_points++;
+                }
+            }
+        }
+    }
     CHECK(grid_points > 0);
     printf("%s: generated C agrees with the in-memory decision on %ld grid "
-           "points and %ld random points\n",
-           argv[1], grid_points, random_points);
+           "points, %ld random points and %ld points at the cuts\n",
+           argv[1], grid_points, random_points, edge_points);
     decision_destroy(d);
     run_data_destroy(r);
     return check_exit();

@@ -87,8 +87,7 @@ static double fanout(int rank, int size, char *buf, int n, int iters)
 
 /* Mean arrival times at rank 1 of the first and the last of STREAM_COUNT
  * messages that rank 0 posts at once (see 3. above). */
-static void stream(int rank, char *buf, int iters, double *first,
-                   double *last)
+static void stream(int rank, char *buf, int iters, double *first, double *last)
 {
     MPI_Request reqs[STREAM_COUNT];
     *first = *last = 0.0;

@@ -23,23 +23,29 @@ cases=(
 for c in "${cases[@]}"; do
     name=${c%%|*} args=${c#*|}
     # shellcheck disable=SC2086
-    if ! $bin $args --emit c -o "$tmp/$name" > "$tmp/$name.log" 2>&1; then
+    if ! $bin $args --emit c,c-tree -o "$tmp/$name" > "$tmp/$name.log" 2>&1; then
         echo "FAIL $name: autotune $args: $(head -1 "$tmp/$name.log")"
         fail=1; continue
     fi
-    # shellcheck disable=SC2086
-    if ! $cc $warn -O2 -c "$tmp/$name.c" -o "$tmp/$name.o" 2> "$tmp/$name.cc"; then
-        echo "FAIL $name: generated C does not compile cleanly:"
-        head -20 "$tmp/$name.cc"; fail=1; continue
-    fi
-    # shellcheck disable=SC2086
-    if ! $cc -std=c11 -O2 -I. -o "$tmp/$name.check" tests/decision/check_emit.c \
-            "$tmp/$name.o" build/libautotune.a $libs 2> "$tmp/$name.ld"; then
-        echo "FAIL $name: cannot link the checker:"; head -20 "$tmp/$name.ld"
-        fail=1; continue
-    fi
-    if ! "$tmp/$name.check" "$tmp/$name.dec" "$run"; then
-        echo "FAIL $name: autotune $args: generated C disagrees"; fail=1
-    fi
+    # Both forms: the table (STEM.c) and the nested ifs (STEM-tree.c).
+    for form in "" -tree; do
+        src=$tmp/$name$form.c
+        # shellcheck disable=SC2086
+        if ! $cc $warn -O2 -c "$src" -o "$tmp/$name$form.o" 2> "$tmp/$name.cc"; then
+            echo "FAIL $name$form: generated C does not compile cleanly:"
+            head -20 "$tmp/$name.cc"; fail=1; continue
+        fi
+        # shellcheck disable=SC2086
+        if ! $cc -std=c11 -O2 -I. -o "$tmp/$name$form.check" tests/decision/check_emit.c \
+                "$tmp/$name$form.o" build/libautotune.a $libs 2> "$tmp/$name.ld"; then
+            echo "FAIL $name$form: cannot link the checker:"; head -20 "$tmp/$name.ld"
+            fail=1; continue
+        fi
+        if "$tmp/$name$form.check" "$tmp/$name.dec" "$run"; then
+            echo "ok   $name$form: agrees with the in-memory decision"
+        else
+            echo "FAIL $name$form: autotune $args: generated C disagrees"; fail=1
+        fi
+    done
 done
 exit $fail
