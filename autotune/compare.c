@@ -2,6 +2,7 @@
  * journal, without MPI. Each strategy is charged the recorded cost_s of the
  * experiments it asks for (once each: the journal is the cache), and its
  * choices are scored against the exhaustive optimum (seed 000, eq. 6). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -313,8 +314,29 @@ static int chain_fanout_of(const struct journal *j)
 }
 
 /* Replays every strategy at one point and scores its choice. */
+/* --misses: one line per point where a strategy's choice is not the
+ * optimum, with both choices and the penalty. */
+static void print_miss(const char *strategy, const struct replay_point *rp,
+                       const struct record_index *ix, int best, double penalty)
+{
+    int opt = 0;
+    for (int i = 1; i < rp->n; i++) {
+        opt = ix->records[rp->records[i]]->mean_us <
+                      ix->records[rp->records[opt]]->mean_us
+                  ? i
+                  : opt;
+    }
+    printf("miss %s %s P=%d %ld B: chose %s/%d (%.1f us), optimum %s/%d "
+           "(%.1f us), penalty %.2f %%\n",
+           strategy, rp->coll->name, rp->procs, rp->msg_bytes,
+           rp->coll->algs[rp->methods[best].alg].name,
+           rp->methods[best].seg_bytes, ix->records[rp->records[best]]->mean_us,
+           rp->coll->algs[rp->methods[opt].alg].name,
+           rp->methods[opt].seg_bytes, rp->best_us, 100 * penalty);
+}
+
 static int replay_point_all(const struct replay_point *rp,
-                            const struct search_params *params,
+                            const struct search_params *params, bool misses,
                             struct search_series **series,
                             struct replay *replays,
                             struct strategy_score *scores)
@@ -354,6 +376,9 @@ static int replay_point_all(const struct replay_point *rp,
         sc->penalty_sum += penalty;
         sc->penalty_max = penalty > sc->penalty_max ? penalty : sc->penalty_max;
         sc->optimal += penalty == 0;
+        if (misses && penalty > 0) {
+            print_miss(search_strategies[s].name, rp, r->ix, best, penalty);
+        }
     }
     return 0;
 }
@@ -361,8 +386,10 @@ static int replay_point_all(const struct replay_point *rp,
 int compare_main(int argc, char **argv)
 {
     static const char usage_line[] =
-        "usage: autotune compare -r RUN [--lookahead N] [--drop-ratio R]\n";
+        "usage: autotune compare -r RUN [--lookahead N] [--drop-ratio R] "
+        "[--misses]\n";
     const char *run = NULL;
+    bool misses = false;
     struct search_params params = SEARCH_PARAMS_DEFAULT;
     for (int i = 1; i < argc; i++) {
         char *end = NULL;
@@ -370,6 +397,8 @@ int compare_main(int argc, char **argv)
             run = argv[++i];
         } else if (strcmp(argv[i], "--lookahead") == 0 && i + 1 < argc) {
             params.lookahead = (int)strtol(argv[++i], &end, 10);
+        } else if (strcmp(argv[i], "--misses") == 0) {
+            misses = true;
         } else if (strcmp(argv[i], "--drop-ratio") == 0 && i + 1 < argc) {
             params.drop_ratio = strtod(argv[++i], &end);
         } else {
@@ -418,8 +447,8 @@ int compare_main(int argc, char **argv)
         if (gather_point(&ix, points[i], fanout, rp) != 0) {
             goto done;
         }
-        if (rp->best_us >= 0 &&
-            replay_point_all(rp, &params, series, replays, scores) != 0) {
+        if (rp->best_us >= 0 && replay_point_all(rp, &params, misses, series,
+                                                 replays, scores) != 0) {
             goto done;
         }
     }

@@ -198,12 +198,14 @@ void plan_make(const struct search_point *p, const struct walk *w, int n,
                 pl->start[i] =
                     walk_find_seg(p, &w[i], scaled_seg(p, &w[i], &a));
             } else if (k == 1 && a.msg_bytes == p->msg_bytes &&
-                       a.best_seg > 0 &&
-                       p->methods[w[i].steps[pl->start[i]]].seg_bytes == 0) {
-                /* Unsegmented at a smaller message, where segments as
-                 * large as the message were not tried; segmented at the
-                 * previous procs at this very size: start from there (a
-                 * flat curve from no segmentation down would hide it). */
+                       a.best_seg > 0) {
+                /* The previous procs at this very size guides the segment
+                 * size better than a smaller message here: the optimum
+                 * moves with the message size (as its square root on a
+                 * pipeline) but little with procs, and a start far up a
+                 * steep curve looks too slow to descend (pipeline bcast,
+                 * P=11, 64 KiB on Grig: from 4 KiB, 1.28x the best found,
+                 * cut; from P=8's 1 KiB, the optimum). */
                 int at = walk_find_seg(p, &w[i], a.best_seg);
                 pl->start[i] = at >= 0 ? at : pl->start[i];
             }
