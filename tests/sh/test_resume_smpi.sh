@@ -80,6 +80,20 @@ if sweep a-part > "$tmp/conflict.out" 2>&1; then
 elif ! grep -q "conflicts with the recorded sweep: measure.rse (journal 0.05, config 0.1); use --fresh" "$tmp/conflict.out"; then
     fail "conflict message: $(grep -m1 conflict "$tmp/conflict.out")"
 fi
+# Nor may the simulated network: a Grig journal is not resumed on Frodo,
+# nor under another eager model, and the refusal leaves it as it was.
+before=$(md5sum < "$tmp/a-full/journal")
+if platform=conf/platforms/frodo.xml sweep a-full > "$tmp/other.out" 2>&1; then
+    fail "a journal swept on grig was resumed on frodo"
+elif ! grep -q "conflicts with the recorded sweep: smpi.platform (journal grig, config frodo)" "$tmp/other.out"; then
+    fail "platform conflict message: $(grep -m1 conflict "$tmp/other.out")"
+fi
+if sweep a-full --cfg=smpi/async-small-thresh:1024 > "$tmp/eager.out" 2>&1; then
+    fail "a journal was resumed under another eager model"
+elif ! grep -q "smpi.async_small_thresh (journal 0, config 1024)" "$tmp/eager.out"; then
+    fail "eager model conflict message: $(grep -m1 conflict "$tmp/eager.out")"
+fi
+[ "$(md5sum < "$tmp/a-full/journal")" = "$before" ] || fail "a refused resume changed the journal"
 # --fresh starts over; the old journal is kept.
 sweep a-part --fresh > "$tmp/fresh.out" 2>&1 || fail "--fresh sweep"
 [ -f "$tmp/a-part/journal.old" ] && [ "$(records "$tmp/a-part/journal.old")" -eq "$(records "$tmp/a-full/journal")" ] ||
