@@ -17,7 +17,7 @@ struct run_args {
     const char *colls[MAX_COLLS];
     int n_colls;
     bool is_combined;
-    bool emit_names, emit_c, emit_c_tree;
+    bool emit_names, emit_c, emit_c_table;
     int holdout_folds; /* 0: none; 2 with holdout_sizes: every other size */
     bool holdout_sizes;
     struct c45_options opt;
@@ -89,12 +89,12 @@ static int add_emit(struct run_args *a, const char *opt, const char *what)
         a->emit_names = true;
     } else if (strcmp(what, "c") == 0) {
         a->emit_c = true;
-    } else if (strcmp(what, "c-tree") == 0) {
-        a->emit_c_tree = true;
+    } else if (strcmp(what, "c-table") == 0) {
+        a->emit_c_table = true;
     } else {
         fprintf(stderr,
                 "autotune %s: %s: unknown output '%s' (valid: names, "
-                "c, c-tree)\n",
+                "c, c-table)\n",
                 a->cmd, opt, what);
         return -1;
     }
@@ -549,10 +549,10 @@ static int write_outputs(const struct run_args *a, const struct decision *d,
     printf("wrote %s\n", path);
     int rc = 0;
     if (a->emit_c) {
-        rc = emit_c(a->stem, ".c", d, comment, DECISION_C_TABLE);
+        rc = emit_c(a->stem, ".c", d, comment, DECISION_C_TREE);
     }
-    if (a->emit_c_tree && rc == 0) {
-        rc = emit_c(a->stem, "-tree.c", d, comment, DECISION_C_TREE);
+    if (a->emit_c_table && rc == 0) {
+        rc = emit_c(a->stem, "-table.c", d, comment, DECISION_C_TABLE);
     }
     return rc;
 }
@@ -663,7 +663,7 @@ done:
 static const char quadtree_usage[] =
     "usage: autotune quadtree -r RUN --collective C (--depth N | --accuracy "
     "PCT)\n"
-    "                         [--holdout sizes|K] [--emit c,c-tree] [-o "
+    "                         [--holdout sizes|K] [--emit c,c-table] [-o "
     "STEM]\n";
 
 /* The grid's map with the cells of fold skip replaced by the nearest other

@@ -85,7 +85,7 @@ for scale in $scales; do
     max_procs=$(awk -F, 'NR > 1 && $2 > m {m = $2} END {print m}' "$run/optimal.csv")
     max_msg=$(awk -F, 'NR > 1 && $3 > m {m = $3} END {print m}' "$run/optimal.csv")
     {
-        echo "run,collective,builder,levels,leaves,nodes,max_depth,inmem_ns,generated_ns,generated_tree_ns,loop_ns"
+        echo "run,collective,builder,levels,leaves,nodes,max_depth,inmem_ns,generated_ns,generated_table_ns,loop_ns"
         for coll in bcast reduce; do
             for builder in tree quadtree; do
                 for levels in 1 2 3 4 5 6 all; do
@@ -96,24 +96,24 @@ for scale in $scales; do
                         args=(quadtree -r "$run" --collective "$coll")
                         if [ $levels = all ]; then args+=(--accuracy 100); else args+=(--depth "$levels"); fi
                     fi
-                    "$bin" "${args[@]}" --emit c,c-tree -o "$tmp/t" > "$tmp/out"
-                    echo "  $bin ${args[*]} --emit c,c-tree" >> "$tmp/commands"
+                    "$bin" "${args[@]}" --emit c,c-table -o "$tmp/t" > "$tmp/out"
+                    echo "  $bin ${args[*]} --emit c,c-table" >> "$tmp/commands"
                     shape=$(awk '/^(c45|quadtree): / {gsub(",", ""); print $2 "," $4 "," $8}' "$tmp/out")
-                    # The table form (t.c) and the tree form (t-tree.c).
-                    for form in "" -tree; do
+                    # The tree form (t.c) and the table form (t-table.c).
+                    for form in "" -table; do
                         cc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I. -DEMITTED="\"$tmp/t$form.c\"" \
                             -o "$tmp/bench$form" tests/bench/decision_bench.c build/libautotune.a -lm
                     done
                     for i in $(seq $runs); do
                         "$tmp/bench" "$tmp/t.dec" "$coll" "$max_procs" "$max_msg" 2> /dev/null
-                        "$tmp/bench-tree" "$tmp/t.dec" "$coll" "$max_procs" "$max_msg" 2> /dev/null |
-                            sed 's/generated_ns/tree_ns/'
+                        "$tmp/bench-table" "$tmp/t.dec" "$coll" "$max_procs" "$max_msg" 2> /dev/null |
+                            sed 's/generated_ns/table_ns/'
                     done > "$tmp/times"
                     inmem=$(awk '$3 == "generated_ns" {print $2}' "$tmp/times" | median)
                     gen=$(awk '$3 == "generated_ns" {print $4}' "$tmp/times" | median)
-                    gen_tree=$(awk '$3 == "tree_ns" {print $4}' "$tmp/times" | median)
+                    gen_table=$(awk '$3 == "table_ns" {print $4}' "$tmp/times" | median)
                     loop=$(awk '$3 == "generated_ns" {print $6}' "$tmp/times" | median)
-                    echo "$scale,$coll,$builder,$levels,$shape,$inmem,$gen,$gen_tree,$loop"
+                    echo "$scale,$coll,$builder,$levels,$shape,$inmem,$gen,$gen_table,$loop"
                 done
             done
         done

@@ -23,12 +23,12 @@ cases=(
 for c in "${cases[@]}"; do
     name=${c%%|*} args=${c#*|}
     # shellcheck disable=SC2086
-    if ! $bin $args --emit c,c-tree -o "$tmp/$name" > "$tmp/$name.log" 2>&1; then
+    if ! $bin $args --emit c,c-table -o "$tmp/$name" > "$tmp/$name.log" 2>&1; then
         echo "FAIL $name: autotune $args: $(head -1 "$tmp/$name.log")"
         fail=1; continue
     fi
-    # Both forms: the table (STEM.c) and the nested ifs (STEM-tree.c).
-    for form in "" -tree; do
+    # Both forms: the nested ifs (STEM.c) and the table (STEM-table.c).
+    for form in "" -table; do
         src=$tmp/$name$form.c
         # shellcheck disable=SC2086
         if ! $cc $warn -O2 -c "$src" -o "$tmp/$name$form.o" 2> "$tmp/$name.cc"; then
