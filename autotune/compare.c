@@ -313,28 +313,31 @@ static int chain_fanout_of(const struct journal *j)
     return 4;
 }
 
-/* Replays every strategy at one point and scores its choice. */
-/* --misses: one line per point where a strategy's choice is not the
- * optimum, with both choices and the penalty. */
+/* --misses: one line on stderr per point where a strategy's choice is not
+ * the optimum, with both choices and the penalty. */
 static void print_miss(const char *strategy, const struct replay_point *rp,
                        const struct record_index *ix, int best, double penalty)
 {
-    int opt = 0;
-    for (int i = 1; i < rp->n; i++) {
-        opt = ix->records[rp->records[i]]->mean_us <
-                      ix->records[rp->records[opt]]->mean_us
-                  ? i
-                  : opt;
+    int opt = -1;
+    for (int i = 0; i < rp->n; i++) {
+        const struct measurement *m = ix->records[rp->records[i]];
+        if (m->is_applicable &&
+            (opt < 0 || m->mean_us < ix->records[rp->records[opt]]->mean_us)) {
+            opt = i;
+        }
     }
-    printf("miss %s %s P=%d %ld B: chose %s/%d (%.1f us), optimum %s/%d "
-           "(%.1f us), penalty %.2f %%\n",
-           strategy, rp->coll->name, rp->procs, rp->msg_bytes,
-           rp->coll->algs[rp->methods[best].alg].name,
-           rp->methods[best].seg_bytes, ix->records[rp->records[best]]->mean_us,
-           rp->coll->algs[rp->methods[opt].alg].name,
-           rp->methods[opt].seg_bytes, rp->best_us, 100 * penalty);
+    fprintf(stderr,
+            "miss %s %s P=%d %ld B: chose %s/%d (%.1f us), optimum %s/%d "
+            "(%.1f us), penalty %.2f %%\n",
+            strategy, rp->coll->name, rp->procs, rp->msg_bytes,
+            rp->coll->algs[rp->methods[best].alg].name,
+            rp->methods[best].seg_bytes,
+            ix->records[rp->records[best]]->mean_us,
+            rp->coll->algs[rp->methods[opt].alg].name,
+            rp->methods[opt].seg_bytes, rp->best_us, 100 * penalty);
 }
 
+/* Replays every strategy at one point and scores its choice. */
 static int replay_point_all(const struct replay_point *rp,
                             const struct search_params *params, bool misses,
                             struct search_series **series,

@@ -597,6 +597,7 @@ static int cuts_add(struct cuts *c, int64_t v)
         int cap = c->cap ? 2 * c->cap : 16;
         int64_t *grown = realloc(c->v, (size_t)cap * sizeof *grown);
         if (!grown) {
+            fprintf(stderr, "decision: out of memory\n");
             return -1;
         }
         c->v = grown;
@@ -655,8 +656,7 @@ static int64_t interval_value(const struct cuts *c, int k)
 
 /* The decision of collective coll as a table of cells: procs and msg_bytes
  * each count the cuts they lie above, and the cell at those counts holds
- * the method. The counting ifs compile to flag arithmetic (no branches to
- * mispredict), so the time does not grow with the tree's depth. */
+ * the method: the decision map, cut where the tree cuts. */
 static int emit_table(const struct decision *d, FILE *f, int coll, int indent)
 {
     struct cuts pc = {0}, mc = {0};
@@ -664,8 +664,8 @@ static int emit_table(const struct decision *d, FILE *f, int coll, int indent)
     if (rc == 0) {
         cuts_sort_unique(&pc);
         cuts_sort_unique(&mc);
-        if (pc.v && pc.v[pc.n - 1] >= INT32_MAX) {
-            pc.n--; /* no int procs lies above it */
+        if (mc.n && mc.v[mc.n - 1] == INT64_MAX) {
+            mc.n--; /* no message lies above it */
         }
     }
     if (rc == 0 && pc.n == 0 && mc.n == 0) {

@@ -4,17 +4,19 @@
 #  - penalty: C4.5 trees (several -m/-c, per collective and combined) and
 #    quadtrees (depth 1..6, exact, accuracy limits), on the training grid and
 #    held out (every other message size; 5 folds of grid points), beside the
-#    MPI library's default when the run timed it;
+#    MPI library's default when the run timed it (the wide journal does not:
+#    its default_mean_pct is -; tests/bench/default.sh's runs do);
 #  - time: ns per decision for random (procs, message size) queries, in
-#    memory and as generated C, for trees of 1..6 levels and the largest.
+#    memory and as generated C (tree and table forms), for trees of 1..6
+#    levels and the largest.
 # Figures: results/bench/decision-{penalty,time}-<scale>.csv and
 # decision-<scale>.txt, each with the commands that produced them. The
 # sweeps' journals are in results/bench-runs/, so a sweep resumes.
 #   tests/bench/decision.sh [wide]
 # wide:  the search benchmark's Grig journal (tests/bench/search.sh wide):
-#        procs 2..64 (14 sizes, 6 primes), 1 B..1 MiB by 4, segments 0 and
+#        procs 2..64 (14 sizes, 7 primes), 1 B..1 MiB by 4, segments 0 and
 #        512 B..64 KiB (results/bench-runs/search-grig-wide.cfg)
-set -eu
+set -eu -o pipefail
 cd "$(dirname "$0")/../.."
 scales=${*:-wide}
 make -s all build/libautotune.a

@@ -8,7 +8,7 @@
 # BENCH_SWEEP=no skips the sweep and replays the journal as it stands (the
 # figures then cover the points swept so far; the file says how many).
 # small: procs 2..16 (8 sizes), 1 B..1 MiB by 4, segments 0 and 512 B..64 KiB
-# wide:  procs 2..64 (14 sizes, 6 of them primes), 1 B..1 MiB by 4, the same
+# wide:  procs 2..64 (14 sizes, 7 of them primes), 1 B..1 MiB by 4, the same
 #        segments (about an hour of CPU per cluster)
 # full:  procs 2..64 (all), 1 B..1 MiB by 2, the same segments (a day of CPU)
 set -eu

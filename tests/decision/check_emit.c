@@ -1,6 +1,7 @@
-/* Links with a decision's generated C (autotune tree/quadtree --emit c) and
- * checks that it agrees with the in-memory lookup of the same decision on
- * every grid point of the run and on random points on and off the grid.
+/* Links with a decision's generated C (autotune tree/quadtree --emit c or
+ * c-table) and checks that it agrees with the in-memory lookup of the same
+ * decision on every grid point of the run, on random points on and off the
+ * grid, and on and next to every cut.
  * usage: check_emit DECISION.dec RUN */
 #include <stdlib.h>
 
@@ -77,8 +78,13 @@ int main(int argc, char **argv)
                 long msg = n->msg_cut == INT64_MAX ? (long)i << 10
                                                    : (long)n->msg_cut + dm;
                 for (int c = 0; c < d->n_colls; c++) {
-                    CHECK_INT(decision_lookup(d, c, procs, msg),
-                              autotune_decide(c, procs, msg));
+                    int expected = decision_lookup(d, c, procs, msg);
+                    int actual = autotune_decide(c, procs, msg);
+                    if (expected != actual) {
+                        CHECK_INT(expected, actual);
+                        fprintf(stderr, "  at %s P=%d m=%ld (a cut)\n",
+                                d->colls[c], procs, msg);
+                    }
                     edge_points++;
                 }
             }

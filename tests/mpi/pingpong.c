@@ -17,10 +17,12 @@
  *    waits for them; rank 1 receives them with two receives posted ahead,
  *    as a pipelined collective does:
  *      stream bytes=8192 count=16 first_us=F total_us=T single_us=S
- *    first_us is when the first message has arrived, total_us the last.
- *    A network sends one peer's messages in order, so first ~ single and
- *    total ~ 16 x single; a model that shares the link among all messages
- *    in flight delivers the first one only at the end (first ~ total).
+ *    first_us is when the first message has arrived, total_us the last
+ *    (both from rank 1's exit from a barrier, so first_us carries the
+ *    barrier's skew; total_us - first_us does not). A network sends one
+ *    peer's messages in order, so total - first ~ 15 x single; a model
+ *    that shares the link among all messages in flight delivers them all
+ *    at the end (total - first ~ 0).
  *
  * Every figure is the mean over iters repetitions (default 10) after one
  * warm-up. Under SimGrid SMPI the times are simulated and deterministic,
@@ -95,23 +97,27 @@ static void stream(int rank, char *buf, int iters, double *first, double *last)
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = MPI_Wtime();
         if (rank == 0) {
-            for (int k = 0; k < STREAM_COUNT; k++)
+            for (int k = 0; k < STREAM_COUNT; k++) {
                 MPI_Isend(buf + (size_t)k * STREAM_BYTES, STREAM_BYTES,
                           MPI_CHAR, 1, TAG_FAN, MPI_COMM_WORLD, &reqs[k]);
+            }
             MPI_Waitall(STREAM_COUNT, reqs, MPI_STATUSES_IGNORE);
         } else if (rank == 1) {
             double t_first = 0.0;
-            for (int k = 0; k < 2; k++)
+            for (int k = 0; k < 2; k++) {
                 MPI_Irecv(buf + (size_t)k * STREAM_BYTES, STREAM_BYTES,
                           MPI_CHAR, 0, TAG_FAN, MPI_COMM_WORLD, &reqs[k]);
+            }
             for (int k = 0; k < STREAM_COUNT; k++) {
                 MPI_Wait(&reqs[k], MPI_STATUS_IGNORE);
-                if (k == 0)
+                if (k == 0) {
                     t_first = MPI_Wtime() - t0;
-                if (k + 2 < STREAM_COUNT)
+                }
+                if (k + 2 < STREAM_COUNT) {
                     MPI_Irecv(buf + (size_t)(k + 2) * STREAM_BYTES,
                               STREAM_BYTES, MPI_CHAR, 0, TAG_FAN,
                               MPI_COMM_WORLD, &reqs[k + 2]);
+                }
             }
             if (i >= 0) {
                 *first += t_first;

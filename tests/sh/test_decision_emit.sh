@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Generated C of C4.5 trees and quadtrees compiles with -Wall -Wextra -Werror
 # (and the project's other warnings) and agrees with the in-memory decision
-# it was generated from on every grid point and on random points.
+# it was generated from on every grid point, on random points and at the
+# cuts; both forms, nested ifs (--emit c) and table (--emit c-table), and
+# decisions of one leaf and of cuts on one attribute only.
 set -u
 . "$(dirname "$0")/lib.sh"
 bin=build/autotune
@@ -19,6 +21,8 @@ cases=(
     "quad3|quadtree -r $run --collective bcast --depth 3"
     "exact|quadtree -r $run --collective reduce --accuracy 100"
     "acc|quadtree -r $run --collective reduce --accuracy 50"
+    "leaf|quadtree -r $run --collective bcast --accuracy 1"
+    "depth1|tree -r $run --collectives reduce --depth 1"
 )
 for c in "${cases[@]}"; do
     name=${c%%|*} args=${c#*|}

@@ -53,6 +53,18 @@ cat "$tmp/compare.out"
 cmp "$tmp/compare.out" "$tmp/exh/compare.csv" || fail "compare.csv differs from what was printed"
 grep -q '^exhaustive,20,[0-9]*,[0-9.]*,1.00,0.000,0.000,100.0$' "$tmp/exh/compare.csv" ||
     fail "exhaustive row: $(grep ^exhaustive "$tmp/exh/compare.csv")"
+# --misses adds one line on stderr per missed point, in agreement with the
+# optimal_pct column; stdout stays the csv.
+build/autotune compare -r "$tmp/exh" --misses > "$tmp/misses.out" 2> "$tmp/misses.err" ||
+    fail "compare --misses"
+cmp -s "$tmp/misses.out" "$tmp/compare.out" || fail "compare --misses changed the csv"
+for s in mgd smgd surrogate; do
+    missed=$(grep -c "^miss $s " "$tmp/misses.err")
+    expect=$(awk -F, -v s=$s '$1 == s { printf "%d", $2 - $2 * $8 / 100 + 0.5 }' "$tmp/exh/compare.csv")
+    [ "$missed" = "$expect" ] || fail "$s: --misses printed $missed lines, compare.csv implies $expect"
+done
+grep '^miss ' "$tmp/misses.err" | grep -v '^miss [a-z]* [a-z]* P=[0-9]* [0-9]* B: chose [a-z_]*/[0-9]* ([0-9.]* us), optimum [a-z_]*/[0-9]* ([0-9.]* us), penalty [0-9.]* %$' &&
+    fail "--misses printed lines of another shape"
 # The replay charges each strategy what the live sweep ran.
 for s in mgd smgd; do
     live=$(sed -n 's/.* \([0-9]*\) experiments run.*/\1/p' "$tmp/$s.out")
