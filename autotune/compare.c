@@ -29,7 +29,8 @@ struct replay_point {
     int n;
     struct search_method methods[MAX_METHODS];
     size_t records[MAX_METHODS]; /* positions in the record index */
-    double best_us;              /* the exhaustive optimum */
+    int best;                    /* the exhaustive optimum's index, or -1 */
+    double best_us;              /* and its time */
     int depths[MAX_METHODS];     /* per algorithm of coll */
 };
 
@@ -195,12 +196,14 @@ static int gather_point(const struct record_index *ix,
     }
     qsort(found, (size_t)n, sizeof found[0], cmp_method_record);
     rp->n = n;
+    rp->best = -1;
     rp->best_us = -1;
     for (int k = 0; k < n; k++) {
         const struct measurement *m = ix->records[found[k].pos];
         rp->methods[k] = found[k].method;
         rp->records[k] = found[k].pos;
         if (m->is_applicable && (rp->best_us < 0 || m->mean_us < rp->best_us)) {
+            rp->best = k;
             rp->best_us = m->mean_us;
         }
     }
@@ -318,14 +321,7 @@ static int chain_fanout_of(const struct journal *j)
 static void print_miss(const char *strategy, const struct replay_point *rp,
                        const struct record_index *ix, int best, double penalty)
 {
-    int opt = -1;
-    for (int i = 0; i < rp->n; i++) {
-        const struct measurement *m = ix->records[rp->records[i]];
-        if (m->is_applicable &&
-            (opt < 0 || m->mean_us < ix->records[rp->records[opt]]->mean_us)) {
-            opt = i;
-        }
-    }
+    int opt = rp->best;
     fprintf(stderr,
             "miss %s %s P=%d %ld B: chose %s/%d (%.1f us), optimum %s/%d "
             "(%.1f us), penalty %.2f %%\n",

@@ -706,6 +706,19 @@ static int emit_table(const struct decision *d, FILE *f, int coll, int indent)
     return rc;
 }
 
+/* The decision of collective coll, in either form. */
+static int emit_root(const struct decision *d, FILE *f, int coll, int indent,
+                     enum decision_c_form form)
+{
+    if (form == DECISION_C_TABLE) {
+        return emit_table(d, f, coll, indent);
+    }
+    const struct region everything = {{INT64_MIN, INT64_MIN},
+                                      {INT64_MAX, INT64_MAX}};
+    emit_node(d, f, d->roots[coll], everything, indent);
+    return 0;
+}
+
 int decision_emit_c(const struct decision *d, FILE *f, const char *prefix,
                     const char *comment, enum decision_c_form form)
 {
@@ -723,8 +736,6 @@ int decision_emit_c(const struct decision *d, FILE *f, const char *prefix,
             prefix);
     fprintf(f, "    (void)collective;\n    (void)procs;\n"
                "    (void)msg_bytes;\n");
-    const struct region everything = {{INT64_MIN, INT64_MIN},
-                                      {INT64_MAX, INT64_MAX}};
     bool is_shared = true;
     for (int c = 1; c < d->n_colls; c++) {
         is_shared = is_shared && d->roots[c] == d->roots[0];
@@ -735,20 +746,12 @@ int decision_emit_c(const struct decision *d, FILE *f, const char *prefix,
                 "    if (collective < 0 || collective >= %d) {\n"
                 "        return -1;\n    }\n",
                 d->n_colls);
-        if (form == DECISION_C_TABLE) {
-            rc = emit_table(d, f, 0, 4);
-        } else {
-            emit_node(d, f, d->roots[0], everything, 4);
-        }
+        rc = emit_root(d, f, 0, 4, form);
     } else {
         for (int c = 0; c < d->n_colls && rc == 0; c++) {
             fprintf(f, "    if (collective == %d) { /* %s */\n", c,
                     d->colls[c]);
-            if (form == DECISION_C_TABLE) {
-                rc = emit_table(d, f, c, 8);
-            } else {
-                emit_node(d, f, d->roots[c], everything, 8);
-            }
+            rc = emit_root(d, f, c, 8, form);
             fprintf(f, "    }\n");
         }
         fprintf(f, "    return -1;\n");

@@ -574,7 +574,7 @@ static const char tree_usage[] =
     "usage: autotune tree -r RUN [-m M] [-c C] [--collectives a,b] "
     "[--combined]\n"
     "                     [--depth N] [--holdout sizes|K] [--emit "
-    "names,c,c-tree] "
+    "names,c,c-table] "
     "[-o STEM]\n";
 
 int tree_run_main(int argc, char **argv)
