@@ -312,6 +312,51 @@ static void test_surrogate(void)
     }
 }
 
+/* A pipeline of 3 ranks whose best at the previous message size was
+ * unsegmented (the neighbour's descent was cut there): at 16 KiB, 8 KiB
+ * segments are no faster than none, but 4 KiB ones are. The search must
+ * read segmentation's slope where it shows, not at two segments, or it
+ * keeps the slower unsegmented algorithm (17 % penalty at 128 KiB on the
+ * simulated Grig before the fix). */
+static void test_two_segments(void)
+{
+    struct search_params params = SEARCH_PARAMS_DEFAULT;
+    static const double pipeline[N_SEGS] = {2996, 2435, 2137, 2116, 2362,
+                                            2999, -1,   -1,   -1};
+    struct landscape l = {.msg_bytes = 16384, .n_algs = 2};
+    for (int k = 0; k < N_SEGS; k++) {
+        /* algorithm 0: segments only slow it down */
+        l.time_us[0][k] = k == 0 ? 2205 : 2205 + 10 * (N_SEGS - k);
+        l.time_us[1][k] = pipeline[k];
+    }
+    landscape_index(&l);
+    /* At 8 KiB: algorithm 0 unsegmented best, the pipeline 1.27x behind
+     * with 4 KiB segments no better than none. */
+    struct search_result known[] = {
+        {{0, 0}, 1221, 1221, 8192},
+        {{1, 0}, 1556, 1221, 8192},
+        {{1, 4096}, 1559, 1221, 8192},
+    };
+    struct search_prior prior = {3, 3, known};
+    static const int depths3[MAX_ALGS] = {-1, 2};
+    struct search_point p = {
+        .collective = "bcast",
+        .procs = 3,
+        .msg_bytes = l.msg_bytes,
+        .methods = l.methods,
+        .n_methods = l.n_methods,
+        .depths = depths3,
+        .pipeline_alg = 1,
+        .prev_msg = &prior,
+        .params = &params,
+    };
+    struct search_oracle o = {oracle, oracle_pipeline, &l};
+    int best = -2;
+    CHECK_INT(0, search_find("smgd")->find_best(&p, &o, &best));
+    CHECK_INT(method_of(&l, optimum(&l)), best);
+    CHECK_INT(0, l.twice);
+}
+
 static int series_oracle(void *ctx, const struct search_point *p, int i,
                          double *time_us)
 {
@@ -389,6 +434,7 @@ int main(void)
     test_noise();
     test_surrogate();
     test_series();
+    test_two_segments();
     test_nothing_applicable();
     CHECK(search_find("nonsense") == NULL);
     return check_exit();
