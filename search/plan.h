@@ -50,8 +50,9 @@ typedef int (*plan_walk_fn)(struct descent *d, int start, double cut_us,
  * walk; probes descend from their neighbours' best segment; probes go no
  * further when their start is drop_ratio behind the best found, and with
  * is_dropping searched algorithms neither when sqrt(drop_ratio) behind
- * (unless an unsegmented start's slope promises to catch up). d[i] is walk
- * i's descent. */
+ * (unless an unsegmented start's slope promises to catch up), and stop
+ * at their first rise while behind the best found (descent.rival_us).
+ * d[i] is walk i's descent. */
 int plan_run(const struct plan *pl, const struct walk *w, int n,
              const struct search_point *p, const struct search_oracle *o,
              plan_walk_fn walk, int is_dropping, struct descent *d);

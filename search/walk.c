@@ -95,6 +95,13 @@ int descent_probe(struct descent *d, int at, const struct search_point *p,
     return descent_time(d, at, p, o, &is_na);
 }
 
+/* Behind the rival and rising: see struct descent. */
+static int is_outrun(const struct descent *d)
+{
+    return d->misses > 0 && d->rival_us > 0 && d->best_us > d->rival_us &&
+           d->recent_us[2] > 1.001 * d->recent_us[1];
+}
+
 /* Walks from `from` in direction dir while time falls, within lookahead. */
 static int descent_direction(struct descent *d, int from, int dir,
                              const struct search_point *p,
@@ -107,7 +114,7 @@ static int descent_direction(struct descent *d, int from, int dir,
         if (rc != 0 || is_na) {
             return rc;
         }
-        if (d->misses > p->params->lookahead) {
+        if (d->misses > p->params->lookahead || is_outrun(d)) {
             break;
         }
     }
@@ -139,6 +146,12 @@ int descent_from(struct descent *d, int start, double cut_us,
          * the message: two segments overlap too little to show what
          * segmenting does (pipeline bcast, P=3, 16 KiB on Grig: 8 KiB
          * segments as slow as none, 4 KiB 21 % faster). */
+        int depth = p->depths ? p->depths[d->walk->alg] : -1;
+        if (depth > 0 && d->best_us > depth * cut_us) {
+            /* Pipelining h hops divides the time by h at best: the root
+             * still sends the whole message to each child. */
+            return 0;
+        }
         int probe = down;
         while (probe + 1 < d->walk->n &&
                4 * (long)p->methods[d->walk->steps[probe]].seg_bytes >

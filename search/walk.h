@@ -31,6 +31,11 @@ struct descent {
     int n_timed;
     int n_segmented; /* timed steps with a segment size (not unsegmented) */
     int is_done;
+    /* > 0: the best another algorithm reached at this point. A descent
+     * behind it whose time rises (by more than 0.1 %) stops there: the
+     * lookahead, meant to carry the leader's descent over noise and local
+     * minima, would have to find a second minimum below the leader's. */
+    double rival_us;
 };
 
 void descent_init(struct descent *d, const struct walk *w);
@@ -50,7 +55,9 @@ void descent_pick(const struct descent *d, int n, int *best);
  * as above), and, if that found nothing better, toward larger ones. With
  * cut_us > 0 and a start slower than cut_us, it stops there, unless the
  * start is unsegmented: then it times the first segmented step and goes on
- * only if that slope, kept to the end of the walk, gets below. */
+ * only if that slope, kept to the end of the walk, gets below, and not
+ * even that for a tree whose start is more than its depth times the cut
+ * (pipelining a tree of h hops divides its time by h at best). */
 int descent_from(struct descent *d, int start, double cut_us,
                  const struct search_point *p, const struct search_oracle *o);
 

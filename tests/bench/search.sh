@@ -10,7 +10,9 @@
 # small: procs 2..16 (8 sizes), 1 B..1 MiB by 4, segments 0 and 512 B..64 KiB
 # wide:  procs 2..64 (14 sizes, 7 of them primes), 1 B..1 MiB by 4, the same
 #        segments (about an hour of CPU per cluster)
-# full:  procs 2..64 (all), 1 B..1 MiB by 2, the same segments (a day of CPU)
+# full:  procs 2..64 (all), 1 B..1 MiB by 2, the same segments (hours of
+#        CPU per cluster; it starts from the wide grid's journal when there
+#        is one)
 set -eu
 cd "$(dirname "$0")/../.."
 scale=${1:-small}
@@ -27,6 +29,13 @@ mkdir -p results/bench results/bench-runs
 for c in $clusters; do
     run=results/bench-runs/search-$c-$scale
     cfg=$run.cfg
+    wide=results/bench-runs/search-$c-wide/journal
+    if [ "$scale" = full ] && [ ! -f "$run/journal" ] && [ -f "$wide" ]; then
+        # Every point of the wide grid is one of the full grid's, and the
+        # journal is the sweep's cache: start from what is measured.
+        mkdir -p "$run"
+        cp "$wide" "$run/journal"
+    fi
     cat > "$cfg" <<CFG
 output        = "$run";
 collectives   = ["bcast", "reduce"];

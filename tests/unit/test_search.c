@@ -312,6 +312,42 @@ static void test_surrogate(void)
     }
 }
 
+/* Runs smgd at l with one neighbouring point (the previous message size)
+ * that answered `known`; returns the chosen method index. */
+static int run_after(struct landscape *l, int procs, const int *depths,
+                     const struct search_result *known, int n_known)
+{
+    struct search_params params = SEARCH_PARAMS_DEFAULT;
+    struct search_prior prior = {procs, n_known, known};
+    landscape_index(l);
+    struct search_point p = {
+        .collective = "bcast",
+        .procs = procs,
+        .msg_bytes = l->msg_bytes,
+        .methods = l->methods,
+        .n_methods = l->n_methods,
+        .depths = depths,
+        .pipeline_alg = 1,
+        .prev_msg = &prior,
+        .params = &params,
+    };
+    struct search_oracle o = {oracle, oracle_pipeline, l};
+    int best = -2;
+    CHECK_INT(0, search_find("smgd")->find_best(&p, &o, &best));
+    CHECK_INT(0, l->twice);
+    return best;
+}
+
+/* Experiments run on algorithm alg. */
+static int timed_of(const struct landscape *l, int alg)
+{
+    int n = 0;
+    for (int i = 0; i < l->n_methods; i++) {
+        n += l->timed[i] && l->methods[i].alg == alg;
+    }
+    return n;
+}
+
 /* A pipeline of 3 ranks whose best at the previous message size was
  * unsegmented (the neighbour's descent was cut there): at 16 KiB, 8 KiB
  * segments are no faster than none, but 4 KiB ones are. The search must
@@ -320,7 +356,6 @@ static void test_surrogate(void)
  * simulated Grig before the fix). */
 static void test_two_segments(void)
 {
-    struct search_params params = SEARCH_PARAMS_DEFAULT;
     static const double pipeline[N_SEGS] = {2996, 2435, 2137, 2116, 2362,
                                             2999, -1,   -1,   -1};
     struct landscape l = {.msg_bytes = 16384, .n_algs = 2};
@@ -329,32 +364,50 @@ static void test_two_segments(void)
         l.time_us[0][k] = k == 0 ? 2205 : 2205 + 10 * (N_SEGS - k);
         l.time_us[1][k] = pipeline[k];
     }
-    landscape_index(&l);
     /* At 8 KiB: algorithm 0 unsegmented best, the pipeline 1.27x behind
      * with 4 KiB segments no better than none. */
-    struct search_result known[] = {
+    static const struct search_result known[] = {
         {{0, 0}, 1221, 1221, 8192},
         {{1, 0}, 1556, 1221, 8192},
         {{1, 4096}, 1559, 1221, 8192},
     };
-    struct search_prior prior = {3, 3, known};
     static const int depths3[MAX_ALGS] = {-1, 2};
-    struct search_point p = {
-        .collective = "bcast",
-        .procs = 3,
-        .msg_bytes = l.msg_bytes,
-        .methods = l.methods,
-        .n_methods = l.n_methods,
-        .depths = depths3,
-        .pipeline_alg = 1,
-        .prev_msg = &prior,
-        .params = &params,
+    landscape_index(&l);
+    CHECK_INT(method_of(&l, optimum(&l)), run_after(&l, 3, depths3, known, 3));
+    /* A tree more than its depth times the cut behind: pipelining cannot
+     * catch up, so its segments are not tried. */
+    for (int k = 0; k < N_SEGS; k++) {
+        l.time_us[1][k] = k == 0 ? 3 * 2205 : 2 * 2205;
+    }
+    static const struct search_result far[] = {
+        {{0, 0}, 1221, 1221, 8192},
+        {{1, 0}, 1600, 1221, 8192},
     };
-    struct search_oracle o = {oracle, oracle_pipeline, &l};
-    int best = -2;
-    CHECK_INT(0, search_find("smgd")->find_best(&p, &o, &best));
-    CHECK_INT(method_of(&l, optimum(&l)), best);
-    CHECK_INT(0, l.twice);
+    CHECK_INT(method_of(&l, 0), run_after(&l, 3, depths3, far, 2));
+    CHECK_INT(1, timed_of(&l, 1));
+}
+
+/* Two algorithms near each other at the neighbour: the leader's descent
+ * looks one step past its best on each side (lookahead 1), the other's
+ * stops at its first rise once it is behind the leader. */
+static void test_rival(void)
+{
+    static const double leader[N_SEGS] = {900, 140, 110, 100, 105,
+                                          120, 200, 400, 800};
+    struct landscape l = {.msg_bytes = 1 << 20, .n_algs = 2};
+    for (int k = 0; k < N_SEGS; k++) {
+        l.time_us[0][k] = leader[k];
+        l.time_us[1][k] = leader[k] * 1.05;
+    }
+    static const struct search_result known[] = {
+        {{0, 2048}, 50, 50, 1 << 19},
+        {{1, 2048}, 52, 50, 1 << 19},
+    };
+    static const int depths[MAX_ALGS] = {4, 4};
+    landscape_index(&l);
+    CHECK_INT(method_of(&l, 3), run_after(&l, 16, depths, known, 2));
+    CHECK_INT(5, timed_of(&l, 0)); /* 2 KiB, 1 KiB, 512, 4 KiB, 8 KiB */
+    CHECK_INT(3, timed_of(&l, 1)); /* 2 KiB, 1 KiB, 4 KiB */
 }
 
 static int series_oracle(void *ctx, const struct search_point *p, int i,
@@ -435,6 +488,7 @@ int main(void)
     test_surrogate();
     test_series();
     test_two_segments();
+    test_rival();
     test_nothing_applicable();
     CHECK(search_find("nonsense") == NULL);
     return check_exit();
