@@ -338,9 +338,9 @@ int decision_save(const struct decision *d, const char *path);
 int decision_load(const char *path, struct decision **out);
 /* Self-contained C: PREFIX_decide(collective, procs, msg_bytes) returning
  * the method index (-1 for an unknown collective), PREFIX_method_name and
- * PREFIX_collective_name. The tree form nests if-statements as the tree
- * does; the table form counts the cuts procs and msg_bytes lie above and
- * reads the method from a table (a map to read; measured no faster). */
+ * PREFIX_collective_name. The table form is the flattened form's tables
+ * (constant time, the faster on random queries; the tree form past 2^20
+ * rectangles); the tree form nests if-statements as the tree does. */
 enum decision_c_form { DECISION_C_TREE, DECISION_C_TABLE };
 int decision_emit_c(const struct decision *d, FILE *f, const char *prefix,
                     const char *comment, enum decision_c_form form);
