@@ -13,6 +13,8 @@
 
 #define DECISION_MAGIC "autotune-decision 1"
 
+static void drop_flat(struct decision *d);
+
 int decision_create(const char *kind, int n_methods, const char *const *methods,
                     int n_colls, const char *const *colls,
                     struct decision **out)
@@ -56,6 +58,7 @@ void decision_destroy(struct decision *d)
     free(d->roots);
     free(d->nodes);
     free(d->leaf_method);
+    drop_flat(d);
     free(d);
 }
 
@@ -90,6 +93,7 @@ int decision_add_node(struct decision *d)
 
 void decision_set_leaf(struct decision *d, int node, int method)
 {
+    drop_flat(d);
     d->nodes[node] = (struct decision_node){INT64_MAX, INT32_MAX, -1};
     d->leaf_method[node] = method;
 }
@@ -161,6 +165,7 @@ static int children_of(const struct decision *d, int i, int out[4])
 
 void decision_set_root(struct decision *d, int coll, int node)
 {
+    drop_flat(d);
     for (int c = 0; c < d->n_colls; c++) {
         if (coll < 0 || c == coll) {
             d->roots[c] = node;
@@ -220,6 +225,249 @@ void decision_count(const struct decision *d, int *leaves, int *tests,
             count_from(d, d->roots[c], 0, leaves, tests, max_depth);
         }
     }
+}
+
+/* ---- flattened form ---- */
+
+/* The sorted distinct cuts of one attribute under a node. */
+struct cuts {
+    int64_t *v;
+    int n, cap;
+};
+
+static int cuts_add(struct cuts *c, int64_t v)
+{
+    if (c->n == c->cap) {
+        int cap = c->cap ? 2 * c->cap : 16;
+        int64_t *grown = realloc(c->v, (size_t)cap * sizeof *grown);
+        if (!grown) {
+            fprintf(stderr, "decision: out of memory\n");
+            return -1;
+        }
+        c->v = grown;
+        c->cap = cap;
+    }
+    c->v[c->n++] = v;
+    return 0;
+}
+
+static int compare_int64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int collect_cuts(const struct decision *d, int node, struct cuts *procs,
+                        struct cuts *msgs)
+{
+    const struct decision_node *n = &d->nodes[node];
+    enum node_kind k = kind_of(d, node);
+    if (((k == NODE_PROCS || k == NODE_QUAD) &&
+         cuts_add(procs, n->procs_cut)) ||
+        ((k == NODE_MSG || k == NODE_QUAD) && cuts_add(msgs, n->msg_cut))) {
+        return -1;
+    }
+    int children[4];
+    int count = children_of(d, node, children);
+    for (int c = 0; c < count; c++) {
+        if (collect_cuts(d, children[c], procs, msgs)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void cuts_sort_unique(struct cuts *c)
+{
+    if (c->n == 0) {
+        return;
+    }
+    qsort(c->v, (size_t)c->n, sizeof *c->v, compare_int64);
+    int kept = 1;
+    for (int i = 1; i < c->n; i++) {
+        if (c->v[i] != c->v[kept - 1]) {
+            c->v[kept++] = c->v[i];
+        }
+    }
+    c->n = kept;
+}
+
+/* A value in interval k of the cuts (values above k of them): its top. */
+static int64_t interval_value(const struct cuts *c, int k)
+{
+    return k < c->n ? c->v[k] : c->n ? c->v[c->n - 1] + 1 : 1;
+}
+
+/* The sorted distinct cuts of each attribute under root; a message cut at
+ * INT64_MAX cuts nothing (no message lies above it) and is left out. */
+static int root_cuts(const struct decision *d, int root, struct cuts *procs,
+                     struct cuts *msgs)
+{
+    if (collect_cuts(d, root, procs, msgs)) {
+        return -1;
+    }
+    cuts_sort_unique(procs);
+    cuts_sort_unique(msgs);
+    if (msgs->n && msgs->v[msgs->n - 1] == INT64_MAX) {
+        msgs->n--;
+    }
+    return 0;
+}
+
+/* Limits of the flattened form: beyond them lookups walk the nodes. */
+#define AXIS_MAX_BITS 12
+#define AXIS_MAX_BUCKETS 4096
+#define FLAT_MAX_CELLS (1 << 20)
+
+/* decision_interval's bucket before the last one is applied. */
+static uint64_t raw_bucket(int bits, int64_t x)
+{
+    uint64_t v = x > 0 ? (uint64_t)x - 1 : 0;
+    int shift = decision_bit_length(v) - bits - 1;
+    shift = shift > 0 ? shift : 0;
+    return ((uint64_t)shift << bits) + (v >> shift);
+}
+
+/* A cut inside its bucket: values of the bucket lie on both sides. */
+static bool is_inner(int bits, int64_t cut)
+{
+    return raw_bucket(bits, cut) == raw_bucket(bits, cut + 1);
+}
+
+/* The most cuts inside one bucket. Cuts of a bucket are consecutive in c,
+ * and a cut that ends its bucket comes after those inside it. */
+static int most_inner(const struct cuts *c, int bits)
+{
+    int most = 0, run = 0;
+    uint64_t prev = UINT64_MAX;
+    for (int i = 0; i < c->n; i++) {
+        if (is_inner(bits, c->v[i])) {
+            uint64_t b = raw_bucket(bits, c->v[i]);
+            run = b == prev ? run + 1 : 1;
+            prev = b;
+            most = run > most ? run : most;
+        }
+    }
+    return most;
+}
+
+/* The axis for sorted distinct cuts (each below INT64_MAX). Of the bucket
+ * widths, the one with the fewest cuts inside a bucket (each is a compare
+ * per lookup), then a direct table (no bit length), then fewest buckets. */
+static int axis_build(struct decision_axis *a, const struct cuts *c)
+{
+    uint64_t best_key = UINT64_MAX;
+    for (int bits = 0; bits <= AXIS_MAX_BITS; bits++) {
+        uint64_t n = c->n ? raw_bucket(bits, c->v[c->n - 1] + 1) + 1 : 1;
+        bool is_direct = n <= (2ULL << bits);
+        uint64_t key = ((uint64_t)most_inner(c, bits) << 32) +
+                       ((uint64_t)!is_direct << 31) + n;
+        if (n <= AXIS_MAX_BUCKETS && key < best_key) {
+            best_key = key;
+            *a = (struct decision_axis){
+                bits, (int)n, is_direct, (int)(key >> 32), NULL, NULL};
+        }
+    }
+    size_t n = (size_t)a->n_buckets, k = (size_t)a->n_inner;
+    a->first = calloc(n, sizeof *a->first);
+    a->inner = k ? malloc(n * k * sizeof *a->inner) : NULL;
+    if (!a->first || (k && !a->inner)) {
+        fprintf(stderr, "decision: out of memory\n");
+        return -1;
+    }
+    for (size_t i = 0; i < n * k; i++) {
+        a->inner[i] = INT64_MAX;
+    }
+    /* first[b]: the cuts in buckets below b (a bucket's own last cut
+     * has no value of the bucket above it); inner: the rest of b's. */
+    size_t filled = 0;
+    for (int i = 0; i < c->n; i++) {
+        uint64_t b = raw_bucket(a->bits, c->v[i]);
+        if (i > 0 && b != raw_bucket(a->bits, c->v[i - 1])) {
+            filled = 0;
+        }
+        if (is_inner(a->bits, c->v[i])) {
+            a->inner[b * k + filled++] = c->v[i];
+        }
+        for (uint64_t above = b + 1; above < n; above++) {
+            a->first[above]++;
+        }
+    }
+    return 0;
+}
+
+static void axis_free(struct decision_axis *a)
+{
+    free(a->first);
+    free(a->inner);
+}
+
+static void flat_free(struct decision_flat *f)
+{
+    axis_free(&f->procs);
+    axis_free(&f->msg);
+    free(f->cells);
+}
+
+/* The flattened form of collective coll; f->cells stays NULL when it has
+ * too many cells (or methods for 16 bits). */
+static int flat_build(const struct decision *d, int coll,
+                      struct decision_flat *f)
+{
+    struct cuts pc = {0}, mc = {0};
+    *f = (struct decision_flat){0};
+    int rc = root_cuts(d, d->roots[coll], &pc, &mc);
+    size_t n_cells = (size_t)(pc.n + 1) * (size_t)(mc.n + 1);
+    if (rc == 0 && n_cells <= FLAT_MAX_CELLS && d->n_methods <= UINT16_MAX) {
+        rc = axis_build(&f->procs, &pc) || axis_build(&f->msg, &mc) ? -1 : 0;
+        f->n_msg = mc.n + 1;
+        f->cells = rc ? NULL : malloc(n_cells * sizeof *f->cells);
+        if (rc == 0 && !f->cells) {
+            fprintf(stderr, "decision: out of memory\n");
+            rc = -1;
+        }
+        /* A cell's method is the walk's at one point of its rectangle. */
+        for (int p = 0; rc == 0 && p <= pc.n; p++) {
+            for (int m = 0; m <= mc.n; m++) {
+                f->cells[p * f->n_msg + m] = (uint16_t)decision_walk(
+                    d, coll, (int)interval_value(&pc, p),
+                    (long)interval_value(&mc, m));
+            }
+        }
+    }
+    if (rc) {
+        flat_free(f);
+        *f = (struct decision_flat){0};
+    }
+    free(pc.v);
+    free(mc.v);
+    return rc;
+}
+
+static void drop_flat(struct decision *d)
+{
+    for (int c = 0; d->flat && c < d->n_colls; c++) {
+        flat_free(&d->flat[c]);
+    }
+    free(d->flat);
+    d->flat = NULL;
+}
+
+int decision_prepare(struct decision *d)
+{
+    drop_flat(d);
+    d->flat = calloc((size_t)d->n_colls, sizeof *d->flat);
+    if (!d->flat) {
+        fprintf(stderr, "decision: out of memory\n");
+        return -1;
+    }
+    for (int c = 0; c < d->n_colls; c++) {
+        if (flat_build(d, c, &d->flat[c])) {
+            drop_flat(d);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* ---- file ---- */
@@ -337,9 +585,12 @@ static int read_node(struct reader *r, struct decision *d, int i)
                r->line[used] == '\0' &&
                (strcmp(attr, "procs") == 0 || strcmp(attr, "msg_bytes") == 0)) {
         bool is_procs = strcmp(attr, "procs") == 0;
-        b = a;
+        /* a: the procs cut to check, b: the message cut (any below
+         * INT64_MAX, 4 GiB and more included). */
+        b = is_procs ? 0 : a;
+        a = is_procs ? a : 0;
         d->nodes[i] = (struct decision_node){
-            is_procs ? INT64_MAX : a, is_procs ? (int32_t)a : INT32_MAX, child};
+            is_procs ? INT64_MAX : b, is_procs ? (int32_t)a : INT32_MAX, child};
     } else {
         return bad_line(r, "'leaf M', 'split procs|msg_bytes CUT CHILD' or "
                            "'quad PROCS_CUT MSG_CUT CHILD'");
@@ -442,6 +693,9 @@ int decision_load(const char *path, struct decision **out)
         goto done;
     }
 
+    if (decision_prepare(d)) {
+        goto done;
+    }
     *out = d;
     d = NULL;
     rc = 0;
@@ -585,103 +839,117 @@ static void emit_names(FILE *f, const char *prefix, const char *what,
 
 /* ---- generated C, table form ---- */
 
-/* The sorted distinct cuts of one attribute under a node. */
-struct cuts {
-    int64_t *v;
-    int n, cap;
-};
-
-static int cuts_add(struct cuts *c, int64_t v)
+/* The smallest unsigned C type holding 0..max. */
+static const char *c_type(long max)
 {
-    if (c->n == c->cap) {
-        int cap = c->cap ? 2 * c->cap : 16;
-        int64_t *grown = realloc(c->v, (size_t)cap * sizeof *grown);
-        if (!grown) {
-            fprintf(stderr, "decision: out of memory\n");
-            return -1;
-        }
-        c->v = grown;
-        c->cap = cap;
-    }
-    c->v[c->n++] = v;
-    return 0;
+    return max <= 255     ? "unsigned char"
+           : max <= 65535 ? "unsigned short"
+                          : "int";
 }
 
-static int compare_int64(const void *a, const void *b)
+/* The interval of x (procs or msg_bytes) on axis a as statements setting
+ * VAR; the arrays are named after VAR. */
+static void emit_axis(FILE *f, const char *prefix,
+                      const struct decision_axis *a, const char *x,
+                      const char *var, int indent)
 {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-static int collect_cuts(const struct decision *d, int node, struct cuts *procs,
-                        struct cuts *msgs)
-{
-    const struct decision_node *n = &d->nodes[node];
-    enum node_kind k = kind_of(d, node);
-    if (((k == NODE_PROCS || k == NODE_QUAD) &&
-         cuts_add(procs, n->procs_cut)) ||
-        ((k == NODE_MSG || k == NODE_QUAD) && cuts_add(msgs, n->msg_cut))) {
-        return -1;
-    }
-    int children[4];
-    int count = children_of(d, node, children);
-    for (int c = 0; c < count; c++) {
-        if (collect_cuts(d, children[c], procs, msgs)) {
-            return -1;
-        }
-    }
-    return 0;
-}
-
-static void cuts_sort_unique(struct cuts *c)
-{
-    if (c->n == 0) {
+    if (a->n_buckets == 1) {
+        fprintf(f, "%*sconst int %s = 0; /* no cuts */\n", indent, "", var);
         return;
     }
-    qsort(c->v, (size_t)c->n, sizeof *c->v, compare_int64);
-    int kept = 1;
-    for (int i = 1; i < c->n; i++) {
-        if (c->v[i] != c->v[kept - 1]) {
-            c->v[kept++] = c->v[i];
-        }
+    int max = 0;
+    for (int b = 0; b < a->n_buckets; b++) {
+        max = a->first[b] > max ? a->first[b] : max;
     }
-    c->n = kept;
+    fprintf(f, "%*sstatic const %s %s_first[%d] = {\n", indent, "", c_type(max),
+            var, a->n_buckets);
+    for (int b = 0; b < a->n_buckets; b++) {
+        bool is_line_end = b % 16 == 15 || b == a->n_buckets - 1;
+        fprintf(f, "%*s%" PRId32 ",%s", b % 16 ? 0 : indent + 4, "",
+                a->first[b], is_line_end ? "\n" : " ");
+    }
+    fprintf(f, "%*s};\n", indent, "");
+    if (a->n_inner) {
+        fprintf(f,
+                "%*s/* Cuts inside a bucket (padded with the largest "
+                "value). */\n",
+                indent, "");
+        fprintf(f, "%*sstatic const long long %s_inner[%d][%d] = {\n", indent,
+                "", var, a->n_buckets, a->n_inner);
+        for (int b = 0; b < a->n_buckets; b++) {
+            fprintf(f, "%*s{", indent + 4, "");
+            for (int i = 0; i < a->n_inner; i++) {
+                int64_t cut = a->inner[b * a->n_inner + i];
+                /* -9223372036854775808LL is minus an unsigned constant. */
+                if (cut == INT64_MIN) {
+                    fprintf(f, "%s(-9223372036854775807LL - 1)", i ? ", " : "");
+                } else {
+                    fprintf(f, "%s%" PRId64 "LL", i ? ", " : "", cut);
+                }
+            }
+            fprintf(f, "},\n");
+        }
+        fprintf(f, "%*s};\n", indent, "");
+    }
+    if (a->is_direct) {
+        fprintf(f, "%*sunsigned long long %s_bucket = %s_clamp(%s, %d);\n",
+                indent, "", var, prefix, x, a->n_buckets - 1);
+    } else {
+        fprintf(f, "%*sunsigned long long %s_bucket = %s_bucket(%s, %d, %d);\n",
+                indent, "", var, prefix, x, a->bits, a->n_buckets - 1);
+    }
+    fprintf(f, "%*sint %s = %s_first[%s_bucket];\n", indent, "", var, var, var);
+    if (a->n_inner) {
+        fprintf(f,
+                "%*sfor (int i = 0; i < %d; i++) {\n"
+                "%*s%s += %s > %s_inner[%s_bucket][i];\n%*s}\n",
+                indent, "", a->n_inner, indent + 4, "", var, x, var, var,
+                indent, "");
+    }
 }
 
-/* A value in interval k of the cuts (values above k of them): its top. */
-static int64_t interval_value(const struct cuts *c, int k)
-{
-    return k < c->n ? c->v[k] : c->n ? c->v[c->n - 1] + 1 : 1;
-}
-
-/* The decision of collective coll as a table of cells: procs and msg_bytes
- * each count the cuts they lie above, and the cell at those counts holds
- * the method: the decision map, cut where the tree cuts. */
-static int emit_table(const struct decision *d, FILE *f, int coll, int indent)
+/* The decision of collective coll as its flattened form: the interval of
+ * procs and of msg_bytes on the tree's cuts, and the method of that
+ * rectangle; the tree form when it has too many rectangles. */
+static int emit_table(const struct decision *d, FILE *f, const char *prefix,
+                      const struct decision_flat *flat, int coll, int indent)
 {
     struct cuts pc = {0}, mc = {0};
-    int rc = collect_cuts(d, d->roots[coll], &pc, &mc);
-    if (rc == 0) {
-        cuts_sort_unique(&pc);
-        cuts_sort_unique(&mc);
-        if (mc.n && mc.v[mc.n - 1] == INT64_MAX) {
-            mc.n--; /* no message lies above it */
-        }
+    if (!flat->cells) {
+        const struct region everything = {{INT64_MIN, INT64_MIN},
+                                          {INT64_MAX, INT64_MAX}};
+        fprintf(f, "%*s/* Too many rectangles for a table. */\n", indent, "");
+        emit_node(d, f, d->roots[coll], everything, indent);
+        return 0;
     }
+    int rc = root_cuts(d, d->roots[coll], &pc, &mc);
     if (rc == 0 && pc.n == 0 && mc.n == 0) {
-        int method = decision_lookup(d, coll, 1, 1);
-        fprintf(f, "%*sreturn %d; /* %s */\n", indent, "", method,
-                d->methods[method]);
+        fprintf(f, "%*sreturn %d; /* %s */\n", indent, "", flat->cells[0],
+                d->methods[flat->cells[0]]);
     } else if (rc == 0) {
+        emit_axis(f, prefix, &flat->procs, "procs", "p", indent);
+        emit_axis(f, prefix, &flat->msg, "msg_bytes", "m", indent);
+        /* The columns' cuts, wrapped at 80 columns. */
+        int col = fprintf(f, "%*s/* Columns: msg_bytes", indent, "");
+        for (int m = 0; m < mc.n; m++) {
+            char cut[32];
+            int len = snprintf(cut, sizeof cut, " <= %" PRId64 ",", mc.v[m]);
+            if (col + len > 78) {
+                col = fprintf(f, "\n%*s *", indent, "") - 1;
+            }
+            col += fprintf(f, "%s", cut);
+        }
+        if (col > 70) {
+            fprintf(f, "\n%*s *", indent, "");
+        }
+        fprintf(f, " above. */\n");
         fprintf(f, "%*sstatic const %s cells[%d][%d] = {\n", indent, "",
-                d->n_methods <= 127 ? "signed char" : "short", pc.n + 1,
-                mc.n + 1);
+                c_type(d->n_methods - 1), pc.n + 1, mc.n + 1);
         for (int p = 0; p <= pc.n; p++) {
             fprintf(f, "%*s{", indent + 4, "");
             for (int m = 0; m <= mc.n; m++) {
                 fprintf(f, "%s%d", m ? ", " : "",
-                        decision_lookup(d, coll, (int)interval_value(&pc, p),
-                                        (long)interval_value(&mc, m)));
+                        flat->cells[p * flat->n_msg + m]);
             }
             if (p < pc.n) {
                 fprintf(f, "}, /* procs <= %" PRId64 " */\n", pc.v[p]);
@@ -690,15 +958,6 @@ static int emit_table(const struct decision *d, FILE *f, int coll, int indent)
             }
         }
         fprintf(f, "%*s};\n", indent, "");
-        fprintf(f, "%*sint p = 0, m = 0;\n", indent, "");
-        for (int i = 0; i < pc.n; i++) {
-            fprintf(f, "%*sif (procs > %" PRId64 ") p++;\n", indent, "",
-                    pc.v[i]);
-        }
-        for (int i = 0; i < mc.n; i++) {
-            fprintf(f, "%*sif (msg_bytes > %" PRId64 "L) m++;\n", indent, "",
-                    mc.v[i]);
-        }
         fprintf(f, "%*sreturn cells[p][m];\n", indent, "");
     }
     free(pc.v);
@@ -706,12 +965,65 @@ static int emit_table(const struct decision *d, FILE *f, int coll, int indent)
     return rc;
 }
 
-/* The decision of collective coll, in either form. */
-static int emit_root(const struct decision *d, FILE *f, int coll, int indent,
-                     enum decision_c_form form)
+/* The helpers the table form's axes use, each emitted only if used (an
+ * unused static function is a warning). */
+static void emit_helpers(FILE *f, const char *prefix,
+                         const struct decision_flat *flats, int n)
 {
-    if (form == DECISION_C_TABLE) {
-        return emit_table(d, f, coll, indent);
+    bool is_direct = false, is_log = false;
+    for (int c = 0; c < n; c++) {
+        const struct decision_axis *axes[] = {&flats[c].procs, &flats[c].msg};
+        for (int i = 0; flats[c].cells && i < 2; i++) {
+            if (axes[i]->n_buckets == 1) {
+                continue; /* no cuts: no bucket */
+            }
+            is_direct = is_direct || axes[i]->is_direct;
+            is_log = is_log || !axes[i]->is_direct;
+        }
+    }
+    if (is_direct) {
+        fprintf(f,
+                "/* min(x - 1, last), 0 for x <= 0: a bucket per value. */\n"
+                "static unsigned long long %s_clamp(long long x, "
+                "unsigned long long last)\n{\n"
+                "    unsigned long long v = x > 0 ? (unsigned long long)x - 1 "
+                ": 0;\n"
+                "    return v < last ? v : last;\n}\n\n",
+                prefix);
+    }
+    if (is_log) {
+        fprintf(
+            f,
+            "/* Bucket of v = x - 1 (0 for x <= 0): v itself below 2^(bits + "
+            "1),\n * then 2^bits buckets per doubling (v's top bits + 1 "
+            "bits), last for all\n * above; cuts at powers of two fall "
+            "between buckets. */\n"
+            "static unsigned long long %s_bucket(long long x, int bits,\n"
+            "    unsigned long long last)\n{\n"
+            "    unsigned long long v = x > 0 ? (unsigned long long)x - 1 : "
+            "0;\n"
+            "#if defined(__GNUC__) || defined(__clang__)\n"
+            "    int length = 64 - __builtin_clzll(v | 1);\n"
+            "#else\n"
+            "    int length = 1;\n"
+            "    for (unsigned long long w = v >> 1; w; w >>= 1) {\n"
+            "        length++;\n    }\n"
+            "#endif\n"
+            "    int shift = length - bits - 1;\n"
+            "    shift = shift > 0 ? shift : 0;\n"
+            "    unsigned long long b = ((unsigned long long)shift << bits) + "
+            "(v >> shift);\n"
+            "    return b < last ? b : last;\n}\n\n",
+            prefix);
+    }
+}
+
+/* The decision of collective coll, in either form. */
+static int emit_root(const struct decision *d, FILE *f, const char *prefix,
+                     const struct decision_flat *flats, int coll, int indent)
+{
+    if (flats) {
+        return emit_table(d, f, prefix, &flats[coll], coll, indent);
     }
     const struct region everything = {{INT64_MIN, INT64_MIN},
                                       {INT64_MAX, INT64_MAX}};
@@ -722,16 +1034,31 @@ static int emit_root(const struct decision *d, FILE *f, int coll, int indent,
 int decision_emit_c(const struct decision *d, FILE *f, const char *prefix,
                     const char *comment, enum decision_c_form form)
 {
+    struct decision_flat *flats = NULL;
+    int rc = 0;
+    if (form == DECISION_C_TABLE) {
+        flats = calloc((size_t)d->n_colls, sizeof *flats);
+        rc = flats ? 0 : -1;
+        for (int c = 0; c < d->n_colls && rc == 0; c++) {
+            rc = flat_build(d, c, &flats[c]);
+        }
+        if (rc) {
+            fprintf(stderr, "decision: out of memory\n");
+            goto done;
+        }
+    }
     fprintf(f,
             "/* %s\n * Generated by autotune (%s form); methods and "
             "collectives are numbered\n * as in %s_method_name and "
             "%s_collective_name. */\n",
-            comment, form == DECISION_C_TABLE ? "table" : "tree", prefix,
-            prefix);
+            comment, flats ? "table" : "tree", prefix, prefix);
     fprintf(f, "int %s_decide(int collective, int procs, long msg_bytes);\n",
             prefix);
     fprintf(f, "const char *%s_method_name(int method);\n", prefix);
     fprintf(f, "const char *%s_collective_name(int collective);\n\n", prefix);
+    if (flats) {
+        emit_helpers(f, prefix, flats, d->n_colls);
+    }
     fprintf(f, "int %s_decide(int collective, int procs, long msg_bytes)\n{\n",
             prefix);
     fprintf(f, "    (void)collective;\n    (void)procs;\n"
@@ -740,18 +1067,17 @@ int decision_emit_c(const struct decision *d, FILE *f, const char *prefix,
     for (int c = 1; c < d->n_colls; c++) {
         is_shared = is_shared && d->roots[c] == d->roots[0];
     }
-    int rc = 0;
     if (is_shared) {
         fprintf(f,
                 "    if (collective < 0 || collective >= %d) {\n"
                 "        return -1;\n    }\n",
                 d->n_colls);
-        rc = emit_root(d, f, 0, 4, form);
+        rc = emit_root(d, f, prefix, flats, 0, 4);
     } else {
         for (int c = 0; c < d->n_colls && rc == 0; c++) {
             fprintf(f, "    if (collective == %d) { /* %s */\n", c,
                     d->colls[c]);
-            rc = emit_root(d, f, c, 8, form);
+            rc = emit_root(d, f, prefix, flats, c, 8);
             fprintf(f, "    }\n");
         }
         fprintf(f, "    return -1;\n");
@@ -762,6 +1088,11 @@ int decision_emit_c(const struct decision *d, FILE *f, const char *prefix,
     fprintf(f, "\n");
     emit_names(f, prefix, "collective", "collective", d->n_colls, d->colls[0],
                sizeof d->colls[0]);
+done:
+    for (int c = 0; flats && c < d->n_colls; c++) {
+        flat_free(&flats[c]);
+    }
+    free(flats);
     return rc || ferror(f) ? -1 : 0;
 }
 

@@ -199,6 +199,33 @@ struct decision_node {
     int32_t child;
 };
 
+/* One attribute's cuts as a bucket table, so that finding the interval of
+ * x (the number of cuts below x) takes no data-dependent branch. Bucket of
+ * v = x - 1 (0 when x <= 0): v itself below 2^(bits + 1), then 2^bits
+ * buckets per doubling (v's top bits + 1 bits), all from n_buckets - 1 on
+ * in the last. v = x - 1 puts a cut at m 2^k (m < 2^(bits + 1)), as at any
+ * power of two, between buckets; a cut that falls inside a bucket is one
+ * of its n_inner corrections (INT64_MAX pads). is_direct: every bucket is
+ * below 2^(bits + 1), so the bucket of v is min(v, n_buckets - 1). */
+struct decision_axis {
+    int bits;
+    int n_buckets;
+    bool is_direct;
+    int n_inner;
+    int32_t *first; /* n_buckets: the cuts below the bucket */
+    int64_t *inner; /* n_buckets x n_inner: the cuts inside it */
+};
+
+/* A decision flattened to the rectangles of its cuts: cells[p * n_msg + m]
+ * is the method for procs in interval p and msg_bytes in interval m. Every
+ * test compares with one of these cuts, so it is exact. cells NULL: too
+ * many rectangles (decision_lookup walks the nodes instead). */
+struct decision_flat {
+    struct decision_axis procs, msg;
+    int n_msg;
+    uint16_t *cells;
+};
+
 struct decision {
     char kind[RUN_NAME_MAX]; /* "c45" or "quadtree" */
     int n_methods;
@@ -208,7 +235,8 @@ struct decision {
     int32_t *roots; /* n_colls */
     int n_nodes, cap_nodes;
     struct decision_node *nodes;
-    int32_t *leaf_method; /* n_nodes: the method of a leaf, -1 on tests */
+    int32_t *leaf_method;       /* n_nodes: the method of a leaf, -1 on tests */
+    struct decision_flat *flat; /* n_colls; NULL until decision_prepare */
 };
 
 /* An empty decision for these methods and collectives (names copied;
@@ -218,7 +246,8 @@ int decision_create(const char *kind, int n_methods, const char *const *methods,
                     int n_colls, const char *const *colls,
                     struct decision **out);
 void decision_destroy(struct decision *d);
-/* Builders: a new node's index, or -1. Nodes start as leaves of method 0. */
+/* Builders: a new node's index, or -1. Nodes start as leaves of method 0.
+ * Each drops the flattened form (decision_prepare builds it again). */
 int decision_add_node(struct decision *d);
 void decision_set_leaf(struct decision *d, int node, int method);
 /* Make node a test and add its children: *lo (attribute <= cut) and *hi. */
@@ -231,10 +260,15 @@ int decision_add_quad(struct decision *d, int node, int32_t procs_cut,
 void decision_set_root(struct decision *d, int coll, int node);
 /* Index of a collective or method by name, or -1. */
 int decision_find_collective(const struct decision *d, const char *name);
+/* Builds the flattened form of every collective, which decision_lookup
+ * then uses (decision_load calls it; call it again after changing nodes
+ * directly). 0 or -1 (out of memory). */
+int decision_prepare(struct decision *d);
 
-/* The method chosen for collective (an index), procs and msg_bytes. */
-static inline int decision_lookup(const struct decision *d, int collective,
-                                  int procs, long msg_bytes)
+/* The method chosen for collective (an index), procs and msg_bytes, by
+ * walking the nodes from the root: one unpredictable branch per level. */
+static inline int decision_walk(const struct decision *d, int collective,
+                                int procs, long msg_bytes)
 {
     const struct decision_node *nodes = d->nodes;
     const int32_t *leaf_method = d->leaf_method;
@@ -245,6 +279,51 @@ static inline int decision_lookup(const struct decision *d, int collective,
         i = n->child + 2 * (procs > n->procs_cut) + (msg_bytes > n->msg_cut);
     }
     return method;
+}
+
+/* Bits needed for v, at least 1. */
+static inline int decision_bit_length(uint64_t v)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return 64 - __builtin_clzll(v | 1);
+#else
+    int n = 1;
+    while (v >>= 1) {
+        n++;
+    }
+    return n;
+#endif
+}
+
+/* The interval of x on axis a: the number of cuts below x. */
+static inline int decision_interval(const struct decision_axis *a, int64_t x)
+{
+    uint64_t v = x > 0 ? (uint64_t)x - 1 : 0;
+    uint64_t last = (uint64_t)a->n_buckets - 1, b = v;
+    if (!a->is_direct) {
+        int shift = decision_bit_length(v) - a->bits - 1;
+        shift = shift > 0 ? shift : 0;
+        b = ((uint64_t)shift << a->bits) + (v >> shift);
+    }
+    b = b < last ? b : last;
+    int k = a->first[b];
+    for (int i = 0; i < a->n_inner; i++) {
+        k += x > a->inner[b * (uint64_t)a->n_inner + (uint64_t)i];
+    }
+    return k;
+}
+
+/* The method chosen for collective (an index), procs and msg_bytes: the
+ * flattened form's cell when decision_prepare built it, else the walk. */
+static inline int decision_lookup(const struct decision *d, int collective,
+                                  int procs, long msg_bytes)
+{
+    const struct decision_flat *f = d->flat ? &d->flat[collective] : NULL;
+    if (f && f->cells) {
+        return f->cells[decision_interval(&f->procs, procs) * f->n_msg +
+                        decision_interval(&f->msg, msg_bytes)];
+    }
+    return decision_walk(d, collective, procs, msg_bytes);
 }
 /* Tests made by that lookup (the leaf's depth). */
 int decision_depth(const struct decision *d, int collective, int procs,
@@ -259,9 +338,9 @@ int decision_save(const struct decision *d, const char *path);
 int decision_load(const char *path, struct decision **out);
 /* Self-contained C: PREFIX_decide(collective, procs, msg_bytes) returning
  * the method index (-1 for an unknown collective), PREFIX_method_name and
- * PREFIX_collective_name. The tree form nests if-statements as the tree
- * does; the table form counts the cuts procs and msg_bytes lie above and
- * reads the method from a table (a map to read; measured no faster). */
+ * PREFIX_collective_name. The table form is the flattened form's tables
+ * (constant time, the faster on random queries; the tree form past 2^20
+ * rectangles); the tree form nests if-statements as the tree does. */
 enum decision_c_form { DECISION_C_TREE, DECISION_C_TABLE };
 int decision_emit_c(const struct decision *d, FILE *f, const char *prefix,
                     const char *comment, enum decision_c_form form);

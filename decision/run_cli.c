@@ -17,7 +17,7 @@ struct run_args {
     const char *colls[MAX_COLLS];
     int n_colls;
     bool is_combined;
-    bool emit_names, emit_c, emit_c_table;
+    bool emit_names, emit_c, emit_c_table, emit_c_tree;
     int holdout_folds; /* 0: none; 2 with holdout_sizes: every other size */
     bool holdout_sizes;
     struct c45_options opt;
@@ -91,10 +91,12 @@ static int add_emit(struct run_args *a, const char *opt, const char *what)
         a->emit_c = true;
     } else if (strcmp(what, "c-table") == 0) {
         a->emit_c_table = true;
+    } else if (strcmp(what, "c-tree") == 0) {
+        a->emit_c_tree = true;
     } else {
         fprintf(stderr,
                 "autotune %s: %s: unknown output '%s' (valid: names, "
-                "c, c-table)\n",
+                "c, c-table, c-tree)\n",
                 a->cmd, opt, what);
         return -1;
     }
@@ -548,11 +550,16 @@ static int write_outputs(const struct run_args *a, const struct decision *d,
     }
     printf("wrote %s\n", path);
     int rc = 0;
+    /* c is the table form, the fastest; c-table names it too (STEM-table.c,
+     * as before the table form became the default). */
     if (a->emit_c) {
-        rc = emit_c(a->stem, ".c", d, comment, DECISION_C_TREE);
+        rc = emit_c(a->stem, ".c", d, comment, DECISION_C_TABLE);
     }
     if (a->emit_c_table && rc == 0) {
         rc = emit_c(a->stem, "-table.c", d, comment, DECISION_C_TABLE);
+    }
+    if (a->emit_c_tree && rc == 0) {
+        rc = emit_c(a->stem, "-tree.c", d, comment, DECISION_C_TREE);
     }
     return rc;
 }
@@ -574,7 +581,7 @@ static const char tree_usage[] =
     "usage: autotune tree -r RUN [-m M] [-c C] [--collectives a,b] "
     "[--combined]\n"
     "                     [--depth N] [--holdout sizes|K] [--emit "
-    "names,c,c-table] "
+    "names,c,c-tree,c-table] "
     "[-o STEM]\n";
 
 int tree_run_main(int argc, char **argv)
@@ -663,7 +670,8 @@ done:
 static const char quadtree_usage[] =
     "usage: autotune quadtree -r RUN --collective C (--depth N | --accuracy "
     "PCT)\n"
-    "                         [--holdout sizes|K] [--emit c,c-table] [-o "
+    "                         [--holdout sizes|K] [--emit c,c-tree,c-table] "
+    "[-o "
     "STEM]\n";
 
 /* The grid's map with the cells of fold skip replaced by the nearest other

@@ -7,8 +7,10 @@
 #    MPI library's default when the run timed it (the wide journal does not:
 #    its default_mean_pct is -; tests/bench/default.sh's runs do);
 #  - time: ns per decision for random (procs, message size) queries, in
-#    memory and as generated C (tree and table forms), for trees of 1..6
-#    levels and the largest.
+#    memory (the flattened lookup, inmem_ns, and the node walk it replaced,
+#    walk_ns) and as generated C (the table form of --emit c, generated_ns,
+#    and the nested ifs of --emit c-tree, generated_tree_ns), for trees of
+#    1..6 levels and the largest.
 # Figures: results/bench/decision-{penalty,time}-<scale>.csv and
 # decision-<scale>.txt, each with the commands that produced them. The
 # sweeps' journals are in results/bench-runs/, so a sweep resumes.
@@ -87,7 +89,7 @@ for scale in $scales; do
     max_procs=$(awk -F, 'NR > 1 && $2 > m {m = $2} END {print m}' "$run/optimal.csv")
     max_msg=$(awk -F, 'NR > 1 && $3 > m {m = $3} END {print m}' "$run/optimal.csv")
     {
-        echo "run,collective,builder,levels,leaves,nodes,max_depth,inmem_ns,generated_ns,generated_table_ns,loop_ns"
+        echo "run,collective,builder,levels,leaves,nodes,max_depth,inmem_ns,walk_ns,generated_ns,generated_tree_ns,loop_ns"
         for coll in bcast reduce; do
             for builder in tree quadtree; do
                 for levels in 1 2 3 4 5 6 all; do
@@ -98,24 +100,26 @@ for scale in $scales; do
                         args=(quadtree -r "$run" --collective "$coll")
                         if [ $levels = all ]; then args+=(--accuracy 100); else args+=(--depth "$levels"); fi
                     fi
-                    "$bin" "${args[@]}" --emit c,c-table -o "$tmp/t" > "$tmp/out"
-                    echo "  $bin ${args[*]} --emit c,c-table" >> "$tmp/commands"
+                    "$bin" "${args[@]}" --emit c,c-tree -o "$tmp/t" > "$tmp/out"
+                    echo "  $bin ${args[*]} --emit c,c-tree" >> "$tmp/commands"
                     shape=$(awk '/^(c45|quadtree): / {gsub(",", ""); print $2 "," $4 "," $8}' "$tmp/out")
-                    # The tree form (t.c) and the table form (t-table.c).
-                    for form in "" -table; do
+                    # The table form (t.c) and the tree form (t-tree.c).
+                    for form in "" -tree; do
                         cc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I. -DEMITTED="\"$tmp/t$form.c\"" \
                             -o "$tmp/bench$form" tests/bench/decision_bench.c build/libautotune.a -lm
                     done
                     for i in $(seq $runs); do
                         "$tmp/bench" "$tmp/t.dec" "$coll" "$max_procs" "$max_msg" 2> /dev/null
-                        "$tmp/bench-table" "$tmp/t.dec" "$coll" "$max_procs" "$max_msg" 2> /dev/null |
-                            sed 's/generated_ns/table_ns/'
+                        "$tmp/bench-tree" "$tmp/t.dec" "$coll" "$max_procs" "$max_msg" 2> /dev/null |
+                            sed 's/generated_ns/tree_ns/'
                     done > "$tmp/times"
-                    inmem=$(awk '$3 == "generated_ns" {print $2}' "$tmp/times" | median)
-                    gen=$(awk '$3 == "generated_ns" {print $4}' "$tmp/times" | median)
-                    gen_table=$(awk '$3 == "table_ns" {print $4}' "$tmp/times" | median)
-                    loop=$(awk '$3 == "generated_ns" {print $6}' "$tmp/times" | median)
-                    echo "$scale,$coll,$builder,$levels,$shape,$inmem,$gen,$gen_table,$loop"
+                    # "inmem_ns X walk_ns W generated_ns|tree_ns Y loop_ns Z"
+                    inmem=$(awk '$5 == "generated_ns" {print $2}' "$tmp/times" | median)
+                    walk=$(awk '$5 == "generated_ns" {print $4}' "$tmp/times" | median)
+                    gen=$(awk '$5 == "generated_ns" {print $6}' "$tmp/times" | median)
+                    gen_tree=$(awk '$5 == "tree_ns" {print $6}' "$tmp/times" | median)
+                    loop=$(awk '$5 == "generated_ns" {print $8}' "$tmp/times" | median)
+                    echo "$scale,$coll,$builder,$levels,$shape,$inmem,$walk,$gen,$gen_tree,$loop"
                 done
             done
         done
@@ -124,6 +128,7 @@ for scale in $scales; do
     header="# $(date -u +%Y-%m-%d) Grig ($scale grid: $(awk -F, 'NR > 1 {p[$2]; m[$3]} END {print length(p) " procs up to " '"$max_procs"' ", " length(m) " message sizes up to " '"$max_msg"' " B"}' "$run/optimal.csv")): $sweep"
     { echo "$header"; sed 's/^/# /' "$tmp/commands" | grep -v -- '--emit c'; cat "$tmp/pen.csv"; } > "$pen"
     { echo "$header"
+      echo "# inmem_ns: decision_lookup (the flattened form decision_load builds); walk_ns: decision_walk (the node walk); generated_ns: --emit c (table form); generated_tree_ns: --emit c-tree (nested ifs)"
       echo "# ns per decision: random procs in 2..$max_procs, sizes log-uniform in 1..$max_msg B; thread CPU time, median of $runs programs x median of 7 timings of 1M decisions, the loop's own cost (loop_ns: reading the query, the sum) included; cc -O2 on $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores shared"
       sed 's/^/# /' "$tmp/commands" | grep -- '--emit c'; cat "$tmp/time.csv"; } > "$tim"
     txt=results/bench/decision-$scale.txt

@@ -1,13 +1,14 @@
 /* Time of one decision: random (procs, message size) queries answered by an
- * in-memory decision (decision_lookup) and, when built with
- * -DEMITTED='"file.c"', by the C generated from the same decision.
+ * in-memory decision (decision_lookup: the flattened form decision_load
+ * builds), by the node walk it replaces (decision_walk) and, when built
+ * with -DEMITTED='"file.c"', by the C generated from the same decision.
  * usage: decision_bench DECISION.dec COLLECTIVE MAX_PROCS MAX_MSG [RUNS]
- * Prints "inmem_ns X generated_ns Y loop_ns Z": medians over RUNS timings
- * of QUERIES x PASSES decisions each, in thread CPU time (the machine is
- * shared); generated_ns is - without EMITTED; loop_ns is the same loop
- * with no decision (reading the query and summing), included in the
- * others. Both decisions are inlined into the loop, as they would be at a
- * call site (decision_lookup is static inline; the generated C is included). */
+ * Prints "inmem_ns X walk_ns W generated_ns Y loop_ns Z": medians over RUNS
+ * timings of QUERIES x PASSES decisions each, in thread CPU time (the
+ * machine is shared); generated_ns is - without EMITTED; loop_ns is the
+ * same loop with no decision (reading the query and summing), included in
+ * the others. Every decision is inlined into the loop, as it would be at a
+ * call site (the lookups are static inline; the generated C is included). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,19 +49,33 @@ static double median(double *v, int n)
 /* The sum of the answers keeps the compiler from dropping the calls. */
 static long sink;
 
-static double time_inmem(const struct decision *d, int coll)
-{
-    long sum = 0;
-    double t0 = now_ns();
-    for (int pass = 0; pass < PASSES; pass++) {
-        for (int i = 0; i < QUERIES; i++) {
-            sum += decision_lookup(d, coll, queries_procs[i], queries_msg[i]);
-        }
+/* A function timing EXPR (a decision of query i) over PASSES x QUERIES
+ * queries, in ns per decision; a macro so that each decision is inlined
+ * into its own loop. */
+#define DEFINE_TIMER(name, expr)                                               \
+    static double name(const struct decision *d, int coll)                     \
+    {                                                                          \
+        long sum = 0;                                                          \
+        (void)d;                                                               \
+        double t0 = now_ns();                                                  \
+        for (int pass = 0; pass < PASSES; pass++) {                            \
+            for (int i = 0; i < QUERIES; i++) {                                \
+                sum += (expr);                                                 \
+            }                                                                  \
+        }                                                                      \
+        double t = now_ns() - t0;                                              \
+        sink += sum;                                                           \
+        return t / ((double)PASSES * QUERIES);                                 \
     }
-    double t = now_ns() - t0;
-    sink += sum;
-    return t / ((double)PASSES * QUERIES);
-}
+
+DEFINE_TIMER(time_inmem,
+             decision_lookup(d, coll, queries_procs[i], queries_msg[i]))
+DEFINE_TIMER(time_walk,
+             decision_walk(d, coll, queries_procs[i], queries_msg[i]))
+#ifdef EMITTED
+DEFINE_TIMER(time_generated,
+             autotune_decide(coll, queries_procs[i], queries_msg[i]))
+#endif
 
 static double time_loop(void)
 {
@@ -77,22 +92,6 @@ static double time_loop(void)
     sink += sum;
     return t / ((double)PASSES * QUERIES);
 }
-
-#ifdef EMITTED
-static double time_generated(int coll)
-{
-    long sum = 0;
-    double t0 = now_ns();
-    for (int pass = 0; pass < PASSES; pass++) {
-        for (int i = 0; i < QUERIES; i++) {
-            sum += autotune_decide(coll, queries_procs[i], queries_msg[i]);
-        }
-    }
-    double t = now_ns() - t0;
-    sink += sum;
-    return t / ((double)PASSES * QUERIES);
-}
-#endif
 
 int main(int argc, char **argv)
 {
@@ -117,17 +116,19 @@ int main(int argc, char **argv)
         queries_procs[i] = 2 + rand() % (max_procs - 1);
         queries_msg[i] = (long)exp((double)rand() / RAND_MAX * log(max_msg));
     }
-    double inmem[MAX_RUNS], generated[MAX_RUNS], loop[MAX_RUNS];
+    double inmem[MAX_RUNS], walk[MAX_RUNS], generated[MAX_RUNS], loop[MAX_RUNS];
     for (int r = 0; r < runs; r++) {
         loop[r] = time_loop();
         inmem[r] = time_inmem(d, coll);
+        walk[r] = time_walk(d, coll);
 #ifdef EMITTED
-        generated[r] = time_generated(coll);
+        generated[r] = time_generated(d, coll);
 #else
         generated[r] = 0;
 #endif
     }
-    printf("inmem_ns %.2f", median(inmem, runs));
+    printf("inmem_ns %.2f walk_ns %.2f", median(inmem, runs),
+           median(walk, runs));
 #ifdef EMITTED
     printf(" generated_ns %.2f", median(generated, runs));
 #else

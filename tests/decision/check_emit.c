@@ -1,8 +1,10 @@
 /* Links with a decision's generated C (autotune tree/quadtree --emit c or
- * c-table) and checks that it agrees with the in-memory lookup of the same
- * decision on every grid point of the run, on random points on and off the
- * grid, and on and next to every cut.
+ * c-tree) and checks that it agrees with the node walk of the same decision
+ * on every grid point of the run (RUN "-": none), on random points on and
+ * off the grid, at extreme values and on and next to every cut; checks the
+ * in-memory lookup (the flattened form) against the walk at the same points.
  * usage: check_emit DECISION.dec RUN */
+#include <limits.h>
 #include <stdlib.h>
 
 #include "decision/decision.h"
@@ -12,12 +14,37 @@ int autotune_decide(int collective, int procs, long msg_bytes);
 const char *autotune_method_name(int method);
 const char *autotune_collective_name(int collective);
 
+/* The generated C and the in-memory lookup against the walk at one point;
+ * what names the kind of point in a failure. */
+static void check_point(const struct decision *d, int c, int procs, long msg,
+                        const char *what)
+{
+    int expected = decision_walk(d, c, procs, msg);
+    int generated = autotune_decide(c, procs, msg);
+    int inmem = decision_lookup(d, c, procs, msg);
+    if (expected != generated || expected != inmem) {
+        CHECK_INT(expected, generated);
+        CHECK_INT(expected, inmem);
+        fprintf(stderr, "  at %s P=%d m=%ld (%s)\n", d->colls[c], procs, msg,
+                what);
+    }
+}
+
+static long random_long(void)
+{
+    unsigned long v = 0;
+    for (int i = 0; i < 4; i++) {
+        v = v << 16 | (unsigned long)(rand() & 0xffff);
+    }
+    return (long)(v >> (rand() % 64)) * (rand() % 2 ? 1 : -1);
+}
+
 int main(int argc, char **argv)
 {
     struct decision *d = NULL;
     struct run_data *r = NULL;
     if (argc != 3 || decision_load(argv[1], &d) ||
-        run_data_load(argv[2], NULL, 0, &r)) {
+        (strcmp(argv[2], "-") != 0 && run_data_load(argv[2], NULL, 0, &r))) {
         fprintf(stderr, "usage: check_emit DECISION.dec RUN\n");
         return 2;
     }
@@ -31,16 +58,31 @@ int main(int argc, char **argv)
     srand(1);
     for (int c = 0; c < d->n_colls; c++) {
         CHECK_STR(d->colls[c], autotune_collective_name(c));
-        for (int g = 0; g < r->n_grids; g++) {
+        /* Extremes, then anywhere in the range of the types. */
+        static const long extremes[] = {LONG_MIN, INT_MIN, -1,      0,
+                                        1,        2,       INT_MAX, LONG_MAX};
+        for (int i = 0; i < 8; i++) {
+            for (int j = 0; j < 8; j++) {
+                int procs = extremes[i] < INT_MIN   ? INT_MIN
+                            : extremes[i] > INT_MAX ? INT_MAX
+                                                    : (int)extremes[i];
+                check_point(d, c, procs, extremes[j], "extreme");
+                random_points++;
+            }
+        }
+        for (int i = 0; i < 20000; i++) {
+            long p = random_long();
+            check_point(d, c, (int)(p % INT_MAX), random_long(), "random");
+            random_points++;
+        }
+        for (int g = 0; r && g < r->n_grids; g++) {
             const struct run_grid *grid = &r->grids[g];
             if (strcmp(grid->name, d->colls[c]) != 0) {
                 continue;
             }
             for (int p = 0; p < grid->n_procs; p++) {
                 for (int m = 0; m < grid->n_msgs; m++) {
-                    CHECK_INT(
-                        decision_lookup(d, c, grid->procs[p], grid->msgs[m]),
-                        autotune_decide(c, grid->procs[p], grid->msgs[m]));
+                    check_point(d, c, grid->procs[p], grid->msgs[m], "grid");
                     grid_points++;
                 }
             }
@@ -53,13 +95,7 @@ int main(int argc, char **argv)
                 if (i % 2) {
                     msg >>= rand() % 20; /* as many small sizes */
                 }
-                int expected = decision_lookup(d, c, procs, msg);
-                int actual = autotune_decide(c, procs, msg);
-                if (expected != actual) {
-                    CHECK_INT(expected, actual);
-                    fprintf(stderr, "  at %s P=%d m=%ld\n", d->colls[c], procs,
-                            msg);
-                }
+                check_point(d, c, procs, msg, "random");
                 random_points++;
             }
         }
@@ -73,26 +109,25 @@ int main(int argc, char **argv)
         }
         for (int dp = -1; dp <= 1; dp++) {
             for (int dm = -1; dm <= 1; dm++) {
-                int procs =
-                    n->procs_cut == INT32_MAX ? 1 + i % 64 : n->procs_cut + dp;
+                /* Wrapping at INT_MIN or LONG_MIN would test nothing. */
+                int procs = n->procs_cut == INT32_MAX ? 1 + i % 64
+                            : n->procs_cut == INT32_MIN && dp < 0
+                                ? INT32_MIN
+                                : n->procs_cut + dp;
                 long msg = n->msg_cut == INT64_MAX ? (long)i << 10
-                                                   : (long)n->msg_cut + dm;
+                           : n->msg_cut == INT64_MIN && dm < 0
+                               ? LONG_MIN
+                               : (long)n->msg_cut + dm;
                 for (int c = 0; c < d->n_colls; c++) {
-                    int expected = decision_lookup(d, c, procs, msg);
-                    int actual = autotune_decide(c, procs, msg);
-                    if (expected != actual) {
-                        CHECK_INT(expected, actual);
-                        fprintf(stderr, "  at %s P=%d m=%ld (a cut)\n",
-                                d->colls[c], procs, msg);
-                    }
+                    check_point(d, c, procs, msg, "a cut");
                     edge_points++;
                 }
             }
         }
     }
-    CHECK(grid_points > 0);
-    printf("%s: generated C agrees with the in-memory decision on %ld grid "
-           "points, %ld random points and %ld points at the cuts\n",
+    CHECK(grid_points > 0 || !r);
+    printf("%s: generated C and in-memory lookup agree with the walk on %ld "
+           "grid points, %ld random points and %ld points at the cuts\n",
            argv[1], grid_points, random_points, edge_points);
     decision_destroy(d);
     run_data_destroy(r);

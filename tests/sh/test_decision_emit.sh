@@ -1,18 +1,49 @@
 #!/usr/bin/env bash
 # Generated C of C4.5 trees and quadtrees compiles with -Wall -Wextra -Werror
-# (and the project's other warnings) and agrees with the in-memory decision
-# it was generated from on every grid point, on random points and at the
-# cuts; both forms, nested ifs (--emit c) and table (--emit c-table), and
-# decisions of one leaf and of cuts on one attribute only.
+# (and the project's other warnings, with cc and with clang when there is
+# one) and agrees with the node walk of the decision it was generated from,
+# as does the in-memory lookup, on every grid point, at random points and
+# extremes and at the cuts: both forms, table (--emit c; c-table writes the
+# same) and nested ifs (--emit c-tree); decisions of one leaf and of cuts on
+# one attribute only, and hand-written decision files with cuts anywhere
+# (negative, next to powers of two, several in one power-of-two bucket,
+# near the largest values).
 set -u
 . "$(dirname "$0")/lib.sh"
 bin=build/autotune
 run=tests/decision/run
-cc=${CC_EMIT:-cc}
+compilers=${CC_EMIT:-cc $(command -v clang > /dev/null && echo clang)}
 warn="-std=c11 -Wall -Wextra -Werror -Wpedantic -Wshadow -Wstrict-prototypes
       -Wmissing-prototypes -Wformat=2 -Wundef -Wwrite-strings -Wvla"
 libs="$(pkg-config --libs gsl libconfig 2>/dev/null) -lm"
 fail=0
+
+# check NAME RUN: STEM $tmp/NAME has NAME.dec, NAME.c and NAME-tree.c.
+check() {
+    local name=$1 grid=$2 form src cc
+    for form in "" -tree; do
+        src=$tmp/$name$form.c
+        for cc in $compilers; do
+            # shellcheck disable=SC2086
+            if ! $cc $warn -O2 -c "$src" -o "$tmp/$name$form.o" 2> "$tmp/$name.cc"; then
+                echo "FAIL $name$form: generated C does not compile cleanly with $cc:"
+                head -20 "$tmp/$name.cc"; fail=1; continue 2
+            fi
+        done
+        # shellcheck disable=SC2086
+        if ! cc -std=c11 -O2 -I. -o "$tmp/$name$form.check" tests/decision/check_emit.c \
+                "$tmp/$name$form.o" build/libautotune.a $libs 2> "$tmp/$name.ld"; then
+            echo "FAIL $name$form: cannot link the checker:"; head -20 "$tmp/$name.ld"
+            fail=1; continue
+        fi
+        if "$tmp/$name$form.check" "$tmp/$name.dec" "$grid"; then
+            echo "ok   $name$form: agrees with the node walk"
+        else
+            echo "FAIL $name$form: generated C or in-memory lookup disagrees"; fail=1
+        fi
+    done
+}
+
 cases=(
     "tree1|tree -r $run"
     "tree2|tree -r $run -m 8 -c 5 --collectives reduce"
@@ -27,29 +58,106 @@ cases=(
 for c in "${cases[@]}"; do
     name=${c%%|*} args=${c#*|}
     # shellcheck disable=SC2086
-    if ! $bin $args --emit c,c-table -o "$tmp/$name" > "$tmp/$name.log" 2>&1; then
+    if ! $bin $args --emit c,c-tree,c-table -o "$tmp/$name" > "$tmp/$name.log" 2>&1; then
         echo "FAIL $name: autotune $args: $(head -1 "$tmp/$name.log")"
         fail=1; continue
     fi
-    # Both forms: the nested ifs (STEM.c) and the table (STEM-table.c).
-    for form in "" -table; do
-        src=$tmp/$name$form.c
-        # shellcheck disable=SC2086
-        if ! $cc $warn -O2 -c "$src" -o "$tmp/$name$form.o" 2> "$tmp/$name.cc"; then
-            echo "FAIL $name$form: generated C does not compile cleanly:"
-            head -20 "$tmp/$name.cc"; fail=1; continue
-        fi
-        # shellcheck disable=SC2086
-        if ! $cc -std=c11 -O2 -I. -o "$tmp/$name$form.check" tests/decision/check_emit.c \
-                "$tmp/$name$form.o" build/libautotune.a $libs 2> "$tmp/$name.ld"; then
-            echo "FAIL $name$form: cannot link the checker:"; head -20 "$tmp/$name.ld"
-            fail=1; continue
-        fi
-        if "$tmp/$name$form.check" "$tmp/$name.dec" "$run"; then
-            echo "ok   $name$form: agrees with the in-memory decision"
-        else
-            echo "FAIL $name$form: autotune $args: generated C disagrees"; fail=1
-        fi
-    done
+    if ! cmp -s "$tmp/$name.c" "$tmp/$name-table.c"; then
+        echo "FAIL $name: --emit c-table is not the table form of --emit c"; fail=1
+    fi
+    check "$name" "$run"
+done
+
+# Hand-written decisions: two collectives (a tree of quads and splits with
+# awkward cuts; cuts on procs only), cuts on the message size only, a leaf.
+cat > "$tmp/awkward.dec" <<'DEC'
+autotune-decision 1
+kind c45
+methods 4
+a/0
+b/0
+c/0
+d/0
+collectives 2
+bcast 0
+reduce 27
+nodes 37
+quad -3 1000 1
+split msg_bytes -5 5
+split procs 1000000 7
+split msg_bytes 1001 10
+split msg_bytes 1002 12
+leaf 0
+leaf 1
+split msg_bytes 1003 14
+leaf 0
+leaf 2
+leaf 3
+split procs 2147483646 16
+split msg_bytes 9223372036854775806 19
+leaf 1
+leaf 2
+split msg_bytes 1099511627779 21
+leaf 3
+leaf 0
+leaf 1
+quad 56 -9223372036854775808 23
+leaf 2
+leaf 0
+leaf 3
+leaf 1
+leaf 2
+leaf 3
+leaf 0
+split procs 5 28
+leaf 1
+leaf 0
+split procs -2147483648 31
+leaf 2
+leaf 0
+split procs 63 34
+leaf 3
+leaf 0
+leaf 0
+DEC
+cat > "$tmp/msgonly.dec" <<'DEC'
+autotune-decision 1
+kind c45
+methods 3
+a/0
+b/0
+c/0
+collectives 1
+bcast 0
+nodes 9
+split msg_bytes 1000 1
+leaf 0
+split msg_bytes 1001 3
+leaf 1
+split msg_bytes 1003 5
+leaf 2
+split msg_bytes 3 7
+leaf 0
+leaf 1
+DEC
+cat > "$tmp/oneleaf.dec" <<'DEC'
+autotune-decision 1
+kind quadtree
+methods 3
+a/0
+b/0
+c/0
+collectives 2
+bcast 0
+reduce 0
+nodes 1
+leaf 2
+DEC
+cc -std=c11 -O2 -I. -o "$tmp/emit_dec" tests/decision/emit_dec.c build/libautotune.a $libs || fail=1
+for name in awkward msgonly oneleaf; do
+    if ! "$tmp/emit_dec" "$tmp/$name.dec" "$tmp/$name"; then
+        echo "FAIL $name: cannot generate C"; fail=1; continue
+    fi
+    check "$name" -
 done
 exit $fail

@@ -21,7 +21,7 @@ expect() { # expect 'message part' args...
 expect "optimal.csv: no point of collective 'allreduce'" tree -r $run --collectives allreduce
 expect "/nonexistent/optimal.csv: No such file" tree -r /nonexistent
 expect "--holdout: '1' is neither 'sizes' nor a number of folds" tree -r $run --holdout 1
-expect "--emit: unknown output 'pdf' (valid: names, c, c-table)" tree -r $run --emit pdf
+expect "--emit: unknown output 'pdf' (valid: names, c, c-table, c-tree)" tree -r $run --emit pdf
 expect "--combined needs two collectives or more" tree -r $run --collectives bcast --combined
 expect "--depth or --accuracy is required" quadtree -r $run --collective bcast
 expect "give one --collective" quadtree -r $run --depth 3

@@ -1,7 +1,9 @@
 /* Decision functions: a run's map and penalties on a hand-made run, quadtrees
  * on a small map (exact, depth- and accuracy-limited, boundaries), the
- * decision file's round trip and its errors, and C4.5 trees converted to
- * the node array answering as c45_classify does. */
+ * decision file's round trip and its errors, C4.5 trees converted to the
+ * node array answering as c45_classify does, and the flattened lookup
+ * answering as the node walk on random decisions with awkward cuts. */
+#include <limits.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -231,6 +233,119 @@ static void test_c45(void)
     run_data_destroy(r);
 }
 
+/* Cuts a flattened lookup could get wrong: negative, zero, next to powers
+ * of two, several in one power-of-two bucket, far apart, the largest. */
+static const int64_t procs_pool[] = {
+    INT32_MIN, -3,           0, 1, 2, 3, 5, 7, 48, 56, 63, 64, 100, 101, 102,
+    1000000,   INT32_MAX - 1};
+static const int64_t msg_pool[] = {
+    INT64_MIN,    -5,   0,    1,    2,    3,    7,     1000,
+    1001,         1002, 1003, 1024, 1025, 4096, 65535, (1LL << 40) + 3,
+    INT64_MAX - 1};
+#define POOL (sizeof procs_pool / sizeof procs_pool[0])
+
+/* A random subtree under node: splits on either attribute and quad
+ * nodes, cuts from the pools, leaves of random methods. */
+static void random_subtree(struct decision *d, int node, int depth)
+{
+    int kind = depth >= 6 ? 0 : rand() % 4;
+    int64_t pc = procs_pool[rand() % POOL], mc = msg_pool[rand() % POOL];
+    int lo, hi, child;
+    if (kind == 0) {
+        decision_set_leaf(d, node, rand() % d->n_methods);
+    } else if (kind == 3) {
+        CHECK_INT(0, decision_add_quad(d, node, (int32_t)pc, mc, &child));
+        for (int c = 0; c < 4; c++) {
+            random_subtree(d, child + c, depth + 1);
+        }
+    } else {
+        bool is_procs = kind == 1;
+        CHECK_INT(0, decision_add_split(d, node, is_procs, is_procs ? pc : mc,
+                                        &lo, &hi));
+        random_subtree(d, lo, depth + 1);
+        random_subtree(d, hi, depth + 1);
+    }
+}
+
+static int64_t clamp64(int64_t x, int64_t lo, int64_t hi)
+{
+    return x < lo ? lo : x > hi ? hi : x;
+}
+
+/* The flattened lookup against the walk at one point of every collective. */
+static long check_point(const struct decision *d, int64_t procs, int64_t msg)
+{
+    int p = (int)clamp64(procs, INT_MIN, INT_MAX);
+    long m = (long)clamp64(msg, LONG_MIN, LONG_MAX);
+    for (int c = 0; c < d->n_colls; c++) {
+        int expected = decision_walk(d, c, p, m), actual;
+        if ((actual = decision_lookup(d, c, p, m)) != expected) {
+            CHECK_INT(expected, actual);
+            fprintf(stderr, "  at collective %d P=%d m=%ld\n", c, p, m);
+        }
+    }
+    return d->n_colls;
+}
+
+static int64_t random64(void)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 4; i++) {
+        v = v << 16 | (uint64_t)(rand() & 0xffff);
+    }
+    return (int64_t)(v >> (rand() % 64)) * (rand() % 2 ? 1 : -1);
+}
+
+static void test_flat(void)
+{
+    static const char *const fm[] = {"a", "b", "c", "d", "e"};
+    static const char *const fc[] = {"bcast", "reduce", "gather"};
+    long points = 0;
+    srand(7);
+    for (int trial = 0; trial < 200; trial++) {
+        struct decision *d = NULL;
+        CHECK_INT(0, decision_create("c45", 5, fm, 3, fc, &d));
+        for (int c = 0; c < 3; c++) {
+            int root = decision_add_node(d);
+            random_subtree(d, root, trial % 7 == 0 ? 6 : 0);
+            decision_set_root(d, c, root);
+        }
+        CHECK_INT(0, decision_prepare(d));
+        for (int c = 0; c < 3; c++) {
+            CHECK(d->flat && d->flat[c].cells);
+        }
+        /* On and next to every cut, at the extremes, and anywhere. */
+        static const int64_t extremes[] = {INT64_MIN, INT32_MIN, -1,       0, 1,
+                                           2,         INT32_MAX, INT64_MAX};
+        for (size_t i = 0; i < POOL; i++) {
+            for (int dp = -1; dp <= 1; dp++) {
+                for (size_t j = 0; j < POOL; j++) {
+                    for (int dm = -1; dm <= 1; dm++) {
+                        points += check_point(d, procs_pool[i] + dp,
+                                              msg_pool[j] == INT64_MIN && dm < 0
+                                                  ? INT64_MIN
+                                                  : msg_pool[j] + dm);
+                    }
+                }
+            }
+        }
+        for (size_t i = 0; i < 8; i++) {
+            for (size_t j = 0; j < 8; j++) {
+                points += check_point(d, extremes[i], extremes[j]);
+            }
+        }
+        for (int i = 0; i < 2000; i++) {
+            points += check_point(d, random64(), random64());
+            points += check_point(d, rand() % 200 - 10, rand() % 5000 - 10);
+        }
+        /* A change to the nodes drops the flattened form. */
+        CHECK(decision_add_node(d) >= 0);
+        CHECK(d->flat == NULL);
+        decision_destroy(d);
+    }
+    CHECK(points > 1000000);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/test_decision.XXXXXX";
@@ -241,6 +356,7 @@ int main(void)
     test_run_data(dir);
     test_quadtree(dir);
     test_c45();
+    test_flat();
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0) {
