@@ -14,13 +14,19 @@
 # Figures: results/bench/decision-{penalty,time}-<scale>.csv and
 # decision-<scale>.txt, each with the commands that produced them. The
 # sweeps' journals are in results/bench-runs/, so a sweep resumes.
-#   tests/bench/decision.sh [wide]
+#   [DECISION_COLLECTIVES="bcast reduce"] tests/bench/decision.sh [wide|full]
 # wide:  the search benchmark's Grig journal (tests/bench/search.sh wide):
 #        procs 2..64 (14 sizes, 7 primes), 1 B..1 MiB by 4, segments 0 and
 #        512 B..64 KiB (results/bench-runs/search-grig-wide.cfg)
+# full:  the issue's grid, every procs 2..64 and 1 B..1 MiB by 2, the same
+#        segments, in results/bench-runs/decision-grig-full (not committed):
+#        it starts from a copy of the search benchmark's full Grig journal
+#        (tests/bench/search.sh full grig, committed), and sweeps what that
+#        lacks of DECISION_COLLECTIVES (hours of CPU per collective).
 set -eu -o pipefail
 cd "$(dirname "$0")/../.."
 scales=${*:-wide}
+colls=${DECISION_COLLECTIVES:-bcast reduce}
 make -s all build/libautotune.a
 mkdir -p results/bench
 bin=build/autotune
@@ -53,7 +59,28 @@ penalty_row() {
 for scale in $scales; do
     case $scale in
     wide)  run=results/bench-runs/search-grig-wide; np=64 ;;
-    *) echo "usage: $0 [wide]"; exit 2 ;;
+    full)
+        run=results/bench-runs/decision-grig-full; np=64
+        src=results/bench-runs/search-grig-full/journal
+        mkdir -p "$run"
+        # The journal is the sweep's cache: take the search benchmark's
+        # when it holds more.
+        if [ -f "$src" ] && [ "$(wc -l < "$src")" -gt "$(cat "$run/journal" 2> /dev/null | wc -l)" ]; then
+            cp "$src" "$run/journal"
+        fi
+        quoted=$(printf '"%s", ' $colls)
+        cat > "$run.cfg" <<CFG
+output        = "$run";
+collectives   = [${quoted%, }];
+procs         = [$(seq -s ', ' 2 64)];
+message_sizes = { min = 1; max = 1048576; factor = 2; };
+segment_sizes = [0, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536];
+search        = "exhaustive";
+measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
+baseline      = false;
+CFG
+        ;;
+    *) echo "usage: $0 [wide|full]"; exit 2 ;;
     esac
     sweep="nice -n 10 smpirun -np $np -platform conf/platforms/grig.xml --cfg=smpi/simulate-computation:no --log=root.thres:critical build/autotune-smpi -c $run.cfg"
     echo "$sweep"
@@ -62,7 +89,7 @@ for scale in $scales; do
     pen=results/bench/decision-penalty-$scale.csv
     {
         echo "run,collective,builder,options,leaves,nodes,max_depth,mean_depth,points,min_pct,max_pct,mean_pct,median_pct,holdout,holdout_points,holdout_mean_pct,holdout_max_pct,default_mean_pct"
-        for coll in bcast reduce; do
+        for coll in $colls; do
             for mc in "2 25" "4 25" "8 25" "20 5" "40 5"; do
                 set -- $mc
                 for h in sizes 5; do
@@ -90,7 +117,7 @@ for scale in $scales; do
     max_msg=$(awk -F, 'NR > 1 && $3 > m {m = $3} END {print m}' "$run/optimal.csv")
     {
         echo "run,collective,builder,levels,leaves,nodes,max_depth,inmem_ns,walk_ns,generated_ns,generated_tree_ns,loop_ns"
-        for coll in bcast reduce; do
+        for coll in $colls; do
             for builder in tree quadtree; do
                 for levels in 1 2 3 4 5 6 all; do
                     if [ $builder = tree ]; then
