@@ -386,7 +386,7 @@ int compare_main(int argc, char **argv)
 {
     static const char usage_line[] =
         "usage: autotune compare -r RUN [--lookahead N] [--drop-ratio R] "
-        "[--misses]\n";
+        "[--steep-rise F] [--misses]\n";
     const char *run = NULL;
     bool misses = false;
     struct search_params params = SEARCH_PARAMS_DEFAULT;
@@ -400,11 +400,14 @@ int compare_main(int argc, char **argv)
             misses = true;
         } else if (strcmp(argv[i], "--drop-ratio") == 0 && i + 1 < argc) {
             params.drop_ratio = strtod(argv[++i], &end);
+        } else if (strcmp(argv[i], "--steep-rise") == 0 && i + 1 < argc) {
+            params.steep_rise = strtod(argv[++i], &end);
         } else {
             fprintf(stderr, "%s", usage_line);
             return 2;
         }
-        if (end && (*end || params.lookahead < 0 || params.drop_ratio < 1)) {
+        if (end && (*end || params.lookahead < 0 || params.drop_ratio < 1 ||
+                    !(params.steep_rise >= 0))) {
             fprintf(stderr, "compare: %s: '%s' is not valid\n", argv[i - 1],
                     argv[i]);
             return 2;

@@ -382,7 +382,8 @@ static int read_search_options(const struct reader *r,
 {
     if (!config_setting_is_group(s)) {
         report(r, s, "search_options",
-               "expected a group like { lookahead = 1; drop_ratio = 1.3; }");
+               "expected a group like { lookahead = 1; drop_ratio = 1.3; "
+               "steep_rise = 0.05; }");
         return -1;
     }
     for (int i = 0; i < config_setting_length(s); i++) {
@@ -406,8 +407,18 @@ static int read_search_options(const struct reader *r,
                        c->search_params.drop_ratio);
                 return -1;
             }
+        } else if (strcmp(name, "steep_rise") == 0) {
+            if (read_number(r, e, key, &c->search_params.steep_rise) != 0) {
+                return -1;
+            }
+            if (!(c->search_params.steep_rise >= 0)) {
+                report(r, e, key, "%g is not a fraction >= 0",
+                       c->search_params.steep_rise);
+                return -1;
+            }
         } else {
-            report(r, e, key, "unknown key (valid: lookahead, drop_ratio)");
+            report(r, e, key,
+                   "unknown key (valid: lookahead, drop_ratio, steep_rise)");
             return -1;
         }
     }

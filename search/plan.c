@@ -310,7 +310,8 @@ int plan_run(const struct plan *pl, const struct walk *w, int n,
          * descend in full (measured: up to 8 % dearer, no better choice). */
         double factor = pl->mode[i] == PLAN_SEARCH ? sqrt(ratio) : ratio;
         double cut_us = is_cut ? factor * best_us : 0;
-        d[i].rival_us = is_dropping ? best_us : 0;
+        d[i].is_pruning = is_dropping;
+        d[i].rival_us = best_us;
         if (pl->mode[i] == PLAN_SEARCH && d[i].n_timed == 0) {
             rc = walk(&d[i], pl->start[i], cut_us, p, o);
         } else {

@@ -20,10 +20,15 @@ struct search_params {
                           improve); at a point with neighbours, search an
                           algorithm within r of the best at one of them,
                           time once one within r^2, skip the others */
+    double steep_rise; /* smgd and the surrogate: a step past a descent's
+                          best that is more than this fraction slower ends
+                          that direction at once (the gradient has turned;
+                          lookahead is for rises within the noise); 0:
+                          never */
 };
 #define SEARCH_PARAMS_DEFAULT                                                  \
     {                                                                          \
-        1, 1.3                                                                 \
+        1, 1.3, 0.05                                                           \
     }
 
 /* What the strategy learned at a grid point: one of the oracle's answers

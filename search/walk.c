@@ -95,11 +95,18 @@ int descent_probe(struct descent *d, int at, const struct search_point *p,
     return descent_time(d, at, p, o, &is_na);
 }
 
-/* Behind the rival and rising: see struct descent. */
-static int is_outrun(const struct descent *d)
+/* A pruning descent's last step rose too far, or at all behind the
+ * rival: see struct descent. */
+static int is_pruned(const struct descent *d, const struct search_params *sp)
 {
-    return d->misses > 0 && d->rival_us > 0 && d->best_us > d->rival_us &&
-           d->recent_us[2] > 1.001 * d->recent_us[1];
+    const double *t = d->recent_us;
+    if (!d->is_pruning || d->misses == 0) {
+        return 0;
+    }
+    if (sp->steep_rise > 0 && t[2] > (1 + sp->steep_rise) * t[1]) {
+        return 1;
+    }
+    return d->rival_us > 0 && d->best_us > d->rival_us && t[2] > 1.001 * t[1];
 }
 
 /* Walks from `from` in direction dir while time falls, within lookahead. */
@@ -114,7 +121,7 @@ static int descent_direction(struct descent *d, int from, int dir,
         if (rc != 0 || is_na) {
             return rc;
         }
-        if (d->misses > p->params->lookahead || is_outrun(d)) {
+        if (d->misses > p->params->lookahead || is_pruned(d, p->params)) {
             break;
         }
     }

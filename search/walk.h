@@ -31,10 +31,13 @@ struct descent {
     int n_timed;
     int n_segmented; /* timed steps with a segment size (not unsegmented) */
     int is_done;
-    /* > 0: the best another algorithm reached at this point. A descent
-     * behind it whose time rises (by more than 0.1 %) stops there: the
-     * lookahead, meant to carry the leader's descent over noise and local
-     * minima, would have to find a second minimum below the leader's. */
+    /* Set by smgd and the surrogate: a step past the best stops the
+     * descent in that direction when it rises more than
+     * params->steep_rise, or, behind rival_us (> 0: the best another
+     * algorithm reached at this point), when it rises at all (by more than
+     * 0.1 %): lookahead carries the leader's descent over noise, and a
+     * follower would need a second minimum below the leader's. */
+    int is_pruning;
     double rival_us;
 };
 

@@ -60,6 +60,8 @@ message_sizes = [1];
 segment_sizes = [0];'
 expect unknown_search "unknown_search.cfg:6: search: unknown strategy 'random' \(valid: exhaustive" "$good
 search = \"random\";"
+expect steep_rise "steep_rise.cfg:6: search_options.steep_rise: -0.1 is not a fraction >= 0" "$good
+search_options = { steep_rise = -0.1; };"
 expect bad_rse       "bad_rse.cfg:6: measure.rse: 2 is not a fraction" "$good
 measure = { rse = 2.0; };"
 expect reps_order    "reps_order.cfg:6: measure: max_reps 3 is below min_reps 5" "$good

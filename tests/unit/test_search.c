@@ -237,7 +237,7 @@ static void test_local_minimum(void)
     l.n_algs = 1;
     l.msg_bytes = 1 << 20;
     memcpy(l.time_us[0], by_seg, sizeof by_seg);
-    struct search_params eager = {0, 1.5}, patient = {3, 1.5};
+    struct search_params eager = {0, 1.5, 0.05}, patient = {3, 1.5, 0.05};
     CHECK_INT(3, optimum(&l));
     CHECK_INT(6, run("mgd", &l, -1, &eager));
     CHECK_INT(5, l.experiments); /* 900 400 150 120 180, then stops */
@@ -312,10 +312,11 @@ static void test_surrogate(void)
     }
 }
 
-/* Runs smgd at l with one neighbouring point (the previous message size)
- * that answered `known`; returns the chosen method index. */
-static int run_after(struct landscape *l, int procs, const int *depths,
-                     const struct search_result *known, int n_known)
+/* Runs strategy name at l with one neighbouring point (the previous
+ * message size) that answered `known`; returns the chosen method index. */
+static int run_after(const char *name, struct landscape *l, int procs,
+                     const int *depths, const struct search_result *known,
+                     int n_known)
 {
     struct search_params params = SEARCH_PARAMS_DEFAULT;
     struct search_prior prior = {procs, n_known, known};
@@ -333,7 +334,7 @@ static int run_after(struct landscape *l, int procs, const int *depths,
     };
     struct search_oracle o = {oracle, oracle_pipeline, l};
     int best = -2;
-    CHECK_INT(0, search_find("smgd")->find_best(&p, &o, &best));
+    CHECK_INT(0, search_find(name)->find_best(&p, &o, &best));
     CHECK_INT(0, l->twice);
     return best;
 }
@@ -373,7 +374,8 @@ static void test_two_segments(void)
     };
     static const int depths3[MAX_ALGS] = {-1, 2};
     landscape_index(&l);
-    CHECK_INT(method_of(&l, optimum(&l)), run_after(&l, 3, depths3, known, 3));
+    CHECK_INT(method_of(&l, optimum(&l)),
+              run_after("smgd", &l, 3, depths3, known, 3));
     /* A tree more than its depth times the cut behind: pipelining cannot
      * catch up, so its segments are not tried. */
     for (int k = 0; k < N_SEGS; k++) {
@@ -383,16 +385,17 @@ static void test_two_segments(void)
         {{0, 0}, 1221, 1221, 8192},
         {{1, 0}, 1600, 1221, 8192},
     };
-    CHECK_INT(method_of(&l, 0), run_after(&l, 3, depths3, far, 2));
+    CHECK_INT(method_of(&l, 0), run_after("smgd", &l, 3, depths3, far, 2));
     CHECK_INT(1, timed_of(&l, 1));
 }
 
-/* Two algorithms near each other at the neighbour: the leader's descent
- * looks one step past its best on each side (lookahead 1), the other's
- * stops at its first rise once it is behind the leader. */
+/* Two algorithms near each other at the neighbour. mgd looks one step
+ * past each descent's best on each side (lookahead 1). smgd does not after
+ * a rise of more than steep_rise (5 %), and not after any rise on the
+ * follower once it is behind the leader. */
 static void test_rival(void)
 {
-    static const double leader[N_SEGS] = {900, 140, 110, 100, 105,
+    static const double leader[N_SEGS] = {900, 140, 110, 100, 104,
                                           120, 200, 400, 800};
     struct landscape l = {.msg_bytes = 1 << 20, .n_algs = 2};
     for (int k = 0; k < N_SEGS; k++) {
@@ -405,8 +408,13 @@ static void test_rival(void)
     };
     static const int depths[MAX_ALGS] = {4, 4};
     landscape_index(&l);
-    CHECK_INT(method_of(&l, 3), run_after(&l, 16, depths, known, 2));
+    int best = method_of(&l, 3);
+    CHECK_INT(best, run_after("mgd", &l, 16, depths, known, 2));
     CHECK_INT(5, timed_of(&l, 0)); /* 2 KiB, 1 KiB, 512, 4 KiB, 8 KiB */
+    CHECK_INT(5, timed_of(&l, 1));
+    CHECK_INT(best, run_after("smgd", &l, 16, depths, known, 2));
+    /* 2 KiB; 1 KiB 10 % slower; 4 KiB 4 % slower, so 8 KiB too */
+    CHECK_INT(4, timed_of(&l, 0));
     CHECK_INT(3, timed_of(&l, 1)); /* 2 KiB, 1 KiB, 4 KiB */
 }
 
