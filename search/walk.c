@@ -95,18 +95,30 @@ int descent_probe(struct descent *d, int at, const struct search_point *p,
     return descent_time(d, at, p, o, &is_na);
 }
 
-/* A pruning descent's last step rose too far, or at all behind the
- * rival: see struct descent. */
-static int is_pruned(const struct descent *d, const struct search_params *sp)
+/* Rises within this fraction are ties (equal shapes time alike). */
+#define WALK_TIE 0.001
+
+/* A pruning descent's step to position k (from k - dir) rose too far, or
+ * at all behind the rival: see struct descent. A step from or to no
+ * segmentation changes regime (segmenting often starts slower than none,
+ * then falls below it), so it is never judged so. */
+static int is_pruned(const struct descent *d, int k, int dir,
+                     const struct search_point *p)
 {
     const double *t = d->recent_us;
-    if (!d->is_pruning || d->misses == 0) {
+    const struct walk *w = d->walk;
+    int prev = k - dir;
+    if (!d->is_pruning || d->misses == 0 || prev < 0 || prev >= w->n ||
+        p->methods[w->steps[k]].seg_bytes == 0 ||
+        p->methods[w->steps[prev]].seg_bytes == 0) {
         return 0;
     }
-    if (sp->steep_rise > 0 && t[2] > (1 + sp->steep_rise) * t[1]) {
+    double steep = p->params->steep_rise;
+    if (steep > 0 && t[2] > (1 + steep) * t[1]) {
         return 1;
     }
-    return d->rival_us > 0 && d->best_us > d->rival_us && t[2] > 1.001 * t[1];
+    return d->rival_us > 0 && d->best_us > d->rival_us &&
+           t[2] > (1 + WALK_TIE) * t[1];
 }
 
 /* Walks from `from` in direction dir while time falls, within lookahead. */
@@ -121,7 +133,7 @@ static int descent_direction(struct descent *d, int from, int dir,
         if (rc != 0 || is_na) {
             return rc;
         }
-        if (d->misses > p->params->lookahead || is_pruned(d, p->params)) {
+        if (d->misses > p->params->lookahead || is_pruned(d, k, dir, p)) {
             break;
         }
     }
@@ -142,23 +154,24 @@ int descent_from(struct descent *d, int start, double cut_us,
     int start_method = d->best;
     int down = start + 1;
     if (cut_us > 0 && d->best_us > cut_us) {
-        /* Behind: from no segmentation, go on only if the first segmented
-         * step's slope, kept up to the end of the walk, would get below the
-         * cut (segmenting can change everything); otherwise stop. */
+        /* Behind: from no segmentation, go on only if segmentation's
+         * slope, kept up to the end of the walk, would get below the cut
+         * (segmenting can change everything); otherwise stop. */
         if (down >= d->walk->n ||
             p->methods[d->walk->steps[start]].seg_bytes != 0) {
+            return 0;
+        }
+        int depth = p->depths ? p->depths[d->walk->alg] : -1;
+        if (depth > 0 && d->best_us > 2 * depth * cut_us) {
+            /* Pipelining h hops divides the time by h at best (the root
+             * still sends the whole message to each child), 2h where a
+             * reduction overlaps receiving with reducing. */
             return 0;
         }
         /* The slope is read at the first segment of at most a quarter of
          * the message: two segments overlap too little to show what
          * segmenting does (pipeline bcast, P=3, 16 KiB on Grig: 8 KiB
          * segments as slow as none, 4 KiB 21 % faster). */
-        int depth = p->depths ? p->depths[d->walk->alg] : -1;
-        if (depth > 0 && d->best_us > depth * cut_us) {
-            /* Pipelining h hops divides the time by h at best: the root
-             * still sends the whole message to each child. */
-            return 0;
-        }
         int probe = down;
         while (probe + 1 < d->walk->n &&
                4 * (long)p->methods[d->walk->steps[probe]].seg_bytes >

@@ -36,7 +36,9 @@ struct descent {
      * params->steep_rise, or, behind rival_us (> 0: the best another
      * algorithm reached at this point), when it rises at all (by more than
      * 0.1 %): lookahead carries the leader's descent over noise, and a
-     * follower would need a second minimum below the leader's. */
+     * follower would need a second minimum below the leader's. Steps from
+     * or to no segmentation are never judged so. Only descents from a
+     * neighbour's best (descent_from) prune. */
     int is_pruning;
     double rival_us;
 };
@@ -57,10 +59,11 @@ void descent_pick(const struct descent *d, int n, int *best);
  * toward smaller segments while time falls (lookahead steps past the best,
  * as above), and, if that found nothing better, toward larger ones. With
  * cut_us > 0 and a start slower than cut_us, it stops there, unless the
- * start is unsegmented: then it times the first segmented step and goes on
- * only if that slope, kept to the end of the walk, gets below, and not
- * even that for a tree whose start is more than its depth times the cut
- * (pipelining a tree of h hops divides its time by h at best). */
+ * start is unsegmented: then it times the first segment of at most a
+ * quarter of the message and goes on only if that slope, kept to the end
+ * of the walk, gets below; and not even that for a tree whose start is
+ * more than twice its depth times the cut (pipelining a tree of h hops
+ * divides its time by h at best, 2h with a reduction's overlap). */
 int descent_from(struct descent *d, int start, double cut_us,
                  const struct search_point *p, const struct search_oracle *o);
 

@@ -381,10 +381,10 @@ static void test_two_segments(void)
     landscape_index(&l);
     CHECK_INT(method_of(&l, optimum(&l)),
               run_after("smgd", &l, 3, depths3, known, 3));
-    /* A tree more than its depth times the cut behind: pipelining cannot
-     * catch up, so its segments are not tried. */
+    /* A tree more than twice its depth times the cut behind: pipelining
+     * cannot catch up, so its segments are not tried. */
     for (int k = 0; k < N_SEGS; k++) {
-        l.time_us[1][k] = k == 0 ? 3 * 2205 : 2 * 2205;
+        l.time_us[1][k] = k == 0 ? 6 * 2205 : 2 * 2205;
     }
     static const struct search_result far[] = {
         {{0, 0}, 1221, 1221, 8192},
@@ -392,6 +392,19 @@ static void test_two_segments(void)
     };
     CHECK_INT(method_of(&l, 0), run_after("smgd", &l, 3, depths3, far, 2));
     CHECK_INT(1, timed_of(&l, 1));
+    /* Behind the best but within the cut, unsegmented: two segments a
+     * little slower than none are a change of regime, not a rise that
+     * stops the descent (found in review). */
+    static const double falls[N_SEGS] = {2300, 1500, 1700, 1800, 1900,
+                                         2305, -1,   -1,   -1};
+    memcpy(l.time_us[1], falls, sizeof falls);
+    static const struct search_result near[] = {
+        {{0, 0}, 1221, 1221, 8192},
+        {{1, 0}, 1245, 1221, 8192},
+    };
+    landscape_index(&l);
+    CHECK_INT(method_of(&l, N_SEGS + 1),
+              run_after("smgd", &l, 3, depths3, near, 2));
 }
 
 /* Two algorithms near each other at the neighbour. mgd looks one step
