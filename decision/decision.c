@@ -317,7 +317,10 @@ static int root_cuts(const struct decision *d, int root, struct cuts *procs,
 /* Limits of the flattened form: beyond them lookups walk the nodes. */
 #define AXIS_MAX_BITS 12
 #define AXIS_MAX_BUCKETS 4096
-#define FLAT_MAX_CELLS (1 << 20)
+#define FLAT_MAX_CELLS (1 << 16)
+/* Cuts inside one bucket cost a compare each on every lookup; past this
+ * many (cuts closer than any bucket width allows), the walk is faster. */
+#define AXIS_MAX_INNER 4
 
 /* decision_interval's bucket before the last one is applied. */
 static uint64_t raw_bucket(int bits, int64_t x)
@@ -421,6 +424,14 @@ static int flat_build(const struct decision *d, int coll,
     if (rc == 0 && n_cells <= FLAT_MAX_CELLS && d->n_methods <= UINT16_MAX) {
         rc = axis_build(&f->procs, &pc) || axis_build(&f->msg, &mc) ? -1 : 0;
         f->n_msg = mc.n + 1;
+        if (rc == 0 && (f->procs.n_inner > AXIS_MAX_INNER ||
+                        f->msg.n_inner > AXIS_MAX_INNER)) {
+            flat_free(f);
+            *f = (struct decision_flat){0};
+            free(pc.v);
+            free(mc.v);
+            return 0; /* the walk then, and the tree form */
+        }
         f->cells = rc ? NULL : malloc(n_cells * sizeof *f->cells);
         if (rc == 0 && !f->cells) {
             fprintf(stderr, "decision: out of memory\n");
@@ -918,7 +929,8 @@ static int emit_table(const struct decision *d, FILE *f, const char *prefix,
     if (!flat->cells) {
         const struct region everything = {{INT64_MIN, INT64_MIN},
                                           {INT64_MAX, INT64_MAX}};
-        fprintf(f, "%*s/* Too many rectangles for a table. */\n", indent, "");
+        fprintf(f, "%*s/* Too many rectangles or close cuts for a table. */\n",
+                indent, "");
         emit_node(d, f, d->roots[coll], everything, indent);
         return 0;
     }

@@ -339,8 +339,9 @@ int decision_load(const char *path, struct decision **out);
 /* Self-contained C: PREFIX_decide(collective, procs, msg_bytes) returning
  * the method index (-1 for an unknown collective), PREFIX_method_name and
  * PREFIX_collective_name. The table form is the flattened form's tables
- * (constant time, the faster on random queries; the tree form past 2^20
- * rectangles); the tree form nests if-statements as the tree does. */
+ * (constant time, the faster on random queries; the tree form past 2^16
+ * rectangles or more than 4 cuts in one bucket); the tree form nests
+ * if-statements as the tree does. */
 enum decision_c_form { DECISION_C_TREE, DECISION_C_TABLE };
 int decision_emit_c(const struct decision *d, FILE *f, const char *prefix,
                     const char *comment, enum decision_c_form form);

@@ -63,10 +63,15 @@ for scale in $scales; do
         run=results/bench-runs/decision-grig-full; np=64
         src=results/bench-runs/search-grig-full/journal
         mkdir -p "$run"
-        # The journal is the sweep's cache: take the search benchmark's
-        # when it holds more.
-        if [ -f "$src" ] && [ "$(wc -l < "$src")" -gt "$(cat "$run/journal" 2> /dev/null | wc -l)" ]; then
+        # The journal is the sweep's cache: start from the search
+        # benchmark's, and later add the records it has that this one lacks
+        # (both hold the same settings line; records are keyed, in any order).
+        if [ -f "$src" ] && [ ! -f "$run/journal" ]; then
             cp "$src" "$run/journal"
+        elif [ -f "$src" ]; then
+            # Complete lines only: the search sweep may be writing one.
+            head -n "$(wc -l < "$src")" "$src" | grep -v -x -F -f "$run/journal" |
+                grep -v '^autotune-journal\|^settings' >> "$run/journal" || true
         fi
         quoted=$(printf '"%s", ' $colls)
         cat > "$run.cfg" <<CFG

@@ -344,6 +344,26 @@ static void test_flat(void)
         decision_destroy(d);
     }
     CHECK(points > 1000000);
+
+    /* Cuts closer than any bucket (eight in one): each would be a compare
+     * on every lookup, so the lookup walks the nodes instead. */
+    struct decision *d = NULL;
+    CHECK_INT(0, decision_create("c45", 5, fm, 1, fc, &d));
+    int node = decision_add_node(d);
+    decision_set_root(d, 0, node);
+    for (int i = 0; i < 8; i++) {
+        int lo, hi;
+        CHECK_INT(0,
+                  decision_add_split(d, node, false, (1L << 20) + i, &lo, &hi));
+        decision_set_leaf(d, lo, i % 5);
+        node = hi;
+    }
+    CHECK_INT(0, decision_prepare(d));
+    CHECK(d->flat && d->flat[0].cells == NULL);
+    for (int64_t m = (1L << 20) - 2; m < (1L << 20) + 10; m++) {
+        check_point(d, 4, m);
+    }
+    decision_destroy(d);
 }
 
 int main(void)
