@@ -95,7 +95,7 @@ CFG
     {
         echo "run,collective,builder,options,leaves,nodes,max_depth,mean_depth,points,min_pct,max_pct,mean_pct,median_pct,holdout,holdout_points,holdout_mean_pct,holdout_max_pct,default_mean_pct"
         for coll in $colls; do
-            for mc in "2 25" "3 25" "4 25" "8 25" "2 1" "3 1" "20 5" "40 5"; do
+            for mc in "2 25" "3 25" "4 25" "8 25" "16 25" "2 1" "3 1" "20 5" "40 5"; do
                 set -- $mc
                 for h in sizes 5; do
                     penalty_row "$scale" "$coll" tree "-m $1 -c $2" "$h" -- \
