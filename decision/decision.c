@@ -325,10 +325,7 @@ static int root_cuts(const struct decision *d, int root, struct cuts *procs,
 /* decision_interval's bucket before the last one is applied. */
 static uint64_t raw_bucket(int bits, int64_t x)
 {
-    uint64_t v = x > 0 ? (uint64_t)x - 1 : 0;
-    int shift = decision_bit_length(v) - bits - 1;
-    shift = shift > 0 ? shift : 0;
-    return ((uint64_t)shift << bits) + (v >> shift);
+    return decision_bucket(bits, x > 0 ? (uint64_t)x - 1 : 0);
 }
 
 /* A cut inside its bucket: values of the bucket lie on both sides. */

@@ -295,16 +295,21 @@ static inline int decision_bit_length(uint64_t v)
 #endif
 }
 
+/* The bucket of v = x - 1 with 2^bits buckets per doubling (see struct
+ * decision_axis), before the last bucket takes everything above. */
+static inline uint64_t decision_bucket(int bits, uint64_t v)
+{
+    int shift = decision_bit_length(v) - bits - 1;
+    shift = shift > 0 ? shift : 0;
+    return ((uint64_t)shift << bits) + (v >> shift);
+}
+
 /* The interval of x on axis a: the number of cuts below x. */
 static inline int decision_interval(const struct decision_axis *a, int64_t x)
 {
     uint64_t v = x > 0 ? (uint64_t)x - 1 : 0;
-    uint64_t last = (uint64_t)a->n_buckets - 1, b = v;
-    if (!a->is_direct) {
-        int shift = decision_bit_length(v) - a->bits - 1;
-        shift = shift > 0 ? shift : 0;
-        b = ((uint64_t)shift << a->bits) + (v >> shift);
-    }
+    uint64_t last = (uint64_t)a->n_buckets - 1;
+    uint64_t b = a->is_direct ? v : decision_bucket(a->bits, v);
     b = b < last ? b : last;
     int k = a->first[b];
     for (int i = 0; i < a->n_inner; i++) {
