@@ -98,27 +98,33 @@ int descent_probe(struct descent *d, int at, const struct search_point *p,
 /* Rises within this fraction are ties (equal shapes time alike). */
 #define WALK_TIE 0.001
 
-/* A pruning descent's step to position k (from k - dir) rose too far, or
- * at all behind the rival: see struct descent. A step from or to no
- * segmentation changes regime (segmenting often starts slower than none,
- * then falls below it), so it is never judged so. */
+/* A pruning descent's step to position k (from k - dir) rose too far, past
+ * a bracketed best, or did not fall behind the rival: see struct descent.
+ * A step from or to no segmentation changes regime (segmenting often
+ * starts slower than none, then falls below it), and segments of at least
+ * the message are one shape, so such steps are never judged so. */
 static int is_pruned(const struct descent *d, int k, int dir,
                      const struct search_point *p)
 {
     const double *t = d->recent_us;
     const struct walk *w = d->walk;
     int prev = k - dir;
-    if (!d->is_pruning || d->misses == 0 || prev < 0 || prev >= w->n ||
-        p->methods[w->steps[k]].seg_bytes == 0 ||
-        p->methods[w->steps[prev]].seg_bytes == 0) {
+    if (!d->is_pruning || d->misses == 0 || prev < 0 || prev >= w->n) {
+        return 0;
+    }
+    long seg = p->methods[w->steps[k]].seg_bytes;
+    long prev_seg = p->methods[w->steps[prev]].seg_bytes;
+    if (seg == 0 || prev_seg == 0 ||
+        (seg >= p->msg_bytes && prev_seg >= p->msg_bytes)) {
         return 0;
     }
     double steep = p->params->steep_rise;
-    if (steep > 0 && t[2] > (1 + steep) * t[1]) {
+    if ((steep > 0 && t[2] > (1 + steep) * t[1]) ||
+        (d->is_bracketed && dir < 0 && t[2] > (1 + WALK_TIE) * t[1])) {
         return 1;
     }
     return d->rival_us > 0 && d->best_us > d->rival_us &&
-           t[2] > (1 + WALK_TIE) * t[1];
+           t[2] > (1 - WALK_TIE) * t[1];
 }
 
 /* Walks from `from` in direction dir while time falls, within lookahead. */
@@ -189,8 +195,16 @@ int descent_from(struct descent *d, int start, double cut_us,
             return rc;
         }
     }
+    int n_before = d->n_timed;
     rc = descent_direction(d, down, +1, p, o);
     if (rc == 0 && d->best == start_method) {
+        /* The last step toward smaller segments rose past the best; the
+         * convex model holds for trees pipelined over two hops or more
+         * (over one, segmenting only adds overheads, and no segmentation
+         * can beat every segment size: bcast, P=2, on Frodo). */
+        int depth = p->depths ? p->depths[d->walk->alg] : -1;
+        d->is_bracketed = depth >= 2 && d->n_timed > n_before &&
+                          d->recent_us[2] > (1 + WALK_TIE) * d->best_us;
         d->recent_us[2] = d->best_us; /* falling is judged from the start */
         rc = descent_direction(d, start - 1, -1, p, o);
     }

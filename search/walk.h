@@ -34,12 +34,18 @@ struct descent {
     /* Set by smgd and the surrogate: a step past the best stops the
      * descent in that direction when it rises more than
      * params->steep_rise, or, behind rival_us (> 0: the best another
-     * algorithm reached at this point), when it rises at all (by more than
-     * 0.1 %): lookahead carries the leader's descent over noise, and a
-     * follower would need a second minimum below the leader's. Steps from
-     * or to no segmentation are never judged so. Only descents from a
-     * neighbour's best (descent_from) prune. */
+     * algorithm reached at this point), when it does not fall (by more
+     * than 0.1 %): lookahead carries the leader's descent over noise, and
+     * a follower would need a second minimum below the leader's. And once
+     * the best is bracketed (time rose past it toward smaller segments on
+     * a tree of depth 2 or more: is_bracketed), the walk toward larger ones
+     * ends at its first rise: the pipeline model's time is convex in the
+     * segment size, so lookahead on the second side would look for a
+     * minimum the model does not have. Steps from or to no segmentation,
+     * or between segments as large as the message, are never judged so.
+     * Only descents from a neighbour's best (descent_from) prune. */
     int is_pruning;
+    int is_bracketed;
     double rival_us;
 };
 

@@ -52,15 +52,19 @@ CFG
         nice -n 10 $sweep
     fi
     out=results/bench/search-$c-$scale.csv
-    build/autotune compare -r "$run" > "$out.tmp" 2> "$out.err" || { cat "$out.err"; exit 1; }
-    total=$(awk '$1 == "p"' "$run/journal" | wc -l)
+    # compare replays a snapshot of the journal's complete lines (each ends
+    # in its checksum), so that a sweep may go on writing it meanwhile.
+    snap=$(mktemp -d)
+    grep -a '\*[0-9a-f]\{8\}$' "$run/journal" > "$snap/journal"
+    build/autotune compare -r "$snap" > "$out.tmp" 2> "$out.err" || { cat "$out.err"; exit 1; }
+    total=$(awk '$1 == "p"' "$snap/journal" | wc -l)
     {
         echo "# $(date -u +%Y-%m-%d) $c ($scale grid, $total points swept so far): $sweep"
-        echo "# then: build/autotune compare -r $run"
+        echo "# then: build/autotune compare -r $run (on a snapshot of its journal)"
         sed 's/^/# /' "$out.err"
         cat "$out.tmp"
     } > "$out"
-    rm -f "$out.tmp" "$out.err"
+    rm -rf "$out.tmp" "$out.err" "$snap"
     cat "$out"
 done
 

@@ -409,8 +409,9 @@ static void test_two_segments(void)
 
 /* Two algorithms near each other at the neighbour. mgd looks one step
  * past each descent's best on each side (lookahead 1). smgd does not after
- * a rise of more than steep_rise (5 %), and not after any rise on the
- * follower once it is behind the leader. */
+ * a rise of more than steep_rise (5 %), nor toward larger segments once
+ * the best is bracketed, nor on the follower, once it is behind the
+ * leader, after a step that does not fall. */
 static void test_rival(void)
 {
     static const double leader[N_SEGS] = {900, 140, 110, 100, 104,
@@ -420,6 +421,7 @@ static void test_rival(void)
         l.time_us[0][k] = leader[k];
         l.time_us[1][k] = leader[k] * 1.05;
     }
+    l.time_us[1][4] = l.time_us[1][3]; /* the follower's 4 KiB ties 2 KiB */
     static const struct search_result known[] = {
         {{0, 2048}, 50, 50, 1 << 19},
         {{1, 2048}, 52, 50, 1 << 19},
@@ -431,9 +433,33 @@ static void test_rival(void)
     CHECK_INT(5, timed_of(&l, 0)); /* 2 KiB, 1 KiB, 512, 4 KiB, 8 KiB */
     CHECK_INT(5, timed_of(&l, 1));
     CHECK_INT(best, run_after("smgd", &l, 16, depths, known, 2));
-    /* 2 KiB; 1 KiB 10 % slower; 4 KiB 4 % slower, so 8 KiB too */
-    CHECK_INT(4, timed_of(&l, 0));
-    CHECK_INT(3, timed_of(&l, 1)); /* 2 KiB, 1 KiB, 4 KiB */
+    /* 2 KiB; 1 KiB 10 % slower; 4 KiB 4 % slower, bracketed: not 8 KiB */
+    CHECK_INT(3, timed_of(&l, 0));
+    CHECK_INT(3, timed_of(&l, 1)); /* 2 KiB, 1 KiB, 4 KiB (a tie) */
+}
+
+/* Bracketing assumes the pipeline model's convex curve, which holds over
+ * two hops or more. Over one hop (2 processes) segmenting only adds
+ * overheads, and no segmentation, past the largest segment, can beat every
+ * segment size (bcast, P=2, on the simulated Frodo: 1.6 % lost before the
+ * depth condition): smgd keeps its lookahead there. */
+static void test_bracket(void)
+{
+    static const double one_hop[N_SEGS] = {1000, 1300, 1200, 1100, 1050,
+                                           1030, 1005, 1020, 1010};
+    struct landscape l = {.msg_bytes = 1 << 20, .n_algs = 1};
+    memcpy(l.time_us[0], one_hop, sizeof one_hop);
+    static const struct search_result known[] = {
+        {{0, 16384}, 502, 502, 1 << 19},
+    };
+    static const int depth1[MAX_ALGS] = {1}, depth2[MAX_ALGS] = {2};
+    landscape_index(&l);
+    CHECK_INT(method_of(&l, 0), run_after("smgd", &l, 2, depth1, known, 1));
+    CHECK_INT(6, l.experiments); /* 16, 8, 4, 32, 64 KiB, none */
+    /* The same times on a deeper tree: the minimum at 16 KiB is bracketed
+     * (8 KiB rose), so the walk up ends at 32 KiB's rise. */
+    CHECK_INT(method_of(&l, 6), run_after("smgd", &l, 3, depth2, known, 1));
+    CHECK_INT(4, l.experiments);
 }
 
 static int series_oracle(void *ctx, const struct search_point *p, int i,
@@ -515,6 +541,7 @@ int main(void)
     test_series();
     test_two_segments();
     test_rival();
+    test_bracket();
     test_nothing_applicable();
     CHECK(search_find("nonsense") == NULL);
     return check_exit();
