@@ -25,6 +25,7 @@
 #        lacks of DECISION_COLLECTIVES (hours of CPU per collective).
 set -eu -o pipefail
 cd "$(dirname "$0")/../.."
+. tests/bench/journals.sh
 scales=${*:-wide}
 colls=${DECISION_COLLECTIVES:-bcast reduce}
 make -s all build/libautotune.a
@@ -61,18 +62,14 @@ for scale in $scales; do
     wide)  run=results/bench-runs/search-grig-wide; np=64 ;;
     full)
         run=results/bench-runs/decision-grig-full; np=64
-        src=results/bench-runs/search-grig-full/journal
         mkdir -p "$run"
         # The journal is the sweep's cache: start from the search
-        # benchmark's, and later add the records it has that this one lacks
-        # (both hold the same settings line; records are keyed, in any order).
-        if [ -f "$src" ] && [ ! -f "$run/journal" ]; then
-            cp "$src" "$run/journal"
-        elif [ -f "$src" ]; then
-            # Complete lines only: the search sweep may be writing one.
-            head -n "$(wc -l < "$src")" "$src" | grep -v -x -F -f "$run/journal" |
-                grep -v '^autotune-journal\|^settings' >> "$run/journal" || true
-        fi
+        # benchmark's full Grig sweep (and the sweeps that share its grid,
+        # search-grig-full-*: one collective or procs range each, run in
+        # parallel), adding the records they have that this one lacks (all
+        # hold the same settings line; records are keyed, in any order).
+        journal_merge "$run/journal" results/bench-runs/search-grig-full/journal \
+            results/bench-runs/search-grig-full-*/journal
         quoted=$(printf '"%s", ' $colls)
         cat > "$run.cfg" <<CFG
 output        = "$run";

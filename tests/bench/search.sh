@@ -15,6 +15,7 @@
 #        is one)
 set -eu
 cd "$(dirname "$0")/../.."
+. tests/bench/journals.sh
 scale=${1:-small}
 shift || true
 clusters=${*:-grig frodo}
@@ -52,10 +53,11 @@ CFG
         nice -n 10 $sweep
     fi
     out=results/bench/search-$c-$scale.csv
-    # compare replays a snapshot of the journal's complete lines (each ends
-    # in its checksum), so that a sweep may go on writing it meanwhile.
+    # compare replays a snapshot of the journal, so that a sweep may go on
+    # writing it meanwhile, with the records of the sweeps of the same
+    # grid run beside it (run-*, one collective or procs range each).
     snap=$(mktemp -d)
-    grep -a '\*[0-9a-f]\{8\}$' "$run/journal" > "$snap/journal"
+    journal_merge "$snap/journal" "$run/journal" "$run"-*/journal
     build/autotune compare -r "$snap" > "$out.tmp" 2> "$out.err" || { cat "$out.err"; exit 1; }
     total=$(awk '$1 == "p"' "$snap/journal" | wc -l)
     {
