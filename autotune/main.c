@@ -28,13 +28,13 @@ static const char usage[] =
     "  autotune tree -f STEM [-m M] [-c C] [-u] [-g] [-s]   C4.5 "
     "decision tree\n"
     "  autotune tree -r RUN [-m M] [-c C] [--collectives a,b] [--combined]\n"
-    "                [--depth N] [--holdout sizes|K] [--emit names,c,c-tree] "
-    "[-o "
-    "STEM]\n"
+    "                [--depth N] [--holdout sizes|K] [--near PCT]\n"
+    "                [--emit names,c,c-tree] [-o STEM]\n"
     "                                                C4.5 trees of a run\n"
     "  autotune quadtree -r RUN --collective C (--depth N | --accuracy PCT)\n"
-    "                [--holdout sizes|K] [--emit c,c-tree] [-o STEM] "
-    "quadtree\n"
+    "                [--holdout sizes|K] [--near PCT] [--emit c,c-tree] "
+    "[-o STEM]\n"
+    "                                                quadtree of a run\n"
     "  autotune --list                               algorithms, "
     "strategies, formats\n";
 

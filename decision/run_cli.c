@@ -23,6 +23,8 @@ struct run_args {
     struct c45_options opt;
     int max_depth;       /* quadtree; -1: no limit */
     double accuracy_pct; /* quadtree; 100: exact */
+    double near_pct;     /* methods this close to a point's optimum are
+                            equally good labels there (see labels_of) */
 };
 
 /* A subset of the grid cells: cell (g, c) is in fold fold_of(g, c). */
@@ -169,6 +171,8 @@ static int parse_args(int argc, char **argv, const char *usage,
         } else if (strcmp(opt, "--accuracy") == 0) {
             rc = parse_double(a->cmd, opt, val, 0.001, 100, &v);
             a->accuracy_pct = v;
+        } else if (strcmp(opt, "--near") == 0) {
+            rc = parse_double(a->cmd, opt, val, 0, 100, &a->near_pct);
         } else {
             fprintf(stderr, "autotune %s: unknown option '%s'\n%s", a->cmd, opt,
                     usage);
@@ -308,12 +312,54 @@ static int create_decision(const struct run_data *r, const char *kind,
     return rc;
 }
 
+/* Method k is within near_pct of the optimum at cell c (the optimum is). */
+static bool is_near(const struct run_data *r, const struct run_grid *grid,
+                    long c, int k, double limit)
+{
+    double t = grid->time_us[c * r->n_methods + k];
+    return k == grid->best[c] || (t >= 0 && t <= limit * grid->best_us[c]);
+}
+
+/* The training label of each cell of grid g outside fold skip (-1 for the
+ * others): its optimum, unless the label of the previous message size at
+ * these procs (the last labelled), or else of the previous procs at this
+ * size, is within near_pct of it (0: an exact tie). The optimum among
+ * equals is otherwise the first measured, and a label that changes for
+ * nothing splits the map where no tree needs to (at 2 processes every tree
+ * is one message, at 3 most are the same star). Penalties stay measured
+ * against the optimum. labels is caller-allocated (n_procs x n_msgs). */
+static void labels_of(const struct run_data *r, const struct folds *f, int g,
+                      int skip, int *labels)
+{
+    const struct run_grid *grid = &r->grids[g];
+    double limit = 1 + f->args->near_pct / 100;
+    for (int p = 0; p < grid->n_procs; p++) {
+        int left = -1; /* the row's last label */
+        for (int m = 0; m < grid->n_msgs; m++) {
+            long c = (long)p * grid->n_msgs + m;
+            int below = p > 0 ? labels[c - grid->n_msgs] : -1;
+            labels[c] = grid->best[c];
+            if (labels[c] < 0 || (skip >= 0 && fold_of(f, g, c) == skip)) {
+                labels[c] = -1;
+                continue;
+            }
+            if (left >= 0 && is_near(r, grid, c, left, limit)) {
+                labels[c] = left;
+            } else if (below >= 0 && is_near(r, grid, c, below, limit)) {
+                labels[c] = below;
+            }
+            left = labels[c];
+        }
+    }
+}
+
 /* The C4.5 data set of grids g0..g1-1 (with a collective attribute when
  * there are several), only cells outside fold skip (all when skip < 0). */
 static int c45_data_of(const struct run_data *r, const struct folds *f, int g0,
                        int g1, int skip, struct c45_data **out)
 {
     struct c45_data *d = NULL;
+    int *labels = NULL;
     bool has_coll = g1 - g0 > 1;
     const char *names[MAX_COLLS];
     if (c45_data_create(&d)) {
@@ -334,17 +380,20 @@ static int c45_data_of(const struct run_data *r, const struct folds *f, int g0,
     }
     for (int g = g0; g < g1; g++) {
         const struct run_grid *grid = &r->grids[g];
+        free(labels);
+        labels = malloc((size_t)grid->n_procs * grid->n_msgs * sizeof *labels);
+        if (!labels) {
+            fprintf(stderr, "autotune tree: out of memory\n");
+            goto fail;
+        }
+        labels_of(r, f, g, skip, labels);
         for (int p = 0; p < grid->n_procs; p++) {
             for (int m = 0; m < grid->n_msgs; m++) {
                 long cell = (long)p * grid->n_msgs + m;
                 float v[3] = {(float)(g - g0 + 1), (float)grid->procs[p],
                               (float)grid->msgs[m]};
-                if (grid->best[cell] < 0 ||
-                    (skip >= 0 && fold_of(f, g, cell) == skip)) {
-                    continue;
-                }
-                if (c45_data_add_item(d, has_coll ? v : v + 1,
-                                      grid->best[cell])) {
+                if (labels[cell] >= 0 &&
+                    c45_data_add_item(d, has_coll ? v : v + 1, labels[cell])) {
                     goto fail;
                 }
             }
@@ -354,9 +403,11 @@ static int c45_data_of(const struct run_data *r, const struct folds *f, int g0,
         fprintf(stderr, "autotune tree: no points to build from\n");
         goto fail;
     }
+    free(labels);
     *out = d;
     return 0;
 fail:
+    free(labels);
     c45_data_destroy(d);
     return -1;
 }
@@ -580,9 +631,8 @@ static void print_shape(const struct decision *d, long depth_sum, long points)
 static const char tree_usage[] =
     "usage: autotune tree -r RUN [-m M] [-c C] [--collectives a,b] "
     "[--combined]\n"
-    "                     [--depth N] [--holdout sizes|K] [--emit "
-    "names,c,c-tree,c-table] "
-    "[-o STEM]\n";
+    "                     [--depth N] [--holdout sizes|K] [--near PCT] "
+    "[--emit names,c,c-tree,c-table] [-o STEM]\n";
 
 int tree_run_main(int argc, char **argv)
 {
@@ -670,16 +720,17 @@ done:
 static const char quadtree_usage[] =
     "usage: autotune quadtree -r RUN --collective C (--depth N | --accuracy "
     "PCT)\n"
-    "                         [--holdout sizes|K] [--emit c,c-tree,c-table] "
-    "[-o "
-    "STEM]\n";
+    "                         [--holdout sizes|K] [--near PCT] "
+    "[--emit c,c-tree,c-table] [-o STEM]\n";
 
-/* The grid's map with the cells of fold skip replaced by the nearest other
- * cell of their row (the previous message size first), or -1 if none. */
+/* The grid's map of training labels (labels_of) with the cells of fold
+ * skip replaced by the nearest other cell of their row (the previous
+ * message size first), or -1 if none. labels: scratch of the map's size. */
 static int fill_map(const struct run_data *r, const struct folds *f, int g,
-                    int skip, int *cells)
+                    int skip, int *labels, int *cells)
 {
     const struct run_grid *grid = &r->grids[g];
+    labels_of(r, f, g, skip, labels);
     for (int p = 0; p < grid->n_procs; p++) {
         for (int m = 0; m < grid->n_msgs; m++) {
             long row = (long)p * grid->n_msgs;
@@ -687,12 +738,10 @@ static int fill_map(const struct run_data *r, const struct folds *f, int g,
             for (int dist = 0; dist < grid->n_msgs && found < 0; dist++) {
                 for (int side = -1; side <= 1 && found < 0; side += 2) {
                     int mm = m + side * dist;
-                    if (mm < 0 || mm >= grid->n_msgs ||
-                        grid->best[row + mm] < 0 ||
-                        (skip >= 0 && fold_of(f, g, row + mm) == skip)) {
+                    if (mm < 0 || mm >= grid->n_msgs || labels[row + mm] < 0) {
                         continue;
                     }
-                    found = grid->best[row + mm];
+                    found = labels[row + mm];
                 }
             }
             if (found < 0) {
@@ -709,15 +758,15 @@ static int fill_map(const struct run_data *r, const struct folds *f, int g,
 }
 
 static int build_quadtree(const struct run_args *a, const struct run_data *r,
-                          const struct folds *f, int skip, int *cells,
-                          struct decision **out)
+                          const struct folds *f, int skip, int *labels,
+                          int *cells, struct decision **out)
 {
     const struct run_grid *grid = &r->grids[0];
     const char *coll = grid->name;
     struct quadtree_input in = {grid->n_procs, grid->n_msgs, grid->procs,
                                 grid->msgs, cells};
     if (create_decision(r, "quadtree", &coll, 1, out) ||
-        fill_map(r, f, 0, skip, cells) ||
+        fill_map(r, f, 0, skip, labels, cells) ||
         quadtree_build(*out, 0, &in, a->max_depth, a->accuracy_pct)) {
         return -1;
     }
@@ -731,7 +780,7 @@ int quadtree_main(int argc, char **argv)
     struct run_data *r = NULL;
     struct decision *d = NULL, *hd = NULL;
     struct scores s = {0};
-    int *cells = NULL;
+    int *cells = NULL, *labels = NULL;
     char stem[4096];
     int status = 1;
     if (parse_args(argc, argv, quadtree_usage, &a)) {
@@ -759,7 +808,8 @@ int quadtree_main(int argc, char **argv)
     }
     const struct run_grid *grid = &r->grids[0];
     cells = malloc((size_t)grid->n_procs * grid->n_msgs * sizeof *cells);
-    if (!cells) {
+    labels = malloc((size_t)grid->n_procs * grid->n_msgs * sizeof *labels);
+    if (!cells || !labels) {
         fprintf(stderr, "autotune quadtree: out of memory\n");
         goto done;
     }
@@ -768,7 +818,7 @@ int quadtree_main(int argc, char **argv)
         a.stem = stem;
     }
     struct folds f = {&a, r};
-    if (build_quadtree(&a, r, &f, -1, cells, &d)) {
+    if (build_quadtree(&a, r, &f, -1, labels, cells, &d)) {
         goto done;
     }
     printf("%s: quadtree on a %d x %d map (procs %d..%d, %ld..%ld B), ",
@@ -792,7 +842,7 @@ int quadtree_main(int argc, char **argv)
         for (int fold = a.holdout_sizes; fold < a.holdout_folds; fold++) {
             decision_destroy(hd);
             hd = NULL;
-            if (build_quadtree(&a, r, &f, fold, cells, &hd)) {
+            if (build_quadtree(&a, r, &f, fold, labels, cells, &hd)) {
                 goto done;
             }
             score_decision(r, &f, 0, hd, 0, fold, &s, NULL);
@@ -811,6 +861,7 @@ int quadtree_main(int argc, char **argv)
     status = 0;
 done:
     free(cells);
+    free(labels);
     free(s.v);
     decision_destroy(d);
     decision_destroy(hd);

@@ -53,6 +53,35 @@ for c in "${cases[@]}"; do
     fi
     total=$((total + 1))
 done
+# Ties: at 2 processes, 4 B, chain ties linear, the optimum at 1 B; the
+# optimal table names chain (measured first there), the training label
+# stays linear, so the tree needs no test. With --near 5, linear is also
+# the label at 16 B, 4 % behind binary.
+mkdir -p "$tmp/ties"
+cat > "$tmp/ties/optimal.csv" <<'CSV'
+collective,procs,msg_bytes,algorithm,segment_bytes,time_us
+bcast,2,1,linear,0,10
+bcast,2,4,chain,0,11
+bcast,2,16,binary,0,12
+CSV
+{
+    echo "collective,procs,msg_bytes,algorithm,segment_bytes,reps,mean_us,median_us,min_us,max_us,sd_us,cost_s"
+    for row in "1 linear 10" "1 chain 13" "1 binary 14" "4 chain 11" "4 linear 11" \
+               "4 binary 14" "16 binary 12" "16 linear 12.48" "16 chain 20"; do
+        set -- $row
+        echo "bcast,2,$1,$2,0,1,$3,$3,$3,$3,0,0.001"
+    done
+} > "$tmp/ties/measurements.csv"
+for c in "0|linear/0 linear/0 binary/0" "5|linear/0 linear/0 linear/0"; do
+    IFS='|' read -r near want <<< "$c"
+    "$bin" tree -r "$tmp/ties" --near "$near" -m 1 --emit names -o "$tmp/ties/t" > /dev/null
+    got=$(sed 's/.*, //; s/\.$//' "$tmp/ties/t-bcast.data" | tr '\n' ' ')
+    if [ "$got" != "$want " ]; then
+        echo "FAIL tree -r --near $near: training labels '$got', expected '$want'"
+        bad=$((bad + 1))
+    fi
+    total=$((total + 1))
+done
 [ $update = 1 ] && echo "rewrote $total golden files in $dir; review with git diff"
 echo "decision golden: $((total - bad))/$total match"
 [ $bad = 0 ]
