@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark of the decision functions (issue 5) on exhaustive SMPI sweeps of
 # bcast and reduce over the simulated Grig (conf/platforms/grig.xml):
-#  - penalty: C4.5 trees (several -m/-c, per collective and combined) and
+#  - penalty: C4.5 trees (several -m/-c/--near, per collective and combined) and
 #    quadtrees (depth 1..6, exact, accuracy limits), on the training grid and
 #    held out (every other message size; 5 folds of grid points), beside the
 #    MPI library's default when the run timed it (the wide journal does not:
@@ -92,11 +92,18 @@ CFG
     {
         echo "run,collective,builder,options,leaves,nodes,max_depth,mean_depth,points,min_pct,max_pct,mean_pct,median_pct,holdout,holdout_points,holdout_mean_pct,holdout_max_pct,default_mean_pct"
         for coll in $colls; do
-            for mc in "2 25" "3 25" "4 25" "8 25" "16 25" "2 1" "3 1" "20 5" "40 5"; do
-                set -- $mc
+            # -m, -c and --near (labels within that % of the optimum kept
+            # from the neighbour: fewer leaves on dense grids)
+            for mcn in "2 25 0" "3 25 0" "4 25 0" "6 25 0" "8 25 0" "12 25 0" "16 25 0" \
+                       "2 1 0" "3 1 0" "20 5 0" "40 5 0" "4 25 1" "6 25 1" "8 25 1" \
+                       "4 25 2" "6 25 2" "8 25 2"; do
+                set -- $mcn
+                near=""
+                [ "$3" = 0 ] || near=" --near $3"
                 for h in sizes 5; do
-                    penalty_row "$scale" "$coll" tree "-m $1 -c $2" "$h" -- \
-                        tree -r "$run" --collectives "$coll" -m "$1" -c "$2" --holdout "$h"
+                    # shellcheck disable=SC2086
+                    penalty_row "$scale" "$coll" tree "-m $1 -c $2$near" "$h" -- \
+                        tree -r "$run" --collectives "$coll" -m "$1" -c "$2"$near --holdout "$h"
                 done
             done
             for mc in "2 25" "20 5"; do
