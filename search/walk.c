@@ -98,28 +98,25 @@ int descent_probe(struct descent *d, int at, const struct search_point *p,
 /* Rises within this fraction are ties (equal shapes time alike). */
 #define WALK_TIE 0.001
 
-/* A pruning descent's step to position k (from k - dir) rose too far, past
- * a bracketed best, or did not fall behind the rival: see struct descent.
- * A step from or to no segmentation changes regime (segmenting often
- * starts slower than none, then falls below it), and segments of at least
- * the message are one shape, so such steps are never judged so. */
+/* A pruning descent's step to position k (from k - dir), not a new best,
+ * rose too far, past a bracketed best, or did not fall behind the rival:
+ * see struct descent. A step from or to no segmentation changes regime
+ * (segmenting often starts slower than none, then falls below it), so it
+ * is never judged so; nor is any step with steep_rise 0 (always look
+ * ahead: on a noisy machine every rise may be noise). */
 static int is_pruned(const struct descent *d, int k, int dir,
                      const struct search_point *p)
 {
     const double *t = d->recent_us;
     const struct walk *w = d->walk;
     int prev = k - dir;
-    if (!d->is_pruning || d->misses == 0 || prev < 0 || prev >= w->n) {
-        return 0;
-    }
-    long seg = p->methods[w->steps[k]].seg_bytes;
-    long prev_seg = p->methods[w->steps[prev]].seg_bytes;
-    if (seg == 0 || prev_seg == 0 ||
-        (seg >= p->msg_bytes && prev_seg >= p->msg_bytes)) {
-        return 0;
-    }
     double steep = p->params->steep_rise;
-    if ((steep > 0 && t[2] > (1 + steep) * t[1]) ||
+    if (!d->is_pruning || steep <= 0 || d->misses == 0 || prev < 0 ||
+        prev >= w->n || p->methods[w->steps[k]].seg_bytes == 0 ||
+        p->methods[w->steps[prev]].seg_bytes == 0) {
+        return 0;
+    }
+    if (t[2] > (1 + steep) * t[1] ||
         (d->is_bracketed && dir < 0 && t[2] > (1 + WALK_TIE) * t[1])) {
         return 1;
     }

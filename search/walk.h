@@ -37,13 +37,14 @@ struct descent {
      * algorithm reached at this point), when it does not fall (by more
      * than 0.1 %): lookahead carries the leader's descent over noise, and
      * a follower would need a second minimum below the leader's. And once
-     * the best is bracketed (time rose past it toward smaller segments on
-     * a tree of depth 2 or more: is_bracketed), the walk toward larger ones
-     * ends at its first rise: the pipeline model's time is convex in the
-     * segment size, so lookahead on the second side would look for a
-     * minimum the model does not have. Steps from or to no segmentation,
-     * or between segments as large as the message, are never judged so.
-     * Only descents from a neighbour's best (descent_from) prune. */
+     * the best is bracketed (the walk toward smaller segments ended on a
+     * rise past it, on a tree of depth 2 or more: is_bracketed), the walk
+     * toward larger ones ends at its first rise: the pipeline model's time
+     * is convex in the segment size, so lookahead on the second side would
+     * look for a minimum the model does not have. Only steps that are not
+     * a new best are judged, never one from or to no segmentation, and
+     * none with steep_rise 0. Only descents from a neighbour's best
+     * (descent_from) prune. */
     int is_pruning;
     int is_bracketed;
     double rival_us;

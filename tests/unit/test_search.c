@@ -317,6 +317,9 @@ static void test_surrogate(void)
     }
 }
 
+/* steep_rise for run_after (the default's unless a test sets it). */
+static double steep_rise = -1;
+
 /* Runs strategy name at l with one neighbouring point (the previous
  * message size) that answered `known`; returns the chosen method index. */
 static int run_after(const char *name, struct landscape *l, int procs,
@@ -324,6 +327,9 @@ static int run_after(const char *name, struct landscape *l, int procs,
                      int n_known)
 {
     struct search_params params = SEARCH_PARAMS_DEFAULT;
+    if (steep_rise >= 0) {
+        params.steep_rise = steep_rise;
+    }
     struct search_prior prior = {procs, n_known, known};
     landscape_index(l);
     struct search_point p = {
@@ -436,6 +442,12 @@ static void test_rival(void)
     /* 2 KiB; 1 KiB 10 % slower; 4 KiB 4 % slower, bracketed: not 8 KiB */
     CHECK_INT(3, timed_of(&l, 0));
     CHECK_INT(3, timed_of(&l, 1)); /* 2 KiB, 1 KiB, 4 KiB (a tie) */
+    /* steep_rise 0: no step is judged, every descent looks ahead. */
+    steep_rise = 0;
+    CHECK_INT(best, run_after("smgd", &l, 16, depths, known, 2));
+    CHECK_INT(5, timed_of(&l, 0));
+    CHECK_INT(5, timed_of(&l, 1));
+    steep_rise = -1;
 }
 
 /* Bracketing assumes the pipeline model's convex curve, which holds over
