@@ -32,8 +32,9 @@ static const char usage[] =
     "                [--emit names,c,c-tree] [-o STEM]\n"
     "                                                C4.5 trees of a run\n"
     "  autotune quadtree -r RUN --collective C (--depth N | --accuracy PCT)\n"
-    "                [--holdout sizes|K] [--near PCT] [--emit c,c-tree] "
-    "[-o STEM]\n"
+    "                [--holdout sizes|K] [--near PCT] [--leaf "
+    "penalty|majority]\n"
+    "                [--emit c,c-tree] [-o STEM]\n"
     "                                                quadtree of a run\n"
     "  autotune --list                               algorithms, "
     "strategies, formats\n";

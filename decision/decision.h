@@ -363,13 +363,18 @@ int decision_add_c45(struct decision *d, int coll, const struct c45_tree *t,
 /* Quadtree over one collective's map (seed 002): n_procs x n_msgs cells of
  * method indexes, reshaped to 2^k x 2^k by replicating rows and columns;
  * a block becomes a leaf with its most common method when that method
- * covers at least accuracy_pct of it or the block is at max_depth (< 0: no
- * limit). Sets the root of collective coll. */
+ * covers at least accuracy_pct of it, or when the block is at max_depth
+ * (< 0: no limit): then with the method of the least total penalty over
+ * the block when penalties are given, else again the most common. Sets the
+ * root of collective coll. */
 struct quadtree_input {
     int n_procs, n_msgs;
     const int *procs;
     const long *msgs;
     const int *cells; /* every cell a method index */
+    /* NULL, or each cell's penalty of every method (cell x n_methods, a
+     * fraction; a large one where the method cannot run) */
+    const double *penalty;
 };
 int quadtree_build(struct decision *d, int coll,
                    const struct quadtree_input *in, int max_depth,

@@ -40,11 +40,38 @@ static int block_majority(const struct quad_build *b, int r0, int c0, int size,
     return best;
 }
 
+/* The method of the least total penalty over the block (lowest index on
+ * ties), the reshaped cells counted as the majority counts them. */
+static int block_least_penalty(const struct quad_build *b, int r0, int c0,
+                               int size)
+{
+    int n_methods = b->d->n_methods;
+    int best = 0;
+    double best_sum = 0;
+    for (int k = 0; k < n_methods; k++) {
+        double sum = 0;
+        for (int r = r0; r < r0 + size; r++) {
+            long row = (long)b->row_of[r] * b->in->n_msgs;
+            for (int c = c0; c < c0 + size; c++) {
+                sum += b->in->penalty[(row + b->col_of[c]) * n_methods + k];
+            }
+        }
+        if (k == 0 || sum < best_sum) {
+            best = k;
+            best_sum = sum;
+        }
+    }
+    return best;
+}
+
 static int build_block(struct quad_build *b, int node, int r0, int c0, int size,
                        int depth)
 {
     bool is_accurate;
     int method = block_majority(b, r0, c0, size, &is_accurate);
+    if (depth == b->max_depth && !is_accurate && size > 1 && b->in->penalty) {
+        method = block_least_penalty(b, r0, c0, size);
+    }
     if (size == 1 || is_accurate || depth == b->max_depth) {
         decision_set_leaf(b->d, node, method);
         return 0;

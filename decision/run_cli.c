@@ -25,6 +25,7 @@ struct run_args {
     double accuracy_pct; /* quadtree; 100: exact */
     double near_pct;     /* methods this close to a point's optimum are
                             equally good labels there (see labels_of) */
+    bool is_majority;    /* quadtree: depth-limited leaves by majority */
 };
 
 /* A subset of the grid cells: cell (g, c) is in fold fold_of(g, c). */
@@ -173,6 +174,16 @@ static int parse_args(int argc, char **argv, const char *usage,
             a->accuracy_pct = v;
         } else if (strcmp(opt, "--near") == 0) {
             rc = parse_double(a->cmd, opt, val, 0, 100, &a->near_pct);
+        } else if (strcmp(opt, "--leaf") == 0 &&
+                   strcmp(a->cmd, "quadtree") == 0) {
+            a->is_majority = strcmp(val, "majority") == 0;
+            if (!a->is_majority && strcmp(val, "penalty") != 0) {
+                fprintf(stderr,
+                        "autotune %s: %s: '%s' is neither 'penalty' nor "
+                        "'majority'\n",
+                        a->cmd, opt, val);
+                rc = -1;
+            }
         } else {
             fprintf(stderr, "autotune %s: unknown option '%s'\n%s", a->cmd, opt,
                     usage);
@@ -721,13 +732,27 @@ static const char quadtree_usage[] =
     "usage: autotune quadtree -r RUN --collective C (--depth N | --accuracy "
     "PCT)\n"
     "                         [--holdout sizes|K] [--near PCT] "
-    "[--emit c,c-tree,c-table] [-o STEM]\n";
+    "[--leaf penalty|majority]\n"
+    "                         [--emit c,c-tree,c-table] [-o STEM]\n";
+
+/* Every method's penalty at cell `from` into row (n_methods), fractions;
+ * a method that cannot run there costs 1000 (100000 %). */
+static void penalty_row(const struct run_data *r, const struct run_grid *grid,
+                        long from, double *row)
+{
+    for (int k = 0; k < r->n_methods; k++) {
+        double t = grid->time_us[from * r->n_methods + k];
+        row[k] = t < 0 ? 1000 : (t - grid->best_us[from]) / grid->best_us[from];
+    }
+}
 
 /* The grid's map of training labels (labels_of) with the cells of fold
  * skip replaced by the nearest other cell of their row (the previous
- * message size first), or -1 if none. labels: scratch of the map's size. */
+ * message size first), or -1 if none; penalty (NULL: not wanted) gets the
+ * penalties of the cell each label came from. labels: scratch of the map's
+ * size. */
 static int fill_map(const struct run_data *r, const struct folds *f, int g,
-                    int skip, int *labels, int *cells)
+                    int skip, int *labels, int *cells, double *penalty)
 {
     const struct run_grid *grid = &r->grids[g];
     labels_of(r, f, g, skip, labels);
@@ -742,6 +767,10 @@ static int fill_map(const struct run_data *r, const struct folds *f, int g,
                         continue;
                     }
                     found = labels[row + mm];
+                    if (penalty) {
+                        penalty_row(r, grid, row + mm,
+                                    penalty + (row + m) * r->n_methods);
+                    }
                 }
             }
             if (found < 0) {
@@ -757,16 +786,18 @@ static int fill_map(const struct run_data *r, const struct folds *f, int g,
     return 0;
 }
 
+/* labels, cells: scratch of the map's size; penalty: of the map's size
+ * times the methods, or NULL (leaves by majority). */
 static int build_quadtree(const struct run_args *a, const struct run_data *r,
                           const struct folds *f, int skip, int *labels,
-                          int *cells, struct decision **out)
+                          int *cells, double *penalty, struct decision **out)
 {
     const struct run_grid *grid = &r->grids[0];
     const char *coll = grid->name;
     struct quadtree_input in = {grid->n_procs, grid->n_msgs, grid->procs,
-                                grid->msgs, cells};
+                                grid->msgs,    cells,        penalty};
     if (create_decision(r, "quadtree", &coll, 1, out) ||
-        fill_map(r, f, 0, skip, labels, cells) ||
+        fill_map(r, f, 0, skip, labels, cells, penalty) ||
         quadtree_build(*out, 0, &in, a->max_depth, a->accuracy_pct)) {
         return -1;
     }
@@ -781,6 +812,7 @@ int quadtree_main(int argc, char **argv)
     struct decision *d = NULL, *hd = NULL;
     struct scores s = {0};
     int *cells = NULL, *labels = NULL;
+    double *penalty = NULL;
     char stem[4096];
     int status = 1;
     if (parse_args(argc, argv, quadtree_usage, &a)) {
@@ -809,7 +841,11 @@ int quadtree_main(int argc, char **argv)
     const struct run_grid *grid = &r->grids[0];
     cells = malloc((size_t)grid->n_procs * grid->n_msgs * sizeof *cells);
     labels = malloc((size_t)grid->n_procs * grid->n_msgs * sizeof *labels);
-    if (!cells || !labels) {
+    if (!a.is_majority) {
+        penalty = malloc((size_t)grid->n_procs * grid->n_msgs * r->n_methods *
+                         sizeof *penalty);
+    }
+    if (!cells || !labels || (!a.is_majority && !penalty)) {
         fprintf(stderr, "autotune quadtree: out of memory\n");
         goto done;
     }
@@ -818,7 +854,7 @@ int quadtree_main(int argc, char **argv)
         a.stem = stem;
     }
     struct folds f = {&a, r};
-    if (build_quadtree(&a, r, &f, -1, labels, cells, &d)) {
+    if (build_quadtree(&a, r, &f, -1, labels, cells, penalty, &d)) {
         goto done;
     }
     printf("%s: quadtree on a %d x %d map (procs %d..%d, %ld..%ld B), ",
@@ -842,7 +878,7 @@ int quadtree_main(int argc, char **argv)
         for (int fold = a.holdout_sizes; fold < a.holdout_folds; fold++) {
             decision_destroy(hd);
             hd = NULL;
-            if (build_quadtree(&a, r, &f, fold, labels, cells, &hd)) {
+            if (build_quadtree(&a, r, &f, fold, labels, cells, penalty, &hd)) {
                 goto done;
             }
             score_decision(r, &f, 0, hd, 0, fold, &s, NULL);
@@ -862,6 +898,7 @@ int quadtree_main(int argc, char **argv)
 done:
     free(cells);
     free(labels);
+    free(penalty);
     free(s.v);
     decision_destroy(d);
     decision_destroy(hd);

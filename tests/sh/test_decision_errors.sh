@@ -29,6 +29,7 @@ expect "--depth: '2.5' is not a whole number of levels" quadtree -r $run --colle
 expect "--accuracy: '0' is not a number in 0.001..100" quadtree -r $run --collective bcast --accuracy 0
 expect "unknown option '--bogus'" tree -r $run --bogus 1
 expect "--near: '-1' is not a number in 0..100" tree -r $run --near -1
+expect "--leaf: 'best' is neither 'penalty' nor 'majority'" quadtree -r $run --collective bcast --depth 2 --leaf best
 # A damaged table names its line.
 mkdir -p "$tmp/run"
 cp $run/optimal.csv "$tmp/run/"

@@ -86,10 +86,15 @@ static const int map_cells[] = {0, 0, 1, 1, 2, /* P = 2 */
                                 0, 0, 1, 2, 2, /* P = 4 */
                                 0, 1, 1, 2, 2 /* P = 8 */};
 
-static struct decision *quadtree_of(int max_depth, double accuracy)
+/* Penalties of methods 0, 1, 2 at each cell: method 1 costs little
+ * anywhere, the others a lot where they are not the optimum. */
+static double map_penalty[15 * 3];
+
+static struct decision *quadtree_of(int max_depth, double accuracy,
+                                    const double *penalty)
 {
     struct decision *d = NULL;
-    struct quadtree_input in = {3, 5, map_procs, map_msgs, map_cells};
+    struct quadtree_input in = {3, 5, map_procs, map_msgs, map_cells, penalty};
     CHECK_INT(0, decision_create("quadtree", 3, methods, 1, colls, &d));
     if (d) {
         CHECK_INT(0, quadtree_build(d, 0, &in, max_depth, accuracy));
@@ -99,7 +104,7 @@ static struct decision *quadtree_of(int max_depth, double accuracy)
 
 static void test_quadtree(const char *dir)
 {
-    struct decision *d = quadtree_of(-1, 100);
+    struct decision *d = quadtree_of(-1, 100, NULL);
     for (int p = 0; p < 3; p++) {
         for (int m = 0; m < 5; m++) {
             CHECK_INT(map_cells[p * 5 + m],
@@ -133,22 +138,43 @@ static void test_quadtree(const char *dir)
 
     /* Depth 0: one leaf, the most common method (m0 and m2 tie at 5 of 15
      * before reshaping; counted on the 8 x 8 map). */
-    d = quadtree_of(0, 100);
+    d = quadtree_of(0, 100, NULL);
     decision_count(d, &leaves, &tests, &depth);
     CHECK_INT(1, leaves);
     CHECK_INT(0, tests);
     decision_destroy(d);
 
-    d = quadtree_of(1, 100);
+    d = quadtree_of(1, 100, NULL);
     decision_count(d, &leaves, &tests, &depth);
     CHECK_INT(4, leaves);
     CHECK_INT(1, depth);
     decision_destroy(d);
 
     /* Accuracy 1%: any majority is accurate enough. */
-    d = quadtree_of(-1, 1);
+    d = quadtree_of(-1, 1, NULL);
     decision_count(d, &leaves, &tests, &depth);
     CHECK_INT(1, leaves);
+    decision_destroy(d);
+
+    /* Depth 0 with penalties: the leaf is the method of the least total
+     * penalty (1, never the most common), not the majority (0). */
+    for (int c = 0; c < 15; c++) {
+        for (int k = 0; k < 3; k++) {
+            map_penalty[c * 3 + k] = k == map_cells[c] ? 0 : k == 1 ? 0.01 : 1;
+        }
+    }
+    d = quadtree_of(0, 100, NULL);
+    CHECK_INT(0, decision_lookup(d, 0, 4, 16));
+    decision_destroy(d);
+    d = quadtree_of(0, 100, map_penalty);
+    CHECK_INT(1, decision_lookup(d, 0, 4, 16));
+    decision_destroy(d);
+    /* An accurate block keeps its majority: the exact tree is unchanged. */
+    d = quadtree_of(-1, 100, map_penalty);
+    for (int c = 0; c < 15; c++) {
+        CHECK_INT(map_cells[c],
+                  decision_lookup(d, 0, map_procs[c / 5], map_msgs[c % 5]));
+    }
     decision_destroy(d);
 
     const char *bad[] = {
