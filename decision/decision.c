@@ -183,16 +183,32 @@ int decision_find_collective(const struct decision *d, const char *name)
     return -1;
 }
 
-int decision_depth(const struct decision *d, int collective, int procs,
-                   long msg_bytes)
+/* The leaf that a lookup's walk ends at; *depth gets its tests. */
+static int32_t leaf_of(const struct decision *d, int collective, int procs,
+                       long msg_bytes, int *depth)
 {
     int32_t i = d->roots[collective];
-    int depth = 0;
+    *depth = 0;
     while (d->leaf_method[i] < 0) {
         const struct decision_node *n = &d->nodes[i];
         i = n->child + 2 * (procs > n->procs_cut) + (msg_bytes > n->msg_cut);
-        depth++;
+        (*depth)++;
     }
+    return i;
+}
+
+int decision_leaf(const struct decision *d, int collective, int procs,
+                  long msg_bytes)
+{
+    int depth;
+    return leaf_of(d, collective, procs, msg_bytes, &depth);
+}
+
+int decision_depth(const struct decision *d, int collective, int procs,
+                   long msg_bytes)
+{
+    int depth;
+    leaf_of(d, collective, procs, msg_bytes, &depth);
     return depth;
 }
 

@@ -330,6 +330,9 @@ static inline int decision_lookup(const struct decision *d, int collective,
     }
     return decision_walk(d, collective, procs, msg_bytes);
 }
+/* The leaf node that lookup ends at (by the walk). */
+int decision_leaf(const struct decision *d, int collective, int procs,
+                  long msg_bytes);
 /* Tests made by that lookup (the leaf's depth). */
 int decision_depth(const struct decision *d, int collective, int procs,
                    long msg_bytes);

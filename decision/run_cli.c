@@ -25,7 +25,8 @@ struct run_args {
     double accuracy_pct; /* quadtree; 100: exact */
     double near_pct;     /* methods this close to a point's optimum are
                             equally good labels there (see labels_of) */
-    bool is_majority;    /* quadtree: depth-limited leaves by majority */
+    bool is_majority;    /* leaves keep C4.5's class, depth-limited
+                            quadtree leaves the most common method */
 };
 
 /* A subset of the grid cells: cell (g, c) is in fold fold_of(g, c). */
@@ -174,8 +175,7 @@ static int parse_args(int argc, char **argv, const char *usage,
             a->accuracy_pct = v;
         } else if (strcmp(opt, "--near") == 0) {
             rc = parse_double(a->cmd, opt, val, 0, 100, &a->near_pct);
-        } else if (strcmp(opt, "--leaf") == 0 &&
-                   strcmp(a->cmd, "quadtree") == 0) {
+        } else if (strcmp(opt, "--leaf") == 0) {
             a->is_majority = strcmp(val, "majority") == 0;
             if (!a->is_majority && strcmp(val, "penalty") != 0) {
                 fprintf(stderr,
@@ -364,6 +364,17 @@ static void labels_of(const struct run_data *r, const struct folds *f, int g,
     }
 }
 
+/* Every method's penalty at cell `from` into row (n_methods), fractions;
+ * a method that cannot run there costs 1000 (100000 %). */
+static void penalty_row(const struct run_data *r, const struct run_grid *grid,
+                        long from, double *row)
+{
+    for (int k = 0; k < r->n_methods; k++) {
+        double t = grid->time_us[from * r->n_methods + k];
+        row[k] = t < 0 ? 1000 : (t - grid->best_us[from]) / grid->best_us[from];
+    }
+}
+
 /* The C4.5 data set of grids g0..g1-1 (with a collective attribute when
  * there are several), only cells outside fold skip (all when skip < 0). */
 static int c45_data_of(const struct run_data *r, const struct folds *f, int g0,
@@ -464,8 +475,62 @@ static int c45_grow(const struct c45_data *data, const struct c45_options *opt,
     return 0;
 }
 
+/* Gives each leaf of d that training points of grids g0..g1-1 (outside
+ * fold skip) reach the method of the least total penalty over them (C4.5's
+ * class on ties): C4.5 labels a leaf with its most common class, which
+ * can be far off at the points where it is not the optimum. Returns the
+ * number of leaves changed, or -1. */
+static int leaves_by_penalty(const struct run_data *r, const struct folds *f,
+                             int g0, int g1, int skip, struct decision *d)
+{
+    int n = r->n_methods, n_changed = 0;
+    double *sum = calloc((size_t)d->n_nodes * n, sizeof *sum);
+    double *row = malloc((size_t)n * sizeof *row);
+    char *is_reached = calloc((size_t)d->n_nodes, 1);
+    if (!sum || !row || !is_reached) {
+        fprintf(stderr, "autotune tree: out of memory\n");
+        n_changed = -1;
+        goto done;
+    }
+    for (int g = g0; g < g1; g++) {
+        const struct run_grid *grid = &r->grids[g];
+        for (long c = 0; c < (long)grid->n_procs * grid->n_msgs; c++) {
+            if (grid->best[c] < 0 || (skip >= 0 && fold_of(f, g, c) == skip)) {
+                continue;
+            }
+            int leaf = decision_leaf(d, g, grid->procs[c / grid->n_msgs],
+                                     grid->msgs[c % grid->n_msgs]);
+            penalty_row(r, grid, c, row);
+            for (int k = 0; k < n; k++) {
+                sum[(size_t)leaf * n + k] += row[k];
+            }
+            is_reached[leaf] = 1;
+        }
+    }
+    for (int leaf = 0; leaf < d->n_nodes; leaf++) {
+        if (!is_reached[leaf]) {
+            continue;
+        }
+        const double *s_leaf = sum + (size_t)leaf * n;
+        int best = d->leaf_method[leaf];
+        for (int k = 0; k < n; k++) {
+            best = s_leaf[k] < s_leaf[best] ? k : best;
+        }
+        if (best != d->leaf_method[leaf]) {
+            decision_set_leaf(d, leaf, best);
+            n_changed++;
+        }
+    }
+done:
+    free(sum);
+    free(row);
+    free(is_reached);
+    return n_changed;
+}
+
 /* The trees of one fold (skip < 0: all points) into a decision: one per
- * grid, or one combined tree. Prints them when is_verbose. */
+ * grid, or one combined tree, with leaves by penalty unless is_majority.
+ * Prints them when is_verbose. */
 static int build_trees(const struct run_args *a, const struct run_data *r,
                        const struct folds *f, int skip, bool is_verbose,
                        struct decision *d)
@@ -480,6 +545,11 @@ static int build_trees(const struct run_args *a, const struct run_data *r,
                  c45_grow(data, &a->opt, &res) ||
                  decision_add_c45(d, a->is_combined ? -1 : t, res.tree,
                                   a->is_combined, a->max_depth);
+        int n_changed = 0;
+        if (rc == 0 && !a->is_majority) {
+            n_changed = leaves_by_penalty(r, f, g0, g1, skip, d);
+            rc = n_changed < 0;
+        }
         if (rc == 0 && is_verbose) {
             printf("%s: C4.5 tree (-m %d -c %g) from %d points\n",
                    a->is_combined ? "combined" : r->grids[t].name,
@@ -491,9 +561,16 @@ static int build_trees(const struct run_args *a, const struct run_data *r,
                        a->max_depth);
             }
             printf("\n\n%d leaves, size %d, training errors %d (%.1f%%), "
-                   "predicted error %.1f%%\n\n",
+                   "predicted error %.1f%%\n",
                    res.leaves, c45_tree_size(res.tree), res.errors,
                    100.0 * res.errors / res.n_items, (double)res.predicted_pct);
+            if (!a->is_majority) {
+                printf("(the decision gives %d of its leaves the method of "
+                       "the least penalty over their points, not C4.5's "
+                       "class)\n",
+                       n_changed);
+            }
+            printf("\n");
         }
         c45_tree_destroy(res.tree);
         c45_data_destroy(data);
@@ -643,7 +720,8 @@ static const char tree_usage[] =
     "usage: autotune tree -r RUN [-m M] [-c C] [--collectives a,b] "
     "[--combined]\n"
     "                     [--depth N] [--holdout sizes|K] [--near PCT] "
-    "[--emit names,c,c-tree,c-table] [-o STEM]\n";
+    "[--leaf penalty|majority]\n"
+    "                     [--emit names,c,c-tree,c-table] [-o STEM]\n";
 
 int tree_run_main(int argc, char **argv)
 {
@@ -734,17 +812,6 @@ static const char quadtree_usage[] =
     "                         [--holdout sizes|K] [--near PCT] "
     "[--leaf penalty|majority]\n"
     "                         [--emit c,c-tree,c-table] [-o STEM]\n";
-
-/* Every method's penalty at cell `from` into row (n_methods), fractions;
- * a method that cannot run there costs 1000 (100000 %). */
-static void penalty_row(const struct run_data *r, const struct run_grid *grid,
-                        long from, double *row)
-{
-    for (int k = 0; k < r->n_methods; k++) {
-        double t = grid->time_us[from * r->n_methods + k];
-        row[k] = t < 0 ? 1000 : (t - grid->best_us[from]) / grid->best_us[from];
-    }
-}
 
 /* The grid's map of training labels (labels_of) with the cells of fold
  * skip replaced by the nearest other cell of their row (the previous
