@@ -14,7 +14,9 @@
 # Figures: results/bench/decision-{penalty,time}-<scale>.csv and
 # decision-<scale>.txt, each with the commands that produced them. The
 # sweeps' journals are in results/bench-runs/, so a sweep resumes.
-#   [DECISION_COLLECTIVES="bcast reduce"] tests/bench/decision.sh [wide|full]
+#   [DECISION_COLLECTIVES="bcast reduce"] [DECISION_SWEEP=no] tests/bench/decision.sh [wide|full]
+# DECISION_SWEEP=no (full): no sweep; the figures cover the procs whose
+# message sizes are all in the journals (the header says which).
 # wide:  the search benchmark's Grig journal (tests/bench/search.sh wide):
 #        procs 2..64 (14 sizes, 7 primes), 1 B..1 MiB by 4, segments 0 and
 #        512 B..64 KiB (results/bench-runs/search-grig-wide.cfg)
@@ -71,10 +73,19 @@ for scale in $scales; do
         journal_merge "$run/journal" results/bench-runs/search-grig-full/journal \
             results/bench-runs/search-grig-full-*/journal
         quoted=$(printf '"%s", ' $colls)
+        procs=$(seq -s ', ' 2 64)
+        if [ "${DECISION_SWEEP:-yes}" = no ]; then
+            # Only the procs whose 21 message sizes are all swept, for every
+            # collective: the sweep then measures nothing, it writes tables.
+            procs=$(awk -v colls=" $colls " -v n="$(echo $colls | wc -w)" '
+                $1 == "p" && index(colls, " " $2 " ") {k[$3]++}
+                END {for (p in k) if (k[p] == 21 * n) print p}' "$run/journal" |
+                sort -n | paste -sd, | sed 's/,/, /g')
+        fi
         cat > "$run.cfg" <<CFG
 output        = "$run";
 collectives   = [${quoted%, }];
-procs         = [$(seq -s ', ' 2 64)];
+procs         = [$procs];
 message_sizes = { min = 1; max = 1048576; factor = 2; };
 segment_sizes = [0, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536];
 search        = "exhaustive";
