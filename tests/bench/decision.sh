@@ -118,6 +118,8 @@ CFG
                 done
             done
             for mc in "2 25" "20 5"; do
+                # a combined tree needs two collectives or more
+                [ "$(echo $colls | wc -w)" -gt 1 ] || break
                 set -- $mc
                 penalty_row "$scale" "$coll" tree "combined -m $1 -c $2" sizes -- \
                     tree -r "$run" --combined -m "$1" -c "$2" --holdout sizes
