@@ -323,6 +323,14 @@ static int create_decision(const struct run_data *r, const char *kind,
     return rc;
 }
 
+/* Cell c of grid g is a training point: it has an optimum and is not in
+ * the held-out fold skip (none when skip < 0). */
+static bool is_training(const struct folds *f, int g, long c, int skip)
+{
+    return f->r->grids[g].best[c] >= 0 &&
+           (skip < 0 || fold_of(f, g, c) != skip);
+}
+
 /* Method k is within near_pct of the optimum at cell c (the optimum is). */
 static bool is_near(const struct run_data *r, const struct run_grid *grid,
                     long c, int k, double limit)
@@ -349,9 +357,8 @@ static void labels_of(const struct run_data *r, const struct folds *f, int g,
         for (int m = 0; m < grid->n_msgs; m++) {
             long c = (long)p * grid->n_msgs + m;
             int below = p > 0 ? labels[c - grid->n_msgs] : -1;
-            labels[c] = grid->best[c];
-            if (labels[c] < 0 || (skip >= 0 && fold_of(f, g, c) == skip)) {
-                labels[c] = -1;
+            labels[c] = is_training(f, g, c, skip) ? grid->best[c] : -1;
+            if (labels[c] < 0) {
                 continue;
             }
             if (left >= 0 && is_near(r, grid, c, left, limit)) {
@@ -495,7 +502,7 @@ static int leaves_by_penalty(const struct run_data *r, const struct folds *f,
     for (int g = g0; g < g1; g++) {
         const struct run_grid *grid = &r->grids[g];
         for (long c = 0; c < (long)grid->n_procs * grid->n_msgs; c++) {
-            if (grid->best[c] < 0 || (skip >= 0 && fold_of(f, g, c) == skip)) {
+            if (!is_training(f, g, c, skip)) {
                 continue;
             }
             int leaf = decision_leaf(d, g, grid->procs[c / grid->n_msgs],
