@@ -1,5 +1,8 @@
-/* Times a collective the way SKaMPI and OCC do: barrier, time one call, take
- * the slowest rank; repeat until the mean is known well enough. */
+/* Times a collective from a common start (ReproMPI's window method): every
+ * rank starts each call at one instant, a window after the slowest rank of
+ * the previous call ended; a call's time is the last rank's end minus that
+ * instant. No MPI library collective takes part in a measurement. */
+#include <assert.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -7,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "autotune/clock.h"
 #include "autotune/measure.h"
 
 /* Buffers grow to the largest message seen and are reused, so allocation
@@ -41,12 +45,33 @@ static int ensure_buffers(size_t bytes)
     return 0;
 }
 
-/* All ranks learn whether any rank failed. */
-static int any_failed(int failed, MPI_Comm comm)
+/* The harness's own reductions: the maximum of a few doubles over ctl, by
+ * our recursive-doubling allreduce, so that neither the library's
+ * collectives nor its choice of algorithm shape a measurement. */
+static int control_max(double *v, int n, MPI_Comm ctl)
 {
-    int global = 1;
-    MPI_Allreduce(&failed, &global, 1, MPI_INT, MPI_MAX, comm);
-    return global;
+    static coll_fn allreduce;
+    if (!allreduce) {
+        const struct coll_def *d = coll_find("allreduce");
+        allreduce = d->algs[coll_find_alg(d, "recursive_doubling")].run;
+    }
+    double in[8];
+    assert(n <= 8);
+    memcpy(in, v, (size_t)n * sizeof *v);
+    struct coll_args args = {.sendbuf = in,
+                             .recvbuf = v,
+                             .count = n,
+                             .dtype = MPI_DOUBLE,
+                             .op = MPI_MAX,
+                             .comm = ctl};
+    return allreduce(&args);
+}
+
+/* All ranks learn whether any rank failed (or the control messages did). */
+static int any_failed(int failed, MPI_Comm ctl)
+{
+    double v = failed;
+    return control_max(&v, 1, ctl) != MPI_SUCCESS || v != 0;
 }
 
 static double relative_standard_error(const double *t, size_t n)
@@ -131,7 +156,65 @@ static int method_prepare(const struct measure_request *req, MPI_Comm comm,
                               req->chain_fanout, run_comm);
 }
 
-int measure_run(const struct measure_request *req, MPI_Comm comm,
+/* The common start. Offsets and the window are agreed by every rank (they
+ * come out of control_max), so every rank computes the same instants. */
+struct start_window {
+    double offset_s; /* this rank's clock minus comm rank 0's */
+    double next_s;   /* the next call's start, on rank 0's clock */
+    double width_s;  /* from the slowest rank's end to the next start */
+    double lag_s;    /* how long this rank's last control_max ran past its
+                        reference instant (the slowest rank's end) */
+};
+
+/* One clock offset per rank, kept between experiments: the communicators
+ * the harness is given all number their ranks as the world does. */
+static double clock_offset_s;
+
+enum { WINDOW_FLOOR_NS = 1000, LATE_RETRIES = 40 };
+
+/* Everyone's clock reading, maximised: the reference instant from which
+ * the first window is measured; twice, so the window can be sized from how
+ * long such a reduction takes to release the last rank. */
+static int window_open(struct start_window *w, MPI_Comm ctl)
+{
+    w->offset_s = clock_offset_s;
+    w->lag_s = 0;
+    for (int i = 0; i < 2; i++) {
+        double v[2] = {MPI_Wtime() - w->offset_s, w->lag_s};
+        if (control_max(v, 2, ctl) != MPI_SUCCESS) {
+            return -1;
+        }
+        w->lag_s = MPI_Wtime() - w->offset_s - v[0];
+        w->width_s = fmax(WINDOW_FLOOR_NS * 1e-9, 2 * v[1]);
+        w->next_s = v[0] + w->width_s;
+    }
+    return 0;
+}
+
+/* One call from the common start. *time_us is the slowest rank's end minus
+ * the start, or -1 if a rank arrived after the start (its own delay would
+ * count): the window doubles and the call does not count. */
+static int window_call(struct start_window *w, coll_fn run,
+                       const struct coll_args *args, MPI_Comm ctl,
+                       double *time_us)
+{
+    int is_late = clock_wait_until(w->next_s + w->offset_s);
+    int err = run(args);
+    double u[4] = {MPI_Wtime() - w->offset_s, err != MPI_SUCCESS, is_late,
+                   w->lag_s};
+    if (control_max(u, 4, ctl) != MPI_SUCCESS || u[1] != 0) {
+        return -1;
+    }
+    w->lag_s = MPI_Wtime() - w->offset_s - u[0];
+    /* Whole nanoseconds: below MPI_Wtime's resolution, and it keeps
+     * simulated times free of rounding noise from the absolute clock. */
+    *time_us = u[2] != 0 ? -1 : round((u[0] - w->next_s) * 1e9) / 1e3;
+    w->width_s = fmax(w->width_s, 2 * u[3]) * (u[2] != 0 ? 2 : 1);
+    w->next_s = u[0] + w->width_s;
+    return 0;
+}
+
+int measure_run(const struct measure_request *req, MPI_Comm comm, MPI_Comm ctl,
                 struct measurement *out)
 {
     const struct coll_def *coll = req->coll;
@@ -143,10 +226,15 @@ int measure_run(const struct measure_request *req, MPI_Comm comm,
     const char *name = MEASURE_DEFAULT_NAME;
     int is_segmented = req->alg != MEASURE_DEFAULT && !req->is_native &&
                        coll->algs[req->alg].is_segmented;
+    struct start_window w;
 
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &n_ranks);
     memset(out, 0, sizeof *out);
+    if (req->is_clock_sync && clock_sync(ctl, &clock_offset_s) != MPI_SUCCESS) {
+        fprintf(stderr, "autotune: synchronising clocks failed\n");
+        return -1;
+    }
     double start = MPI_Wtime();
     long send_bytes =
         coll_buffer_bytes(coll->send_blocks, n_ranks, req->msg_bytes);
@@ -157,7 +245,7 @@ int measure_run(const struct measure_request *req, MPI_Comm comm,
             (size_t)(send_bytes > recv_bytes ? send_bytes : recv_bytes)) != 0;
     times = malloc((size_t)p->max_reps * sizeof *times);
     failed |= times == NULL;
-    if (any_failed(failed, comm)) {
+    if (any_failed(failed, ctl)) {
         fprintf(stderr, "autotune: out of memory for a %ld-byte %s\n",
                 req->msg_bytes, coll->name);
         goto done;
@@ -179,26 +267,36 @@ int measure_run(const struct measure_request *req, MPI_Comm comm,
         .seg_bytes = is_segmented ? req->seg_bytes : 0,
         .chain_fanout = req->chain_fanout,
     };
-    for (int i = 0; i < p->warmup; i++) {
-        failed |= run(&args) != MPI_SUCCESS;
-    }
-    if (any_failed(failed, comm)) {
+    if (window_open(&w, ctl) != 0) {
         goto failed;
     }
-    size_t n = 0;
-    while (n < (size_t)p->max_reps) {
-        MPI_Barrier(comm);
-        double t0 = MPI_Wtime();
-        int err = run(&args);
-        double local[2] = {MPI_Wtime() - t0, err != MPI_SUCCESS};
-        double global[2];
-        MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, comm);
-        if (global[1] != 0) {
+    /* Warm-up calls also size the window: a late rank there costs nothing. */
+    for (int i = 0; i < p->warmup; i++) {
+        double t;
+        if (window_call(&w, run, &args, ctl, &t) != 0) {
             goto failed;
         }
-        /* Whole nanoseconds: below MPI_Wtime's resolution, and it keeps
-         * simulated times free of rounding noise from the absolute clock. */
-        times[n++] = round(global[0] * 1e9) / 1e3;
+    }
+    size_t n = 0;
+    int late = 0;
+    while (n < (size_t)p->max_reps) {
+        double t;
+        if (window_call(&w, run, &args, ctl, &t) != 0) {
+            goto failed;
+        }
+        if (t < 0) {
+            if (++late > LATE_RETRIES) {
+                if (rank == 0) {
+                    fprintf(stderr,
+                            "autotune: ranks never started together (%d "
+                            "calls late)\n",
+                            late);
+                }
+                goto failed;
+            }
+            continue;
+        }
+        times[n++] = t;
         if (n >= (size_t)p->min_reps &&
             relative_standard_error(times, n) <= p->rse) {
             break;
@@ -211,14 +309,14 @@ int measure_run(const struct measure_request *req, MPI_Comm comm,
     out->segment_bytes = req->seg_bytes;
     out->is_applicable = 1;
     summarise(times, n, out);
-    measure_settle(comm);
+    measure_settle(ctl);
     /* Whole microseconds: under SMPI a duration can differ by one ulp of the
      * absolute clock, which must not show in a resumed run's tables. */
     out->cost_s = round((MPI_Wtime() - start) * 1e6) / 1e6;
     rc = 0;
     goto done;
 failed:
-    measure_settle(comm);
+    measure_settle(ctl);
     if (rank == 0) {
         fprintf(stderr,
                 "autotune: %s %s failed (P=%d, %ld bytes, "

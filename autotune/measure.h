@@ -14,23 +14,28 @@ enum { MEASURE_DEFAULT = -1 };
 
 struct measure_request {
     const struct coll_def *coll;
-    int alg;       /* index in coll->algs; must apply at this size; or
-                      MEASURE_DEFAULT: the library's collective as it decides */
-    int is_native; /* time the library's algorithm of that name, forced */
+    int alg;           /* index in coll->algs; must apply at this size; or
+                          MEASURE_DEFAULT: the library's collective as it decides */
+    int is_native;     /* time the library's algorithm of that name, forced */
+    int is_clock_sync; /* measure the ranks' clock offsets first */
     long msg_bytes;
     int seg_bytes;
     int chain_fanout;
     struct config_measure params;
 };
 
-/* Collective over comm (the point's communicator): every rank calls it.
- * Warm-up calls, then repetitions separated by a barrier that is not timed;
- * a repetition's time is the maximum over ranks; stop when the relative
- * standard error of the mean drops below params.rse (after min_reps) or at
+/* Collective over comm (the point's communicator) and ctl (a duplicate of
+ * it for the harness's own messages): every rank calls it. Ranks are
+ * numbered as in the world (their clock offsets are kept between calls).
+ * Warm-up calls, then repetitions, each started on every rank at one
+ * instant a window after the previous call's last rank ended (a call a rank
+ * reached late is discarded and the window doubled); a repetition's time is
+ * the last rank's end minus that instant; stop when the relative standard
+ * error of the mean drops below params.rse (after min_reps) or at
  * max_reps. *out is filled on every rank (identical everywhere but cost_s,
- * which is comm rank 0's). Fails, on every rank, if the algorithm returned
- * an error on any rank. */
-int measure_run(const struct measure_request *req, MPI_Comm comm,
+ * which is comm rank 0's, clock synchronisation excluded). Fails, on every
+ * rank, if the algorithm returned an error on any rank. */
+int measure_run(const struct measure_request *req, MPI_Comm comm, MPI_Comm ctl,
                 struct measurement *out);
 
 /* The algorithm's name, or MEASURE_DEFAULT_NAME for MEASURE_DEFAULT

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "autotune/baseline.h"
+#include "autotune/clock.h"
 #include "autotune/measure.h"
 #include "autotune/progress.h"
 #include "autotune/sweep.h"
@@ -15,8 +16,8 @@
 #include <xbt/config.h>
 #endif
 
-/* The command rank 0 broadcasts before each experiment, as doubles so one
- * MPI_Bcast carries it (every field is an integer below 2^53 or the rse). */
+/* The command rank 0 sends before each experiment, as doubles so one
+ * message carries it (every field is an integer below 2^53 or the rse). */
 enum {
     CMD_OP,
     CMD_COLL,  /* index in coll_table */
@@ -30,9 +31,14 @@ enum {
     CMD_MAX_REPS,
     CMD_RSE,
     CMD_NATIVE, /* backend native: the library's algorithm, forced */
+    CMD_CLOCK_SYNC,
     CMD_LEN
 };
-enum { OP_STOP = 0, OP_MEASURE = 1 };
+enum { OP_STOP = 0, OP_MEASURE = 1, CMD_TAG = 9302 };
+
+/* Clocks that are not one global clock drift apart: a rank's offset is
+ * measured again once it is older than this (rank 0's seconds). */
+#define CLOCK_RESYNC_S 1.0
 
 struct sweep {
     const struct config *cfg;
@@ -41,7 +47,14 @@ struct sweep {
     /* subs[k - 1]: world ranks 0..k-1, for every k up to the world size
      * (the surrogate times pipelines on fewer ranks than the point's) */
     MPI_Comm *subs;
+    MPI_Comm *ctls; /* ctls[k - 1]: a duplicate of subs[k - 1] for the
+                       harness's own messages */
     int n_subs;
+    MPI_Comm ctl_world; /* the commands' communicator */
+    double *synced_at;  /* rank 0: when each rank's clock offset was
+                           measured (rank 0's MPI_Wtime), -1 never */
+    int is_clock_global;
+    int has_left_epoch; /* rank 0: clock_left_epoch() was reported */
     /* the current point */
     int coll_index;
     int point_measured;
@@ -84,14 +97,37 @@ static void request_from_command(const double *cmd, struct measure_request *req)
     req->params.max_reps = (int)cmd[CMD_MAX_REPS];
     req->params.rse = cmd[CMD_RSE];
     req->is_native = cmd[CMD_NATIVE] != 0;
+    req->is_clock_sync = cmd[CMD_CLOCK_SYNC] != 0;
+}
+
+/* A command goes down a binomial tree over world ranks 0..CMD_PROCS-1 by
+ * point-to-point messages: the ranks outside the point see no traffic, and
+ * no library collective runs between two experiments. A rank's parent is
+ * itself with its lowest set bit cleared; its children are itself plus the
+ * powers of two below that bit (below the world size for rank 0). */
+static int command_forward(const struct sweep *s, int rank, const double *cmd)
+{
+    int procs = (int)cmd[CMD_PROCS], err = MPI_SUCCESS;
+    int low = rank & -rank;
+    if (rank == 0) {
+        for (low = 1; low < s->n_subs; low *= 2) {
+        }
+    }
+    for (int bit = low / 2; bit >= 1 && err == MPI_SUCCESS; bit /= 2) {
+        if (rank + bit < procs) {
+            err = MPI_Send(cmd, CMD_LEN, MPI_DOUBLE, rank + bit, CMD_TAG,
+                           s->ctl_world);
+        }
+    }
+    return mpi_check(err, "sending a command");
 }
 
 static int broadcast_stop(struct sweep *s)
 {
     double cmd[CMD_LEN] = {0};
     cmd[CMD_OP] = OP_STOP;
-    return mpi_check(MPI_Bcast(cmd, CMD_LEN, MPI_DOUBLE, 0, s->world),
-                     "sending stop");
+    cmd[CMD_PROCS] = s->n_subs;
+    return command_forward(s, 0, cmd);
 }
 
 /* Ranks other than 0: run what rank 0 asks until it says stop. */
@@ -101,21 +137,37 @@ static int worker_loop(struct sweep *s)
     MPI_Comm_rank(s->world, &rank);
     for (;;) {
         double cmd[CMD_LEN];
-        if (mpi_check(MPI_Bcast(cmd, CMD_LEN, MPI_DOUBLE, 0, s->world),
-                      "waiting for a command") != MPI_SUCCESS) {
+        if (mpi_check(MPI_Recv(cmd, CMD_LEN, MPI_DOUBLE, rank & (rank - 1),
+                               CMD_TAG, s->ctl_world, MPI_STATUS_IGNORE),
+                      "waiting for a command") != MPI_SUCCESS ||
+            command_forward(s, rank, cmd) != MPI_SUCCESS) {
             return 1;
         }
         if (cmd[CMD_OP] == OP_STOP) {
             return 0;
         }
         int procs = (int)cmd[CMD_PROCS];
-        if (rank < procs) {
-            struct measure_request req;
-            struct measurement m;
-            request_from_command(cmd, &req);
-            measure_run(&req, s->subs[procs - 1], &m); /* rank 0 reports */
-        }
+        struct measure_request req;
+        struct measurement m;
+        request_from_command(cmd, &req);
+        /* rank 0 reports */
+        measure_run(&req, s->subs[procs - 1], s->ctls[procs - 1], &m);
     }
+}
+
+/* Rank 0: whether the first procs ranks' clock offsets are due to be
+ * measured (never with one global clock), marking them measured. */
+static int clock_sync_due(struct sweep *s, int procs)
+{
+    double now = MPI_Wtime();
+    int is_due = 0;
+    for (int r = 1; r < procs && !s->is_clock_global; r++) {
+        is_due |= s->synced_at[r] < 0 || now - s->synced_at[r] > CLOCK_RESYNC_S;
+    }
+    for (int r = 0; r < procs && is_due; r++) {
+        s->synced_at[r] = now;
+    }
+    return is_due;
 }
 
 /* The oracle: a journal hit, a not-applicable record, or a new experiment
@@ -163,14 +215,23 @@ static int sweep_time(struct sweep *s, int procs, long msg_bytes,
             [CMD_MAX_REPS] = c->measure.max_reps,
             [CMD_RSE] = c->measure.rse,
             [CMD_NATIVE] = want.is_native,
+            [CMD_CLOCK_SYNC] = clock_sync_due(s, procs),
         };
         struct measure_request req;
-        if (mpi_check(MPI_Bcast(cmd, CMD_LEN, MPI_DOUBLE, 0, s->world),
-                      "sending a command") != MPI_SUCCESS) {
+        if (!s->has_left_epoch && clock_left_epoch()) {
+            s->has_left_epoch = 1;
+            fprintf(stderr,
+                    "autotune: the simulated clock passed 2^%d s: "
+                    "from here a resumed sweep may time a method "
+                    "up to about 0.1 %% differently\n",
+                    CLOCK_EPOCH_LOG2 + 1);
+        }
+        if (command_forward(s, 0, cmd) != MPI_SUCCESS) {
             return -1;
         }
         request_from_command(cmd, &req);
-        if (measure_run(&req, s->subs[procs - 1], &m) != 0) {
+        if (measure_run(&req, s->subs[procs - 1], s->ctls[procs - 1], &m) !=
+            0) {
             return -1;
         }
         if (is_baseline) {
@@ -297,6 +358,9 @@ static void settings_of(const struct config *c,
     journal_settings_add(settings, "measure.max_reps", "%d",
                          c->measure.max_reps);
     journal_settings_add(settings, "measure.rse", "%g", c->measure.rse);
+    journal_settings_add(settings, "measure.start", "window");
+    journal_settings_add(settings, "measure.clock", "%s",
+                         clock_is_global() ? "global" : "ping-pong");
     journal_settings_add(settings, "chain_fanout", "%d", c->chain_fanout);
     baseline_add_setting(c, settings);
 #ifdef SMPI_H
@@ -550,8 +614,16 @@ static int write_tables(const struct sweep *s, struct grid_results *r)
 static int make_subcommunicators(struct sweep *s, int rank)
 {
     s->subs = calloc((size_t)s->n_subs, sizeof *s->subs);
-    if (!s->subs) {
+    s->ctls = calloc((size_t)s->n_subs, sizeof *s->ctls);
+    s->synced_at = malloc((size_t)s->n_subs * sizeof *s->synced_at);
+    if (!s->subs || !s->ctls || !s->synced_at ||
+        mpi_check(MPI_Comm_dup(s->world, &s->ctl_world),
+                  "creating a communicator") != MPI_SUCCESS) {
         return -1;
+    }
+    for (int i = 0; i < s->n_subs; i++) {
+        s->ctls[i] = MPI_COMM_NULL;
+        s->synced_at[i] = -1;
     }
     for (int i = 0; i < s->n_subs; i++) {
         int color = rank <= i ? 0 : MPI_UNDEFINED;
@@ -559,8 +631,11 @@ static int make_subcommunicators(struct sweep *s, int rank)
                       "creating a communicator") != MPI_SUCCESS) {
             return -1;
         }
-        if (s->subs[i] != MPI_COMM_NULL) {
-            MPI_Comm_set_errhandler(s->subs[i], MPI_ERRORS_RETURN);
+        if (s->subs[i] != MPI_COMM_NULL &&
+            (MPI_Comm_set_errhandler(s->subs[i], MPI_ERRORS_RETURN),
+             mpi_check(MPI_Comm_dup(s->subs[i], &s->ctls[i]),
+                       "creating a communicator") != MPI_SUCCESS)) {
+            return -1;
         }
     }
     return 0;
@@ -572,13 +647,22 @@ static void free_subcommunicators(struct sweep *s)
         if (s->subs[i] != MPI_COMM_NULL) {
             MPI_Comm_free(&s->subs[i]);
         }
+        if (s->ctls && s->ctls[i] != MPI_COMM_NULL) {
+            MPI_Comm_free(&s->ctls[i]);
+        }
+    }
+    if (s->ctl_world != MPI_COMM_NULL) {
+        MPI_Comm_free(&s->ctl_world);
     }
     free(s->subs);
+    free(s->ctls);
+    free(s->synced_at);
 }
 
 int sweep_main(const char *config_path, int is_fresh)
 {
-    struct sweep s = {0};
+    struct sweep s = {.ctl_world = MPI_COMM_NULL,
+                      .is_clock_global = clock_is_global()};
     struct config cfg;
     struct grid_results results = {0};
     int rank, world_size, status = 1;
@@ -603,6 +687,7 @@ int sweep_main(const char *config_path, int is_fresh)
     if (make_subcommunicators(&s, rank) != 0) {
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
+    clock_enter_epoch();
     measure_settle(s.world);
 
     if (rank != 0) {

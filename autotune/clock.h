@@ -1,0 +1,35 @@
+/* Clocks the harness can compare across ranks: each rank's offset from comm
+ * rank 0's MPI_Wtime, so every rank can start a call at one common instant. */
+#ifndef AUTOTUNE_CLOCK_H
+#define AUTOTUNE_CLOCK_H
+
+#include <mpi.h>
+
+/* 1 if MPI_Wtime is one clock for every rank (MPI_WTIME_IS_GLOBAL: SimGrid's
+ * simulated time); then every offset is 0 and no sync is needed. */
+int clock_is_global(void);
+
+/* Collective over comm: *offset_s = this rank's MPI_Wtime minus comm rank
+ * 0's at the same instant (0 on rank 0), from the round trip of least
+ * duration out of a few ping-pongs with rank 0 (Cristian's method: the
+ * error is at most half that round trip). */
+int clock_sync(MPI_Comm comm, double *offset_s);
+
+/* Waits until MPI_Wtime() reaches t_s (this rank's clock). Returns 1,
+ * without waiting, if that instant has already passed. */
+int clock_wait_until(double t_s);
+
+/* SimGrid computes event dates on the absolute clock, so a simulated call
+ * with flows that finish together can come out differently (by about 0.1 %)
+ * in another binade [2^k, 2^(k+1)) of it. Under SMPI the sweep therefore
+ * moves every rank's clock to 2^CLOCK_EPOCH_LOG2 s before measuring: every
+ * experiment of a sweep, resumed or not, runs in that one binade, where a
+ * call's simulation does not depend on when it starts. Elsewhere it does
+ * nothing. */
+enum { CLOCK_EPOCH_LOG2 = 18 };
+void clock_enter_epoch(void);
+/* 1 once the clock has left that binade (a sweep of over 2^18 simulated
+ * seconds); 0 outside SMPI. */
+int clock_left_epoch(void);
+
+#endif
