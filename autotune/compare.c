@@ -241,19 +241,21 @@ static int write_compare_csv(FILE *f, const void *arg)
     return ferror(f) ? -1 : 0;
 }
 
-/* The walk order of a sweep: collective (as first met), procs, message size;
- * strategies remember neighbours along it, so the replay walks it too. */
-static const struct point_result *const *sort_base;
-static size_t n_sort_base;
+/* The walk order of a sweep: collective (as first met in the journal),
+ * procs, message size; strategies remember neighbours along it, so the
+ * replay walks it too. */
+#define WALK_MAX_COLLS 64
+static const char *walk_colls[WALK_MAX_COLLS];
+static int n_walk_colls;
 
 static int coll_rank(const char *coll)
 {
-    for (size_t i = 0; i < n_sort_base; i++) {
-        if (strcmp(sort_base[i]->collective, coll) == 0) {
-            return (int)i;
+    for (int i = 0; i < n_walk_colls; i++) {
+        if (strcmp(walk_colls[i], coll) == 0) {
+            return i;
         }
     }
-    return 0;
+    return n_walk_colls;
 }
 
 static int cmp_walk(const void *a, const void *b)
@@ -270,38 +272,52 @@ static int cmp_walk(const void *a, const void *b)
     return (x->msg_bytes > y->msg_bytes) - (x->msg_bytes < y->msg_bytes);
 }
 
-/* The run's points in walk order, all completed by exhaustive search; fails
- * otherwise. *points is caller-frees. */
+/* The run's points in walk order, each once. Every point must have been
+ * completed by exhaustive search, at some time: then its records are the
+ * exhaustive set, whatever searched it later. Fails naming a point that
+ * was not. *points is caller-frees. */
 static int exhaustive_points(const char *run, const struct journal *j,
                              const struct point_result ***points,
                              size_t *n_points)
 {
     size_t n = journal_point_count(j);
+    const struct point_result **all = malloc((n ? n : 1) * sizeof *all);
     *n_points = 0;
-    *points = malloc((n ? n : 1) * sizeof **points);
-    if (!*points) {
+    *points = all;
+    if (!all) {
         return -1;
     }
+    n_walk_colls = 0;
     for (size_t i = 0; i < n; i++) {
-        const struct point_result *p = journal_point(j, i);
-        if (strcmp(p->strategy, "exhaustive") != 0) {
+        all[i] = journal_point(j, i);
+        if (coll_rank(all[i]->collective) == n_walk_colls &&
+            n_walk_colls < WALK_MAX_COLLS) {
+            walk_colls[n_walk_colls++] = all[i]->collective;
+        }
+    }
+    qsort(all, n, sizeof *all, cmp_walk);
+    for (size_t i = 0, end; i < n; i = end) {
+        const struct point_result *exhaustive = NULL;
+        for (end = i; end < n && cmp_walk(&all[i], &all[end]) == 0; end++) {
+            if (strcmp(all[end]->strategy, "exhaustive") == 0) {
+                exhaustive = all[end];
+            }
+        }
+        if (!exhaustive) {
             fprintf(stderr,
                     "compare: %s is not an exhaustive run (%s P=%d %ld B "
-                    "was searched with %s); compare needs a run swept with "
-                    "search = \"exhaustive\"\n",
-                    run, p->collective, p->procs, p->msg_bytes, p->strategy);
+                    "was searched with %s); compare needs every point "
+                    "searched once with search = \"exhaustive\"\n",
+                    run, all[i]->collective, all[i]->procs, all[i]->msg_bytes,
+                    all[i]->strategy);
             return -1;
         }
-        (*points)[(*n_points)++] = p;
+        all[(*n_points)++] = exhaustive;
     }
     if (*n_points == 0) {
         fprintf(stderr, "compare: %s has no completed points\n", run);
         return -1;
     }
-    sort_base = *points;
-    n_sort_base = n;
-    qsort(*points, n, sizeof **points, cmp_walk);
-    sort_base = NULL;
     return 0;
 }
 
@@ -445,6 +461,12 @@ int compare_main(int argc, char **argv)
         }
     }
     int fanout = chain_fanout_of(j);
+    if (!journal_has_settings(j)) {
+        fprintf(stderr,
+                "compare: %s: replaying the chain algorithms with "
+                "chain_fanout %d, as the journal's settings are unknown\n",
+                run, fanout);
+    }
     for (size_t i = 0; i < n_points; i++) {
         if (gather_point(&ix, points[i], fanout, rp) != 0) {
             goto done;

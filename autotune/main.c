@@ -103,6 +103,13 @@ static int export_context_of(const char *run, const char *source,
     if (journal_load(path, &j) != 0) {
         return -1;
     }
+    if (!journal_has_settings(j)) {
+        fprintf(stderr,
+                "note: %s: assuming backend own, chain_fanout 4 and an "
+                "unknown MPI library, as the journal's settings are "
+                "unknown\n",
+                run);
+    }
     const struct journal_settings *s = journal_get_settings(j);
     const char *v = journal_setting(s, "backend");
     snprintf(backend, backend_size, "%s", v ? v : "own");

@@ -1,7 +1,6 @@
 /* The sweep: rank 0 walks the grid and runs the search; the oracle answers
  * from the journal or has the point's ranks time the method. Invariant: a
  * result is in the journal, on disk, before the search sees it. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -377,37 +376,11 @@ static int path_join(char *buf, size_t size, const char *dir, const char *name)
     return 0;
 }
 
-/* --fresh: the old journal is kept as journal.old, never deleted. */
-static int start_fresh(const char *dir)
-{
-    char journal[2048], old[2048];
-    if (path_join(journal, sizeof journal, dir, "journal") != 0 ||
-        path_join(old, sizeof old, dir, "journal.old") != 0) {
-        return -1;
-    }
-    if (rename(journal, old) != 0 && errno != ENOENT) {
-        fprintf(stderr, "%s: %s\n", journal, strerror(errno));
-        return -1;
-    }
-    if (errno != ENOENT) {
-        fprintf(stderr, "autotune: starting over; the old journal is %s\n",
-                old);
-    }
-    static const char *const tables[] = {"measurements.csv", "optimal.csv",
-                                         "speedup.csv"};
-    for (int i = 0; i < 3; i++) {
-        char path[2048];
-        if (path_join(path, sizeof path, dir, tables[i]) == 0) {
-            unlink(path);
-        }
-    }
-    return 0;
-}
-
-/* Rank 0's checks before anything is measured. */
+/* Rank 0's checks before anything is measured; it holds the run
+ * directory's lock from here to the end of the sweep. */
 static int controller_setup(const char *config_path, int is_fresh,
                             int world_size, struct config *c,
-                            struct journal **journal)
+                            struct rundir_lock **lock, struct journal **journal)
 {
     struct journal_settings settings;
     char path[2048];
@@ -416,13 +389,15 @@ static int controller_setup(const char *config_path, int is_fresh,
     }
     if (config_check_world(c, world_size) != 0 ||
         baseline_check_backend(c) != 0 || store_make_dir(c->output) != 0 ||
-        (is_fresh && start_fresh(c->output) != 0) ||
-        path_join(path, sizeof path, c->output, "journal") != 0) {
+        rundir_lock_open(c->output, lock) != 0) {
         config_free(c);
         return -1;
     }
     settings_of(c, &settings);
-    if (journal_open(path, &settings, journal) != 0) {
+    if ((is_fresh && rundir_start_fresh(c->output) != 0) ||
+        path_join(path, sizeof path, c->output, "journal") != 0 ||
+        journal_open(path, &settings, journal) != 0) {
+        rundir_lock_close(*lock);
         config_free(c);
         return -1;
     }
@@ -664,6 +639,7 @@ int sweep_main(const char *config_path, int is_fresh)
     struct sweep s = {.ctl_world = MPI_COMM_NULL,
                       .is_clock_global = clock_is_global()};
     struct config cfg;
+    struct rundir_lock *lock = NULL;
     struct grid_results results = {0};
     int rank, world_size, status = 1;
     int is_setup = 0;
@@ -675,7 +651,7 @@ int sweep_main(const char *config_path, int is_fresh)
     MPI_Comm_size(s.world, &world_size);
 
     if (rank == 0 && controller_setup(config_path, is_fresh, world_size, &cfg,
-                                      &s.journal) == 0) {
+                                      &lock, &s.journal) == 0) {
         is_setup = 1;
         s.cfg = &cfg;
     }
@@ -719,6 +695,7 @@ int sweep_main(const char *config_path, int is_fresh)
 done:
     if (rank == 0 && is_setup) {
         journal_close(s.journal);
+        rundir_lock_close(lock);
         config_free(&cfg);
     }
     free(results.optimal);

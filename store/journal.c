@@ -15,11 +15,21 @@
 
 #define JOURNAL_MAGIC "autotune-journal 1"
 #define LINE_MAX_BYTES 1024
+#define LINE_MAX_TEXT "1024"
+
+/* Line 2 of a journal holds its settings. */
+enum settings_state {
+    SETTINGS_NONE,    /* not written yet: the journal ends before line 2 */
+    SETTINGS_READ,    /* read into settings */
+    SETTINGS_DAMAGED, /* line 2 is there but unreadable */
+};
 
 struct journal {
     char *path;
     int fd; /* -1 when loaded read-only */
     struct journal_settings settings;
+    enum settings_state settings_state;
+    const char *settings_damage; /* what is wrong with line 2 (static) */
     struct measurement *records;
     size_t n_records, cap_records;
     size_t *slots; /* open-addressing hash of record index + 1; 0 = empty */
@@ -313,60 +323,123 @@ static void parse_settings(char *payload, struct journal_settings *s)
     }
 }
 
-/* Reads every line; *valid_bytes is the length of the prefix made of whole
- * lines, so a torn tail can be cut off. */
-static int load_lines(struct journal *j, FILE *f, long *valid_bytes,
-                      int *has_settings)
+/* One line as read: at most LINE_MAX_BYTES of it are kept. */
+struct line {
+    char text[LINE_MAX_BYTES + 1];
+    int has_newline, has_nul, is_too_long;
+};
+
+/* Reads the next line, counting its bytes (a longer line's too) in *offset;
+ * returns 0 at the end of the file. */
+static int read_line(FILE *f, struct line *l, long *offset)
 {
-    char line[LINE_MAX_BYTES + 2];
+    size_t n = 0;
+    long start = *offset;
+    int c;
+    l->has_newline = l->has_nul = l->is_too_long = 0;
+    while ((c = getc_unlocked(f)) != EOF) {
+        (*offset)++;
+        if (c == '\n') {
+            l->has_newline = 1;
+            break;
+        }
+        l->has_nul |= c == '\0';
+        if (n < LINE_MAX_BYTES) {
+            l->text[n++] = (char)c;
+        } else {
+            l->is_too_long = 1;
+        }
+    }
+    l->text[n] = '\0';
+    return *offset > start;
+}
+
+/* What is wrong with a whole line, or NULL; *payload is its checked text. */
+static const char *line_damage(struct line *l, char **payload)
+{
+    *payload = NULL;
+    if (l->has_nul) {
+        return "a NUL byte";
+    }
+    if (l->is_too_long) {
+        return "longer than " LINE_MAX_TEXT " bytes";
+    }
+    *payload = checked_payload(l->text);
+    return *payload ? NULL : "bad checksum";
+}
+
+/* The magic line as written, to recognise a torn first line as ours. */
+static int is_magic_prefix(const char *text)
+{
+    char magic[64];
+    snprintf(magic, sizeof magic, "%s *%08x", JOURNAL_MAGIC,
+             (unsigned)crc32_of(JOURNAL_MAGIC, strlen(JOURNAL_MAGIC)));
+    return strncmp(magic, text, strlen(text)) == 0;
+}
+
+/* Reads every line. A damaged line is reported and skipped, whatever
+ * follows it; only a torn last line is left out of *valid_bytes, the length
+ * of the prefix made of whole lines, so that it can be cut off. */
+static int load_lines(struct journal *j, FILE *f, long *valid_bytes)
+{
+    struct line *l = malloc(sizeof *l);
     long offset = 0;
-    int lineno = 0;
+    int lineno = 0, rc = 0, is_out_of_memory = 0;
     *valid_bytes = 0;
-    *has_settings = 0;
-    while (fgets(line, sizeof line, f)) {
-        size_t len = strlen(line);
+    while (l && rc == 0 && !is_out_of_memory && read_line(f, l, &offset)) {
         lineno++;
-        offset += (long)len;
-        if (len == 0 || line[len - 1] != '\n') {
-            fprintf(stderr,
-                    "%s:%d: torn last line (an interrupted write), skipped\n",
-                    j->path, lineno);
-            return 0;
+        if (!l->has_newline) {
+            if (lineno == 1 && (l->has_nul || !is_magic_prefix(l->text))) {
+                fprintf(stderr, "%s:1: not an autotune journal\n", j->path);
+                rc = -1;
+            } else {
+                fprintf(stderr,
+                        "%s:%d: torn last line (an interrupted write), "
+                        "skipped\n",
+                        j->path, lineno);
+            }
+            break;
         }
         *valid_bytes = offset;
-        line[len - 1] = '\0';
-        char *payload = checked_payload(line);
+        char *payload;
+        const char *damage = line_damage(l, &payload);
         struct measurement m;
         struct point_result point;
-        if (lineno == 1 && (!payload || strcmp(payload, JOURNAL_MAGIC))) {
-            /* Never append to, or cut, a file that is not ours. */
-            fprintf(stderr, "%s:1: not an autotune journal\n", j->path);
-            return -1;
-        }
-        if (!payload) {
-            fprintf(stderr, "%s:%d: bad checksum, line skipped\n", j->path,
-                    lineno);
-        } else if (lineno == 1) {
-            continue;
+        if (lineno == 1) {
+            if (damage || strcmp(payload, JOURNAL_MAGIC) != 0) {
+                /* Never append to, or cut, a file that is not ours. */
+                fprintf(stderr, "%s:1: not an autotune journal\n", j->path);
+                rc = -1;
+            }
+        } else if (lineno == 2) {
+            if (!damage && strncmp(payload, "settings", 8) == 0) {
+                parse_settings(payload, &j->settings);
+                j->settings_state = SETTINGS_READ;
+            } else {
+                j->settings_state = SETTINGS_DAMAGED;
+                j->settings_damage = damage ? damage : "not a settings line";
+            }
+        } else if (damage) {
+            fprintf(stderr, "%s:%d: damaged line (%s), skipped\n", j->path,
+                    lineno, damage);
         } else if (strncmp(payload, "settings", 8) == 0) {
-            parse_settings(payload, &j->settings);
-            *has_settings = 1;
+            fprintf(stderr, "%s:%d: a second settings line, skipped\n", j->path,
+                    lineno);
         } else if (payload[0] == 'p' && parse_point(payload, &point) == 0) {
-            if (points_add(j, &point) != 0) {
-                fprintf(stderr, "%s: out of memory\n", j->path);
-                return -1;
-            }
+            is_out_of_memory = points_add(j, &point) != 0;
         } else if (parse_record(payload, &m) == 0) {
-            if (records_add(j, &m) != 0) {
-                fprintf(stderr, "%s: out of memory\n", j->path);
-                return -1;
-            }
+            is_out_of_memory = records_add(j, &m) != 0;
         } else {
             fprintf(stderr, "%s:%d: malformed record, line skipped\n", j->path,
                     lineno);
         }
     }
-    return 0;
+    if (!l || is_out_of_memory) {
+        fprintf(stderr, "%s: out of memory\n", j->path);
+        rc = -1;
+    }
+    free(l);
+    return rc;
 }
 
 static const char *setting_value(const struct journal_settings *s,
@@ -439,7 +512,7 @@ static int write_settings(struct journal *j)
 }
 
 static int journal_read(const char *path, struct journal **out, long *valid,
-                        int *has_settings, int *exists)
+                        int *exists)
 {
     struct journal *j = calloc(1, sizeof *j);
     if (!j || !(j->path = strdup(path))) {
@@ -448,14 +521,13 @@ static int journal_read(const char *path, struct journal **out, long *valid,
     }
     j->fd = -1;
     *out = j;
+    *valid = 0;
     FILE *f = fopen(path, "r");
     *exists = f != NULL;
     if (!f) {
-        *valid = 0;
-        *has_settings = 0;
         return errno == ENOENT ? 0 : -1;
     }
-    int rc = load_lines(j, f, valid, has_settings);
+    int rc = load_lines(j, f, valid);
     fclose(f);
     return rc;
 }
@@ -463,16 +535,21 @@ static int journal_read(const char *path, struct journal **out, long *valid,
 int journal_load(const char *path, struct journal **out)
 {
     long valid;
-    int has_settings, exists;
+    int exists;
     *out = NULL;
     struct journal *j = NULL;
-    if (journal_read(path, &j, &valid, &has_settings, &exists) != 0 ||
-        !exists) {
+    if (journal_read(path, &j, &valid, &exists) != 0 || !exists) {
         if (!exists) {
             fprintf(stderr, "%s: %s\n", path, strerror(ENOENT));
         }
         journal_close(j);
         return -1;
+    }
+    if (j->settings_state == SETTINGS_DAMAGED) {
+        fprintf(stderr,
+                "%s:2: damaged settings line (%s): how the run was measured "
+                "is unknown\n",
+                path, j->settings_damage);
     }
     *out = j;
     return 0;
@@ -482,28 +559,39 @@ int journal_open(const char *path, const struct journal_settings *settings,
                  struct journal **out)
 {
     long valid;
-    int has_settings, exists;
+    int exists;
     struct journal *j = NULL;
     *out = NULL;
-    if (journal_read(path, &j, &valid, &has_settings, &exists) != 0) {
+    if (journal_read(path, &j, &valid, &exists) != 0) {
         goto fail;
     }
-    if (has_settings && check_settings(j, settings) != 0) {
+    if (j->settings_state == SETTINGS_DAMAGED) {
+        fprintf(stderr,
+                "%s:2: damaged settings line (%s), so the config cannot be "
+                "checked against the recorded sweep; use --fresh to start "
+                "over (it moves this journal to old/)\n",
+                path, j->settings_damage);
+        goto fail;
+    }
+    if (j->settings_state == SETTINGS_READ &&
+        check_settings(j, settings) != 0) {
         goto fail;
     }
     j->settings = *settings;
-    j->fd = open(path, O_WRONLY | O_CREAT, 0644);
-    if (j->fd < 0 || ftruncate(j->fd, valid) != 0 ||
-        lseek(j->fd, 0, SEEK_END) < 0) {
+    /* O_APPEND: whatever else writes the file, a record never overwrites
+     * another. */
+    j->fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (j->fd < 0 || ftruncate(j->fd, valid) != 0) {
         fprintf(stderr, "%s: %s\n", path, strerror(errno));
         goto fail;
     }
     if (valid == 0 && write_line(j, JOURNAL_MAGIC) != 0) {
         goto fail;
     }
-    if (!has_settings && write_settings(j) != 0) {
+    if (j->settings_state == SETTINGS_NONE && write_settings(j) != 0) {
         goto fail;
     }
+    j->settings_state = SETTINGS_READ;
     *out = j;
     return 0;
 fail:
@@ -578,4 +666,9 @@ const struct measurement *journal_record(const struct journal *j, size_t i)
 const struct journal_settings *journal_get_settings(const struct journal *j)
 {
     return &j->settings;
+}
+
+int journal_has_settings(const struct journal *j)
+{
+    return j->settings_state == SETTINGS_READ;
 }

@@ -47,17 +47,22 @@ void journal_settings_add(struct journal_settings *s, const char *key,
 struct journal;
 
 /* Opens (creating if needed) the journal at path for appending. An existing
- * journal's records are loaded; damaged lines (bad checksum, torn last write)
- * are reported on stderr and skipped; a torn tail is cut off so that new
- * records start on a line of their own. If the journal was written with other
- * settings, prints one line naming the differing keys and fails.
+ * journal's records are loaded; a damaged line (bad checksum, a NUL byte,
+ * over-long) is reported with its line number and skipped, and every line
+ * after it is kept; only a torn last line (no newline: an interrupted write)
+ * is cut off, so that new records start on a line of their own. Fails with
+ * one line, changing nothing, if the journal was written with other settings
+ * (naming the differing keys) or its settings line (line 2) is damaged.
  * *out is caller-frees with journal_close. */
 int journal_open(const char *path, const struct journal_settings *settings,
                  struct journal **out);
 /* Opens a journal read-only, loading its records and settings (offline
- * tools). */
+ * tools); a damaged settings line is reported and leaves the settings empty
+ * (see journal_has_settings). */
 int journal_load(const char *path, struct journal **out);
 void journal_close(struct journal *j);
+/* 0 when the journal's settings line could not be read. */
+int journal_has_settings(const struct journal *j);
 
 /* Appends one record and flushes it to disk before returning. */
 int journal_append(struct journal *j, const struct measurement *m);
@@ -256,6 +261,20 @@ int store_write_file(const char *path, int (*write)(FILE *, const void *),
                      const void *arg);
 /* mkdir -p; then checks that the directory is writable. */
 int store_make_dir(const char *path);
+
+/* The run directory's lock (store/rundir.c): RUN/lock names the host and
+ * process of the one sweep that writes the run. Taken atomically; a lock
+ * left by a process that is gone from this host is taken over (one line
+ * says so); one held by a live process, or by another host, fails with one
+ * line naming them, and nothing changes. *out is caller-frees with
+ * rundir_lock_close, which removes the lock. */
+struct rundir_lock;
+int rundir_lock_open(const char *dir, struct rundir_lock **out);
+void rundir_lock_close(struct rundir_lock *lock);
+/* --fresh: moves the previous sweep's journal, tables and decisions to
+ * DIR/old/N/ (N one more than the highest there), so that DIR/old/N is a run
+ * directory of its own; nothing is deleted. Call it holding the lock. */
+int rundir_start_fresh(const char *dir);
 
 /* The value of key in a journal's settings, or NULL (borrowed). */
 const char *journal_setting(const struct journal_settings *s, const char *key);

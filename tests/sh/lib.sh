@@ -1,6 +1,7 @@
 # Sourced by the shell tests: they run from the top of the tree, with a
 # temporary directory $tmp removed at exit (kept when KEEP is set), and
-# fail() counting failures that the test reports at its end.
+# fail() counting failures that the test reports at its end; records() and
+# wait_for_records() watch a sweep's journal.
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
@@ -8,4 +9,16 @@ fails=0
 fail() {
     echo "FAIL: $*"
     fails=$((fails + 1))
+}
+# The number of measurement records in a journal (0 if there is none).
+records() { local n; n=$(grep -ac '^m ' "$1" 2>/dev/null); echo "${n:-0}"; }
+# Until JOURNAL holds N records (0) or process PID has ended (1), at most
+# 30 s.
+wait_for_records() { # JOURNAL N PID
+    for _ in $(seq 1 3000); do
+        [ "$(records "$1")" -ge "$2" ] && return 0
+        kill -0 "$3" 2>/dev/null || return 1
+        sleep 0.01
+    done
+    return 1
 }

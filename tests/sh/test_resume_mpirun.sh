@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Under Open MPI: kill one worker rank with SIGKILL mid-sweep (a node dying);
 # mpirun stops the job, the journal stays whole, and the same command resumes
-# without measuring again what was recorded. Also checks export.
+# without measuring again what was recorded, taking over the lock the dead
+# sweep left. Also checks export.
 set -u
 . "$(dirname "$0")/lib.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-records() { local n; n=$(grep -c '^m ' "$1" 2>/dev/null); echo "${n:-0}"; }
 
 cat > "$tmp/t.cfg" <<CFG
 output        = "$tmp/run";
@@ -18,11 +18,7 @@ CFG
 mpirun -np 3 --oversubscribe build/autotune -c "$tmp/t.cfg" > "$tmp/out1" 2>&1 &
 mpirun_pid=$!
 # Wait for some records, then kill the rank with the highest pid (a worker).
-for _ in $(seq 1 3000); do
-    [ "$(records "$tmp/run/journal")" -ge 20 ] && break
-    kill -0 $mpirun_pid 2>/dev/null || break
-    sleep 0.01
-done
+wait_for_records "$tmp/run/journal" 20 $mpirun_pid
 victim=$(pgrep -f "build/autotune -c $tmp/t.cfg" | grep -v "^$mpirun_pid\$" | sort -n | tail -1)
 [ -n "$victim" ] && kill -9 "$victim"
 wait $mpirun_pid
@@ -40,6 +36,9 @@ base=$(sed -n 's/.*measured, \([0-9]*\) from the journal.*/\1/p' "$tmp/out2")
 [ $((${reused:-0} + ${base:-0})) -eq "$before" ] ||
     fail "the resumed sweep reused ${reused:-0} + ${base:-0} baseline, not the $before recorded experiments"
 after=$(records "$tmp/run/journal")
+# Rank 0 died holding the run directory's lock; the resume took it over.
+grep -q "which held it, is gone; taking the lock over" "$tmp/out2" || fail "no take-over of the dead sweep's lock"
+[ -e "$tmp/run/lock" ] && fail "the lock outlived the sweep"
 rows=$(($(wc -l < "$tmp/run/optimal.csv") - 1))
 [ "$rows" -eq 68 ] || fail "optimal.csv has $rows rows, expected 2 x 2 x 17 = 68"
 # Every recorded method is in measurements.csv exactly once.

@@ -27,7 +27,6 @@ sweep() { # NAME [args]
     smpirun -np $np -platform $platform --cfg=smpi/simulate-computation:no \
         --log=root.thres:critical build/autotune-smpi -c "$tmp/$name.cfg" "$@"
 }
-records() { local n; n=$(grep -c '^m ' "$1" 2>/dev/null); echo "${n:-0}"; }
 
 # One kill-and-resume cycle for a search strategy: NAME SEARCH.
 kill_and_resume() {
@@ -44,10 +43,7 @@ kill_and_resume() {
     setsid bash -c "$(declare -f sweep); tmp=$tmp np=$np platform=$platform sweep $part" \
         > "$tmp/${part}1.out" 2>&1 &
     pid=$!
-    while kill -0 $pid 2>/dev/null; do
-        [ "$(records "$tmp/$part/journal")" -ge $((total / 3)) ] && break
-        sleep 0.01
-    done
+    wait_for_records "$tmp/$part/journal" $((total / 3)) $pid
     kill -9 -- -$pid 2>/dev/null
     wait $pid 2>/dev/null
     killed_at=$(records "$tmp/$part/journal")
@@ -94,9 +90,9 @@ elif ! grep -q "smpi.async_small_thresh (journal 0, config 1024)" "$tmp/eager.ou
     fail "eager model conflict message: $(grep -m1 conflict "$tmp/eager.out")"
 fi
 [ "$(md5sum < "$tmp/a-full/journal")" = "$before" ] || fail "a refused resume changed the journal"
-# --fresh starts over; the old journal is kept.
+# --fresh starts over; the old journal is kept (in old/1/).
 sweep a-part --fresh > "$tmp/fresh.out" 2>&1 || fail "--fresh sweep"
-[ -f "$tmp/a-part/journal.old" ] && [ "$(records "$tmp/a-part/journal.old")" -eq "$(records "$tmp/a-full/journal")" ] ||
+[ -f "$tmp/a-part/old/1/journal" ] && [ "$(records "$tmp/a-part/old/1/journal")" -eq "$(records "$tmp/a-full/journal")" ] ||
     fail "--fresh did not keep the old journal"
 grep -q " 0 taken from the journal" "$tmp/fresh.out" || fail "--fresh reused records"
 

@@ -1,0 +1,409 @@
+/* The run directory: one sweep at a time writes it (RUN/lock names the host
+ * and process that holds it), and --fresh moves the previous sweep's files
+ * to RUN/old/N/. Invariant: nothing here deletes a record or a table. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "store/store.h"
+
+#ifdef getpid
+/* SMPI's helpers rename getpid to the simulated process's number; the lock
+ * needs the operating system's, which another process can look up. */
+#undef getpid
+pid_t getpid(void);
+#endif
+
+#define PATH_BYTES 4096
+#define HOST_BYTES 256 /* read_holder reads at most 255 */
+
+struct rundir_lock {
+    char *path;
+    int fd; /* holds an fcntl write lock on the lock file while open */
+};
+
+static int path_join(char *buf, const char *dir, const char *name)
+{
+    if (snprintf(buf, PATH_BYTES, "%s/%s", dir, name) >= PATH_BYTES) {
+        fprintf(stderr, "%s: path too long\n", dir);
+        return -1;
+    }
+    return 0;
+}
+
+static void this_host(char *host)
+{
+    if (gethostname(host, HOST_BYTES) != 0) {
+        snprintf(host, HOST_BYTES, "?");
+    }
+    host[HOST_BYTES - 1] = '\0';
+}
+
+/* The holder a lock file names ("host pid"); 0 if it names one. */
+static int read_holder(int fd, char *host, long *pid)
+{
+    char text[HOST_BYTES + 32];
+    ssize_t n = pread(fd, text, sizeof text - 1, 0);
+    if (n <= 0) {
+        return -1;
+    }
+    text[n] = '\0';
+    return sscanf(text, "%255s %ld", host, pid) == 2 && *pid > 0 ? 0 : -1;
+}
+
+/* An fcntl lock on the whole file: the kernel drops it when its process
+ * dies, so a lock file nobody holds this way was left by a dead sweep.
+ * 0 when taken or when the file system has no such locks (then only the
+ * pid tells). */
+static int hold_fcntl(int fd)
+{
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+    if (fcntl(fd, F_SETLK, &fl) == 0 || errno == ENOLCK ||
+        errno == EOPNOTSUPP || errno == EINVAL) {
+        return 0;
+    }
+    return -1;
+}
+
+static int same_file(int fd, const char *path)
+{
+    struct stat a, b;
+    return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
+}
+
+/* A zombie (killed, not yet reaped by its parent) has ended: on Linux,
+ * /proc says so; elsewhere only kill() tells. */
+static int is_alive(long pid)
+{
+    char path[64], text[512];
+    if (kill((pid_t)pid, 0) != 0 && errno != EPERM) {
+        return 0;
+    }
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        return 1;
+    }
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    const char *state = strrchr(text, ')'); /* "pid (comm) S ..." */
+    return !(state && state[1] == ' ' && (state[2] == 'Z' || state[2] == 'X'));
+}
+
+/* Writes me into a new file fd, held with an fcntl lock. */
+static int fill_lock(int fd, const char *me)
+{
+    size_t n = strlen(me);
+    if (hold_fcntl(fd) != 0 || write(fd, me, n) != (ssize_t)n ||
+        fsync(fd) != 0) {
+        return -1;
+    }
+    return 0;
+}
+
+/* The lock file appears whole and already held: written and locked under a
+ * name of this process's own, then linked to RUN/lock (link() fails if it
+ * exists). Where the file system has no hard links, it is created with
+ * O_EXCL and filled at once. 1 if it existed, 0 if created, -1 on error. */
+static int create_lock(const char *path, const char *me, int *fd)
+{
+    char tmp[PATH_BYTES];
+    int rc = -1, is_linkless = 0;
+    if (snprintf(tmp, sizeof tmp, "%s.%ld", path, (long)getpid()) >=
+        (int)sizeof tmp) {
+        fprintf(stderr, "%s: path too long\n", path);
+        return -1;
+    }
+    *fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC, 0644);
+    if (*fd < 0 || fill_lock(*fd, me) != 0) {
+        fprintf(stderr, "%s: %s\n", tmp, strerror(errno));
+    } else if (link(tmp, path) == 0) {
+        rc = 0;
+    } else if (errno == EEXIST) {
+        rc = 1;
+    } else if (errno == EPERM || errno == ENOTSUP || errno == ENOSYS) {
+        is_linkless = 1;
+    } else {
+        fprintf(stderr, "%s: %s\n", path, strerror(errno));
+    }
+    unlink(tmp);
+    if (rc != 0 && *fd >= 0) {
+        close(*fd);
+        *fd = -1;
+    }
+    if (is_linkless) {
+        *fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0644);
+        rc = *fd < 0 ? (errno == EEXIST ? 1 : -1) : fill_lock(*fd, me);
+        if (rc < 0) {
+            fprintf(stderr, "%s: %s\n", path, strerror(errno));
+        }
+        if (rc < 0 && *fd >= 0) {
+            unlink(path);
+            close(*fd);
+            *fd = -1;
+        }
+    }
+    return rc;
+}
+
+/* RUN/lock exists: refuses a live holder, takes over a dead one's lock in
+ * place (the fcntl lock keeps two takers apart). 1 when the file went away
+ * meanwhile (try again). */
+static int take_over(const char *path, const char *me, const char *host,
+                     int *fd)
+{
+    char holder[HOST_BYTES] = "";
+    long pid = 0;
+    *fd = open(path, O_RDWR);
+    if (*fd < 0) {
+        if (errno == ENOENT) {
+            return 1;
+        }
+        fprintf(stderr, "%s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    int is_held = hold_fcntl(*fd) != 0;
+    if (!is_held && !same_file(*fd, path)) {
+        close(*fd); /* released and removed between open and lock */
+        return 1;
+    }
+    int is_named = read_holder(*fd, holder, &pid) == 0;
+    int is_here = is_named && strcmp(holder, host) == 0;
+    if (is_held || (is_here && pid != (long)getpid() && is_alive(pid))) {
+        /* Not held but alive: a sweep on a file system without fcntl
+         * locks, or another program that got the pid since. */
+        fprintf(stderr,
+                "autotune: the run directory is in use by process %ld on "
+                "host %s (%s); wait for that sweep to end%s\n",
+                pid, is_named ? holder : "?", path,
+                is_held ? ""
+                        : " (if that process is no sweep, remove the lock)");
+    } else if (is_named && !is_here) {
+        fprintf(stderr,
+                "autotune: the run directory is held by process %ld on "
+                "host %s (%s), which cannot be checked from here; if that "
+                "sweep has ended, remove the lock\n",
+                pid, holder, path);
+    } else if (ftruncate(*fd, 0) != 0 ||
+               pwrite(*fd, me, strlen(me), 0) != (ssize_t)strlen(me) ||
+               fsync(*fd) != 0) {
+        fprintf(stderr, "%s: %s\n", path, strerror(errno));
+    } else {
+        if (is_named) {
+            fprintf(stderr,
+                    "autotune: %s: process %ld on %s, which held it, is "
+                    "gone; taking the lock over\n",
+                    path, pid, holder);
+        } else {
+            fprintf(stderr, "autotune: %s names no process; taking it over\n",
+                    path);
+        }
+        return 0;
+    }
+    close(*fd);
+    *fd = -1;
+    return -1;
+}
+
+int rundir_lock_open(const char *dir, struct rundir_lock **out)
+{
+    char path[PATH_BYTES], host[HOST_BYTES], me[HOST_BYTES + 32];
+    int fd = -1, rc = 1;
+    *out = NULL;
+    if (path_join(path, dir, "lock") != 0) {
+        return -1;
+    }
+    this_host(host);
+    snprintf(me, sizeof me, "%s %ld\n", host, (long)getpid());
+    for (int attempt = 0; attempt < 100 && rc == 1; attempt++) {
+        rc = create_lock(path, me, &fd);
+        if (rc == 1) {
+            rc = take_over(path, me, host, &fd);
+        }
+    }
+    if (rc == 1) {
+        fprintf(stderr, "%s: appears and disappears; not taken\n", path);
+    }
+    struct rundir_lock *lock = rc == 0 ? malloc(sizeof *lock) : NULL;
+    if (rc == 0 && (!lock || !(lock->path = strdup(path)))) {
+        fprintf(stderr, "autotune: out of memory\n");
+        free(lock);
+        lock = NULL;
+    }
+    if (!lock) {
+        if (fd >= 0) {
+            unlink(path);
+            close(fd);
+        }
+        return -1;
+    }
+    lock->fd = fd;
+    *out = lock;
+    return 0;
+}
+
+void rundir_lock_close(struct rundir_lock *lock)
+{
+    if (!lock) {
+        return;
+    }
+    /* Removed before it is released, so that nobody takes a removed file;
+     * and only if it is still ours (someone may have removed it by hand). */
+    if (same_file(lock->fd, lock->path)) {
+        unlink(lock->path);
+    }
+    close(lock->fd);
+    free(lock->path);
+    free(lock);
+}
+
+/* What --fresh moves: the files a sweep and the offline commands write in
+ * the run directory. */
+static int is_run_file(const char *name)
+{
+    static const char *const names[] = {"journal", "measurements.csv",
+                                        "optimal.csv", "speedup.csv",
+                                        "compare.csv"};
+    static const char *const prefixes[] = {"tree.", "tree-", "quadtree-"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(name, names[i]) == 0) {
+            return 1;
+        }
+    }
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+        if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int add_name(char ***names, size_t *n, size_t *cap, const char *name)
+{
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 16;
+        char **grown = realloc(*names, *cap * sizeof *grown);
+        if (!grown) {
+            return -1;
+        }
+        *names = grown;
+    }
+    if (!((*names)[*n] = strdup(name))) {
+        return -1;
+    }
+    (*n)++;
+    return 0;
+}
+
+/* The names of the run files in dir, the journal last (caller-frees each
+ * and the array, also on failure). */
+static int list_run_files(const char *dir, char ***names, size_t *n)
+{
+    DIR *d = opendir(dir);
+    size_t cap = 0;
+    int has_journal = 0, rc = 0;
+    *names = NULL;
+    *n = 0;
+    if (!d) {
+        fprintf(stderr, "%s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    for (struct dirent *e; rc == 0 && (e = readdir(d));) {
+        if (strcmp(e->d_name, "journal") == 0) {
+            has_journal = 1;
+        } else if (is_run_file(e->d_name)) {
+            rc = add_name(names, n, &cap, e->d_name);
+        }
+    }
+    closedir(d);
+    if (rc == 0 && has_journal) {
+        rc = add_name(names, n, &cap, "journal");
+    }
+    if (rc != 0) {
+        fprintf(stderr, "%s: out of memory listing the run's files\n", dir);
+    }
+    return rc;
+}
+
+/* Makes old/N, N one more than the highest number there. */
+static int make_old_dir(const char *dir, char *old)
+{
+    char parent[PATH_BYTES];
+    long highest = 0;
+    if (path_join(parent, dir, "old") != 0) {
+        return -1;
+    }
+    if (mkdir(parent, 0755) != 0 && errno != EEXIST) {
+        fprintf(stderr, "%s: %s\n", parent, strerror(errno));
+        return -1;
+    }
+    DIR *d = opendir(parent);
+    if (!d) {
+        fprintf(stderr, "%s: %s\n", parent, strerror(errno));
+        return -1;
+    }
+    for (struct dirent *e; (e = readdir(d));) {
+        char *end;
+        long k = strtol(e->d_name, &end, 10);
+        if (end != e->d_name && *end == '\0' && k > highest) {
+            highest = k;
+        }
+    }
+    closedir(d);
+    for (long k = highest + 1;; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "%ld", k);
+        if (path_join(old, parent, name) != 0) {
+            return -1;
+        }
+        if (mkdir(old, 0755) == 0) {
+            return 0;
+        }
+        if (errno != EEXIST) {
+            fprintf(stderr, "%s: %s\n", old, strerror(errno));
+            return -1;
+        }
+    }
+}
+
+int rundir_start_fresh(const char *dir)
+{
+    char old[PATH_BYTES];
+    char **names;
+    size_t n;
+    int rc = list_run_files(dir, &names, &n);
+    if (rc == 0 && n > 0) {
+        rc = make_old_dir(dir, old);
+    }
+    /* The journal goes last: stopped halfway, the run still has it. */
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        char from[PATH_BYTES], to[PATH_BYTES];
+        if (path_join(from, dir, names[i]) != 0 ||
+            path_join(to, old, names[i]) != 0) {
+            rc = -1;
+        } else if (rename(from, to) != 0) {
+            fprintf(stderr, "%s: cannot move it to %s/: %s\n", from, old,
+                    strerror(errno));
+            rc = -1;
+        }
+    }
+    if (rc == 0 && n > 0) {
+        fprintf(stderr,
+                "autotune: starting over; the previous sweep's journal and "
+                "tables are in %s/\n",
+                old);
+    }
+    for (size_t i = 0; i < n; i++) {
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
