@@ -20,6 +20,7 @@ LDFLAGS  += -fsanitize=$(SANITIZE)
 endif
 
 MODULES  := autotune search collectives store decision
+comma    := ,
 SRCS     := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
 MAIN_SRC := autotune/main.c
 LIB_SRCS := $(filter-out $(MAIN_SRC),$(SRCS))
@@ -46,9 +47,17 @@ build/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-# The same source compiled against SimGrid's simulated MPI.
+# The same source compiled against SimGrid's simulated MPI. smpicc links a
+# shared object that smpirun loads; with the system's program interpreter and
+# an entry point (autotune/main.c) it also runs by itself, for the commands
+# that need no MPI and a hint on how to start the sweep.
+SMPI_INTERP := $(if $(SMPICC),$(shell readelf -l /bin/sh 2>/dev/null | \
+                 sed -n 's/.*program interpreter: \(.*\)]/\1/p'))
+build/smpi/autotune/main.o: CFLAGS += \
+    $(if $(SMPI_INTERP),-DAUTOTUNE_SMPI_INTERP='"$(SMPI_INTERP)"')
 build/autotune-smpi: $(SMPI_OBJS)
-	$(SMPICC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(SMPICC) $(LDFLAGS) $(if $(SMPI_INTERP),-Wl$(comma)-e$(comma)autotune_smpi_entry) \
+	    -o $@ $^ $(LDLIBS)
 
 build/smpi/%.o: %.c
 	@mkdir -p $(@D)

@@ -1,6 +1,9 @@
 /* Reads tune.cfg with libconfig. Every check happens here, before anything
  * is measured or written, and names the file, the line and the key. */
+#include <ctype.h>
+#include <errno.h>
 #include <libconfig.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,10 +12,22 @@
 #include "autotune/config.h"
 
 #define MAX_LIST 4096
+#define MAX_OVERFLOWS 16
+/* The largest buffer a P-block collective may need at one point: far
+ * beyond any machine, and no product of sizes overflows a long below it. */
+#define MAX_BUFFER_BYTES (1L << 62)
+
+/* An integer literal of the file too large for 64 bits, by its line. */
+struct overflow {
+    int line;
+    char text[48];
+};
 
 struct reader {
     const char *path;
     config_t cfg;
+    struct overflow overflows[MAX_OVERFLOWS];
+    int n_overflows;
 };
 
 static void __attribute__((format(printf, 4, 5)))
@@ -52,6 +67,18 @@ static int read_int(const struct reader *r, const config_setting_t *s,
         return -1;
     }
     long long v = config_setting_get_int64(s);
+    if (v == LLONG_MAX || v == LLONG_MIN) { /* see rewrite_integers */
+        const char *text = "the value";
+        for (int i = 0; i < r->n_overflows; i++) {
+            if (r->overflows[i].line == (int)config_setting_source_line(s)) {
+                text = r->overflows[i].text;
+                break;
+            }
+        }
+        report(r, s, key, "%s does not fit in 64 bits; expected %s", text,
+               what);
+        return -1;
+    }
     if (v < min || v > max) {
         report(r, s, key, "%lld is not %s", v, what);
         return -1;
@@ -168,9 +195,10 @@ static int read_int_sizes(const struct reader *r, const config_setting_t *s,
 static int read_message_sizes(const struct reader *r, const config_setting_t *s,
                               struct config *c)
 {
-    const char *what = "a message size in bytes (1 .. 2^31-1)";
+    const char *what = "a message size in bytes (1 .. 2^50)";
+    c->msg_line = config_setting_source_line(s);
     if (!config_setting_is_group(s)) {
-        return read_sizes(r, s, "message_sizes", 1, 0x7fffffffL, what,
+        return read_sizes(r, s, "message_sizes", 1, CONFIG_MAX_MSG_BYTES, what,
                           &c->msg_sizes, &c->n_msgs);
     }
     static const char *const keys[] = {"min", "max", "factor"};
@@ -188,7 +216,8 @@ static int read_message_sizes(const struct reader *r, const config_setting_t *s,
             report(r, e, key, "unknown key (valid: min, max, factor)");
             return -1;
         }
-        if (read_int(r, e, key, k == 2 ? 2 : 1, 0x7fffffffLL,
+        if (read_int(r, e, key, k == 2 ? 2 : 1,
+                     k == 2 ? 0x7fffffffLL : CONFIG_MAX_MSG_BYTES,
                      k == 2 ? "an integer factor >= 2" : what, &v[k]) != 0) {
             return -1;
         }
@@ -203,13 +232,21 @@ static int read_message_sizes(const struct reader *r, const config_setting_t *s,
         report(r, s, "message_sizes", "max %lld is below min %lld", v[1], v[0]);
         return -1;
     }
+    /* m <= max / factor: the next size neither overflows nor passes max. */
+    int n = 1;
+    for (long long m = v[0]; m <= v[1] / v[2]; m *= v[2]) {
+        n++;
+    }
     c->n_msgs = 0;
-    c->msg_sizes = malloc(64 * sizeof *c->msg_sizes);
+    c->msg_sizes = malloc((size_t)n * sizeof *c->msg_sizes);
     if (!c->msg_sizes) {
         return -1;
     }
-    for (long long m = v[0]; m <= v[1]; m *= v[2]) {
+    for (long long m = v[0];; m *= v[2]) {
         c->msg_sizes[c->n_msgs++] = (long)m;
+        if (m > v[1] / v[2]) {
+            break;
+        }
     }
     return 0;
 }
@@ -490,85 +527,265 @@ static int read_output(const struct reader *r, const config_setting_t *s,
     return 0;
 }
 
-static int read_scalar_int(const struct reader *r, const config_setting_t *s,
-                           const char *key, long long min, long long max,
-                           const char *what, int *out)
+static int read_procs(const struct reader *r, const config_setting_t *s,
+                      struct config *c)
 {
-    long long v;
-    if (read_int(r, s, key, min, max, what, &v) != 0) {
+    c->procs_line = config_setting_source_line(s);
+    return read_int_sizes(r, s, "procs", 1, 1 << 24,
+                          "a number of processes >= 1", &c->procs, &c->n_procs);
+}
+
+static int read_segment_sizes(const struct reader *r, const config_setting_t *s,
+                              struct config *c)
+{
+    if (read_int_sizes(r, s, "segment_sizes", 0, 0x7fffffffL,
+                       "a segment size in bytes (0 = unsegmented)",
+                       &c->seg_sizes, &c->n_segs) != 0) {
         return -1;
     }
-    *out = (int)v;
+    if (c->n_segs > CONFIG_MAX_SEGS) {
+        report(r, s, "segment_sizes", "more than %d entries", CONFIG_MAX_SEGS);
+        return -1;
+    }
     return 0;
 }
 
-/* Reads every key in file order after the ones others depend on. */
+static int read_chain_fanout(const struct reader *r, const config_setting_t *s,
+                             struct config *c)
+{
+    long long v;
+    if (read_int(r, s, "chain_fanout", 1, 32, "a number of chains in 1..32",
+                 &v) != 0) {
+        return -1;
+    }
+    c->chain_fanout = (int)v;
+    return 0;
+}
+
+/* The top-level keys, in the order they are read: backend first, since it
+ * decides which algorithms a collective offers; algorithms after
+ * collectives. */
+static const struct config_key {
+    const char *name;
+    int is_required;
+    int (*read)(const struct reader *r, const config_setting_t *s,
+                struct config *c);
+} config_keys[] = {
+    {"backend", 0, read_backend},
+    {"output", 1, read_output},
+    {"collectives", 1, read_collectives},
+    {"procs", 1, read_procs},
+    {"message_sizes", 1, read_message_sizes},
+    {"segment_sizes", 1, read_segment_sizes},
+    {"algorithms", 0, read_algorithms},
+    {"search", 0, read_search},
+    {"measure", 0, read_measure},
+    {"chain_fanout", 0, read_chain_fanout},
+    {"search_options", 0, read_search_options},
+    {"baseline", 0, read_baseline},
+};
+#define N_CONFIG_KEYS ((int)(sizeof config_keys / sizeof config_keys[0]))
+
+/* A collective whose buffers hold P blocks (gather's root: P times the
+ * message) must keep its largest buffer countable in a long. */
+static int check_buffers(const struct reader *r, const config_setting_t *s,
+                         const struct config *c)
+{
+    int max_procs = c->procs[c->n_procs - 1];
+    long max_msg = c->msg_sizes[c->n_msgs - 1];
+    for (int ci = 0; ci < c->n_colls; ci++) {
+        const struct coll_def *d = c->colls[ci];
+        if ((d->send_blocks >= BLOCKS_ROOT_P ||
+             d->recv_blocks >= BLOCKS_ROOT_P) &&
+            max_msg > MAX_BUFFER_BYTES / max_procs) {
+            report(r, s, "message_sizes",
+                   "%s at %ld bytes a block on %d processes needs a buffer "
+                   "of more than 2^62 bytes",
+                   d->name, max_msg, max_procs);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Reads every key in the table's order; unknown and missing keys first. */
 static int read_keys(const struct reader *r, struct config *c)
 {
     config_setting_t *root = config_root_setting(&r->cfg);
-    static const char *const known[] = {
-        "output",        "collectives",  "procs",          "message_sizes",
-        "segment_sizes", "algorithms",   "search",         "backend",
-        "measure",       "chain_fanout", "search_options", "baseline"};
-    const int n_known = (int)(sizeof known / sizeof known[0]);
-    config_setting_t *found[sizeof known / sizeof known[0]] = {0};
+    config_setting_t *found[N_CONFIG_KEYS] = {0};
 
     for (int i = 0; i < config_setting_length(root); i++) {
         config_setting_t *s = config_setting_get_elem(root, (unsigned)i);
         const char *name = config_setting_name(s);
         int k = 0;
-        while (k < n_known && strcmp(name, known[k]) != 0) {
+        while (k < N_CONFIG_KEYS && strcmp(name, config_keys[k].name) != 0) {
             k++;
         }
-        if (k == n_known) {
-            report(r, s, name,
-                   "unknown key (valid: output, collectives, procs, "
-                   "message_sizes, segment_sizes, algorithms, search, "
-                   "backend, measure, chain_fanout, search_options, "
-                   "baseline)");
+        if (k == N_CONFIG_KEYS) {
+            char valid[512] = "";
+            for (int v = 0; v < N_CONFIG_KEYS; v++) {
+                list_append(valid, sizeof valid, config_keys[v].name);
+            }
+            report(r, s, name, "unknown key (valid: %s)", valid);
             return -1;
         }
         found[k] = s;
     }
-    for (int k = 0; k < 5; k++) { /* the required ones */
-        if (!found[k]) {
-            report(r, NULL, known[k], "missing (required)");
+    for (int k = 0; k < N_CONFIG_KEYS; k++) {
+        if (config_keys[k].is_required && !found[k]) {
+            report(r, NULL, config_keys[k].name, "missing (required)");
             return -1;
         }
     }
-    /* backend first: it decides which algorithms a collective offers */
-    if ((found[7] && read_backend(r, found[7], c) != 0) ||
-        read_output(r, found[0], c) != 0 ||
-        read_collectives(r, found[1], c) != 0 ||
-        read_int_sizes(r, found[2], "procs", 1, 1 << 24,
-                       "a number of processes >= 1", &c->procs,
-                       &c->n_procs) != 0 ||
-        read_message_sizes(r, found[3], c) != 0 ||
-        read_int_sizes(r, found[4], "segment_sizes", 0, 0x7fffffffL,
-                       "a segment size in bytes (0 = unsegmented)",
-                       &c->seg_sizes, &c->n_segs) != 0 ||
-        (found[5] && read_algorithms(r, found[5], c) != 0) ||
-        (found[6] && read_search(r, found[6], c) != 0) ||
-        (found[8] && read_measure(r, found[8], c) != 0) ||
-        (found[9] && read_scalar_int(r, found[9], "chain_fanout", 1, 32,
-                                     "a number of chains in 1..32",
-                                     &c->chain_fanout) != 0) ||
-        (found[10] && read_search_options(r, found[10], c) != 0) ||
-        (found[11] && read_baseline(r, found[11], c) != 0)) {
+    for (int k = 0; k < N_CONFIG_KEYS; k++) {
+        if (found[k] && config_keys[k].read(r, found[k], c) != 0) {
+            return -1;
+        }
+    }
+    return check_buffers(r, config_lookup(&r->cfg, "message_sizes"), c);
+}
+
+/* libconfig 1.5 reads an integer without the L suffix in 32 bits and keeps
+ * the low bits of a larger one, silently (4294968320 becomes 1024). So the
+ * text is read here first and every integer literal gets the suffix (all,
+ * since an array may not mix 32- and 64-bit elements); one beyond 64 bits
+ * becomes LLONG_MAX (LLONG_MIN if negative) and is remembered by its line,
+ * for read_int to report with its own text.
+ * Strings and comments are copied as they are; lines do not move.
+ * *out is caller-frees. */
+static int rewrite_integers(struct reader *r, const char *in, size_t n,
+                            char **out)
+{
+    char *o = malloc(2 * n + 1); /* every token at most doubles */
+    size_t k = 0;
+    int line = 1;
+    if (!o) {
+        fprintf(stderr, "%s: out of memory\n", r->path);
         return -1;
     }
-    if (c->n_segs > CONFIG_MAX_SEGS) {
-        report(r, found[4], "segment_sizes", "more than %d entries",
-               CONFIG_MAX_SEGS);
-        return -1;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        char ch = in[i];
+        int is_number = isdigit((unsigned char)ch) ||
+                        ((ch == '-' || ch == '+' || ch == '.') && i + 1 < n &&
+                         isdigit((unsigned char)in[i + 1]));
+        if (ch == '"') {
+            while (j < n && in[j] != '"') {
+                j += in[j] == '\\' && j + 1 < n ? 2 : 1;
+            }
+            j += j < n;
+        } else if (ch == '#' || (ch == '/' && i + 1 < n && in[i + 1] == '/')) {
+            while (j < n && in[j] != '\n') {
+                j++;
+            }
+        } else if (ch == '/' && i + 1 < n && in[i + 1] == '*') {
+            j = i + 2;
+            while (j + 1 < n && !(in[j] == '*' && in[j + 1] == '/')) {
+                j++;
+            }
+            j = j + 1 < n ? j + 2 : n;
+        } else if (isalpha((unsigned char)ch) || ch == '_' || ch == '*' ||
+                   ch == '@') {
+            while (j < n && (isalnum((unsigned char)in[j]) || in[j] == '_' ||
+                             in[j] == '*' || in[j] == '-')) {
+                j++;
+            }
+        } else if (is_number) {
+            size_t digits = ch == '-' || ch == '+' ? i + 1 : i;
+            int is_hex = in[digits] == '0' && digits + 1 < n &&
+                         (in[digits + 1] == 'x' || in[digits + 1] == 'X');
+            int is_float = 0;
+            while (j < n && (isalnum((unsigned char)in[j]) || in[j] == '.' ||
+                             ((in[j] == '-' || in[j] == '+') && !is_hex &&
+                              (in[j - 1] == 'e' || in[j - 1] == 'E')))) {
+                is_float |=
+                    in[j] == '.' || (!is_hex && (in[j] == 'e' || in[j] == 'E'));
+                j++;
+            }
+            is_float |= ch == '.';
+            size_t end = j;
+            while (end > i && in[end - 1] == 'L') {
+                end--;
+            }
+            char text[48];
+            if (!is_float && end > i && end - i < sizeof text) {
+                char *stop;
+                memcpy(text, in + i, end - i);
+                text[end - i] = '\0';
+                errno = 0;
+                long long v = strtoll(text, &stop, is_hex ? 16 : 10);
+                if (*stop == '\0' && errno == ERANGE) {
+                    if (r->n_overflows < MAX_OVERFLOWS) {
+                        struct overflow *f = &r->overflows[r->n_overflows++];
+                        f->line = line;
+                        snprintf(f->text, sizeof f->text, "%.*s", (int)(j - i),
+                                 in + i);
+                    }
+                    k += (size_t)sprintf(o + k, "%lldL", v);
+                    i = j;
+                    continue;
+                }
+                if (*stop == '\0' && end == j) {
+                    memcpy(o + k, in + i, j - i);
+                    k += j - i;
+                    o[k++] = 'L';
+                    i = j;
+                    continue;
+                }
+            }
+        }
+        for (; i < j && i < n; i++) {
+            line += in[i] == '\n';
+            o[k++] = in[i];
+        }
     }
-    c->procs_line = config_setting_source_line(found[2]);
+    o[k] = '\0';
+    *out = o;
     return 0;
+}
+
+/* The file's text with its large integers marked (rewrite_integers). */
+static int read_text(struct reader *r, char **out)
+{
+    FILE *f = fopen(r->path, "rb");
+    char *text = NULL;
+    size_t n = 0, cap = 0;
+    int rc = -1;
+    if (!f) {
+        fprintf(stderr, "%s: cannot read the file\n", r->path);
+        return -1;
+    }
+    for (;;) {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 4096;
+            char *grown = cap < (1u << 26) ? realloc(text, cap) : NULL;
+            if (!grown) {
+                fprintf(stderr, "%s: too large for a config file\n", r->path);
+                goto done;
+            }
+            text = grown;
+        }
+        size_t got = fread(text + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) {
+            break;
+        }
+    }
+    if (ferror(f)) {
+        fprintf(stderr, "%s: cannot read the file\n", r->path);
+        goto done;
+    }
+    rc = rewrite_integers(r, text, n, out);
+done:
+    fclose(f);
+    free(text);
+    return rc;
 }
 
 int config_load(const char *path, struct config *c)
 {
     struct reader r = {.path = path};
+    char *text = NULL;
     int rc = -1;
     memset(c, 0, sizeof *c);
     snprintf(c->path, sizeof c->path, "%s", path);
@@ -580,18 +797,18 @@ int config_load(const char *path, struct config *c)
     c->search_params = (struct search_params)SEARCH_PARAMS_DEFAULT;
 
     config_init(&r.cfg);
-    if (config_read_file(&r.cfg, path) != CONFIG_TRUE) {
-        if (config_error_type(&r.cfg) == CONFIG_ERR_FILE_IO) {
-            fprintf(stderr, "%s: cannot read the file\n", path);
-        } else {
-            fprintf(stderr, "%s:%d: %s\n", path, config_error_line(&r.cfg),
-                    config_error_text(&r.cfg));
-        }
+    if (read_text(&r, &text) != 0) {
+        goto done;
+    }
+    if (config_read_string(&r.cfg, text) != CONFIG_TRUE) {
+        fprintf(stderr, "%s:%d: %s\n", path, config_error_line(&r.cfg),
+                config_error_text(&r.cfg));
         goto done;
     }
     rc = read_keys(&r, c);
 done:
     config_destroy(&r.cfg);
+    free(text);
     if (rc != 0) {
         config_free(c);
     }
@@ -617,6 +834,23 @@ int config_check_world(const struct config *c, int world_size)
                 "processes); start more or list fewer\n",
                 c->path, c->procs_line, largest, world_size);
         return -1;
+    }
+    /* The algorithms count bytes in MPI's int, also across P blocks. */
+    long max_msg = c->msg_sizes[c->n_msgs - 1];
+    for (int ci = 0; ci < c->n_colls; ci++) {
+        const struct coll_def *d = c->colls[ci];
+        enum coll_blocks most =
+            d->send_blocks > d->recv_blocks ? d->send_blocks : d->recv_blocks;
+        long bytes = coll_buffer_bytes(most, largest, max_msg);
+        if (bytes > INT_MAX) {
+            fprintf(stderr,
+                    "%s:%d: message_sizes: %s at %ld bytes on %d processes "
+                    "needs a %ld-byte buffer; the algorithms count bytes in "
+                    "an MPI int, so a sweep times at most %d\n",
+                    c->path, c->msg_line, d->name, max_msg, largest, bytes,
+                    INT_MAX);
+            return -1;
+        }
     }
     return 0;
 }

@@ -9,6 +9,9 @@
 #define CONFIG_MAX_COLLS 16
 #define CONFIG_MAX_ALGS 32
 #define CONFIG_MAX_SEGS 64
+/* 1 PiB: beyond any node's memory, and exact in the double that carries a
+ * size to the workers. */
+#define CONFIG_MAX_MSG_BYTES (1LL << 50)
 
 struct config_measure {
     int warmup, min_reps, max_reps;
@@ -32,6 +35,7 @@ struct config {
     int procs_line;
     int n_msgs;
     long *msg_sizes; /* ascending, bytes */
+    int msg_line;
     int n_segs;
     int *seg_sizes; /* ascending, bytes, 0 = unsegmented */
     const struct search_strategy *search;
@@ -48,7 +52,8 @@ struct config {
  * and fails. Free with config_free. */
 int config_load(const char *path, struct config *out);
 void config_free(struct config *c);
-/* Checks what needs the MPI world: every procs entry <= world_size. */
+/* Checks what a live sweep needs: every procs entry <= world_size, and
+ * buffers the algorithms can count (their MPI counts are int). */
 int config_check_world(const struct config *c, int world_size);
 /* 1 if the file at path sets backend = "native" (read quietly before
  * MPI_Init, which the native backend must prepare; 0 on any error: the full

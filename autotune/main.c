@@ -1,14 +1,19 @@
 /* autotune's command line: the sweep runs under mpirun/smpirun; the offline
- * commands read a run directory and never start MPI. */
+ * commands, --help and --version never start MPI. Exit status: 0 done,
+ * 1 a data error (config, run directory, input files), 2 a usage error. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef SMPI_H /* defined by SimGrid's mpi.h */
+#include <simgrid/version.h>
+#endif
 
 #include "autotune/baseline.h"
 #include "autotune/compare.h"
 #include "autotune/config.h"
+#include "autotune/plan_cli.h"
 #include "autotune/sweep.h"
 #include "collectives/collectives.h"
 #include "decision/decision.h"
@@ -37,8 +42,15 @@ static const char usage[] =
     "penalty|majority]\n"
     "                [--emit c,c-tree] [-o STEM]\n"
     "                                                quadtree of a run\n"
+    "  autotune plan -c tune.cfg                     grid, points, "
+    "experiments, estimate\n"
     "  autotune --list                               algorithms, "
-    "strategies, formats\n";
+    "strategies, formats\n"
+    "  autotune --version\n"
+    "autotune COMMAND --help describes one command. Exit status: 0 done, 1 a "
+    "data\nerror (config, run directory, input files), 2 a usage error.\n";
+
+#define AUTOTUNE_VERSION "0.1.0"
 
 /* What --list says of each NEED_* condition. */
 static const struct {
@@ -210,30 +222,199 @@ static int cmd_sweep(int argc, char **argv)
     return status;
 }
 
+/* --version: ours and the MPI this binary was built against. */
+static int cmd_version(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+#ifdef SMPI_H
+    printf("autotune %s (SimGrid SMPI %d.%d)\n", AUTOTUNE_VERSION,
+           SIMGRID_VERSION_MAJOR, SIMGRID_VERSION_MINOR);
+#elif defined(OMPI_MAJOR_VERSION)
+    printf("autotune %s (Open MPI %d.%d.%d)\n", AUTOTUNE_VERSION,
+           OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION, OMPI_RELEASE_VERSION);
+#else
+    printf("autotune %s (MPI %d.%d)\n", AUTOTUNE_VERSION, MPI_VERSION,
+           MPI_SUBVERSION);
+#endif
+    return 0;
+}
+
 struct command {
     const char *name;
     int (*run)(int argc, char **argv);
+    const char *help; /* --help, on stdout */
 };
 
+static const char sweep_help[] =
+    "usage: mpirun -np N autotune -c tune.cfg [--fresh]\n"
+    "       smpirun -np N -platform P.xml autotune-smpi -c tune.cfg "
+    "[--fresh]\n"
+    "Tunes the collectives of tune.cfg at every grid point, rank 0 "
+    "driving; running\nthe same command again resumes from the run "
+    "directory's journal.\n"
+    "  -c FILE   the config (README: Configuration)\n"
+    "  --fresh   start over; the old journal is kept as journal.old\n";
+
+/* Every command but the sweep, which is the one that starts MPI. */
 static const struct command offline_commands[] = {
-    {"export", cmd_export},      {"compare", compare_main},
-    {"report", report_main},     {"tree", tree_main},
-    {"quadtree", quadtree_main}, {"--list", cmd_list},
+    {"export", cmd_export,
+     "usage: autotune export -r RUN --format F [-o FILE]\n"
+     "Writes RUN/optimal.csv in format F (autotune --list) to FILE, or to "
+     "stdout.\n"},
+    {"compare", compare_main,
+     "usage: autotune compare -r RUN [--lookahead N] [--drop-ratio R] "
+     "[--steep-rise F]\n"
+     "                        [--misses]\n"
+     "Replays every search strategy on a run swept with search = "
+     "\"exhaustive\" and\nwrites RUN/compare.csv; --misses prints where a "
+     "strategy missed the optimum.\n"},
+    {"report", report_main,
+     "usage: autotune report -r RUN\n"
+     "The speedup of the tuned choice over the library default (default/0) "
+     "at the\nrun's points, per collective.\n"},
+    {"tree", tree_main,
+     "usage: autotune tree -f STEM [-m M] [-c C] [-u] [-g] [-s]\n"
+     "       autotune tree -r RUN [-m M] [-c C] [--collectives a,b] "
+     "[--combined]\n"
+     "                     [--depth N] [--holdout sizes|K] [--near PCT]\n"
+     "                     [--leaf penalty|majority] [--emit "
+     "names,c,c-tree,c-table]\n"
+     "                     [-o STEM]\n"
+     "C4.5 as release 8 on STEM.names/STEM.data, or the C4.5 decision trees "
+     "of a run.\n"},
+    {"quadtree", quadtree_main,
+     "usage: autotune quadtree -r RUN --collective C (--depth N | --accuracy "
+     "PCT)\n"
+     "                         [--holdout sizes|K] [--near PCT] "
+     "[--leaf penalty|majority]\n"
+     "                         [--emit c,c-tree,c-table] [-o STEM]\n"
+     "The quadtree decision of one collective of a run.\n"},
+    {"plan", plan_main,
+     "usage: autotune plan -c tune.cfg\n"
+     "The grid of tune.cfg, its points, the experiments of an exhaustive "
+     "search and,\nfrom a journal in its run directory, an estimate of "
+     "their time. No MPI.\n"},
+    {"--list", cmd_list,
+     "usage: autotune --list\n"
+     "The collectives and their algorithms, the search strategies and the "
+     "export\nformats.\n"},
+    {"--version", cmd_version,
+     "usage: autotune --version\n"
+     "autotune's version and the MPI it was built against.\n"},
 };
+#define N_OFFLINE (sizeof offline_commands / sizeof offline_commands[0])
+
+static int has_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Runs what needs no MPI: an offline command, --help, --version, or a
+ * mistyped command. Returns 1 with *status set if it did, 0 if argv asks
+ * for the sweep. */
+static int run_offline(int argc, char **argv, int *status)
+{
+    const char *word = argc >= 2 ? argv[1] : "";
+    *status = 0;
+    if (strcmp(word, "--help") == 0 || strcmp(word, "-h") == 0) {
+        fputs(usage, stdout);
+        return 1;
+    }
+    for (size_t i = 0; i < N_OFFLINE; i++) {
+        const struct command *c = &offline_commands[i];
+        if (strcmp(word, c->name) == 0) {
+            if (has_help(argc - 1, argv + 1)) {
+                fputs(c->help, stdout);
+            } else {
+                *status = c->run(argc - 1, argv + 1);
+            }
+            return 1;
+        }
+    }
+    if (word[0] != '-' && word[0] != '\0') {
+        fprintf(stderr,
+                "autotune: unknown command '%s' (autotune --help lists "
+                "them)\n",
+                word);
+        *status = 2;
+        return 1;
+    }
+    if (has_help(argc, argv)) {
+        fputs(sweep_help, stdout);
+        return 1;
+    }
+    return 0;
+}
 
 int main(int argc, char **argv)
 {
-    if (argc >= 2 &&
-        (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
-        fputs(usage, stdout);
-        return 0;
-    }
-    for (size_t i = 0;
-         argc >= 2 && i < sizeof offline_commands / sizeof offline_commands[0];
-         i++) {
-        if (strcmp(argv[1], offline_commands[i].name) == 0) {
-            return offline_commands[i].run(argc - 1, argv + 1);
-        }
+    int status;
+    if (run_offline(argc, argv, &status)) {
+        return status;
     }
     return cmd_sweep(argc, argv);
 }
+
+#ifdef AUTOTUNE_SMPI_INTERP
+/* autotune-smpi is a shared object: smpirun loads it and calls main, and
+ * started by itself it crashed before main. With an interpreter and an
+ * entry point it is a program too: the entry runs what needs no MPI and
+ * says how to start the sweep. */
+const char autotune_smpi_interp[] __attribute__((section(".interp"), used)) =
+    AUTOTUNE_SMPI_INTERP;
+
+/* The entry gets no argc and argv; Linux has them in /proc. *argv and its
+ * strings are never freed (the process ends with the entry). */
+static int read_own_args(int *argc, char ***argv)
+{
+    static char text[1 << 16];
+    static char *args[256];
+    FILE *f = fopen("/proc/self/cmdline", "rb");
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f) {
+        fclose(f);
+    }
+    if (n == 0) {
+        return -1;
+    }
+    text[n] = '\0';
+    *argc = 0;
+    for (size_t i = 0; i < n && *argc < 255; i += strlen(text + i) + 1) {
+        args[(*argc)++] = text + i;
+    }
+    args[*argc] = NULL;
+    *argv = args;
+    return 0;
+}
+
+/* The loader jumps here with the stack as at a program's start. */
+#if defined(__i386__) || defined(__x86_64__)
+__attribute__((force_align_arg_pointer))
+#endif
+__attribute__((noreturn)) void
+autotune_smpi_entry(void);
+
+void autotune_smpi_entry(void)
+{
+    int argc = 0, status = 2;
+    char **argv = NULL;
+    if (read_own_args(&argc, &argv) == 0 && run_offline(argc, argv, &status)) {
+        fflush(NULL);
+        _exit(status);
+    }
+    const char *self = argv ? argv[0] : "autotune-smpi";
+    fprintf(stderr,
+            "%s: the simulated sweep runs under smpirun: smpirun -np N "
+            "-platform conf/platforms/grig.xml "
+            "--cfg=smpi/simulate-computation:no %s -c tune.cfg\n",
+            self, self);
+    fflush(NULL);
+    _exit(2);
+}
+#endif

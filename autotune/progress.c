@@ -1,10 +1,14 @@
-/* Progress lines on stderr, throttled; the estimate of time left counts only
- * points that were measured, since points replayed from the journal cost
- * nothing. */
+/* Progress lines on stderr, throttled; the estimate of time left comes from
+ * what measured points cost at the same or the nearest (procs, message
+ * size), since points replayed from the journal cost nothing and late
+ * points (many processes, large messages) cost far more than early ones. */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "autotune/grid.h"
 #include "autotune/progress.h"
 
 /* SMPI redefines clock_gettime to return simulated time; progress is for a
@@ -15,6 +19,21 @@
 
 #define PRINT_INTERVAL_TTY_S 0.25
 #define PRINT_INTERVAL_LOG_S 10.0
+/* Below about this many bytes a collective's time is latency, and what a
+ * point costs hardly depends on the message size. */
+#define LATENCY_BYTES 4096.0
+
+struct cost {
+    int procs;
+    long msg_bytes;
+    double sum_s;
+    int n;
+};
+
+struct progress_costs {
+    struct cost *v;
+    size_t n, cap;
+};
 
 double progress_now(void)
 {
@@ -23,7 +42,72 @@ double progress_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void format_duration(char *buf, size_t size, double s)
+struct progress_costs *progress_costs_create(void)
+{
+    return calloc(1, sizeof(struct progress_costs));
+}
+
+void progress_costs_destroy(struct progress_costs *costs)
+{
+    if (costs) {
+        free(costs->v);
+        free(costs);
+    }
+}
+
+int progress_costs_add(struct progress_costs *costs, int procs, long msg_bytes,
+                       double seconds)
+{
+    for (size_t i = 0; i < costs->n; i++) {
+        if (costs->v[i].procs == procs && costs->v[i].msg_bytes == msg_bytes) {
+            costs->v[i].sum_s += seconds;
+            costs->v[i].n++;
+            return 0;
+        }
+    }
+    if (costs->n == costs->cap) {
+        size_t cap = costs->cap ? 2 * costs->cap : 64;
+        struct cost *grown = realloc(costs->v, cap * sizeof *grown);
+        if (!grown) {
+            return -1;
+        }
+        costs->v = grown;
+        costs->cap = cap;
+    }
+    costs->v[costs->n++] = (struct cost){procs, msg_bytes, seconds, 1};
+    return 0;
+}
+
+/* The model for a (procs, size) not observed: a point costs in proportion
+ * to procs (an exhaustive point's cost is dominated by its linear
+ * algorithms, and every rank takes part in every repetition) and to
+ * LATENCY_BYTES + msg_bytes (latency below a few KiB, bandwidth above).
+ * The observation needing the smallest such scaling (in log terms) is
+ * scaled. Pessimistic for tree algorithms (log procs), which is the safer
+ * side for a time left. */
+double progress_costs_predict(const struct progress_costs *costs, int procs,
+                              long msg_bytes)
+{
+    double best_distance = INFINITY, best = -1;
+    for (size_t i = 0; costs && i < costs->n; i++) {
+        const struct cost *c = &costs->v[i];
+        double mean = c->sum_s / c->n;
+        if (c->procs == procs && c->msg_bytes == msg_bytes) {
+            return mean;
+        }
+        double procs_ratio = (double)procs / c->procs;
+        double size_ratio = (LATENCY_BYTES + (double)msg_bytes) /
+                            (LATENCY_BYTES + (double)c->msg_bytes);
+        double distance = fabs(log(procs_ratio)) + fabs(log(size_ratio));
+        if (distance < best_distance) {
+            best_distance = distance;
+            best = mean * procs_ratio * size_ratio;
+        }
+    }
+    return best;
+}
+
+void progress_format_duration(char *buf, size_t size, double s)
 {
     long t = (long)(s + 0.5);
     if (t >= 3600) {
@@ -33,37 +117,82 @@ static void format_duration(char *buf, size_t size, double s)
     }
 }
 
-void progress_start(struct progress *p, long total)
+/* AUTOTUNE_PROGRESS_INTERVAL (seconds) overrides the default. */
+static double print_interval(int is_tty)
 {
-    p->start_s = progress_now();
-    p->last_print_s = 0;
-    p->total = total;
-    p->done = 0;
-    p->measured = 0;
-    p->measured_s = 0;
-    p->is_tty = isatty(STDERR_FILENO);
+    const char *text = getenv("AUTOTUNE_PROGRESS_INTERVAL");
+    double def = is_tty ? PRINT_INTERVAL_TTY_S : PRINT_INTERVAL_LOG_S;
+    if (!text) {
+        return def;
+    }
+    char *end;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || !(v >= 0)) {
+        fprintf(stderr,
+                "autotune: AUTOTUNE_PROGRESS_INTERVAL: '%s' is not a number "
+                "of seconds; using %g\n",
+                text, def);
+        return def;
+    }
+    return v;
 }
 
-void progress_point_done(struct progress *p, int was_measured,
-                         double point_wall_s, const char *what)
+void progress_start(struct progress *p, const struct config *c)
 {
-    double now = progress_now();
-    p->done++;
-    if (was_measured) {
-        p->measured++;
-        p->measured_s += point_wall_s;
+    *p = (struct progress){0};
+    p->start_s = progress_now();
+    p->total = grid_points(c);
+    p->is_tty = isatty(STDERR_FILENO);
+    p->interval_s = print_interval(p->is_tty);
+    p->points = malloc((size_t)p->total * sizeof *p->points);
+    p->costs = progress_costs_create();
+    for (long n = 0, ci = 0; p->points && ci < c->n_colls; ci++) {
+        const long *sizes;
+        int n_sizes = grid_msg_sizes(c, (int)ci, &sizes);
+        for (int pi = 0; pi < c->n_procs; pi++) {
+            for (int mi = 0; mi < n_sizes; mi++) {
+                p->points[n++] = (struct progress_point){
+                    c->colls[ci]->name, c->procs[pi], sizes[mi]};
+            }
+        }
     }
-    double interval = p->is_tty ? PRINT_INTERVAL_TTY_S : PRINT_INTERVAL_LOG_S;
-    if (p->done < p->total && now - p->last_print_s < interval) {
-        return;
+}
+
+/* Seconds left: the points after the current one, and what the current
+ * one is still expected to take; -1 if nothing was measured yet. */
+static double time_left(const struct progress *p, double now)
+{
+    if (!p->points || !p->costs || p->costs->n == 0) {
+        return -1;
     }
+    double left = 0;
+    for (long i = p->done; i < p->total; i++) {
+        const struct progress_point *pt = &p->points[i];
+        double cost =
+            progress_costs_predict(p->costs, pt->procs, pt->msg_bytes);
+        if (i == p->done && p->point_start_s > 0) {
+            cost -= now - p->point_start_s;
+        }
+        left += cost > 0 ? cost : 0;
+    }
+    return left;
+}
+
+/* A line about point `shown` of the walk, with detail after its name. */
+static void print_line(struct progress *p, double now, long shown,
+                       const char *detail)
+{
+    char elapsed[32], left[32] = "?", what[160] = "";
+    double left_s = time_left(p, now);
     p->last_print_s = now;
-    char elapsed[32], left[32] = "?";
-    format_duration(elapsed, sizeof elapsed, now - p->start_s);
-    if (p->measured > 0) {
-        double per_point = p->measured_s / (double)p->measured;
-        format_duration(left, sizeof left,
-                        per_point * (double)(p->total - p->done));
+    progress_format_duration(elapsed, sizeof elapsed, now - p->start_s);
+    if (left_s >= 0) {
+        progress_format_duration(left, sizeof left, left_s);
+    }
+    if (p->points && shown >= 0 && shown < p->total) {
+        snprintf(what, sizeof what, "%s P=%d %ld B%s",
+                 p->points[shown].collective, p->points[shown].procs,
+                 p->points[shown].msg_bytes, detail);
     }
     fprintf(stderr,
             "%s[autotune] %ld/%ld points (%.0f%%)  %s  elapsed %s  "
@@ -74,9 +203,53 @@ void progress_point_done(struct progress *p, int was_measured,
     fflush(stderr);
 }
 
+void progress_point_start(struct progress *p)
+{
+    p->point_start_s = progress_now();
+    p->point_experiments = 0;
+}
+
+void progress_experiment(struct progress *p, const char *algorithm,
+                         int seg_bytes)
+{
+    if (!p) {
+        return;
+    }
+    double now = progress_now();
+    p->point_experiments++;
+    if (now - p->last_print_s < p->interval_s) {
+        return;
+    }
+    char detail[96];
+    snprintf(detail, sizeof detail, ": %d experiment%s done, timing %s/%d",
+             p->point_experiments - 1, p->point_experiments == 2 ? "" : "s",
+             algorithm, seg_bytes);
+    print_line(p, now, p->done, detail);
+}
+
+void progress_point_done(struct progress *p, int was_measured)
+{
+    double now = progress_now();
+    if (was_measured && p->points && p->costs && p->done < p->total) {
+        const struct progress_point *pt = &p->points[p->done];
+        progress_costs_add(p->costs, pt->procs, pt->msg_bytes,
+                           now - p->point_start_s);
+    }
+    p->done++;
+    p->point_start_s = 0;
+    if (p->done < p->total && now - p->last_print_s < p->interval_s) {
+        return;
+    }
+    print_line(p, now, p->done - 1, "");
+}
+
 void progress_finish(struct progress *p)
 {
     if (p->is_tty && p->done > 0) {
         fputc('\n', stderr);
     }
+    free(p->points);
+    progress_costs_destroy(p->costs);
+    p->points = NULL;
+    p->costs = NULL;
 }

@@ -1,22 +1,58 @@
-/* Progress of a sweep on stderr: points done / total, the current point,
- * elapsed and estimated time left; at most a few lines a second. */
+/* Progress of a sweep on stderr: points done / total, the current point and
+ * its experiments, elapsed and estimated time left; throttled. */
 #ifndef AUTOTUNE_PROGRESS_H
 #define AUTOTUNE_PROGRESS_H
 
+#include <stddef.h>
+
+#include "autotune/config.h"
+
+/* What points (or experiments) cost, per (procs, message size), and a
+ * prediction for one not seen yet (see progress_costs_predict). */
+struct progress_costs;
+
+/* NULL if out of memory; free with progress_costs_destroy. */
+struct progress_costs *progress_costs_create(void);
+void progress_costs_destroy(struct progress_costs *costs);
+/* One more observation of seconds at (procs, msg_bytes). */
+int progress_costs_add(struct progress_costs *costs, int procs, long msg_bytes,
+                       double seconds);
+/* The mean observed at (procs, msg_bytes), else the nearest observation
+ * scaled to it; -1 when nothing was observed. */
+double progress_costs_predict(const struct progress_costs *costs, int procs,
+                              long msg_bytes);
+
+struct progress_point {
+    const char *collective; /* borrowed from the config */
+    int procs;
+    long msg_bytes;
+};
+
 struct progress {
-    double start_s, last_print_s;
+    double start_s, last_print_s, interval_s;
     long total, done;
-    long measured;     /* points that needed new measurements ... */
-    double measured_s; /* ... and the wall time they took */
+    struct progress_point *points; /* the grid in walk order, or NULL */
+    struct progress_costs *costs;  /* wall seconds of measured points */
+    /* the current point, points[done] */
+    double point_start_s;
+    int point_experiments;
     int is_tty;
 };
 
-void progress_start(struct progress *p, long total);
-/* One more point is done; was_measured: it ran experiments (not all of its
- * results came from the journal). */
-void progress_point_done(struct progress *p, int was_measured,
-                         double point_wall_s, const char *what);
+/* Starts the clock for the grid of c, walked in grid.h's order. */
+void progress_start(struct progress *p, const struct config *c);
+/* The next point of the walk begins. */
+void progress_point_start(struct progress *p);
+/* The current point starts a new experiment (p may be NULL). */
+void progress_experiment(struct progress *p, const char *algorithm,
+                         int seg_bytes);
+/* The current point is done; was_measured: it ran experiments (not all of
+ * its results came from the journal). */
+void progress_point_done(struct progress *p, int was_measured);
+/* Ends the last line and frees what progress_start took. */
 void progress_finish(struct progress *p);
+/* s seconds as M:SS or H:MM:SS into buf. */
+void progress_format_duration(char *buf, size_t size, double s);
 /* Wall-clock seconds (real time, also under SMPI). */
 double progress_now(void);
 

@@ -8,6 +8,7 @@
 
 #include "autotune/baseline.h"
 #include "autotune/clock.h"
+#include "autotune/grid.h"
 #include "autotune/measure.h"
 #include "autotune/progress.h"
 #include "autotune/sweep.h"
@@ -61,6 +62,7 @@ struct sweep {
     long experiments_new, experiments_reused, not_applicable;
     double experiment_s;
     struct baseline_counts baseline;
+    struct progress *progress;
 };
 
 static int mpi_check(int err, const char *what)
@@ -225,6 +227,7 @@ static int sweep_time(struct sweep *s, int procs, long msg_bytes,
                     "up to about 0.1 %% differently\n",
                     CLOCK_EPOCH_LOG2 + 1);
         }
+        progress_experiment(s->progress, name, method->seg_bytes);
         if (command_forward(s, 0, cmd) != MPI_SUCCESS) {
             return -1;
         }
@@ -266,50 +269,6 @@ static int sweep_pipeline(void *ctx, const struct search_point *p, int n_ranks,
         return 0;
     }
     return sweep_time(s, n_ranks, p->msg_bytes, &m, time_us);
-}
-
-/* The candidate methods at a point, grouped by algorithm in table order,
- * segments ascending. Segments as large as the longest message behave like
- * no segmentation: only one of them is kept, and none when 0 is listed.
- * Collectives of P blocks (scatter, gather trees) send up to P blocks in one
- * message, so there the bound is P blocks, with P the largest of procs. */
-static int point_methods(const struct config *c, int ci, long msg_bytes,
-                         struct search_method *out)
-{
-    const struct coll_def *coll = c->colls[ci];
-    int n = 0;
-    int has_zero = c->seg_sizes[0] == 0;
-    int max_procs = 1;
-    for (int i = 0; i < c->n_procs; i++) {
-        max_procs = c->procs[i] > max_procs ? c->procs[i] : max_procs;
-    }
-    enum coll_blocks most = coll->send_blocks > coll->recv_blocks
-                                ? coll->send_blocks
-                                : coll->recv_blocks;
-    msg_bytes = coll_buffer_bytes(most, max_procs, msg_bytes);
-    for (int k = 0; k < c->n_algs[ci]; k++) {
-        int a = c->algs[ci][k];
-        int is_segmented =
-            c->backend == BACKEND_NATIVE
-                ? native_uses_segments(coll->name, coll->algs[a].name)
-                : coll->algs[a].is_segmented;
-        if (!is_segmented) {
-            out[n++] = (struct search_method){a, 0};
-            continue;
-        }
-        for (int j = 0; j < c->n_segs; j++) {
-            int seg = c->seg_sizes[j];
-            if (seg == 0 || seg < msg_bytes) {
-                out[n++] = (struct search_method){a, seg};
-            } else if (!has_zero) {
-                out[n++] = (struct search_method){a, seg};
-                break;
-            } else {
-                break;
-            }
-        }
-    }
-    return n;
 }
 
 #ifdef SMPI_H
@@ -410,30 +369,6 @@ struct grid_results {
     size_t n_optimal, n_measured;
 };
 
-/* The message sizes of collective ci: the configured ones, or 0 alone for
- * a collective that moves no data (barrier). */
-static int coll_msg_sizes(const struct config *c, int ci, const long **sizes)
-{
-    static const long no_message = 0;
-    const struct coll_def *coll = c->colls[ci];
-    if (coll->send_blocks == BLOCKS_NONE && coll->recv_blocks == BLOCKS_NONE) {
-        *sizes = &no_message;
-        return 1;
-    }
-    *sizes = c->msg_sizes;
-    return c->n_msgs;
-}
-
-static long grid_points(const struct config *c)
-{
-    long n = 0;
-    for (int ci = 0; ci < c->n_colls; ci++) {
-        const long *sizes;
-        n += (long)c->n_procs * coll_msg_sizes(c, ci, &sizes);
-    }
-    return n;
-}
-
 /* Journals the strategy's choice at a point and keeps its optimal row. */
 static int finish_point(struct sweep *s, const struct search_point *point,
                         int best, struct grid_results *out)
@@ -466,18 +401,19 @@ static int finish_point(struct sweep *s, const struct search_point *point,
 static int controller_loop(struct sweep *s, struct grid_results *out)
 {
     const struct config *c = s->cfg;
-    struct search_method methods[CONFIG_MAX_ALGS * (CONFIG_MAX_SEGS + 1)];
+    struct search_method methods[GRID_MAX_METHODS];
     int depths[CONFIG_MAX_ALGS];
     struct progress progress;
     struct search_oracle oracle = {sweep_oracle, sweep_pipeline, s};
     struct search_series *series = search_series_create();
     int rc = series ? 0 : -1;
 
-    progress_start(&progress, grid_points(c));
+    progress_start(&progress, c);
+    s->progress = &progress;
     for (int ci = 0; ci < c->n_colls && rc == 0; ci++) {
         const struct coll_def *coll = c->colls[ci];
         const long *sizes;
-        int n_sizes = coll_msg_sizes(c, ci, &sizes);
+        int n_sizes = grid_msg_sizes(c, ci, &sizes);
         s->coll_index = coll_table_index(coll);
         for (int pi = 0; pi < c->n_procs && rc == 0; pi++) {
             for (int a = 0; a < coll->n_algs && a < CONFIG_MAX_ALGS; a++) {
@@ -492,13 +428,13 @@ static int controller_loop(struct sweep *s, struct grid_results *out)
                     .procs = c->procs[pi],
                     .msg_bytes = sizes[mi],
                     .methods = methods,
-                    .n_methods = point_methods(c, ci, sizes[mi], methods),
+                    .n_methods = grid_point_methods(c, ci, sizes[mi], methods),
                     .depths = depths,
                     .pipeline_alg = coll_find_alg(coll, "pipeline"),
                     .params = &c->search_params,
                 };
-                double t0 = progress_now();
                 int best = -1;
+                progress_point_start(&progress);
                 s->point_measured = 0;
                 rc = search_series_run(series, c->search, &point, &oracle,
                                        &best);
@@ -508,15 +444,12 @@ static int controller_loop(struct sweep *s, struct grid_results *out)
                 if (rc == 0) {
                     rc = finish_point(s, &point, best, out);
                 }
-                char what[128];
-                snprintf(what, sizeof what, "%s P=%d %ld B", coll->name,
-                         point.procs, point.msg_bytes);
-                progress_point_done(&progress, s->point_measured,
-                                    progress_now() - t0, what);
+                progress_point_done(&progress, s->point_measured);
             }
         }
     }
     progress_finish(&progress);
+    s->progress = NULL;
     search_series_destroy(series);
     return rc;
 }
@@ -526,7 +459,7 @@ static int controller_loop(struct sweep *s, struct grid_results *out)
 static int collect_measurements(const struct sweep *s, struct grid_results *out)
 {
     const struct config *c = s->cfg;
-    struct search_method methods[CONFIG_MAX_ALGS * (CONFIG_MAX_SEGS + 1)];
+    struct search_method methods[GRID_MAX_METHODS];
     size_t cap = 1024;
     out->measured = malloc(cap * sizeof *out->measured);
     if (!out->measured) {
@@ -535,10 +468,10 @@ static int collect_measurements(const struct sweep *s, struct grid_results *out)
     for (int ci = 0; ci < c->n_colls; ci++) {
         const struct coll_def *coll = c->colls[ci];
         const long *sizes;
-        int n_sizes = coll_msg_sizes(c, ci, &sizes);
+        int n_sizes = grid_msg_sizes(c, ci, &sizes);
         for (int pi = 0; pi < c->n_procs; pi++) {
             for (int mi = 0; mi < n_sizes; mi++) {
-                int n = point_methods(c, ci, sizes[mi], methods);
+                int n = grid_point_methods(c, ci, sizes[mi], methods);
                 /* the baseline's row after the point's methods */
                 methods[n++] = (struct search_method){MEASURE_DEFAULT, 0};
                 for (int k = 0; k < n; k++) {

@@ -739,8 +739,11 @@ int tree_run_main(int argc, char **argv)
     char stem[4096];
     int status = 1;
     c45_options_init(&a.opt);
-    if (parse_args(argc, argv, tree_usage, &a) ||
-        run_data_load(a.run, a.n_colls ? a.colls : NULL, a.n_colls, &r) ||
+    if (parse_args(argc, argv, tree_usage, &a)) {
+        status = 2; /* a usage error */
+        goto done;
+    }
+    if (run_data_load(a.run, a.n_colls ? a.colls : NULL, a.n_colls, &r) ||
         alloc_scores(r, &s)) {
         goto done;
     }
@@ -889,6 +892,7 @@ int quadtree_main(int argc, char **argv)
     double *penalty = NULL;
     char stem[4096];
     int status = 1;
+    status = 2; /* until the arguments are known good: usage errors */
     if (parse_args(argc, argv, quadtree_usage, &a)) {
         goto done;
     }
@@ -906,6 +910,7 @@ int quadtree_main(int argc, char **argv)
                 quadtree_usage);
         goto done;
     }
+    status = 1;
     if (a.accuracy_pct < 0) {
         a.accuracy_pct = 100;
     }

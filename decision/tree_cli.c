@@ -188,6 +188,7 @@ int tree_main(int argc, char **argv)
         }
     }
     if (parse_args(argc, argv, args)) {
+        status = 2; /* a usage error */
         goto done;
     }
     names_path = path_of(args->stem, ".names");

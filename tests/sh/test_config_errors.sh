@@ -76,6 +76,19 @@ expect procs_world   "procs_world.cfg:3: procs: 4 is larger than the MPI world \
 procs = [2, 4];
 message_sizes = [1];
 segment_sizes = [0];'
+# Integers past 32 bits are read whole (libconfig alone wraps them).
+expect big_procs     "big_procs.cfg:3: procs: 4294967297 is not a number of processes" 'collectives = ["bcast"];
+procs = [4294967297];
+message_sizes = [1];
+segment_sizes = [0];'
+expect huge_msg      "huge_msg.cfg:4: message_sizes: 99999999999999999999 does not fit in 64 bits" 'collectives = ["bcast"];
+procs = [2];
+message_sizes = [1, 99999999999999999999];
+segment_sizes = [0];'
+expect int_count     "int_count.cfg:4: message_sizes: bcast at 4294967296 bytes on 2 processes needs a 4294967296-byte buffer; the algorithms count bytes in an MPI int" 'collectives = ["bcast"];
+procs = [2];
+message_sizes = { min = 1; max = 4294968320; factor = 2; };
+segment_sizes = [0];'
 expect bad_backend   "bad_backend.cfg:6: backend: unknown backend 'fast' \(valid: own, native\)" "$good
 backend = \"fast\";"
 expect bad_baseline  "bad_baseline.cfg:6: baseline: expected true or false" "$good

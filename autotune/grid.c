@@ -1,0 +1,71 @@
+/* The grid's points and candidate methods, shared by the sweep, its
+ * progress estimate and `autotune plan`, so they walk the same grid. */
+#include "autotune/grid.h"
+
+/* The candidate methods at a point, grouped by algorithm in table order,
+ * segments ascending. Segments as large as the longest message behave like
+ * no segmentation: only one of them is kept, and none when 0 is listed.
+ * Collectives of P blocks (scatter, gather trees) send up to P blocks in one
+ * message, so there the bound is P blocks, with P the largest of procs. */
+int grid_point_methods(const struct config *c, int ci, long msg_bytes,
+                       struct search_method *out)
+{
+    const struct coll_def *coll = c->colls[ci];
+    int n = 0;
+    int has_zero = c->seg_sizes[0] == 0;
+    int max_procs = 1;
+    for (int i = 0; i < c->n_procs; i++) {
+        max_procs = c->procs[i] > max_procs ? c->procs[i] : max_procs;
+    }
+    enum coll_blocks most = coll->send_blocks > coll->recv_blocks
+                                ? coll->send_blocks
+                                : coll->recv_blocks;
+    msg_bytes = coll_buffer_bytes(most, max_procs, msg_bytes);
+    for (int k = 0; k < c->n_algs[ci]; k++) {
+        int a = c->algs[ci][k];
+        int is_segmented =
+            c->backend == BACKEND_NATIVE
+                ? native_uses_segments(coll->name, coll->algs[a].name)
+                : coll->algs[a].is_segmented;
+        if (!is_segmented) {
+            out[n++] = (struct search_method){a, 0};
+            continue;
+        }
+        for (int j = 0; j < c->n_segs; j++) {
+            int seg = c->seg_sizes[j];
+            if (seg == 0 || seg < msg_bytes) {
+                out[n++] = (struct search_method){a, seg};
+            } else if (!has_zero) {
+                out[n++] = (struct search_method){a, seg};
+                break;
+            } else {
+                break;
+            }
+        }
+    }
+    return n;
+}
+
+/* The message sizes of collective ci: the configured ones, or 0 alone for
+ * a collective that moves no data (barrier). */
+int grid_msg_sizes(const struct config *c, int ci, const long **sizes)
+{
+    static const long no_message = 0;
+    const struct coll_def *coll = c->colls[ci];
+    if (coll->send_blocks == BLOCKS_NONE && coll->recv_blocks == BLOCKS_NONE) {
+        *sizes = &no_message;
+        return 1;
+    }
+    *sizes = c->msg_sizes;
+    return c->n_msgs;
+}
+
+long grid_points(const struct config *c)
+{
+    long n = 0;
+    for (int ci = 0; ci < c->n_colls; ci++) {
+        const long *sizes;
+        n += (long)c->n_procs * grid_msg_sizes(c, ci, &sizes);
+    }
+    return n;
+}

@@ -1,0 +1,237 @@
+/* `autotune plan -c CFG`: the grid a config sweeps, its points and the
+ * experiments an exhaustive search runs there, and what they will cost as
+ * far as the run directory's journal tells: never a figure it cannot back. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "autotune/grid.h"
+#include "autotune/measure.h"
+#include "autotune/plan_cli.h"
+#include "autotune/progress.h"
+
+/* The experiments of an exhaustive search over the grid, against what the
+ * journal (if any) recorded. */
+struct plan_tally {
+    long points[CONFIG_MAX_COLLS], experiments[CONFIG_MAX_COLLS];
+    long baseline, not_applicable;
+    long recorded, left, left_unknown;
+    double recorded_s, left_s;
+};
+
+/* measure_applies without MPI: every reduction here is MPI_SUM, which is
+ * commutative, and MPI_Op_commutative may not be called before MPI_Init. */
+static int plan_applies(const struct config *c, const struct coll_def *coll,
+                        const struct search_method *m, int procs,
+                        long msg_bytes)
+{
+    const struct coll_alg *alg = &coll->algs[m->alg];
+    if (c->backend == BACKEND_NATIVE) {
+        return native_runs_as_named(coll->name, alg->name, procs, msg_bytes,
+                                    m->seg_bytes);
+    }
+    return coll_alg_applies(alg, procs, MPI_OP_NULL);
+}
+
+/* One experiment of the grid: recorded in the journal, or left and, where
+ * costs says, of a predicted cost. */
+static void tally_experiment(struct plan_tally *t, const struct journal *j,
+                             const struct progress_costs *costs,
+                             const char *coll, int procs, long msg_bytes,
+                             const char *method, int seg_bytes)
+{
+    const struct measurement *rec =
+        j ? journal_find(j, coll, procs, msg_bytes, method, seg_bytes) : NULL;
+    if (rec) {
+        t->recorded++;
+        t->recorded_s += rec->cost_s;
+        return;
+    }
+    double cost = progress_costs_predict(costs, procs, msg_bytes);
+    t->left++;
+    if (cost < 0) {
+        t->left_unknown++;
+    } else {
+        t->left_s += cost;
+    }
+}
+
+static void tally_grid(const struct config *c, const struct journal *j,
+                       const struct progress_costs *costs, struct plan_tally *t)
+{
+    struct search_method methods[GRID_MAX_METHODS];
+    for (int ci = 0; ci < c->n_colls; ci++) {
+        const struct coll_def *coll = c->colls[ci];
+        const long *sizes;
+        int n_sizes = grid_msg_sizes(c, ci, &sizes);
+        for (int pi = 0; pi < c->n_procs; pi++) {
+            int procs = c->procs[pi];
+            for (int mi = 0; mi < n_sizes; mi++) {
+                int n = grid_point_methods(c, ci, sizes[mi], methods);
+                t->points[ci]++;
+                for (int k = 0; k < n; k++) {
+                    if (!plan_applies(c, coll, &methods[k], procs, sizes[mi])) {
+                        t->not_applicable++;
+                        continue;
+                    }
+                    t->experiments[ci]++;
+                    tally_experiment(t, j, costs, coll->name, procs, sizes[mi],
+                                     coll->algs[methods[k].alg].name,
+                                     methods[k].seg_bytes);
+                }
+                if (c->has_baseline) {
+                    t->baseline++;
+                    tally_experiment(t, j, costs, coll->name, procs, sizes[mi],
+                                     MEASURE_DEFAULT_NAME, 0);
+                }
+            }
+        }
+    }
+}
+
+static void print_grid(const struct config *c, const struct plan_tally *t)
+{
+    long points = 0, experiments = 0;
+    printf("plan for %s (run directory %s, search %s, backend %s)\n", c->path,
+           c->output, c->search->name, config_backend_names[c->backend]);
+    printf("collectives:   ");
+    for (int ci = 0; ci < c->n_colls; ci++) {
+        printf("%s%s (%d algorithms)", ci ? ", " : "", c->colls[ci]->name,
+               c->n_algs[ci]);
+        points += t->points[ci];
+        experiments += t->experiments[ci];
+    }
+    printf("\nprocs:         ");
+    for (int i = 0; i < c->n_procs; i++) {
+        printf("%s%d", i ? ", " : "", c->procs[i]);
+    }
+    printf("\nmessage sizes: ");
+    for (int i = 0; i < c->n_msgs; i++) {
+        printf("%s%ld", i ? ", " : "", c->msg_sizes[i]);
+    }
+    printf(" bytes (%d sizes)\nsegment sizes: ", c->n_msgs);
+    for (int i = 0; i < c->n_segs; i++) {
+        printf("%s%d", i ? ", " : "", c->seg_sizes[i]);
+    }
+    printf(" bytes (0 = unsegmented)\npoints:        %ld (", points);
+    for (int ci = 0; ci < c->n_colls; ci++) {
+        printf("%s%s %ld", ci ? ", " : "", c->colls[ci]->name, t->points[ci]);
+    }
+    printf(")\nexperiments:   %ld for an exhaustive search (", experiments);
+    for (int ci = 0; ci < c->n_colls; ci++) {
+        printf("%s%s %ld", ci ? ", " : "", c->colls[ci]->name,
+               t->experiments[ci]);
+    }
+    printf(")");
+    if (c->has_baseline) {
+        printf(", and %ld of the library default", t->baseline);
+    }
+    printf("; %ld methods not applicable (recorded, never run)\n",
+           t->not_applicable);
+    printf("               the pruned searches (");
+    for (int i = 0, n = 0; i < search_strategies_size; i++) {
+        if (strcmp(search_strategies[i].name, "exhaustive") != 0) {
+            printf("%s%s", n++ ? ", " : "", search_strategies[i].name);
+        }
+    }
+    printf(") run fewer, as many as the times they measure lead them to\n");
+}
+
+/* What the journal tells of the time left, or why it tells nothing. */
+static void print_estimate(const char *journal_path, const struct journal *j,
+                           const struct plan_tally *t)
+{
+    char left[32];
+    if (!j) {
+        printf("estimate:      none: %s does not exist (plan estimates from "
+               "what a journal's experiments cost)\n",
+               journal_path);
+        return;
+    }
+    const char *platform =
+        journal_setting(journal_get_settings(j), "smpi.platform");
+    const char *unit = platform ? "simulated seconds" : "seconds";
+    printf("journal:       %ld of these %ld experiments recorded (%.3f %s)\n",
+           t->recorded, t->recorded + t->left, t->recorded_s, unit);
+    if (t->left == 0) {
+        printf("estimate:      nothing left: the sweep replays the journal\n");
+        return;
+    }
+    if (t->left_unknown > 0) { /* no observation to predict from */
+        printf("estimate:      none: the journal has no timed experiment "
+               "yet\n");
+        return;
+    }
+    progress_format_duration(left, sizeof left, t->left_s);
+    printf("estimate:      %ld experiments left, about %s (%.0f %s) for an "
+           "exhaustive search: each at the mean cost of the journal's "
+           "experiments at its procs and message size, else scaled from the "
+           "nearest (README, What a sweep does)\n",
+           t->left, left, t->left_s, unit);
+    if (platform) {
+        printf("               the journal was simulated (SMPI, platform "
+               "%s): how long the simulation takes on this machine is not "
+               "recorded\n",
+               platform);
+    } else {
+        printf("               for a batch allocation: that, plus MPI "
+               "start-up and a margin for noise\n");
+    }
+}
+
+int plan_main(int argc, char **argv)
+{
+    const char *config_path = NULL;
+    char journal_path[2048];
+    struct config cfg;
+    struct journal *j = NULL;
+    struct progress_costs *costs = NULL;
+    struct plan_tally tally = {0};
+    int status = 1;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
+            config_path = argv[++i];
+        } else {
+            fprintf(stderr, "autotune plan: unexpected argument '%s'\n",
+                    argv[i]);
+            return 2;
+        }
+    }
+    if (!config_path) {
+        fprintf(stderr, "autotune plan: -c tune.cfg is required\n");
+        return 2;
+    }
+    if (config_load(config_path, &cfg) != 0) {
+        return 1;
+    }
+    snprintf(journal_path, sizeof journal_path, "%s/journal", cfg.output);
+    costs = progress_costs_create();
+    if (!costs) {
+        fprintf(stderr, "autotune plan: out of memory\n");
+        goto done;
+    }
+    if (access(journal_path, F_OK) == 0) {
+        if (journal_load(journal_path, &j) != 0) {
+            goto done;
+        }
+        for (size_t i = 0; i < journal_count(j); i++) {
+            const struct measurement *m = journal_record(j, i);
+            if (m->is_applicable && m->cost_s > 0 &&
+                progress_costs_add(costs, m->procs, m->msg_bytes, m->cost_s) !=
+                    0) {
+                fprintf(stderr, "autotune plan: out of memory\n");
+                goto done;
+            }
+        }
+    }
+    tally_grid(&cfg, j, costs, &tally);
+    print_grid(&cfg, &tally);
+    print_estimate(journal_path, j, &tally);
+    status = 0;
+done:
+    journal_close(j);
+    progress_costs_destroy(costs);
+    config_free(&cfg);
+    return status;
+}

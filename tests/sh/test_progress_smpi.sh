@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Progress and plan on a simulated sweep: inside a point, progress names the
+# experiments done and the method being timed; `plan` counts the
+# experiments an exhaustive sweep runs, and estimates what is left of a
+# larger grid from the journal, saying the seconds are simulated.
+set -u
+. "$(dirname "$0")/lib.sh"
+command -v smpirun >/dev/null || { echo "smpirun not found (apt-get install libsimgrid-dev)"; exit 1; }
+
+write_cfg() { # NAME PROCS MAX
+    cat > "$tmp/$1.cfg" <<CFG
+output        = "$tmp/run";
+collectives   = ["bcast", "reduce"];
+procs         = $2;
+message_sizes = { min = 1; max = $3; factor = 16; };
+segment_sizes = [0, 1024];
+measure       = { warmup = 1; min_reps = 3; max_reps = 10; rse = 0.05; };
+CFG
+}
+write_cfg small "[2, 4]" 4096
+write_cfg large "[2, 4, 8]" 65536
+field() { sed -n "s/^$1: *\\([0-9]*\\) .*/\\1/p" "$2"; }
+
+build/autotune plan -c "$tmp/small.cfg" > "$tmp/plan-before" || fail "plan before the sweep"
+grep -q "^estimate: *none: $tmp/run/journal does not exist" "$tmp/plan-before" ||
+    fail "plan before the sweep: $(cat "$tmp/plan-before")"
+planned=$(field experiments "$tmp/plan-before")
+
+AUTOTUNE_PROGRESS_INTERVAL=0 smpirun -np 4 -platform conf/platforms/grig.xml \
+    --cfg=smpi/simulate-computation:no --log=root.thres:critical \
+    build/autotune-smpi -c "$tmp/small.cfg" > "$tmp/out" 2> "$tmp/err" ||
+    { cat "$tmp/out" "$tmp/err"; fail "the sweep"; }
+
+# With no interval, every experiment that starts prints a line: at least
+# one per point, naming the point, the experiments done and the method.
+inside=$(grep -c -E '^\[autotune\] [0-9]+/16 points .* (bcast|reduce) P=[24] [0-9]+ B: [0-9]+ experiments? done, timing [a-z_]+/[0-9]+  elapsed [0-9:]+  left ~' "$tmp/err")
+[ "$inside" -ge 16 ] || fail "progress inside points: $inside lines"
+grep -q -E 'bcast P=4 4096 B: 0 experiments done, timing linear/0' "$tmp/err" ||
+    fail "no line for the first experiment of bcast P=4 4096 B"
+grep -q -E 'bcast P=4 4096 B: [0-9]+ experiments done, timing pipeline/1024' "$tmp/err" ||
+    fail "no line naming a segmented method"
+# Once a point was measured there is an estimate.
+grep -q -E '^\[autotune\] 1/16 points .* left ~[0-9]+:[0-9]{2}$' "$tmp/err" ||
+    fail "no estimate after the first point"
+grep -q '^\[autotune\] 16/16 points (100%)' "$tmp/err" || fail "no final line"
+ran=$(sed -n 's/^autotune: 16 points, \([0-9]*\) experiments run.*/\1/p' "$tmp/out")
+[ -n "$planned" ] && [ "$planned" = "$ran" ] ||
+    fail "plan said $planned experiments, the exhaustive sweep ran $ran"
+echo "plan: $planned experiments; the sweep ran $ran"
+
+build/autotune plan -c "$tmp/small.cfg" > "$tmp/plan-after" || fail "plan after"
+grep -q -E "^journal: +$((ran + 16)) of these $((ran + 16)) experiments recorded \([0-9.]+ simulated seconds\)" "$tmp/plan-after" ||
+    fail "plan after: $(cat "$tmp/plan-after")"
+grep -q "^estimate: *nothing left" "$tmp/plan-after" || fail "plan after: $(cat "$tmp/plan-after")"
+
+build/autotune plan -c "$tmp/large.cfg" > "$tmp/plan-large" || fail "plan large"
+total=$(field experiments "$tmp/plan-large")
+left=$((total + 30 - ran - 16))
+grep -q -E "^estimate: +$left experiments left, about [0-9:]+ \([0-9]+ simulated seconds\)" "$tmp/plan-large" ||
+    fail "plan large: expected $left left: $(cat "$tmp/plan-large")"
+grep -q "the journal was simulated (SMPI, platform grig)" "$tmp/plan-large" ||
+    fail "plan large does not say the seconds are simulated"
+cat "$tmp/plan-large"
+echo "$fails failure(s)"
+[ $fails -eq 0 ]
