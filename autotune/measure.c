@@ -193,7 +193,7 @@ static int window_open(struct start_window *w, MPI_Comm ctl)
 
 /* One call from the common start. *time_us is the slowest rank's end minus
  * the start, or -1 if a rank arrived after the start (its own delay would
- * count): the window doubles and the call does not count. */
+ * count): the call does not count. */
 static int window_call(struct start_window *w, coll_fn run,
                        const struct coll_args *args, MPI_Comm ctl,
                        double *time_us)
@@ -209,7 +209,12 @@ static int window_call(struct start_window *w, coll_fn run,
     /* Whole nanoseconds: below MPI_Wtime's resolution, and it keeps
      * simulated times free of rounding noise from the absolute clock. */
     *time_us = u[2] != 0 ? -1 : round((u[0] - w->next_s) * 1e9) / 1e3;
-    w->width_s = fmax(w->width_s, 2 * u[3]) * (u[2] != 0 ? 2 : 1);
+    /* A late rank doubles the window; otherwise it eases back toward
+     * twice the reduction's lag, so one hiccup does not slow every call
+     * after it. */
+    w->width_s = u[2] != 0 ? 2 * w->width_s
+                           : fmax(fmax(2 * u[3], 0.9 * w->width_s),
+                                  WINDOW_FLOOR_NS * 1e-9);
     w->next_s = u[0] + w->width_s;
     return 0;
 }
