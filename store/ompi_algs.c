@@ -6,7 +6,7 @@
  * max_requests say what else a rules file must carry to run ours. */
 #include <string.h>
 
-#include "store/store.h"
+#include "store/libraries.h"
 
 static const struct ompi_alg ompi_algs[] = {
     {"allgather", 0, "gather_bcast", 1, 401, 0, 0, 0},
