@@ -27,6 +27,11 @@ enum ompi_rule_flag {
 const struct ompi_alg *ompi_alg_find(const char *collective,
                                      const char *algorithm);
 const struct ompi_alg *ompi_alg_by_number(const char *collective, int number);
+/* 0 where Open MPI 4.1, forced to run this algorithm on n_ranks ranks for
+ * count bytes in seg_bytes segments, runs another one or fails; 1 where it
+ * runs the one named (and for algorithms it does not have). */
+int ompi_alg_runs_as_named(const char *collective, const char *algorithm,
+                           int n_ranks, long count, int seg_bytes);
 
 /* How Open MPI's coll/tuned keys its rules' message sizes for a collective:
  * what it computes from the call's arguments (coll_tuned_decision_dynamic.c)
