@@ -1,6 +1,6 @@
 # autotune: one non-recursive Makefile.
 #   make            build/autotune (Open MPI) and, where smpicc exists, build/autotune-smpi
-#   make check      all tests; ends with "N passed, N failed"
+#   make check      all tests; ends with "N passed, N failed, N skipped"
 #   make demo       install what is missing, build, run the small default sweep
 #   make SANITIZE=address,undefined   sanitizer build
 

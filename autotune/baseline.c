@@ -6,6 +6,8 @@
 
 #include "autotune/baseline.h"
 #include "autotune/measure.h"
+#include "store/rundir.h"
+#include "store/tables.h"
 
 void baseline_add_setting(const struct config *c,
                           struct journal_settings *settings)
@@ -62,15 +64,8 @@ static void print_summary_line(FILE *f, const char *what,
 
 static const char *setting_of(const struct journal *j, const char *key)
 {
-    const struct journal_settings *s = journal_get_settings(j);
-    size_t len = strlen(key);
-    for (int i = 0; i < s->n; i++) {
-        if (strncmp(s->entries[i], key, len) == 0 &&
-            s->entries[i][len] == '=') {
-            return s->entries[i] + len + 1;
-        }
-    }
-    return "?";
+    const char *value = journal_setting(journal_get_settings(j), key);
+    return value ? value : "?";
 }
 
 void baseline_print_summary(const struct journal *j,
@@ -111,7 +106,7 @@ int report_main(int argc, char **argv)
     if (table_read_run_optimal(run, "report", &optimal, &n_opt) != 0) {
         goto done;
     }
-    snprintf(path, sizeof path, "%s/journal", run);
+    snprintf(path, sizeof path, "%s/" RUNDIR_JOURNAL, run);
     if (journal_load(path, &j) != 0 ||
         speedup_rows_build(j, optimal, n_opt, &rows, &n_rows) != 0) {
         goto done;

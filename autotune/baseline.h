@@ -6,7 +6,7 @@
 
 #include "autotune/config.h"
 #include "search/search.h"
-#include "store/store.h"
+#include "store/journal.h"
 
 struct baseline_counts {
     long measured, reused; /* default/0 experiments run, taken from journal */

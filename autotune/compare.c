@@ -8,9 +8,12 @@
 #include <string.h>
 
 #include "autotune/compare.h"
+#include "autotune/grid.h"
 #include "collectives/collectives.h"
 #include "search/search.h"
-#include "store/store.h"
+#include "store/journal.h"
+#include "store/rundir.h"
+#include "store/tables.h"
 
 #define MAX_METHODS 4096
 
@@ -31,7 +34,7 @@ struct replay_point {
     size_t records[MAX_METHODS]; /* positions in the record index */
     int best;                    /* the exhaustive optimum's index, or -1 */
     double best_us;              /* and its time */
-    int depths[MAX_METHODS];     /* per algorithm of coll */
+    int chain_fanout;            /* the run's, for the tree depths */
 };
 
 /* One strategy's replay: what it has been charged for, over the whole run
@@ -143,12 +146,8 @@ struct method_record {
 
 static int cmp_method_record(const void *a, const void *b)
 {
-    const struct search_method *x = &((const struct method_record *)a)->method;
-    const struct search_method *y = &((const struct method_record *)b)->method;
-    if (x->alg != y->alg) {
-        return x->alg - y->alg;
-    }
-    return (x->seg_bytes > y->seg_bytes) - (x->seg_bytes < y->seg_bytes);
+    return grid_method_cmp(&((const struct method_record *)a)->method,
+                           &((const struct method_record *)b)->method);
 }
 
 /* The first record position not before the point. */
@@ -207,10 +206,7 @@ static int gather_point(const struct record_index *ix,
             rp->best_us = m->mean_us;
         }
     }
-    for (int a = 0; a < rp->coll->n_algs && a < MAX_METHODS; a++) {
-        const struct coll_alg *alg = &rp->coll->algs[a];
-        rp->depths[a] = alg->depth ? alg->depth(pr->procs, chain_fanout) : -1;
-    }
+    rp->chain_fanout = chain_fanout;
     return 0;
 }
 
@@ -323,13 +319,9 @@ static int exhaustive_points(const char *run, const struct journal *j,
 
 static int chain_fanout_of(const struct journal *j)
 {
-    const struct journal_settings *st = journal_get_settings(j);
-    for (int i = 0; st && i < st->n; i++) {
-        if (strncmp(st->entries[i], "chain_fanout=", 13) == 0) {
-            return atoi(st->entries[i] + 13);
-        }
-    }
-    return 4;
+    const char *value =
+        journal_setting(journal_get_settings(j), "chain_fanout");
+    return value ? atoi(value) : 4;
 }
 
 /* --misses: one line on stderr per point where a strategy's choice is not
@@ -358,16 +350,10 @@ static int replay_point_all(const struct replay_point *rp,
 {
     for (int s = 0; s < search_strategies_size; s++) {
         struct replay *r = &replays[s];
-        struct search_point sp = {
-            .collective = rp->coll->name,
-            .procs = rp->procs,
-            .msg_bytes = rp->msg_bytes,
-            .methods = rp->methods,
-            .n_methods = rp->n,
-            .depths = rp->depths,
-            .pipeline_alg = coll_find_alg(rp->coll, "pipeline"),
-            .params = params,
-        };
+        struct search_point sp;
+        int depths[CONFIG_MAX_ALGS];
+        grid_search_point(&sp, rp->coll, rp->procs, rp->msg_bytes,
+                          rp->chain_fanout, rp->methods, rp->n, depths, params);
         struct search_oracle o = {replay_oracle, replay_pipeline, r};
         long experiments = r->experiments;
         double seconds = r->seconds;
@@ -446,7 +432,7 @@ int compare_main(int argc, char **argv)
     const struct point_result **points = NULL;
     size_t n_points;
     int status = 1;
-    snprintf(path, sizeof path, "%s/journal", run);
+    snprintf(path, sizeof path, "%s/" RUNDIR_JOURNAL, run);
     if (!rp || !scores || !replays || !series || journal_load(path, &j) != 0 ||
         index_records(j, &ix) != 0 ||
         exhaustive_points(run, j, &points, &n_points) != 0) {
@@ -492,7 +478,7 @@ int compare_main(int argc, char **argv)
     }
     struct compare_table table = {scores, exhaustive_s};
     write_compare_csv(stdout, &table);
-    snprintf(path, sizeof path, "%s/compare.csv", run);
+    snprintf(path, sizeof path, "%s/" RUNDIR_COMPARE, run);
     if (store_write_file(path, write_compare_csv, &table) == 0) {
         status = 0;
     }

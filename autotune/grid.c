@@ -1,5 +1,7 @@
 /* The grid's points and candidate methods, shared by the sweep, its
  * progress estimate and `autotune plan`, so they walk the same grid. */
+#include <assert.h>
+
 #include "autotune/grid.h"
 
 /* The candidate methods at a point, grouped by algorithm in table order,
@@ -68,4 +70,37 @@ long grid_points(const struct config *c)
         n += (long)c->n_procs * grid_msg_sizes(c, ci, &sizes);
     }
     return n;
+}
+
+int grid_method_cmp(const struct search_method *a,
+                    const struct search_method *b)
+{
+    if (a->alg != b->alg) {
+        return a->alg < b->alg ? -1 : 1;
+    }
+    return (a->seg_bytes > b->seg_bytes) - (a->seg_bytes < b->seg_bytes);
+}
+
+void grid_search_point(struct search_point *p, const struct coll_def *coll,
+                       int procs, long msg_bytes, int chain_fanout,
+                       const struct search_method *methods, int n_methods,
+                       int *depths, const struct search_params *params)
+{
+    for (int k = 1; k < n_methods; k++) {
+        assert(grid_method_cmp(&methods[k - 1], &methods[k]) < 0);
+    }
+    for (int a = 0; a < coll->n_algs && a < CONFIG_MAX_ALGS; a++) {
+        const struct coll_alg *alg = &coll->algs[a];
+        depths[a] = alg->depth ? alg->depth(procs, chain_fanout) : -1;
+    }
+    *p = (struct search_point){
+        .collective = coll->name,
+        .procs = procs,
+        .msg_bytes = msg_bytes,
+        .methods = methods,
+        .n_methods = n_methods,
+        .depths = depths,
+        .pipeline_alg = coll_find_alg(coll, "pipeline"),
+        .params = params,
+    };
 }

@@ -20,4 +20,18 @@ long grid_points(const struct config *c);
 int grid_point_methods(const struct config *c, int ci, long msg_bytes,
                        struct search_method *out);
 
+/* The order of the methods at a point: algorithm table order, segments
+ * ascending (negative, 0 or positive, as for qsort). */
+int grid_method_cmp(const struct search_method *a,
+                    const struct search_method *b);
+/* The search point of coll at (procs, msg_bytes) over methods (n_methods,
+ * in grid_method_cmp order; borrowed): the depth of each tree algorithm at
+ * procs ranks into depths (room for CONFIG_MAX_ALGS), the pipeline's index
+ * and params. The sweep and `autotune compare` both build their points
+ * here, so that a replay asks the questions the sweep asked. */
+void grid_search_point(struct search_point *p, const struct coll_def *coll,
+                       int procs, long msg_bytes, int chain_fanout,
+                       const struct search_method *methods, int n_methods,
+                       int *depths, const struct search_params *params);
+
 #endif

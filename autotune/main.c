@@ -18,7 +18,10 @@
 #include "collectives/collectives.h"
 #include "decision/decision.h"
 #include "search/search.h"
-#include "store/store.h"
+#include "store/export.h"
+#include "store/journal.h"
+#include "store/rundir.h"
+#include "store/tables.h"
 
 static const char usage[] =
     "usage:\n"
@@ -103,7 +106,7 @@ static int export_context_of(const char *run, const char *source,
 {
     char path[4096];
     struct journal *j = NULL;
-    snprintf(path, sizeof path, "%s/journal", run);
+    snprintf(path, sizeof path, "%s/" RUNDIR_JOURNAL, run);
     *ctx = (struct export_context){source, "own", "", 4, stderr};
     if (access(path, F_OK) != 0) {
         fprintf(stderr,
@@ -175,7 +178,7 @@ static int cmd_export(int argc, char **argv)
     if (table_read_run_optimal(run, "export", &rows, &n) != 0) {
         return 1;
     }
-    snprintf(path, sizeof path, "%s/optimal.csv", run);
+    snprintf(path, sizeof path, "%s/" RUNDIR_OPTIMAL, run);
     int rc = export_context_of(run, path, &ctx, library, sizeof library,
                                backend, sizeof backend);
     if (rc == 0) {

@@ -5,7 +5,7 @@
 #include <mpi.h>
 
 #include "autotune/config.h"
-#include "store/store.h"
+#include "store/journal.h"
 
 /* The method label of the library's own collective, its default decision:
  * timed at every point as the baseline, never a search candidate. */

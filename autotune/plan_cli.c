@@ -10,6 +10,8 @@
 #include "autotune/measure.h"
 #include "autotune/plan_cli.h"
 #include "autotune/progress.h"
+#include "store/journal.h"
+#include "store/rundir.h"
 
 /* The experiments of an exhaustive search over the grid, against what the
  * journal (if any) recorded. */
@@ -205,7 +207,8 @@ int plan_main(int argc, char **argv)
     if (config_load(config_path, &cfg) != 0) {
         return 1;
     }
-    snprintf(journal_path, sizeof journal_path, "%s/journal", cfg.output);
+    snprintf(journal_path, sizeof journal_path, "%s/" RUNDIR_JOURNAL,
+             cfg.output);
     costs = progress_costs_create();
     if (!costs) {
         fprintf(stderr, "autotune plan: out of memory\n");

@@ -12,6 +12,9 @@
 #include "autotune/measure.h"
 #include "autotune/progress.h"
 #include "autotune/sweep.h"
+#include "store/journal.h"
+#include "store/rundir.h"
+#include "store/tables.h"
 #ifdef SMPI_H /* defined by SimGrid's mpi.h */
 #include <xbt/config.h>
 #endif
@@ -326,15 +329,6 @@ static void settings_of(const struct config *c,
 #endif
 }
 
-static int path_join(char *buf, size_t size, const char *dir, const char *name)
-{
-    if (snprintf(buf, size, "%s/%s", dir, name) >= (int)size) {
-        fprintf(stderr, "%s: path too long\n", dir);
-        return -1;
-    }
-    return 0;
-}
-
 /* Rank 0's checks before anything is measured; it holds the run
  * directory's lock from here to the end of the sweep. */
 static int controller_setup(const char *config_path, int is_fresh,
@@ -354,7 +348,7 @@ static int controller_setup(const char *config_path, int is_fresh,
     }
     settings_of(c, &settings);
     if ((is_fresh && rundir_start_fresh(c->output) != 0) ||
-        path_join(path, sizeof path, c->output, "journal") != 0 ||
+        rundir_path(path, sizeof path, c->output, RUNDIR_JOURNAL) != 0 ||
         journal_open(path, &settings, journal) != 0) {
         rundir_lock_close(*lock);
         config_free(c);
@@ -416,23 +410,12 @@ static int controller_loop(struct sweep *s, struct grid_results *out)
         int n_sizes = grid_msg_sizes(c, ci, &sizes);
         s->coll_index = coll_table_index(coll);
         for (int pi = 0; pi < c->n_procs && rc == 0; pi++) {
-            for (int a = 0; a < coll->n_algs && a < CONFIG_MAX_ALGS; a++) {
-                depths[a] =
-                    coll->algs[a].depth
-                        ? coll->algs[a].depth(c->procs[pi], c->chain_fanout)
-                        : -1;
-            }
             for (int mi = 0; mi < n_sizes && rc == 0; mi++) {
-                struct search_point point = {
-                    .collective = coll->name,
-                    .procs = c->procs[pi],
-                    .msg_bytes = sizes[mi],
-                    .methods = methods,
-                    .n_methods = grid_point_methods(c, ci, sizes[mi], methods),
-                    .depths = depths,
-                    .pipeline_alg = coll_find_alg(coll, "pipeline"),
-                    .params = &c->search_params,
-                };
+                struct search_point point;
+                grid_search_point(&point, coll, c->procs[pi], sizes[mi],
+                                  c->chain_fanout, methods,
+                                  grid_point_methods(c, ci, sizes[mi], methods),
+                                  depths, &c->search_params);
                 int best = -1;
                 progress_point_start(&progress);
                 s->point_measured = 0;
@@ -507,11 +490,11 @@ static int write_tables(const struct sweep *s, struct grid_results *r)
         fprintf(stderr, "autotune: out of memory\n");
         return -1;
     }
-    if (path_join(path, sizeof path, dir, "measurements.csv") != 0 ||
+    if (rundir_path(path, sizeof path, dir, RUNDIR_MEASUREMENTS) != 0 ||
         table_write_measurements(path, r->measured, r->n_measured) != 0 ||
-        path_join(path, sizeof path, dir, "optimal.csv") != 0 ||
+        rundir_path(path, sizeof path, dir, RUNDIR_OPTIMAL) != 0 ||
         table_write_optimal(path, r->optimal, r->n_optimal) != 0 ||
-        path_join(path, sizeof path, dir, "speedup.csv") != 0 ||
+        rundir_path(path, sizeof path, dir, RUNDIR_SPEEDUP) != 0 ||
         baseline_write_speedup(s->journal, path, r->optimal, r->n_optimal) !=
             0) {
         return -1;

@@ -2,13 +2,14 @@
  * ours. Open MPI's coll/tuned reads its forced-algorithm variables when a
  * communicator is created, so each method writes them through MPI_T and
  * duplicates the communicator; the duplicate runs that algorithm and nothing
- * else. Which algorithms exist and their numbers: store/ompi_algs.c. */
+ * else. Which algorithms exist, their numbers and where Open MPI runs
+ * another than the one forced: store/ompi_algs.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "collectives/internal.h"
-#include "store/store.h"
+#include "store/libraries.h"
 
 /* Components that would take a collective away from coll/tuned. */
 #define NATIVE_COLL_EXCLUDE "^han,hcoll"
@@ -365,91 +366,11 @@ int native_describe_default(char *buf, size_t size)
 
 #endif
 
-/* Where Open MPI 4.1 quietly runs another algorithm than the forced one
- * (coll_base_<collective>.c): such points are not applicable, so a record
- * never names an algorithm that did not run. count is in bytes. */
-struct native_substitute {
-    const char *collective, *algorithm;
-    int (*substitutes)(int n_ranks, long count, int seg_bytes);
-    const char *instead; /* what runs; NULL: the call fails */
-};
-
-static int pow2_floor(int n)
-{
-    int p = 1;
-    while (2 * p <= n) {
-        p *= 2;
-    }
-    return p;
-}
-
-static int count_below_ranks(int n_ranks, long count, int seg_bytes)
-{
-    (void)seg_bytes;
-    return count < n_ranks;
-}
-
-static int count_below_pow2(int n_ranks, long count, int seg_bytes)
-{
-    (void)seg_bytes;
-    return count < pow2_floor(n_ranks);
-}
-
-static int halves_below_segment(int n_ranks, long count, int seg_bytes)
-{
-    (void)n_ranks;
-    return count < 2 || seg_bytes > count / 2;
-}
-
-static int ranks_not_pow2(int n_ranks, long count, int seg_bytes)
-{
-    (void)count;
-    (void)seg_bytes;
-    return pow2_floor(n_ranks) != n_ranks;
-}
-
-static int ranks_odd(int n_ranks, long count, int seg_bytes)
-{
-    (void)count;
-    (void)seg_bytes;
-    return n_ranks % 2 != 0;
-}
-
-static int ranks_not_two(int n_ranks, long count, int seg_bytes)
-{
-    (void)count;
-    (void)seg_bytes;
-    return n_ranks != 2;
-}
-
-static const struct native_substitute native_substitutes[] = {
-    {"bcast", "scatter_allgather", count_below_ranks, "linear"},
-    {"bcast", "scatter_allgather_ring", count_below_ranks, "linear"},
-    {"bcast", "split_binary", halves_below_segment, "pipeline"},
-    {"reduce", "rabenseifner", count_below_pow2, "linear"},
-    {"allreduce", "rabenseifner", count_below_pow2, "linear"},
-    {"allreduce", "ring", count_below_ranks, "recursive_doubling"},
-    {"allgather", "recursive_doubling", ranks_not_pow2, "bruck"},
-    {"allgather", "neighbor_exchange", ranks_odd, "ring"},
-    /* these return an error instead */
-    {"allgather", "two_proc", ranks_not_two, NULL},
-    {"alltoall", "two_proc", ranks_not_two, NULL},
-    {"barrier", "two_proc", ranks_not_two, NULL},
-};
-
 int native_runs_as_named(const char *collective, const char *algorithm,
                          int n_ranks, long count, int seg_bytes)
 {
-    for (size_t i = 0;
-         i < sizeof native_substitutes / sizeof native_substitutes[0]; i++) {
-        const struct native_substitute *s = &native_substitutes[i];
-        if (strcmp(s->collective, collective) == 0 &&
-            strcmp(s->algorithm, algorithm) == 0 &&
-            s->substitutes(n_ranks, count, seg_bytes)) {
-            return 0;
-        }
-    }
-    return 1;
+    return ompi_alg_runs_as_named(collective, algorithm, n_ranks, count,
+                                  seg_bytes);
 }
 
 int native_uses_segments(const char *collective, const char *algorithm)

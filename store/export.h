@@ -1,59 +1,66 @@
-/* The decision table the library exporters share: per collective, blocks of
- * rules by communicator size, each block's rules by the library's message
- * key, starting at 0 and merged where the decision is the same. Private to
- * store/. */
+/* Exports of the optimal-method table. Adding a format is its writer in a
+ * file store/export_<name>.c, declared below, and one row in
+ * export_formats[] (store/export.c). */
 #ifndef STORE_EXPORT_H
 #define STORE_EXPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
-#include "store/store.h"
+#include "store/journal.h"
 
-struct rule {
-    long msg_min; /* library's message key where the rule starts */
-    int alg;      /* Open MPI's number; 0 = its fixed decision */
-    int faninout, segsize, max_requests;
-    const struct mpich_alg *mpich; /* MPICH's; NULL = the default */
-    int only_procs; /* the algorithm runs on exactly this many ranks */
-    int line;       /* source line of the first row merged into it */
+/* What an exporter needs to know about the run besides its optimal table. */
+struct export_context {
+    const char *source;  /* the optimal table's path: warnings name its lines */
+    const char *backend; /* "own" (collectives/) or "native" (the library's) */
+    const char *library; /* the MPI library the run measured; "" if unknown */
+    int chain_fanout;    /* chains of the chain algorithms in the run */
+    FILE *warn; /* one line per row that could not be exported, and why */
 };
 
-struct block {
-    int procs; /* from this communicator size to the next block's */
-    int n;
-    struct rule *rules;
+/* Export formats of the optimal-method table, one row per format. rows[i]
+ * is line i + 2 of ctx->source. */
+struct export_format {
+    const char *name;
+    int (*write)(FILE *out, const struct measurement *rows, size_t n,
+                 const struct export_context *ctx);
+    /* Reads the written text back with the rules the target library
+     * enforces; prints "what: line N: problem" and fails on the first
+     * violation. NULL for formats no library loads. */
+    int (*check)(const char *text, size_t len, const char *what);
+    /* The library whose algorithms the format names ("Open MPI",
+     * "MPICH"), NULL for library-neutral formats. */
+    const char *library;
+    const char *summary;
 };
+extern const struct export_format export_formats[];
+extern const int export_formats_size;
+const struct export_format *export_find(const char *name);
+/* Writes the export to out_path (atomically) or, when NULL, to stdout. A
+ * library format is first written to memory and read back with its check;
+ * a file that fails it is not written. A run measured with a library's own
+ * algorithms (backend native) exports to that library's formats only. */
+int export_write(const struct export_format *format, const char *out_path,
+                 const struct measurement *rows, size_t n,
+                 const struct export_context *ctx);
 
-struct coll_rules {
-    const char *collective; /* ours */
-    int n;
-    struct block *blocks;
-};
-
-struct rule_set {
-    int n;
-    struct coll_rules *colls;
-};
-
-/* Maps one optimal row to a rule: fills r (and r->msg_min with the library's
- * key for m->msg_bytes). Returns 0 when mapped; 1 when the method has no
- * counterpart, with why filled and r set to the library's own decision;
- * -1 when the collective has none, with why filled. */
-typedef int (*rule_map_fn)(const struct measurement *m,
-                           const struct export_context *ctx, struct rule *r,
-                           char *why, size_t why_size);
-
-/* Builds the table (sorted by collective, procs, key); every row that could
- * not be mapped is reported on ctx->warn with fallback (what runs instead).
- * A block whose rule only runs on its own size is followed by a block of
- * the library's decision. *set is caller-frees with rules_destroy. */
-int rules_build(const struct measurement *rows, size_t n,
-                const struct export_context *ctx, rule_map_fn map,
-                const char *fallback, struct rule_set *set);
-void rules_destroy(struct rule_set *set);
-/* Block b's largest communicator size, or -1 for no limit. */
-int rules_block_max(const struct coll_rules *c, int b);
-/* Rule r's largest key in block b, or -1 for no limit. */
-long rules_msg_max(const struct block *b, int r);
+/* The formats' writers and checkers, one file per format family:
+ * store/export_table.c (csv, json), store/export_ompi.c, store/export_mpich.c.
+ */
+int export_csv(FILE *out, const struct measurement *rows, size_t n,
+               const struct export_context *ctx);
+int export_json(FILE *out, const struct measurement *rows, size_t n,
+                const struct export_context *ctx);
+int export_ompi(FILE *out, const struct measurement *rows, size_t n,
+                const struct export_context *ctx);
+int export_ompi_v2(FILE *out, const struct measurement *rows, size_t n,
+                   const struct export_context *ctx);
+int export_ompi_json(FILE *out, const struct measurement *rows, size_t n,
+                     const struct export_context *ctx);
+int export_check_ompi(const char *text, size_t len, const char *what);
+int export_check_ompi_json(const char *text, size_t len, const char *what);
+int export_mpich(FILE *out, const struct measurement *rows, size_t n,
+                 const struct export_context *ctx);
+int export_check_mpich(const char *text, size_t len, const char *what);
 
 #endif

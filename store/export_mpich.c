@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/export.h"
 #include "store/json.h"
+#include "store/rules.h"
 
 static const char mpich_fallback[] = "MPICH's default algorithm for it runs";
 

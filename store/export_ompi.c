@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/export.h"
 #include "store/json.h"
+#include "store/rules.h"
 
 #define OMPI_COLLCOUNT 22        /* COLLCOUNT: collective IDs are below it */
 #define OMPI_CLASSIC_RELEASE 401 /* the classic formats target 4.1 and up */

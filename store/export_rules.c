@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/export.h"
+#include "store/rules.h"
 
 struct entry {
     const struct measurement *m;

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "store/store.h"
+#include "store/journal.h"
 
 #define JOURNAL_MAGIC "autotune-journal 1"
 #define LINE_MAX_BYTES 1024

@@ -5,7 +5,7 @@
  * segment size). */
 #include <string.h>
 
-#include "store/store.h"
+#include "store/libraries.h"
 
 static const struct mpich_alg mpich_algs[] = {
     {"allgather", "bruck", "MPIR_Allgather_intra_brucks", 0},

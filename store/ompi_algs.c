@@ -1,12 +1,13 @@
-/* Open MPI coll/tuned's algorithm numbers, by our algorithm names: the one
- * place that knows them (exporters and the native backend both read it).
+/* Open MPI coll/tuned's algorithm numbers, by our algorithm names, and where
+ * it runs another than the one forced: the one place that knows them
+ * (exporters and the native backend both read it).
  * Numbers from coll_tuned_<coll>_decision.c, v4.1.8 and v5.0.x; the
  * is_segmented column marks the algorithms that take the forced segment size
  * (the others ignore it: coll_tuned_<coll>_intra_do_this); rule_flags and
  * max_requests say what else a rules file must carry to run ours. */
 #include <string.h>
 
-#include "store/store.h"
+#include "store/libraries.h"
 
 static const struct ompi_alg ompi_algs[] = {
     {"allgather", 0, "gather_bcast", 1, 401, 0, 0, 0},
@@ -79,6 +80,87 @@ const struct ompi_alg *ompi_alg_by_number(const char *collective, int number)
         }
     }
     return NULL;
+}
+
+/* Where Open MPI 4.1 quietly runs another algorithm than the forced one
+ * (coll_base_<collective>.c): such points are not applicable, so a record
+ * never names an algorithm that did not run. count is in bytes. The
+ * OMPI_RULE_TWO_PROCS algorithms fail instead on other sizes. */
+struct ompi_substitute {
+    const char *collective, *algorithm;
+    int (*substitutes)(int n_ranks, long count, int seg_bytes);
+    const char *instead; /* what runs */
+};
+
+static int pow2_floor(int n)
+{
+    int p = 1;
+    while (2 * p <= n) {
+        p *= 2;
+    }
+    return p;
+}
+
+static int count_below_ranks(int n_ranks, long count, int seg_bytes)
+{
+    (void)seg_bytes;
+    return count < n_ranks;
+}
+
+static int count_below_pow2(int n_ranks, long count, int seg_bytes)
+{
+    (void)seg_bytes;
+    return count < pow2_floor(n_ranks);
+}
+
+static int halves_below_segment(int n_ranks, long count, int seg_bytes)
+{
+    (void)n_ranks;
+    return count < 2 || seg_bytes > count / 2;
+}
+
+static int ranks_not_pow2(int n_ranks, long count, int seg_bytes)
+{
+    (void)count;
+    (void)seg_bytes;
+    return pow2_floor(n_ranks) != n_ranks;
+}
+
+static int ranks_odd(int n_ranks, long count, int seg_bytes)
+{
+    (void)count;
+    (void)seg_bytes;
+    return n_ranks % 2 != 0;
+}
+
+static const struct ompi_substitute ompi_substitutes[] = {
+    {"bcast", "scatter_allgather", count_below_ranks, "linear"},
+    {"bcast", "scatter_allgather_ring", count_below_ranks, "linear"},
+    {"bcast", "split_binary", halves_below_segment, "pipeline"},
+    {"reduce", "rabenseifner", count_below_pow2, "linear"},
+    {"allreduce", "rabenseifner", count_below_pow2, "linear"},
+    {"allreduce", "ring", count_below_ranks, "recursive_doubling"},
+    {"allgather", "recursive_doubling", ranks_not_pow2, "bruck"},
+    {"allgather", "neighbor_exchange", ranks_odd, "ring"},
+};
+
+int ompi_alg_runs_as_named(const char *collective, const char *algorithm,
+                           int n_ranks, long count, int seg_bytes)
+{
+    const struct ompi_alg *a = ompi_alg_find(collective, algorithm);
+    if (a && (a->rule_flags & OMPI_RULE_TWO_PROCS) && n_ranks != 2) {
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof ompi_substitutes / sizeof ompi_substitutes[0];
+         i++) {
+        const struct ompi_substitute *s = &ompi_substitutes[i];
+        if (strcmp(s->collective, collective) == 0 &&
+            strcmp(s->algorithm, algorithm) == 0 &&
+            s->substitutes(n_ranks, count, seg_bytes)) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 static const struct ompi_coll ompi_colls[] = {

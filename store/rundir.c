@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "store/store.h"
+#include "store/rundir.h"
 
 #ifdef getpid
 /* SMPI's helpers rename getpid to the simulated process's number; the lock
@@ -28,9 +28,9 @@ struct rundir_lock {
     int fd; /* holds an fcntl write lock on the lock file while open */
 };
 
-static int path_join(char *buf, const char *dir, const char *name)
+int rundir_path(char *buf, size_t size, const char *dir, const char *name)
 {
-    if (snprintf(buf, PATH_BYTES, "%s/%s", dir, name) >= PATH_BYTES) {
+    if (snprintf(buf, size, "%s/%s", dir, name) >= (int)size) {
         fprintf(stderr, "%s: path too long\n", dir);
         return -1;
     }
@@ -218,7 +218,7 @@ int rundir_lock_open(const char *dir, struct rundir_lock **out)
     char path[PATH_BYTES], host[HOST_BYTES], me[HOST_BYTES + 32];
     int fd = -1, rc = 1;
     *out = NULL;
-    if (path_join(path, dir, "lock") != 0) {
+    if (rundir_path(path, PATH_BYTES, dir, RUNDIR_LOCK) != 0) {
         return -1;
     }
     this_host(host);
@@ -269,9 +269,9 @@ void rundir_lock_close(struct rundir_lock *lock)
  * the run directory. */
 static int is_run_file(const char *name)
 {
-    static const char *const names[] = {"journal", "measurements.csv",
-                                        "optimal.csv", "speedup.csv",
-                                        "compare.csv"};
+    static const char *const names[] = {RUNDIR_JOURNAL, RUNDIR_MEASUREMENTS,
+                                        RUNDIR_OPTIMAL, RUNDIR_SPEEDUP,
+                                        RUNDIR_COMPARE};
     static const char *const prefixes[] = {"tree.", "tree-", "quadtree-"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(name, names[i]) == 0) {
@@ -317,7 +317,7 @@ static int list_run_files(const char *dir, char ***names, size_t *n)
         return -1;
     }
     for (struct dirent *e; rc == 0 && (e = readdir(d));) {
-        if (strcmp(e->d_name, "journal") == 0) {
+        if (strcmp(e->d_name, RUNDIR_JOURNAL) == 0) {
             has_journal = 1;
         } else if (is_run_file(e->d_name)) {
             rc = add_name(names, n, &cap, e->d_name);
@@ -325,7 +325,7 @@ static int list_run_files(const char *dir, char ***names, size_t *n)
     }
     closedir(d);
     if (rc == 0 && has_journal) {
-        rc = add_name(names, n, &cap, "journal");
+        rc = add_name(names, n, &cap, RUNDIR_JOURNAL);
     }
     if (rc != 0) {
         fprintf(stderr, "%s: out of memory listing the run's files\n", dir);
@@ -338,7 +338,7 @@ static int make_old_dir(const char *dir, char *old)
 {
     char parent[PATH_BYTES];
     long highest = 0;
-    if (path_join(parent, dir, "old") != 0) {
+    if (rundir_path(parent, PATH_BYTES, dir, "old") != 0) {
         return -1;
     }
     if (mkdir(parent, 0755) != 0 && errno != EEXIST) {
@@ -361,7 +361,7 @@ static int make_old_dir(const char *dir, char *old)
     for (long k = highest + 1;; k++) {
         char name[32];
         snprintf(name, sizeof name, "%ld", k);
-        if (path_join(old, parent, name) != 0) {
+        if (rundir_path(old, PATH_BYTES, parent, name) != 0) {
             return -1;
         }
         if (mkdir(old, 0755) == 0) {
@@ -386,8 +386,8 @@ int rundir_start_fresh(const char *dir)
     /* The journal goes last: stopped halfway, the run still has it. */
     for (size_t i = 0; i < n && rc == 0; i++) {
         char from[PATH_BYTES], to[PATH_BYTES];
-        if (path_join(from, dir, names[i]) != 0 ||
-            path_join(to, old, names[i]) != 0) {
+        if (rundir_path(from, PATH_BYTES, dir, names[i]) != 0 ||
+            rundir_path(to, PATH_BYTES, old, names[i]) != 0) {
             rc = -1;
         } else if (rename(from, to) != 0) {
             fprintf(stderr, "%s: cannot move it to %s/: %s\n", from, old,

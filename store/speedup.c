@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/store.h"
+#include "store/tables.h"
 
 #define SPEEDUP_HEADER                                                         \
     "collective,procs,msg_bytes,algorithm,segment_bytes,time_us,default_us,"   \

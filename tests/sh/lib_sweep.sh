@@ -1,7 +1,7 @@
 # Sourced after lib.sh by the journal and run-directory tests: a small
 # exhaustive grid (30 points, 279 experiments) swept under SMPI in about a
 # second, and what they check in a run directory.
-command -v smpirun >/dev/null || { echo "smpirun not found (./setup.sh installs simgrid)"; exit 1; }
+command -v smpirun >/dev/null || { echo "smpirun not found (./setup.sh installs simgrid)"; exit 77; }
 platform=conf/platforms/grig.xml
 write_cfg() { # NAME [SEARCH [RSE]]: $tmp/NAME.cfg, swept into $tmp/NAME
     cat > "$tmp/$1.cfg" <<CFG

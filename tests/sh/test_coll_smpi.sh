@@ -9,7 +9,7 @@ platform=tests/mpi/cluster64.xml
 for tool in smpicc smpirun; do
     if ! command -v "$tool" >/dev/null; then
         echo "test_coll_smpi: $tool not found: install SimGrid 3.32 (apt-get install libsimgrid-dev)" >&2
-        exit 1
+        exit 77
     fi
 done
 if [ ! -x "$bin" ]; then

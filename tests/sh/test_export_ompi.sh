@@ -8,7 +8,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 if ! command -v ompi_info > /dev/null || ! command -v mpirun > /dev/null; then
     echo "SKIP: Open MPI (ompi_info, mpirun) is not installed"
-    exit 0
+    exit 77
 fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 

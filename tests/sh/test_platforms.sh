@@ -15,13 +15,13 @@
 # small-thresh 0 keeps SimGrid from sharing the link among all of them,
 # which made segmented pipelines store-and-forward). Also checks that the 64
 # ranks land on 64 distinct hosts and that two runs print the same figures.
-# Skips (exit 0) when SimGrid's smpicc/smpirun are not installed.
+# Skips (exit 77) when SimGrid's smpicc/smpirun are not installed.
 set -u
 cd "$(dirname "$0")/../.."
 
 if ! command -v smpicc >/dev/null 2>&1 || ! command -v smpirun >/dev/null 2>&1; then
     echo "smpicc/smpirun not found (./setup.sh installs libsimgrid-dev)"
-    exit 1
+    exit 77
 fi
 
 src=tests/mpi/pingpong.c

@@ -5,7 +5,7 @@
 # larger grid from the journal, saying the seconds are simulated.
 set -u
 . "$(dirname "$0")/lib.sh"
-command -v smpirun >/dev/null || { echo "smpirun not found (apt-get install libsimgrid-dev)"; exit 1; }
+command -v smpirun >/dev/null || { echo "smpirun not found (apt-get install libsimgrid-dev)"; exit 77; }
 
 write_cfg() { # NAME PROCS MAX
     cat > "$tmp/$1.cfg" <<CFG

@@ -7,7 +7,7 @@
 # the old journal.
 set -u
 . "$(dirname "$0")/lib.sh"
-command -v smpirun >/dev/null || { echo "smpirun not found (apt-get install libsimgrid-dev)"; exit 1; }
+command -v smpirun >/dev/null || { echo "smpirun not found (apt-get install libsimgrid-dev)"; exit 77; }
 
 platform=conf/platforms/grig.xml
 np=13

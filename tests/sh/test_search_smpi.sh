@@ -8,7 +8,7 @@
 # not exhaustive.
 set -u
 . "$(dirname "$0")/lib.sh"
-command -v smpirun >/dev/null || { echo "smpirun not found (./setup.sh installs simgrid)"; exit 1; }
+command -v smpirun >/dev/null || { echo "smpirun not found (./setup.sh installs simgrid)"; exit 77; }
 
 sweep() { # NAME SEARCH PROCS MESSAGE_SIZES SEGMENT_SIZES NP
     cat > "$tmp/$1.cfg" <<CFG

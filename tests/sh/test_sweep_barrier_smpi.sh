@@ -4,7 +4,7 @@
 # whatever message_sizes says, and the point count says so.
 set -u
 . "$(dirname "$0")/lib.sh"
-command -v smpirun >/dev/null || { echo "smpirun not found (./setup.sh installs simgrid)"; exit 1; }
+command -v smpirun >/dev/null || { echo "smpirun not found (./setup.sh installs simgrid)"; exit 77; }
 
 cat > "$tmp/t.cfg" <<CFG
 output        = "$tmp/run";

@@ -6,7 +6,7 @@
 # csv export is the optimal table.
 set -u
 . "$(dirname "$0")/lib.sh"
-command -v smpirun >/dev/null || { echo "smpirun not found (./setup.sh installs simgrid)"; exit 1; }
+command -v smpirun >/dev/null || { echo "smpirun not found (./setup.sh installs simgrid)"; exit 77; }
 
 cat > "$tmp/t.cfg" <<CFG
 output        = "$tmp/run";

@@ -7,7 +7,7 @@
 # journal measured with the old harness is refused, naming the setting.
 set -u
 . "$(dirname "$0")/lib.sh"
-command -v smpirun >/dev/null || { echo "smpirun not found (apt-get install libsimgrid-dev)"; exit 1; }
+command -v smpirun >/dev/null || { echo "smpirun not found (apt-get install libsimgrid-dev)"; exit 77; }
 
 np=8
 write_cfg() { # NAME [PROCS SIZES]

@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include "../check.h"
-#include "store/store.h"
+#include "store/export.h"
+#include "store/libraries.h"
+#include "store/tables.h"
 
 static int ompi(const char *text)
 {

@@ -10,7 +10,8 @@
 #include <unistd.h>
 
 #include "../check.h"
-#include "store/store.h"
+#include "store/journal.h"
+#include "store/rundir.h"
 
 static struct measurement record(const char *alg, int seg, double mean_us)
 {

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "../check.h"
-#include "store/store.h"
+#include "store/tables.h"
 
 static struct measurement row(const char *coll, long msg, const char *alg,
                               double mean_us)

@@ -1,0 +1,60 @@
+/* The decision table the library exporters share: per collective, blocks of
+ * rules by communicator size, each block's rules by the library's message
+ * key, starting at 0 and merged where the decision is the same. Private to
+ * store/. */
+#ifndef STORE_RULES_H
+#define STORE_RULES_H
+
+#include <stddef.h>
+
+#include "store/export.h"
+#include "store/libraries.h"
+
+struct rule {
+    long msg_min; /* library's message key where the rule starts */
+    int alg;      /* Open MPI's number; 0 = its fixed decision */
+    int faninout, segsize, max_requests;
+    const struct mpich_alg *mpich; /* MPICH's; NULL = the default */
+    int only_procs; /* the algorithm runs on exactly this many ranks */
+    int line;       /* source line of the first row merged into it */
+};
+
+struct block {
+    int procs; /* from this communicator size to the next block's */
+    int n;
+    struct rule *rules;
+};
+
+struct coll_rules {
+    const char *collective; /* ours */
+    int n;
+    struct block *blocks;
+};
+
+struct rule_set {
+    int n;
+    struct coll_rules *colls;
+};
+
+/* Maps one optimal row to a rule: fills r (and r->msg_min with the library's
+ * key for m->msg_bytes). Returns 0 when mapped; 1 when the method has no
+ * counterpart, with why filled and r set to the library's own decision;
+ * -1 when the collective has none, with why filled. */
+typedef int (*rule_map_fn)(const struct measurement *m,
+                           const struct export_context *ctx, struct rule *r,
+                           char *why, size_t why_size);
+
+/* Builds the table (sorted by collective, procs, key); every row that could
+ * not be mapped is reported on ctx->warn with fallback (what runs instead).
+ * A block whose rule only runs on its own size is followed by a block of
+ * the library's decision. *set is caller-frees with rules_destroy. */
+int rules_build(const struct measurement *rows, size_t n,
+                const struct export_context *ctx, rule_map_fn map,
+                const char *fallback, struct rule_set *set);
+void rules_destroy(struct rule_set *set);
+/* Block b's largest communicator size, or -1 for no limit. */
+int rules_block_max(const struct coll_rules *c, int b);
+/* Rule r's largest key in block b, or -1 for no limit. */
+long rules_msg_max(const struct block *b, int r);
+
+#endif

@@ -1,0 +1,33 @@
+/* The run directory: its file names (named here only), its lock and
+ * --fresh. Never calls MPI. */
+#ifndef STORE_RUNDIR_H
+#define STORE_RUNDIR_H
+
+#include <stddef.h>
+
+/* The files of a run directory. */
+#define RUNDIR_JOURNAL "journal"
+#define RUNDIR_MEASUREMENTS "measurements.csv"
+#define RUNDIR_OPTIMAL "optimal.csv"
+#define RUNDIR_SPEEDUP "speedup.csv"
+#define RUNDIR_COMPARE "compare.csv"
+#define RUNDIR_LOCK "lock"
+
+/* dir/name into buf; fails with one line when it does not fit. */
+int rundir_path(char *buf, size_t size, const char *dir, const char *name);
+
+/* The run directory's lock (store/rundir.c): RUN/lock names the host and
+ * process of the one sweep that writes the run. Taken atomically; a lock
+ * left by a process that is gone from this host is taken over (one line
+ * says so); one held by a live process, or by another host, fails with one
+ * line naming them, and nothing changes. *out is caller-frees with
+ * rundir_lock_close, which removes the lock. */
+struct rundir_lock;
+int rundir_lock_open(const char *dir, struct rundir_lock **out);
+void rundir_lock_close(struct rundir_lock *lock);
+/* --fresh: moves the previous sweep's journal, tables and decisions to
+ * DIR/old/N/ (N one more than the highest there), so that DIR/old/N is a run
+ * directory of its own; nothing is deleted. Call it holding the lock. */
+int rundir_start_fresh(const char *dir);
+
+#endif

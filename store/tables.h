@@ -1,0 +1,58 @@
+/* The run directory's tables (measurements.csv, optimal.csv, speedup.csv),
+ * written atomically. Never calls MPI. */
+#ifndef STORE_TABLES_H
+#define STORE_TABLES_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "store/journal.h"
+
+/* Writes data to path atomically (temporary file, fsync, rename). */
+int store_write_file(const char *path, int (*write)(FILE *, const void *),
+                     const void *arg);
+/* mkdir -p; then checks that the directory is writable. */
+int store_make_dir(const char *path);
+
+/* Tables. Rows are written in the order given; the caller orders them. */
+int table_write_measurements(const char *path, const struct measurement *rows,
+                             size_t n);
+int table_write_optimal(const char *path, const struct measurement *rows,
+                        size_t n);
+/* optimal.csv's text, to f. */
+int table_print_optimal(FILE *f, const struct measurement *rows, size_t n);
+/* Reads an optimal.csv into *rows (caller-frees with free). */
+int table_read_optimal(const char *path, struct measurement **rows, size_t *n);
+/* Reads RUN/optimal.csv for the offline command `command`; when the run has
+ * none yet, says so once and that the sweep must finish first. */
+int table_read_run_optimal(const char *run, const char *command,
+                           struct measurement **rows, size_t *n);
+/* Reads a measurements.csv the same way (every row applicable). */
+int table_read_measurements(const char *path, struct measurement **rows,
+                            size_t *n);
+
+/* One row of speedup.csv: a point's tuned choice against the default. */
+struct speedup_row {
+    char collective[STORE_NAME_MAX];
+    int procs;
+    long msg_bytes;
+    char algorithm[STORE_NAME_MAX];
+    int segment_bytes;
+    double time_us, default_us, speedup; /* speedup = default_us / time_us */
+};
+
+/* A row for every optimal row whose point has a default record in j, in the
+ * optimal rows' order; *rows is caller-frees (NULL when *n is 0). */
+int speedup_rows_build(const struct journal *j, const struct measurement *opt,
+                       size_t n_opt, struct speedup_row **rows, size_t *n);
+int table_write_speedup(const char *path, const struct speedup_row *rows,
+                        size_t n);
+/* Median and maximum speedup of the rows of one collective (NULL: all). */
+struct speedup_summary {
+    size_t points, default_faster;
+    double median, max, min;
+};
+void speedup_summarise(const struct speedup_row *rows, size_t n,
+                       const char *collective, struct speedup_summary *out);
+
+#endif
