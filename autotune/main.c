@@ -13,10 +13,10 @@
 #include "autotune/baseline.h"
 #include "autotune/compare.h"
 #include "autotune/config.h"
+#include "autotune/decision_cli.h"
 #include "autotune/plan_cli.h"
 #include "autotune/sweep.h"
 #include "collectives/collectives.h"
-#include "decision/decision.h"
 #include "search/search.h"
 #include "store/store.h"
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decision/c45.h"
 #include "decision/decision.h"
 #include "store/store.h"
 
