@@ -5,6 +5,7 @@
 #   make SANITIZE=address,undefined   sanitizer build
 
 CC       := mpicc
+CORE_CC  := cc
 SMPICC   := $(shell command -v smpicc 2>/dev/null)
 PREFIX   ?= /usr/local
 PKGS     := gsl libconfig
@@ -20,28 +21,48 @@ LDFLAGS  += -fsanitize=$(SANITIZE)
 endif
 
 MODULES  := autotune search collectives store decision
+# The modules that never call MPI, compiled with plain cc into
+# build/libautotune-core.a: an #include <mpi.h> there breaks the build.
+CORE_MODULES := search store decision
 comma    := ,
 SRCS     := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
+CORE_SRCS:= $(foreach m,$(CORE_MODULES),$(wildcard $(m)/*.c))
+MPI_SRCS := $(filter-out $(CORE_SRCS),$(SRCS))
 MAIN_SRC := autotune/main.c
-LIB_SRCS := $(filter-out $(MAIN_SRC),$(SRCS))
-OBJS     := $(SRCS:%.c=build/obj/%.o)
+LIB_SRCS := $(filter-out $(MAIN_SRC),$(MPI_SRCS))
+OBJS     := $(MPI_SRCS:%.c=build/obj/%.o)
+CORE_OBJS:= $(CORE_SRCS:%.c=build/core/%.o)
 LIB_OBJS := $(LIB_SRCS:%.c=build/obj/%.o)
 SMPI_OBJS:= $(SRCS:%.c=build/smpi/%.o)
 
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/tests/unit/%)
+# Unit tests of autotune/ and collectives/ code, whose headers include
+# mpi.h: built with mpicc, still run without mpirun. The others link only
+# the core library, with plain cc.
+UNIT_MPI  := $(addprefix build/tests/unit/,test_config test_progress test_topo)
+UNIT_CORE := $(filter-out $(UNIT_MPI),$(UNIT_BINS))
 MPIT_SRCS := $(wildcard tests/mpi/*.c)
 MPIT_BINS := $(MPIT_SRCS:tests/mpi/%.c=build/tests/mpi/%)
 SMPIT_BINS:= $(if $(SMPICC),$(MPIT_SRCS:tests/mpi/%.c=build/tests/smpi/%))
 
 all: build/autotune $(if $(SMPICC),build/autotune-smpi)
 
-build/autotune: $(OBJS)
+build/autotune: $(OBJS) build/libautotune-core.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-build/libautotune.a: $(LIB_OBJS)
+build/libautotune-core.a: $(CORE_OBJS)
 	@mkdir -p $(@D)
 	ar rcs $@ $^
+
+# Everything but main, for the MPI tests and the benchmarks.
+build/libautotune.a: $(LIB_OBJS) $(CORE_OBJS)
+	@mkdir -p $(@D)
+	ar rcs $@ $^
+
+build/core/%.o: %.c
+	@mkdir -p $(@D)
+	$(CORE_CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 build/obj/%.o: %.c
 	@mkdir -p $(@D)
@@ -63,7 +84,11 @@ build/smpi/%.o: %.c
 	@mkdir -p $(@D)
 	$(SMPICC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-build/tests/unit/%: tests/unit/%.c build/libautotune.a
+$(UNIT_CORE): build/tests/unit/%: tests/unit/%.c build/libautotune-core.a
+	@mkdir -p $(@D)
+	$(CORE_CC) $(CFLAGS) -MMD -MP -o $@ $< build/libautotune-core.a $(LDLIBS)
+
+$(UNIT_MPI): build/tests/unit/%: tests/unit/%.c build/libautotune.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -o $@ $< build/libautotune.a $(LDLIBS)
 
@@ -78,7 +103,7 @@ build/tests/smpi/%: tests/mpi/%.c build/smpi/libautotune.a
 	@mkdir -p $(@D)
 	$(SMPICC) $(CFLAGS) -o $@ $< build/smpi/libautotune.a $(LDLIBS)
 
-tests: all $(UNIT_BINS) $(MPIT_BINS) $(SMPIT_BINS)
+tests: all build/libautotune-core.a $(UNIT_BINS) $(MPIT_BINS) $(SMPIT_BINS)
 
 check: tests
 	@tests/run.sh
@@ -123,4 +148,4 @@ clean:
         demo install format clean
 .SECONDARY:
 
--include $(OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) $(MPIT_BINS:=.d)
+-include $(OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) $(MPIT_BINS:=.d)

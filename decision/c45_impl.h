@@ -3,7 +3,7 @@
 #ifndef DECISION_C45_IMPL_H
 #define DECISION_C45_IMPL_H
 
-#include "decision/decision.h"
+#include "decision/c45.h"
 
 /* C4.5's tolerance for gains and errors; a double, as in release 8, so that
  * comparisons mix a float with a double exactly as it does. */
@@ -30,12 +30,5 @@ float c45_greatest_value_below(const struct c45_data *d, int a, float bar);
 float c45_compute_gain(const float *freq, const float *val_freq, int n_classes,
                        int max_val, float base_info, float unknown_rate,
                        float known, int min_objs);
-
-/* Output helpers shared by the CLI (c45_print.c). */
-void c45_print_eval_header(FILE *f, const char *what, int n_items);
-void c45_print_eval_row(FILE *f, int size_before, int errors_before,
-                        int size_after, int errors_after, int n_items,
-                        float estimate_pct);
-void c45_print_confusion(FILE *f, const struct c45_data *d, const int *matrix);
 
 #endif

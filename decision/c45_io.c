@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decision/decision.h"
+#include "decision/c45.h"
 
 #define NAME_MAX_LEN 1000
 

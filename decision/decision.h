@@ -1,7 +1,7 @@
-/* Decision functions built from optimal-method tables: a C4.5 builder that
- * reproduces Quinlan's release 8 trees bit for bit (float arithmetic, its tie
- * rules), its .names/.data reader and text output, `autotune tree`; the
- * quadtree builder; the compact in-memory decision and its generated C. */
+/* Decision functions built from optimal-method tables: the compact
+ * in-memory decision (lookup, file, generated C), the quadtree builder, a
+ * run's decision map, penalty statistics and training (tie labels, folds,
+ * leaves by penalty). C4.5 itself is decision/c45.h. */
 #ifndef DECISION_H
 #define DECISION_H
 
@@ -9,130 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* `autotune tree -f STEM [-m M] [-c C] [-u] [-g] [-s]`: argv[0] is "tree".
- * Prints what `c4.5` prints; returns the exit status. */
-int tree_main(int argc, char **argv);
-/* `autotune tree -r RUN ...` (tree_main hands over when it sees -r) and
- * `autotune quadtree -r RUN ...`; argv[0] is the command. */
-int tree_run_main(int argc, char **argv);
-int quadtree_main(int argc, char **argv);
-
-/* A data set is a schema (classes, attributes) plus items. Item values are
- * floats, one per attribute, row-major: a continuous value as is, a discrete
- * value as its 1-based index into the attribute's value names. Unknown ("?")
- * is C45_UNKNOWN_DISCRETE or C45_UNKNOWN_CONTINUOUS; as in C4.5, a genuine
- * continuous -999 reads as unknown. */
-#define C45_UNKNOWN_DISCRETE 0.0f
-#define C45_UNKNOWN_CONTINUOUS (-999.0f)
-
-enum c45_attr_kind { C45_DISCRETE, C45_CONTINUOUS, C45_IGNORE };
-
-struct c45_attr {
-    char *name;
-    enum c45_attr_kind kind;
-    int n_values;       /* discrete: values known so far */
-    int max_values;     /* discrete: capacity ("discrete N" grows up to N) */
-    char **value_names; /* discrete: value v is value_names[v - 1] */
-};
-
-struct c45_data {
-    int n_classes;
-    char **class_names;
-    int n_attrs;
-    struct c45_attr *attrs;
-    int n_items;
-    int cap_items; /* rows allocated in values and classes */
-    float *values; /* n_items x n_attrs */
-    int *classes;  /* n_items, each 0..n_classes-1 */
-};
-
-/* An empty data set with no attributes or classes yet; caller frees with
- * c45_data_destroy, which frees everything it holds. The setters below copy
- * the names they are given; declare classes and attributes before items.
- * All return 0 or -1 after printing why. */
-int c45_data_create(struct c45_data **out);
-void c45_data_destroy(struct c45_data *d);
-int c45_data_add_class(struct c45_data *d, const char *name);
-/* n_values names for a discrete attribute (at least two). */
-int c45_data_add_discrete(struct c45_data *d, const char *name, int n_values,
-                          const char *const *value_names);
-int c45_data_add_continuous(struct c45_data *d, const char *name);
-/* Appends one item: n_attrs values as described above, and its class. */
-int c45_data_add_item(struct c45_data *d, const float *values, int class_idx);
-/* A new data set with d's schema and no items (for test data). */
-int c45_data_copy_schema(const struct c45_data *d, struct c45_data **out);
-
-/* Reads a .names file (classes, then attributes); errors are printed as
- * file:line. Caller frees *out with c45_data_destroy. */
-int c45_data_read_names(const char *names_path, struct c45_data **out);
-/* Appends the items of a .data/.test file to d (a "discrete N" attribute
- * learns its values here). */
-int c45_data_read_items(struct c45_data *d, const char *path);
-
-struct c45_options {
-    int min_objs;    /* -m: a test needs 2 branches with >= this weight */
-    float cf;        /* -c / 100: pruning confidence, 0.00001..1 */
-    bool use_gain;   /* -g: gain instead of gain ratio */
-    bool subsetting; /* -s: tests on groups of discrete values */
-};
-
-/* Defaults of c4.5: -m 2, -c 25, gain ratio, no subsets. */
-void c45_options_init(struct c45_options *opt);
-
-enum c45_node_type {
-    C45_LEAF,
-    C45_TEST_DISCRETE, /* branch b is value b + 1 */
-    C45_TEST_CUT,      /* branch 0: value <= cut; branch 1: value > cut */
-    C45_TEST_SUBSET    /* branch b takes the values v with subsets[b][v] */
-};
-
-/* A node; every field may be read to walk the tree, and all of it belongs
- * to the tree (borrowed while the tree lives). */
-struct c45_node {
-    enum c45_node_type type;
-    int leaf_class;    /* the class predicted here (also on tests) */
-    float items;       /* training weight that reached the node */
-    float errors;      /* unpruned: training errors; pruned: predicted */
-    float *class_dist; /* n_classes weights of the items here */
-    int attr;          /* tests: the attribute tested */
-    float cut;         /* C45_TEST_CUT */
-    int n_branches;
-    struct c45_node **branches;
-    bool **subsets; /* C45_TEST_SUBSET: [b][v], v = 1..n_values */
-    int n_values;   /* C45_TEST_SUBSET: the attribute's value count */
-};
-
-struct c45_tree {
-    int n_classes;
-    struct c45_node *root;
-    /* Private to c45_prune: the case order growing left, which pruning
-     * starts from (float sums over fractional weights depend on it). */
-    int *item_order;
-    int n_item_order;
-};
-
-/* Grows the unpruned tree from all items of d. The tree does not refer to d;
- * caller frees with c45_tree_destroy. */
-int c45_build(const struct c45_data *d, const struct c45_options *opt,
-              struct c45_tree **out);
-/* Pessimistic pruning in place (subtree replacement and raising) with the
- * same items the tree was built from; *is_changed says whether the structure
- * changed. Leaf errors become predicted errors either way. */
-int c45_prune(struct c45_tree *t, const struct c45_data *d,
-              const struct c45_options *opt, bool *is_changed);
-/* A deep copy; caller frees. Destroy accepts NULL. */
-int c45_tree_copy(const struct c45_tree *t, struct c45_tree **out);
-void c45_tree_destroy(struct c45_tree *t);
-/* Number of nodes, leaves included (C4.5's "Size"). */
-int c45_tree_size(const struct c45_tree *t);
-/* The class C4.5 predicts for one item (n_attrs values as in c45_data):
- * the largest class weight reached, lowest class on ties; an unknown value
- * sends the item down every branch in proportion to its training weight. */
-int c45_classify(const struct c45_tree *t, const float *values, int *class_out);
-/* The tree as C4.5 prints it (indented lines, [S1] subtrees); d supplies
- * the names and must have the schema the tree was built with. */
-void c45_print_tree(FILE *f, const struct c45_tree *t,
-                    const struct c45_data *d);
+#include "decision/c45.h"
 
 /* ---- A run's decision map (optimal.csv + measurements.csv) ---- */
 
@@ -382,5 +259,81 @@ struct quadtree_input {
 int quadtree_build(struct decision *d, int coll,
                    const struct quadtree_input *in, int max_depth,
                    double accuracy_pct);
+
+/* ---- Training: decisions from a run's map (decision/train.c) ---- */
+
+/* How decisions are trained on a run and which points are held out. */
+struct train_options {
+    struct c45_options c45; /* trees: c4.5's -m, -c, ... */
+    bool is_combined;       /* one tree for all collectives, which tests the
+                               collective, instead of one per collective */
+    int max_depth;          /* trees and quadtrees; -1: no limit */
+    double accuracy_pct;    /* quadtree; 100: exact */
+    double near_pct;        /* methods this close to a point's optimum are
+                               equally good labels there (train_labels) */
+    bool is_majority;       /* leaves keep C4.5's class, depth-limited
+                               quadtree leaves the most common method */
+    int holdout_folds; /* 0: none; 2 with holdout_sizes: every other size */
+    bool holdout_sizes;
+};
+
+/* c4.5's defaults, no depth limit, exact quadtrees, exact ties only,
+ * leaves by penalty, nothing held out. */
+void train_options_init(struct train_options *opt);
+/* The fold of cell (p * n_msgs + m) of grid g, when points are held out:
+ * every other message size, or the grid points of all grids in turn. */
+int train_fold_of(const struct train_options *opt, const struct run_data *r,
+                  int g, long cell);
+/* The training label of each cell of grid g outside fold skip (-1 for the
+ * others, and for cells without an optimum): its optimum, unless the label
+ * of the previous message size at these procs (the last labelled), or else
+ * of the previous procs at this size, is within near_pct of it (0: an exact
+ * tie). labels is caller-allocated (n_procs x n_msgs). */
+void train_labels(const struct train_options *opt, const struct run_data *r,
+                  int g, int skip, int *labels);
+/* The C4.5 data set of the training labels of grids g0..g1-1 outside fold
+ * skip (all when skip < 0), with a collective attribute when there are
+ * several. Caller frees with c45_data_destroy. */
+int train_c45_data(const struct train_options *opt, const struct run_data *r,
+                   int g0, int g1, int skip, struct c45_data **out);
+/* An empty decision over the run's methods; caller frees. */
+int train_create_decision(const struct run_data *r, const char *kind,
+                          const char *const *colls, int n_colls,
+                          struct decision **out);
+/* Gives each leaf of d that training points of grids g0..g1-1 (outside
+ * fold skip) reach the method of the least total penalty over them (C4.5's
+ * class on ties). Returns the number of leaves changed, or -1. */
+int train_leaves_by_penalty(const struct train_options *opt,
+                            const struct run_data *r, int g0, int g1, int skip,
+                            struct decision *d);
+/* The C4.5 trees of the points outside fold skip (skip < 0: all points)
+ * into d (made by train_create_decision with every grid's collective): one
+ * per grid, or one combined tree, with leaves by penalty unless
+ * is_majority. Prints each tree and its figures on report unless NULL. */
+int train_trees(const struct train_options *opt, const struct run_data *r,
+                int skip, FILE *report, struct decision *d);
+/* The quadtree of the run's first grid from its training labels outside
+ * fold skip, a held-out cell taking the nearest label of its row. Caller
+ * frees *out (also on failure). */
+int train_quadtree(const struct train_options *opt, const struct run_data *r,
+                   int skip, struct decision **out);
+
+/* Penalties of choices (fractions), for penalty_stats_compute. */
+struct train_scores {
+    double *v; /* room for every cell of the run */
+    int n, n_unrunnable;
+};
+/* s->v for every cell of r; caller frees s->v. */
+int train_scores_alloc(const struct run_data *r, struct train_scores *s);
+/* Adds the penalties of d's choices for grid g (collective dc of d) on the
+ * cells of fold fold (all cells when fold < 0), and to *depth_sum (unless
+ * NULL) the tests each lookup made. */
+void train_score_decision(const struct train_options *opt,
+                          const struct run_data *r, int g,
+                          const struct decision *d, int dc, int fold,
+                          struct train_scores *s, long *depth_sum);
+/* Adds the penalties of the "default" method on grid g where it was timed. */
+void train_score_default(const struct run_data *r, int g,
+                         struct train_scores *s);
 
 #endif

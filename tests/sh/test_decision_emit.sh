@@ -32,7 +32,7 @@ check() {
         done
         # shellcheck disable=SC2086
         if ! cc -std=c11 -O2 -I. -o "$tmp/$name$form.check" tests/decision/check_emit.c \
-                "$tmp/$name$form.o" build/libautotune.a $libs 2> "$tmp/$name.ld"; then
+                "$tmp/$name$form.o" build/libautotune-core.a $libs 2> "$tmp/$name.ld"; then
             echo "FAIL $name$form: cannot link the checker:"; head -20 "$tmp/$name.ld"
             fail=1; continue
         fi
@@ -153,7 +153,7 @@ reduce 0
 nodes 1
 leaf 2
 DEC
-cc -std=c11 -O2 -I. -o "$tmp/emit_dec" tests/decision/emit_dec.c build/libautotune.a $libs || fail=1
+cc -std=c11 -O2 -I. -o "$tmp/emit_dec" tests/decision/emit_dec.c build/libautotune-core.a $libs || fail=1
 for name in awkward msgonly oneleaf; do
     if ! "$tmp/emit_dec" "$tmp/$name.dec" "$tmp/$name"; then
         echo "FAIL $name: cannot generate C"; fail=1; continue

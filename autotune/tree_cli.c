@@ -5,8 +5,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "decision/c45_impl.h"
-#include "decision/decision.h"
+#include "autotune/decision_cli.h"
+#include "decision/c45.h"
 
 static const char tree_usage[] =
     "(usage: autotune tree -f STEM [-m M] [-c C] [-u] [-g] [-s], or "

@@ -1,0 +1,537 @@
+/* `autotune tree -r RUN` and `autotune quadtree -r RUN`: decision functions
+ * built from a run's optimal table and scored by their penalty against the
+ * run's measurements (seed 000, eq. 6), on the grid and on held-out points. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "autotune/decision_cli.h"
+#include "decision/decision.h"
+
+#define MAX_COLLS 16
+
+/* What both commands accept; each reads the fields it needs. */
+struct run_args {
+    const char *cmd;
+    const char *run;
+    const char *stem;
+    const char *colls[MAX_COLLS];
+    int n_colls;
+    bool emit_names, emit_c, emit_c_table, emit_c_tree;
+    struct train_options train;
+};
+
+/* ---- arguments ---- */
+
+static int parse_double(const char *cmd, const char *opt, const char *text,
+                        double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || errno || !(v >= lo && v <= hi)) {
+        fprintf(stderr, "autotune %s: %s: '%s' is not a number in %g..%g\n",
+                cmd, opt, text, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_list(struct run_args *a, const char *opt, char *text,
+                      int (*add)(struct run_args *, const char *, const char *))
+{
+    for (char *item = strtok(text, ","); item; item = strtok(NULL, ",")) {
+        if (add(a, opt, item)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int add_collective(struct run_args *a, const char *opt, const char *name)
+{
+    if (a->n_colls == MAX_COLLS) {
+        fprintf(stderr, "autotune %s: %s: more than %d collectives\n", a->cmd,
+                opt, MAX_COLLS);
+        return -1;
+    }
+    a->colls[a->n_colls++] = name;
+    return 0;
+}
+
+static int add_emit(struct run_args *a, const char *opt, const char *what)
+{
+    if (strcmp(what, "names") == 0) {
+        a->emit_names = true;
+    } else if (strcmp(what, "c") == 0) {
+        a->emit_c = true;
+    } else if (strcmp(what, "c-table") == 0) {
+        a->emit_c_table = true;
+    } else if (strcmp(what, "c-tree") == 0) {
+        a->emit_c_tree = true;
+    } else {
+        fprintf(stderr,
+                "autotune %s: %s: unknown output '%s' (valid: names, "
+                "c, c-table, c-tree)\n",
+                a->cmd, opt, what);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_holdout(struct run_args *a, const char *opt, const char *text)
+{
+    char *end;
+    long k = strtol(text, &end, 10);
+    if (strcmp(text, "sizes") == 0) {
+        a->train.holdout_sizes = true;
+        a->train.holdout_folds = 2;
+        return 0;
+    }
+    if (end == text || *end != '\0' || k < 2 || k > 1000) {
+        fprintf(stderr,
+                "autotune %s: %s: '%s' is neither 'sizes' nor a "
+                "number of folds in 2..1000\n",
+                a->cmd, opt, text);
+        return -1;
+    }
+    a->train.holdout_folds = (int)k;
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, const char *usage,
+                      struct run_args *a)
+{
+    double v;
+    for (int i = 1; i < argc; i++) {
+        const char *opt = argv[i];
+        bool is_flag = strcmp(opt, "--combined") == 0;
+        if (!is_flag && i + 1 >= argc) {
+            fprintf(stderr, "autotune %s: %s needs a value\n%s", a->cmd, opt,
+                    usage);
+            return -1;
+        }
+        char *val = is_flag ? NULL : argv[++i];
+        int rc = 0;
+        if (is_flag) {
+            a->train.is_combined = true;
+        } else if (strcmp(opt, "-r") == 0) {
+            a->run = val;
+        } else if (strcmp(opt, "-o") == 0) {
+            a->stem = val;
+        } else if (strcmp(opt, "-m") == 0 && strcmp(a->cmd, "tree") == 0) {
+            rc = parse_double(a->cmd, opt, val, 1, 1000000, &v);
+            a->train.c45.min_objs = (int)v;
+        } else if (strcmp(opt, "-c") == 0 && strcmp(a->cmd, "tree") == 0) {
+            rc = parse_double(a->cmd, opt, val, 0.001, 100, &v);
+            a->train.c45.cf = (float)v / 100; /* as c4.5: float, then / 100 */
+        } else if (strcmp(opt, "--collectives") == 0 ||
+                   strcmp(opt, "--collective") == 0) {
+            rc = parse_list(a, opt, val, add_collective);
+        } else if (strcmp(opt, "--emit") == 0) {
+            rc = parse_list(a, opt, val, add_emit);
+        } else if (strcmp(opt, "--holdout") == 0) {
+            rc = parse_holdout(a, opt, val);
+        } else if (strcmp(opt, "--depth") == 0) {
+            rc = parse_double(a->cmd, opt, val, 0, 30, &v);
+            if (rc == 0 && v != (int)v) {
+                fprintf(stderr,
+                        "autotune %s: %s: '%s' is not a whole "
+                        "number of levels\n",
+                        a->cmd, opt, val);
+                rc = -1;
+            }
+            a->train.max_depth = (int)v;
+        } else if (strcmp(opt, "--accuracy") == 0) {
+            rc = parse_double(a->cmd, opt, val, 0.001, 100, &v);
+            a->train.accuracy_pct = v;
+        } else if (strcmp(opt, "--near") == 0) {
+            rc = parse_double(a->cmd, opt, val, 0, 100, &a->train.near_pct);
+        } else if (strcmp(opt, "--leaf") == 0) {
+            a->train.is_majority = strcmp(val, "majority") == 0;
+            if (!a->train.is_majority && strcmp(val, "penalty") != 0) {
+                fprintf(stderr,
+                        "autotune %s: %s: '%s' is neither 'penalty' nor "
+                        "'majority'\n",
+                        a->cmd, opt, val);
+                rc = -1;
+            }
+        } else {
+            fprintf(stderr, "autotune %s: unknown option '%s'\n%s", a->cmd, opt,
+                    usage);
+            return -1;
+        }
+        if (rc) {
+            return -1;
+        }
+    }
+    if (!a->run) {
+        fprintf(stderr, "autotune %s: -r RUN is required\n%s", a->cmd, usage);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- scoring ---- */
+
+static void print_penalty_header(void)
+{
+    printf("%-28s %7s %9s %9s %9s %9s\n", "penalty (%)", "points", "min", "max",
+           "mean", "median");
+}
+
+static void print_penalty(const char *coll, const char *what,
+                          struct train_scores *s)
+{
+    struct penalty_stats st;
+    char name[64];
+    penalty_stats_compute(s->v, s->n, s->n_unrunnable, &st);
+    snprintf(name, sizeof name, "%s %s", coll, what);
+    printf("%-28s %7d %9.2f %9.2f %9.2f %9.2f\n", name, st.n, st.min, st.max,
+           st.mean, st.median);
+    if (st.n_unrunnable) {
+        printf("  (%d more points chose a method that cannot run there; not "
+               "scored)\n",
+               st.n_unrunnable);
+    }
+    s->n = s->n_unrunnable = 0;
+}
+
+static void print_default(const struct run_data *r, struct train_scores *s)
+{
+    if (!r->has_default) {
+        printf("(the run did not time the MPI library's default method)\n");
+        return;
+    }
+    for (int g = 0; g < r->n_grids; g++) {
+        train_score_default(r, g, s);
+        print_penalty(r->grids[g].name, "default", s);
+    }
+}
+
+/* ---- files ---- */
+
+static FILE *open_output(const char *stem, const char *suffix, char *path,
+                         size_t size)
+{
+    snprintf(path, size, "%s%s", stem, suffix);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "%s: %s\n", path, strerror(errno));
+    }
+    return f;
+}
+
+static int close_output(FILE *f, const char *path)
+{
+    if (ferror(f) | (fclose(f) != 0)) {
+        fprintf(stderr, "%s: write failed\n", path);
+        return -1;
+    }
+    printf("wrote %s\n", path);
+    return 0;
+}
+
+/* STEM.names/.data (combined) or STEM-COLL.names/.data, for c4.5 itself. */
+static int emit_names(const struct run_args *a, const struct run_data *r)
+{
+    int n_sets = a->train.is_combined ? 1 : r->n_grids;
+    for (int t = 0; t < n_sets; t++) {
+        int g0 = a->train.is_combined ? 0 : t,
+            g1 = a->train.is_combined ? r->n_grids : t + 1;
+        char suffix[64], path[4096];
+        struct c45_data *d = NULL;
+        if (train_c45_data(&a->train, r, g0, g1, -1, &d)) {
+            return -1;
+        }
+        snprintf(suffix, sizeof suffix, "%s%s.names",
+                 a->train.is_combined ? "" : "-",
+                 a->train.is_combined ? "" : r->grids[t].name);
+        FILE *out = open_output(a->stem, suffix, path, sizeof path);
+        int rc = -1;
+        if (out) {
+            for (int k = 0; k < d->n_classes; k++) {
+                fprintf(out, "%s%s", d->class_names[k],
+                        k + 1 < d->n_classes ? ", " : ".\n\n");
+            }
+            for (int i = 0; i < d->n_attrs; i++) {
+                const struct c45_attr *at = &d->attrs[i];
+                fprintf(out, "%s: ", at->name);
+                for (int v = 0; at->kind == C45_DISCRETE && v < at->n_values;
+                     v++) {
+                    fprintf(out, "%s%s", at->value_names[v],
+                            v + 1 < at->n_values ? ", " : ".\n");
+                }
+                if (at->kind != C45_DISCRETE) {
+                    fprintf(out, "continuous.\n");
+                }
+            }
+            rc = close_output(out, path);
+        }
+        strcpy(strstr(suffix, ".names"), ".data");
+        out = rc ? NULL : open_output(a->stem, suffix, path, sizeof path);
+        rc = -1;
+        if (out) {
+            for (int i = 0; i < d->n_items; i++) {
+                const float *v = d->values + (size_t)i * d->n_attrs;
+                for (int j = 0; j < d->n_attrs; j++) {
+                    const struct c45_attr *at = &d->attrs[j];
+                    if (at->kind == C45_DISCRETE) {
+                        fprintf(out, "%s, ", at->value_names[(int)v[j] - 1]);
+                    } else {
+                        fprintf(out, "%.0f, ", (double)v[j]);
+                    }
+                }
+                fprintf(out, "%s.\n", d->class_names[d->classes[i]]);
+            }
+            rc = close_output(out, path);
+        }
+        c45_data_destroy(d);
+        if (rc) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int emit_c(const char *stem, const char *suffix,
+                  const struct decision *d, const char *comment,
+                  enum decision_c_form form)
+{
+    char path[4096];
+    FILE *f = open_output(stem, suffix, path, sizeof path);
+    if (!f) {
+        return -1;
+    }
+    int rc = decision_emit_c(d, f, "autotune", comment, form);
+    return close_output(f, path) || rc;
+}
+
+static int write_outputs(const struct run_args *a, const struct decision *d,
+                         const char *comment)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s.dec", a->stem);
+    if (decision_save(d, path)) {
+        return -1;
+    }
+    printf("wrote %s\n", path);
+    int rc = 0;
+    /* c is the table form, the fastest; c-table names it too (STEM-table.c,
+     * as before the table form became the default). */
+    if (a->emit_c) {
+        rc = emit_c(a->stem, ".c", d, comment, DECISION_C_TABLE);
+    }
+    if (a->emit_c_table && rc == 0) {
+        rc = emit_c(a->stem, "-table.c", d, comment, DECISION_C_TABLE);
+    }
+    if (a->emit_c_tree && rc == 0) {
+        rc = emit_c(a->stem, "-tree.c", d, comment, DECISION_C_TREE);
+    }
+    return rc;
+}
+
+static void print_shape(const struct decision *d, long depth_sum, long points)
+{
+    int leaves, tests, max_depth;
+    decision_count(d, &leaves, &tests, &max_depth);
+    printf("%s: %d leaves, %d nodes, max depth %d, mean depth %.2f over %ld "
+           "points, %zu bytes in memory\n",
+           d->kind, leaves, leaves + tests, max_depth,
+           points ? (double)depth_sum / points : 0.0, points,
+           (size_t)d->n_nodes * (sizeof *d->nodes + sizeof *d->leaf_method));
+}
+
+/* ---- tree -r ---- */
+
+static const char tree_usage[] =
+    "usage: autotune tree -r RUN [-m M] [-c C] [--collectives a,b] "
+    "[--combined]\n"
+    "                     [--depth N] [--holdout sizes|K] [--near PCT] "
+    "[--leaf penalty|majority]\n"
+    "                     [--emit names,c,c-tree,c-table] [-o STEM]\n";
+
+int tree_run_main(int argc, char **argv)
+{
+    struct run_args a = {.cmd = "tree"};
+    struct run_data *r = NULL;
+    struct decision *d = NULL, *hd = NULL;
+    struct train_scores s = {0};
+    char stem[4096];
+    int status = 1;
+    train_options_init(&a.train);
+    if (parse_args(argc, argv, tree_usage, &a)) {
+        status = 2; /* a usage error */
+        goto done;
+    }
+    if (run_data_load(a.run, a.n_colls ? a.colls : NULL, a.n_colls, &r) ||
+        train_scores_alloc(r, &s)) {
+        goto done;
+    }
+    if (a.train.is_combined && r->n_grids < 2) {
+        fprintf(stderr, "autotune tree: --combined needs two collectives or "
+                        "more\n");
+        goto done;
+    }
+    if (!a.stem) {
+        snprintf(stem, sizeof stem, "%s/tree", a.run);
+        a.stem = stem;
+    }
+    const char *colls[MAX_COLLS + 1];
+    for (int g = 0; g < r->n_grids && g <= MAX_COLLS; g++) {
+        colls[g] = r->grids[g].name;
+    }
+    if (train_create_decision(r, "c45", colls, r->n_grids, &d) ||
+        train_trees(&a.train, r, -1, stdout, d)) {
+        goto done;
+    }
+    long depth_sum = 0;
+    print_penalty_header();
+    for (int g = 0; g < r->n_grids; g++) {
+        train_score_decision(&a.train, r, g, d, g, -1, &s, &depth_sum);
+        print_penalty(r->grids[g].name, "tree", &s);
+    }
+    print_default(r, &s);
+    if (a.train.holdout_folds) {
+        printf("held out (%s):\n", a.train.holdout_sizes
+                                       ? "every other message "
+                                         "size"
+                                       : "folds of grid points");
+        for (int g = 0; g < r->n_grids; g++) {
+            for (int fold = a.train.holdout_sizes; fold < a.train.holdout_folds;
+                 fold++) {
+                decision_destroy(hd);
+                hd = NULL;
+                if (train_create_decision(r, "c45", colls, r->n_grids, &hd) ||
+                    train_trees(&a.train, r, fold, NULL, hd)) {
+                    goto done;
+                }
+                train_score_decision(&a.train, r, g, hd, g, fold, &s, NULL);
+            }
+            print_penalty(r->grids[g].name, "tree held out", &s);
+        }
+    }
+    long points = 0;
+    for (int g = 0; g < r->n_grids; g++) {
+        for (long c = 0; c < (long)r->grids[g].n_procs * r->grids[g].n_msgs;
+             c++) {
+            points += r->grids[g].best[c] >= 0;
+        }
+    }
+    print_shape(d, depth_sum, points);
+    char comment[256];
+    snprintf(comment, sizeof comment, "C4.5 decision (-m %d -c %g)%s",
+             a.train.c45.min_objs, (double)(a.train.c45.cf * 100),
+             a.train.is_combined ? ", one tree for all collectives" : "");
+    if (write_outputs(&a, d, comment) || (a.emit_names && emit_names(&a, r))) {
+        goto done;
+    }
+    status = 0;
+done:
+    free(s.v);
+    decision_destroy(d);
+    decision_destroy(hd);
+    run_data_destroy(r);
+    return status;
+}
+
+/* ---- quadtree ---- */
+
+static const char quadtree_usage[] =
+    "usage: autotune quadtree -r RUN --collective C (--depth N | --accuracy "
+    "PCT)\n"
+    "                         [--holdout sizes|K] [--near PCT] "
+    "[--leaf penalty|majority]\n"
+    "                         [--emit c,c-tree,c-table] [-o STEM]\n";
+
+int quadtree_main(int argc, char **argv)
+{
+    struct run_args a = {.cmd = "quadtree"};
+    struct run_data *r = NULL;
+    struct decision *d = NULL, *hd = NULL;
+    struct train_scores s = {0};
+    char stem[4096];
+    int status = 1;
+    status = 2; /* until the arguments are known good: usage errors */
+    train_options_init(&a.train);
+    a.train.accuracy_pct = -1; /* not given */
+    if (parse_args(argc, argv, quadtree_usage, &a)) {
+        goto done;
+    }
+    if (a.n_colls != 1 || a.train.is_combined || a.emit_names) {
+        fprintf(stderr, "autotune quadtree: %s\n%s",
+                a.n_colls != 1 ? "give one --collective"
+                               : "--combined and --emit names are for trees",
+                quadtree_usage);
+        goto done;
+    }
+    if (a.train.max_depth < 0 && a.train.accuracy_pct < 0) {
+        fprintf(stderr,
+                "autotune quadtree: --depth or --accuracy is "
+                "required\n%s",
+                quadtree_usage);
+        goto done;
+    }
+    status = 1;
+    if (a.train.accuracy_pct < 0) {
+        a.train.accuracy_pct = 100;
+    }
+    if (run_data_load(a.run, a.colls, 1, &r) || train_scores_alloc(r, &s)) {
+        goto done;
+    }
+    const struct run_grid *grid = &r->grids[0];
+    if (!a.stem) {
+        snprintf(stem, sizeof stem, "%s/quadtree-%s", a.run, grid->name);
+        a.stem = stem;
+    }
+    if (train_quadtree(&a.train, r, -1, &d)) {
+        goto done;
+    }
+    printf("%s: quadtree on a %d x %d map (procs %d..%d, %ld..%ld B), ",
+           grid->name, grid->n_procs, grid->n_msgs, grid->procs[0],
+           grid->procs[grid->n_procs - 1], grid->msgs[0],
+           grid->msgs[grid->n_msgs - 1]);
+    if (a.train.max_depth >= 0) {
+        printf("max depth %d, ", a.train.max_depth);
+    }
+    printf("accuracy %g%%\n", a.train.accuracy_pct);
+    long depth_sum = 0;
+    print_penalty_header();
+    train_score_decision(&a.train, r, 0, d, 0, -1, &s, &depth_sum);
+    long points = s.n + s.n_unrunnable;
+    print_penalty(grid->name, "quadtree", &s);
+    print_default(r, &s);
+    if (a.train.holdout_folds) {
+        printf("held out (%s):\n", a.train.holdout_sizes
+                                       ? "every other message "
+                                         "size"
+                                       : "folds of grid points");
+        for (int fold = a.train.holdout_sizes; fold < a.train.holdout_folds;
+             fold++) {
+            decision_destroy(hd);
+            hd = NULL;
+            if (train_quadtree(&a.train, r, fold, &hd)) {
+                goto done;
+            }
+            train_score_decision(&a.train, r, 0, hd, 0, fold, &s, NULL);
+        }
+        print_penalty(grid->name, "quadtree held out", &s);
+    }
+    print_shape(d, depth_sum, points);
+    char comment[256];
+    snprintf(comment, sizeof comment,
+             "Quadtree decision for %s (max depth "
+             "%d, accuracy %g%%)",
+             grid->name, a.train.max_depth, a.train.accuracy_pct);
+    if (write_outputs(&a, d, comment)) {
+        goto done;
+    }
+    status = 0;
+done:
+    free(s.v);
+    decision_destroy(d);
+    decision_destroy(hd);
+    run_data_destroy(r);
+    return status;
+}

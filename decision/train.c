@@ -1,0 +1,458 @@
+/* Training a decision on a run's map: the label of each point (ties go to
+ * the neighbour's method), held-out folds, C4.5 trees and quadtrees, leaves
+ * by least penalty, and the penalties of a decision's choices (seed 000). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "decision/c45.h"
+#include "decision/decision.h"
+
+void train_options_init(struct train_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    c45_options_init(&opt->c45);
+    opt->max_depth = -1;
+    opt->accuracy_pct = 100;
+}
+
+int train_fold_of(const struct train_options *opt, const struct run_data *r,
+                  int g, long cell)
+{
+    if (opt->holdout_sizes) {
+        return (int)(cell % r->grids[g].n_msgs) % 2;
+    }
+    long index = cell;
+    for (int e = 0; e < g; e++) {
+        index += (long)r->grids[e].n_procs * r->grids[e].n_msgs;
+    }
+    return (int)(index % opt->holdout_folds);
+}
+
+/* Adds the penalty of choosing method at cell of grid g. */
+static void score_choice(const struct run_data *r, int g, long cell, int method,
+                         struct train_scores *s)
+{
+    const struct run_grid *grid = &r->grids[g];
+    double t = grid->time_us[cell * r->n_methods + method];
+    if (t < 0) {
+        s->n_unrunnable++;
+    } else {
+        s->v[s->n++] = (t - grid->best_us[cell]) / grid->best_us[cell];
+    }
+}
+
+/* Penalties of d's choices for grid g (collective dc of d) on the cells
+ * whose fold is fold (all cells when fold < 0); adds the depth of each. */
+void train_score_decision(const struct train_options *opt,
+                          const struct run_data *r, int g,
+                          const struct decision *d, int dc, int fold,
+                          struct train_scores *s, long *depth_sum)
+{
+    const struct run_grid *grid = &r->grids[g];
+    for (int p = 0; p < grid->n_procs; p++) {
+        for (int m = 0; m < grid->n_msgs; m++) {
+            long cell = (long)p * grid->n_msgs + m;
+            if (grid->best[cell] < 0 ||
+                (fold >= 0 && train_fold_of(opt, r, g, cell) != fold)) {
+                continue;
+            }
+            int k = decision_lookup(d, dc, grid->procs[p], grid->msgs[m]);
+            score_choice(r, g, cell, k, s);
+            if (depth_sum) {
+                *depth_sum +=
+                    decision_depth(d, dc, grid->procs[p], grid->msgs[m]);
+            }
+        }
+    }
+}
+
+void train_score_default(const struct run_data *r, int g,
+                         struct train_scores *s)
+{
+    const struct run_grid *grid = &r->grids[g];
+    for (long cell = 0; cell < (long)grid->n_procs * grid->n_msgs; cell++) {
+        double t = grid->default_us[cell];
+        if (grid->best[cell] >= 0 && t >= 0) {
+            s->v[s->n++] = (t - grid->best_us[cell]) / grid->best_us[cell];
+        }
+    }
+}
+
+int train_scores_alloc(const struct run_data *r, struct train_scores *s)
+{
+    long cells = 0;
+    for (int g = 0; g < r->n_grids; g++) {
+        cells += (long)r->grids[g].n_procs * r->grids[g].n_msgs;
+    }
+    s->v = malloc((size_t)(cells + 1) * sizeof *s->v);
+    s->n = s->n_unrunnable = 0;
+    if (!s->v) {
+        fprintf(stderr, "autotune: out of memory\n");
+        return -1;
+    }
+    return 0;
+}
+
+int train_create_decision(const struct run_data *r, const char *kind,
+                          const char *const *colls, int n_colls,
+                          struct decision **out)
+{
+    const char **methods = malloc((size_t)r->n_methods * sizeof *methods);
+    if (!methods) {
+        fprintf(stderr, "autotune: out of memory\n");
+        return -1;
+    }
+    for (int k = 0; k < r->n_methods; k++) {
+        methods[k] = r->methods[k].label;
+    }
+    int rc = decision_create(kind, r->n_methods, methods, n_colls, colls, out);
+    free(methods);
+    return rc;
+}
+
+/* Cell c of grid g is a training point: it has an optimum and is not in
+ * the held-out fold skip (none when skip < 0). */
+static bool is_training(const struct train_options *opt,
+                        const struct run_data *r, int g, long c, int skip)
+{
+    return r->grids[g].best[c] >= 0 &&
+           (skip < 0 || train_fold_of(opt, r, g, c) != skip);
+}
+
+/* Method k is within near_pct of the optimum at cell c (the optimum is). */
+static bool is_near(const struct run_data *r, const struct run_grid *grid,
+                    long c, int k, double limit)
+{
+    double t = grid->time_us[c * r->n_methods + k];
+    return k == grid->best[c] || (t >= 0 && t <= limit * grid->best_us[c]);
+}
+
+/* The training label of each cell of grid g outside fold skip (-1 for the
+ * others): its optimum, unless the label of the previous message size at
+ * these procs (the last labelled), or else of the previous procs at this
+ * size, is within near_pct of it (0: an exact tie). The optimum among
+ * equals is otherwise the first measured, and a label that changes for
+ * nothing splits the map where no tree needs to (at 2 processes every tree
+ * is one message, at 3 most are the same star). Penalties stay measured
+ * against the optimum. labels is caller-allocated (n_procs x n_msgs). */
+void train_labels(const struct train_options *opt, const struct run_data *r,
+                  int g, int skip, int *labels)
+{
+    const struct run_grid *grid = &r->grids[g];
+    double limit = 1 + opt->near_pct / 100;
+    for (int p = 0; p < grid->n_procs; p++) {
+        int left = -1; /* the row's last label */
+        for (int m = 0; m < grid->n_msgs; m++) {
+            long c = (long)p * grid->n_msgs + m;
+            int below = p > 0 ? labels[c - grid->n_msgs] : -1;
+            labels[c] = is_training(opt, r, g, c, skip) ? grid->best[c] : -1;
+            if (labels[c] < 0) {
+                continue;
+            }
+            if (left >= 0 && is_near(r, grid, c, left, limit)) {
+                labels[c] = left;
+            } else if (below >= 0 && is_near(r, grid, c, below, limit)) {
+                labels[c] = below;
+            }
+            left = labels[c];
+        }
+    }
+}
+
+/* Every method's penalty at cell `from` into row (n_methods), fractions;
+ * a method that cannot run there costs 1000 (100000 %). */
+static void penalty_row(const struct run_data *r, const struct run_grid *grid,
+                        long from, double *row)
+{
+    for (int k = 0; k < r->n_methods; k++) {
+        double t = grid->time_us[from * r->n_methods + k];
+        row[k] = t < 0 ? 1000 : (t - grid->best_us[from]) / grid->best_us[from];
+    }
+}
+
+/* The C4.5 data set of grids g0..g1-1 (with a collective attribute when
+ * there are several), only cells outside fold skip (all when skip < 0). */
+int train_c45_data(const struct train_options *opt, const struct run_data *r,
+                   int g0, int g1, int skip, struct c45_data **out)
+{
+    struct c45_data *d = NULL;
+    int *labels = NULL;
+    bool has_coll = g1 - g0 > 1;
+    const char **names = malloc((size_t)(g1 - g0) * sizeof *names);
+    if (!names || c45_data_create(&d)) {
+        free(names);
+        return -1;
+    }
+    for (int k = 0; k < r->n_methods; k++) {
+        if (c45_data_add_class(d, r->methods[k].label)) {
+            goto fail;
+        }
+    }
+    for (int g = g0; g < g1; g++) {
+        names[g - g0] = r->grids[g].name;
+    }
+    if ((has_coll && c45_data_add_discrete(d, "collective", g1 - g0, names)) ||
+        c45_data_add_continuous(d, "communicator_size") ||
+        c45_data_add_continuous(d, "message_size")) {
+        goto fail;
+    }
+    for (int g = g0; g < g1; g++) {
+        const struct run_grid *grid = &r->grids[g];
+        free(labels);
+        labels = malloc((size_t)grid->n_procs * grid->n_msgs * sizeof *labels);
+        if (!labels) {
+            fprintf(stderr, "autotune tree: out of memory\n");
+            goto fail;
+        }
+        train_labels(opt, r, g, skip, labels);
+        for (int p = 0; p < grid->n_procs; p++) {
+            for (int m = 0; m < grid->n_msgs; m++) {
+                long cell = (long)p * grid->n_msgs + m;
+                float v[3] = {(float)(g - g0 + 1), (float)grid->procs[p],
+                              (float)grid->msgs[m]};
+                if (labels[cell] >= 0 &&
+                    c45_data_add_item(d, has_coll ? v : v + 1, labels[cell])) {
+                    goto fail;
+                }
+            }
+        }
+    }
+    if (d->n_items == 0) {
+        fprintf(stderr, "autotune tree: no points to build from\n");
+        goto fail;
+    }
+    free(labels);
+    free(names);
+    *out = d;
+    return 0;
+fail:
+    free(labels);
+    free(names);
+    c45_data_destroy(d);
+    return -1;
+}
+
+struct c45_result {
+    struct c45_tree *tree; /* pruned */
+    int leaves, errors, n_items;
+    float predicted_pct;
+};
+
+static int count_leaves(const struct c45_node *n)
+{
+    int leaves = n->type == C45_LEAF;
+    for (int b = 0; b < n->n_branches && n->type != C45_LEAF; b++) {
+        leaves += count_leaves(n->branches[b]);
+    }
+    return leaves;
+}
+
+static int c45_grow(const struct c45_data *data, const struct c45_options *opt,
+                    struct c45_result *res)
+{
+    struct c45_tree *raw = NULL;
+    bool is_changed;
+    memset(res, 0, sizeof *res);
+    if (c45_build(data, opt, &raw) || c45_tree_copy(raw, &res->tree) ||
+        c45_prune(res->tree, data, opt, &is_changed)) {
+        c45_tree_destroy(raw);
+        return -1;
+    }
+    c45_tree_destroy(raw);
+    res->n_items = data->n_items;
+    for (int i = 0; i < data->n_items; i++) {
+        int k;
+        if (c45_classify(res->tree, data->values + (size_t)i * data->n_attrs,
+                         &k)) {
+            return -1;
+        }
+        res->errors += k != data->classes[i];
+    }
+    res->leaves = count_leaves(res->tree->root);
+    res->predicted_pct = 100 * res->tree->root->errors / res->tree->root->items;
+    return 0;
+}
+
+/* Gives each leaf of d that training points of grids g0..g1-1 (outside
+ * fold skip) reach the method of the least total penalty over them (C4.5's
+ * class on ties): C4.5 labels a leaf with its most common class, which
+ * can be far off at the points where it is not the optimum. Returns the
+ * number of leaves changed, or -1. */
+int train_leaves_by_penalty(const struct train_options *opt,
+                            const struct run_data *r, int g0, int g1, int skip,
+                            struct decision *d)
+{
+    int n = r->n_methods, n_changed = 0;
+    double *sum = calloc((size_t)d->n_nodes * n, sizeof *sum);
+    double *row = malloc((size_t)n * sizeof *row);
+    char *is_reached = calloc((size_t)d->n_nodes, 1);
+    if (!sum || !row || !is_reached) {
+        fprintf(stderr, "autotune tree: out of memory\n");
+        n_changed = -1;
+        goto done;
+    }
+    for (int g = g0; g < g1; g++) {
+        const struct run_grid *grid = &r->grids[g];
+        for (long c = 0; c < (long)grid->n_procs * grid->n_msgs; c++) {
+            if (!is_training(opt, r, g, c, skip)) {
+                continue;
+            }
+            int leaf = decision_leaf(d, g, grid->procs[c / grid->n_msgs],
+                                     grid->msgs[c % grid->n_msgs]);
+            penalty_row(r, grid, c, row);
+            for (int k = 0; k < n; k++) {
+                sum[(size_t)leaf * n + k] += row[k];
+            }
+            is_reached[leaf] = 1;
+        }
+    }
+    for (int leaf = 0; leaf < d->n_nodes; leaf++) {
+        if (!is_reached[leaf]) {
+            continue;
+        }
+        const double *s_leaf = sum + (size_t)leaf * n;
+        int best = d->leaf_method[leaf];
+        for (int k = 0; k < n; k++) {
+            best = s_leaf[k] < s_leaf[best] ? k : best;
+        }
+        if (best != d->leaf_method[leaf]) {
+            decision_set_leaf(d, leaf, best);
+            n_changed++;
+        }
+    }
+done:
+    free(sum);
+    free(row);
+    free(is_reached);
+    return n_changed;
+}
+
+/* The trees of one fold (skip < 0: all points) into a decision: one per
+ * grid, or one combined tree, with leaves by penalty unless is_majority.
+ * Prints them when report. */
+int train_trees(const struct train_options *opt, const struct run_data *r,
+                int skip, FILE *report, struct decision *d)
+{
+    int n_trees = opt->is_combined ? 1 : r->n_grids;
+    for (int t = 0; t < n_trees; t++) {
+        int g0 = opt->is_combined ? 0 : t,
+            g1 = opt->is_combined ? r->n_grids : t + 1;
+        struct c45_data *data = NULL;
+        struct c45_result res = {0};
+        int rc = train_c45_data(opt, r, g0, g1, skip, &data) ||
+                 c45_grow(data, &opt->c45, &res) ||
+                 decision_add_c45(d, opt->is_combined ? -1 : t, res.tree,
+                                  opt->is_combined, opt->max_depth);
+        int n_changed = 0;
+        if (rc == 0 && !opt->is_majority) {
+            n_changed = train_leaves_by_penalty(opt, r, g0, g1, skip, d);
+            rc = n_changed < 0;
+        }
+        if (rc == 0 && report) {
+            fprintf(report, "%s: C4.5 tree (-m %d -c %g) from %d points\n",
+                    opt->is_combined ? "combined" : r->grids[t].name,
+                    opt->c45.min_objs, (double)(opt->c45.cf * 100),
+                    data->n_items);
+            c45_print_tree(report, res.tree, data);
+            if (opt->max_depth >= 0) {
+                fprintf(report,
+                        "\n\n(used truncated to %d levels: a test that deep "
+                        "becomes a leaf of the class C4.5 predicts there)",
+                        opt->max_depth);
+            }
+            fprintf(report,
+                    "\n\n%d leaves, size %d, training errors %d (%.1f%%), "
+                    "predicted error %.1f%%\n",
+                    res.leaves, c45_tree_size(res.tree), res.errors,
+                    100.0 * res.errors / res.n_items,
+                    (double)res.predicted_pct);
+            if (!opt->is_majority) {
+                fprintf(report,
+                        "(the decision gives %d of its leaves the method of "
+                        "the least penalty over their points, not C4.5's "
+                        "class)\n",
+                        n_changed);
+            }
+            fprintf(report, "\n");
+        }
+        c45_tree_destroy(res.tree);
+        c45_data_destroy(data);
+        if (rc) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The grid's map of training labels (train_labels) with the cells of fold
+ * skip replaced by the nearest other cell of their row (the previous
+ * message size first), or -1 if none; penalty (NULL: not wanted) gets the
+ * penalties of the cell each label came from. labels: scratch of the map's
+ * size. */
+static int fill_map(const struct train_options *opt, const struct run_data *r,
+                    int g, int skip, int *labels, int *cells, double *penalty)
+{
+    const struct run_grid *grid = &r->grids[g];
+    train_labels(opt, r, g, skip, labels);
+    for (int p = 0; p < grid->n_procs; p++) {
+        for (int m = 0; m < grid->n_msgs; m++) {
+            long row = (long)p * grid->n_msgs;
+            int found = -1;
+            for (int dist = 0; dist < grid->n_msgs && found < 0; dist++) {
+                for (int side = -1; side <= 1 && found < 0; side += 2) {
+                    int mm = m + side * dist;
+                    if (mm < 0 || mm >= grid->n_msgs || labels[row + mm] < 0) {
+                        continue;
+                    }
+                    found = labels[row + mm];
+                    if (penalty) {
+                        penalty_row(r, grid, row + mm,
+                                    penalty + (row + m) * r->n_methods);
+                    }
+                }
+            }
+            if (found < 0) {
+                fprintf(stderr,
+                        "autotune quadtree: %s P=%d has no point to build "
+                        "from\n",
+                        grid->name, grid->procs[p]);
+                return -1;
+            }
+            cells[row + m] = found;
+        }
+    }
+    return 0;
+}
+
+int train_quadtree(const struct train_options *opt, const struct run_data *r,
+                   int skip, struct decision **out)
+{
+    const struct run_grid *grid = &r->grids[0];
+    const char *coll = grid->name;
+    size_t n_cells = (size_t)grid->n_procs * grid->n_msgs;
+    int *cells = malloc(n_cells * sizeof *cells);
+    int *labels = malloc(n_cells * sizeof *labels);
+    double *penalty = NULL;
+    int rc = -1;
+    *out = NULL;
+    if (!opt->is_majority) {
+        penalty = malloc(n_cells * r->n_methods * sizeof *penalty);
+    }
+    if (!cells || !labels || (!opt->is_majority && !penalty)) {
+        fprintf(stderr, "autotune quadtree: out of memory\n");
+        goto done;
+    }
+    struct quadtree_input in = {grid->n_procs, grid->n_msgs, grid->procs,
+                                grid->msgs,    cells,        penalty};
+    if (train_create_decision(r, "quadtree", &coll, 1, out) ||
+        fill_map(opt, r, 0, skip, labels, cells, penalty) ||
+        quadtree_build(*out, 0, &in, opt->max_depth, opt->accuracy_pct)) {
+        goto done;
+    }
+    rc = 0;
+done:
+    free(cells);
+    free(labels);
+    free(penalty);
+    return rc;
+}

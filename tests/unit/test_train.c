@@ -1,0 +1,173 @@
+/* Training called directly through struct train_options, on a hand-made run:
+ * held-out folds, tie labels with and without --near, the C4.5 data set,
+ * leaves by penalty, a tree and a quadtree, and penalty scoring. */
+#include <stdlib.h>
+
+#include "decision/decision.h"
+#include "tests/check.h"
+
+/* bcast on procs {2, 4} x msgs {1, 10, 100}, methods a/0 and b/0:
+ *   P=2: a 1 b 2 | a 1.05 b 1 | a 3 b 1
+ *   P=4: a 2 b 2 | a 5 b 1    | a -  b 1   (tie at 4 x 1 recorded as b) */
+static int procs[] = {2, 4};
+static long msgs[] = {1, 10, 100};
+static int best[] = {0, 1, 1, 1, 1, 1};
+static double best_us[] = {1, 1, 1, 2, 1, 1};
+static double default_us[] = {-1, -1, -1, -1, -1, -1};
+static double time_us[] = {1, 2, 1.05, 1, 3, 1, 2, 2, 5, 1, -1, 1};
+static struct run_method methods[] = {{"a", 0, "a/0"}, {"b", 0, "b/0"}};
+static struct run_grid grid = {"bcast", 2,       3,          procs,  msgs,
+                               best,    best_us, default_us, time_us};
+static const struct run_data run = {2, methods, 1, &grid, false};
+
+static void check_labels(const char *what, const int *expected,
+                         const int *labels)
+{
+    for (int c = 0; c < 6; c++) {
+        if (expected[c] != labels[c]) {
+            fprintf(stderr, "%s: cell %d: expected label %d, got %d\n", what, c,
+                    expected[c], labels[c]);
+            CHECK(expected[c] == labels[c]);
+        }
+    }
+}
+
+static void test_folds(void)
+{
+    struct train_options opt;
+    train_options_init(&opt);
+    opt.holdout_sizes = true;
+    opt.holdout_folds = 2;
+    for (int c = 0; c < 6; c++) {
+        CHECK_INT(c % 3 % 2, train_fold_of(&opt, &run, 0, c));
+    }
+    opt.holdout_sizes = false;
+    opt.holdout_folds = 4;
+    for (int c = 0; c < 6; c++) {
+        CHECK_INT(c % 4, train_fold_of(&opt, &run, 0, c));
+    }
+}
+
+static void test_labels(void)
+{
+    struct train_options opt;
+    int labels[6];
+    train_options_init(&opt);
+    CHECK_INT(0, (int)opt.near_pct);
+    /* An exact tie takes the neighbour's label (4 x 1: a from below). */
+    static const int exact[] = {0, 1, 1, 0, 1, 1};
+    train_labels(&opt, &run, 0, -1, labels);
+    check_labels("near 0", exact, labels);
+    /* Within 10 %, a at 2 x 10 (5 % slower) keeps its left neighbour's. */
+    static const int near[] = {0, 0, 1, 0, 1, 1};
+    opt.near_pct = 10;
+    train_labels(&opt, &run, 0, -1, labels);
+    check_labels("near 10", near, labels);
+    /* Holding out every other size leaves the 10 B column unlabelled. */
+    static const int held[] = {0, -1, 1, 0, -1, 1};
+    opt.near_pct = 0;
+    opt.holdout_sizes = true;
+    opt.holdout_folds = 2;
+    train_labels(&opt, &run, 0, 1, labels);
+    check_labels("held out", held, labels);
+}
+
+static void test_c45_data(void)
+{
+    struct train_options opt;
+    struct c45_data *data = NULL;
+    train_options_init(&opt);
+    CHECK_INT(0, train_c45_data(&opt, &run, 0, 1, -1, &data));
+    if (!data) {
+        return;
+    }
+    CHECK_INT(6, data->n_items);
+    CHECK_INT(2, data->n_attrs); /* one collective: no collective attribute */
+    CHECK_INT(2, data->n_classes);
+    CHECK_STR("b/0", data->class_names[1]);
+    CHECK_INT(1, data->classes[2]); /* 2 x 100: b */
+    CHECK_INT(100, (int)data->values[2 * data->n_attrs + 1]);
+    c45_data_destroy(data);
+}
+
+static void test_trees(void)
+{
+    struct train_options opt;
+    struct decision *d = NULL;
+    const char *coll = "bcast";
+    train_options_init(&opt);
+    CHECK_INT(2, opt.c45.min_objs);
+    CHECK_INT(-1, opt.max_depth);
+    /* One leaf of a over every point: leaves by penalty make it b, whose
+     * penalties sum to 1 (a cannot run at 4 x 100). */
+    CHECK_INT(0, train_create_decision(&run, "c45", &coll, 1, &d));
+    if (!d) {
+        return;
+    }
+    int leaf = decision_add_node(d);
+    decision_set_leaf(d, leaf, 0);
+    decision_set_root(d, 0, leaf);
+    CHECK_INT(1, train_leaves_by_penalty(&opt, &run, 0, 1, -1, d));
+    CHECK_INT(1, decision_lookup(d, 0, 2, 1));
+    decision_destroy(d);
+    /* The C4.5 tree splits at 1 B: a up to it, b above. */
+    d = NULL;
+    CHECK_INT(0, train_create_decision(&run, "c45", &coll, 1, &d));
+    CHECK_INT(0, train_trees(&opt, &run, -1, NULL, d));
+    CHECK_INT(0, decision_lookup(d, 0, 2, 1));
+    CHECK_INT(0, decision_lookup(d, 0, 4, 1));
+    CHECK_INT(1, decision_lookup(d, 0, 2, 5));
+    CHECK_INT(1, decision_lookup(d, 0, 4, 100));
+    /* Its penalties: 0 at the four points it gets right, 0 at 4 x 1 (a
+     * ties b), none unrunnable. */
+    struct train_scores s;
+    CHECK_INT(0, train_scores_alloc(&run, &s));
+    long depth_sum = 0;
+    train_score_decision(&opt, &run, 0, d, 0, -1, &s, &depth_sum);
+    CHECK_INT(6, s.n);
+    CHECK_INT(0, s.n_unrunnable);
+    CHECK_INT(6, depth_sum);
+    for (int i = 0; i < s.n; i++) {
+        CHECK(s.v[i] == 0);
+    }
+    free(s.v);
+    decision_destroy(d);
+}
+
+static void test_quadtree_and_scores(void)
+{
+    struct train_options opt;
+    struct decision *d = NULL;
+    train_options_init(&opt);
+    opt.is_majority = true;
+    opt.near_pct = 10;
+    CHECK_INT(0, train_quadtree(&opt, &run, -1, &d));
+    if (!d) {
+        return;
+    }
+    static const int near[] = {0, 0, 1, 0, 1, 1};
+    for (int c = 0; c < 6; c++) {
+        CHECK_INT(near[c], decision_lookup(d, 0, procs[c / 3], msgs[c % 3]));
+    }
+    /* a at 2 x 10 costs 5 %. */
+    struct train_scores s;
+    CHECK_INT(0, train_scores_alloc(&run, &s));
+    train_score_decision(&opt, &run, 0, d, 0, -1, &s, NULL);
+    CHECK_INT(6, s.n);
+    struct penalty_stats st;
+    penalty_stats_compute(s.v, s.n, s.n_unrunnable, &st);
+    CHECK(st.max > 4.99 && st.max < 5.01);
+    CHECK(st.min == 0);
+    free(s.v);
+    decision_destroy(d);
+}
+
+int main(void)
+{
+    test_folds();
+    test_labels();
+    test_c45_data();
+    test_trees();
+    test_quadtree_and_scores();
+    return check_exit();
+}
