@@ -9,7 +9,7 @@
 
 #include "decision/decision.h"
 #include "decision/internal.h"
-#include "store/store.h"
+#include "store/tables.h"
 
 #define DECISION_MAGIC "autotune-decision 1"
 

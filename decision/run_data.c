@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "decision/decision.h"
-#include "store/store.h"
+#include "store/tables.h"
 
 void run_data_destroy(struct run_data *r)
 {
