@@ -9,19 +9,22 @@ export OMPI_MCA_rmaps_base_oversubscribe=1
 # For `make SANITIZE=address,undefined check`: the MPI library's own leaks
 # are suppressed; full stacks so the suppressions match.
 export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:fast_unwind_on_malloc=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-# SMPI privatizes globals by loading a copy of the program per rank with
-# dlopen, after the ASan runtime was already set up: not a link-order error.
+# SMPI loads the program with dlopen, after the ASan runtime was set up:
+# not a link-order error.
 export ASAN_OPTIONS="verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
-# Under `make SANITIZE=...` (make exports SANITIZE): LeakSanitizer's
-# stop-the-world crashes on SimGrid's rank contexts (from 16 ranks up), so
-# simulated runs are checked for memory errors and undefined behaviour but
-# not for leaks (an smpirun in front of the real one says so); and tests
-# that bound a run's time allow for the sanitizers' slowdown.
+# Under `make SANITIZE=...` (make exports SANITIZE), an smpirun in front of
+# the real one: SMPI's default privatization dlopens a copy of the program
+# per rank with RTLD_DEEPBIND, which the sanitizer runtimes do not support
+# (glibc's free then gets ASan's blocks: "free(): invalid size"), so ranks
+# get their globals by mmap instead; and LeakSanitizer's stop-the-world
+# crashes on SimGrid's rank contexts (from 16 ranks up), so simulated runs
+# are checked for memory errors and undefined behaviour but not for leaks.
+# Tests that bound a run's time allow for the sanitizers' slowdown.
 if [ -n "${SANITIZE:-}" ]; then
     if real_smpirun=$(command -v smpirun); then
         mkdir -p build/tests/bin
-        printf '#!/bin/sh\nASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" exec %s "$@"\n' \
+        printf '#!/bin/sh\nSMPI_PRIVATIZATION=mmap ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" exec %s "$@"\n' \
             "$real_smpirun" >build/tests/bin/smpirun
         chmod +x build/tests/bin/smpirun
         export PATH="$PWD/build/tests/bin:$PATH"
