@@ -3,6 +3,7 @@
 #   make check      all tests; ends with "N passed, N failed, N skipped"
 #   make demo       install what is missing, build, run the small default sweep
 #   make SANITIZE=address,undefined   sanitizer build
+#   make fuzz       each parser under libFuzzer for FUZZ_SECONDS (clang)
 
 CC       := mpicc
 CORE_CC  := cc
@@ -103,7 +104,32 @@ build/tests/smpi/%: tests/mpi/%.c build/smpi/libautotune.a
 	@mkdir -p $(@D)
 	$(SMPICC) $(CFLAGS) -o $@ $< build/smpi/libautotune.a $(LDLIBS)
 
-tests: all build/libautotune-core.a $(UNIT_BINS) $(MPIT_BINS) $(SMPIT_BINS)
+# The parsers' fuzz harnesses (tests/fuzz/), replayed without libFuzzer
+# over the committed corpora: gcc with ASan and UBSan on the parsers, the
+# rest of the library from build/libautotune.a.
+FUZZ_PARSERS := config journal c45
+REPLAY_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+                -fno-omit-frame-pointer
+REPLAY_BINS  := $(FUZZ_PARSERS:%=build/tests/fuzz/replay_%)
+FUZZ_OBJS_config  := autotune/config.o
+FUZZ_OBJS_journal := store/journal.o
+FUZZ_OBJS_c45     := decision/c45_io.o decision/c45.o decision/c45_print.o
+FUZZ_MAIN    := tests/fuzz/fuzz_file.c
+
+build/replay/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(REPLAY_SAN) -MMD -MP -c -o $@ $<
+
+.SECONDEXPANSION:
+build/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_MAIN) \
+        $$(addprefix build/replay/,$$(FUZZ_OBJS_$$*)) build/libautotune.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(REPLAY_SAN) $(LDFLAGS) -MMD -MP -o $@ $(filter %.c,$^) \
+	    $(filter %.o,$^) build/libautotune.a $(LDLIBS)
+
+tests: all build/libautotune-core.a $(UNIT_BINS) $(MPIT_BINS) $(SMPIT_BINS) $(REPLAY_BINS)
+unit-tests: $(UNIT_BINS)
+fuzz-replays: $(REPLAY_BINS)
 
 check: tests
 	@tests/run.sh
@@ -119,6 +145,39 @@ bench-default: all
 # the time of a decision (results/bench/decision-*).
 bench-decision: all build/libautotune.a
 	@tests/bench/decision.sh
+
+# Fuzzes each parser for FUZZ_SECONDS (libFuzzer, clang, ASan and UBSan),
+# one after the other, minimises tests/fuzz/corpus/<parser>/ and writes the
+# figures to results/bench/fuzz.txt (tests/fuzz/run.sh). The oracles of
+# bugs reported open (tests/fuzz/crashes/*/open/) are skipped unless
+# FUZZ_SKIP_OPEN=0.
+FUZZ_SECONDS ?= 600
+FUZZ_CC      ?= clang
+FUZZ_CFLAGS  := -O1 -g $(WARN) -D_POSIX_C_SOURCE=200809L -I. \
+                $(shell pkg-config --cflags $(PKGS) 2>/dev/null) \
+                $(shell $(CC) -showme:compile 2>/dev/null) \
+                -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+                -fno-omit-frame-pointer
+MPI_LIBS     := $(shell $(CC) -showme:link 2>/dev/null)
+FUZZ_BINS    := $(FUZZ_PARSERS:%=build/fuzz/fuzz_%)
+
+build/fuzz/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+build/fuzz/libautotune.a: $(LIB_SRCS:%.c=build/fuzz/obj/%.o)
+	ar rcs $@ $^
+
+# Only the config's harness links the MPI library (the tables config_load
+# looks names up in reference the collectives); it never calls MPI_Init.
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_MAIN) build/fuzz/libautotune.a
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $(filter %.c,$^) \
+	    build/fuzz/libautotune.a $(LDLIBS) $(if $(filter config,$*),$(MPI_LIBS))
+
+fuzz:
+	./setup.sh fuzz
+	$(MAKE) $(FUZZ_BINS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh $(FUZZ_PARSERS)
 
 # Rewrites tests/decision/golden/ from the current build, for review.
 golden-decision: build/autotune
@@ -139,13 +198,15 @@ install: build/autotune
 
 format:
 	clang-format -i $(SRCS) $(wildcard */*.h) $(UNIT_SRCS) $(MPIT_SRCS) \
-	    $(wildcard tests/decision/*.c tests/bench/*.c)
+	    $(wildcard tests/decision/*.c tests/bench/*.c tests/fuzz/*.[ch])
 
 clean:
 	rm -rf build
 
-.PHONY: all tests check bench bench-default bench-decision golden-decision \
-        demo install format clean
+.PHONY: all tests unit-tests fuzz-replays check bench bench-default \
+        bench-decision golden-decision fuzz demo install format clean
 .SECONDARY:
 
--include $(OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) $(MPIT_BINS:=.d)
+-include $(OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) \
+         $(MPIT_BINS:=.d) $(REPLAY_BINS:=.d) \
+         $(wildcard build/replay/*/*.d build/fuzz/obj/*/*.d)

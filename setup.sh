@@ -5,6 +5,10 @@ set -eu
 # mpich and libmpich-dev only run the MPICH export test; Open MPI stays the
 # default mpicc/mpirun (its alternatives priority is higher).
 packages="make gcc pkg-config clang-format openmpi-bin libopenmpi-dev libsimgrid-dev libgsl-dev libconfig-dev mpich libmpich-dev"
+# `./setup.sh fuzz` (make fuzz): clang and its libFuzzer runtime as well.
+if [ "${1:-}" = fuzz ]; then
+    packages="$packages clang libclang-rt-dev"
+fi
 missing=""
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

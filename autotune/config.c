@@ -25,10 +25,23 @@ struct overflow {
 
 struct reader {
     const char *path;
+    int is_quiet; /* config_peek_native: errors are config_load's to report */
     config_t cfg;
     struct overflow overflows[MAX_OVERFLOWS];
     int n_overflows;
 };
+
+static void __attribute__((format(printf, 2, 3)))
+reader_say(const struct reader *r, const char *fmt, ...)
+{
+    va_list ap;
+    if (r->is_quiet) {
+        return;
+    }
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+}
 
 static void __attribute__((format(printf, 4, 5)))
 report(const struct reader *r, const config_setting_t *s, const char *key,
@@ -660,7 +673,7 @@ static int rewrite_integers(struct reader *r, const char *in, size_t n,
     size_t k = 0;
     int line = 1;
     if (!o) {
-        fprintf(stderr, "%s: out of memory\n", r->path);
+        reader_say(r, "%s: out of memory\n", r->path);
         return -1;
     }
     for (size_t i = 0; i < n;) {
@@ -689,6 +702,16 @@ static int rewrite_integers(struct reader *r, const char *in, size_t n,
             while (j < n && (isalnum((unsigned char)in[j]) || in[j] == '_' ||
                              in[j] == '*' || in[j] == '-')) {
                 j++;
+            }
+            /* libconfig ends the process on some include paths ("."); a
+             * config is one file. */
+            if (ch == '@') {
+                reader_say(r,
+                           "%s:%d: %.*s: directives are not supported; put "
+                           "every key in this file\n",
+                           r->path, line, (int)(j - i), in + i);
+                free(o);
+                return -1;
             }
         } else if (is_number) {
             size_t digits = ch == '-' || ch == '+' ? i + 1 : i;
@@ -752,7 +775,7 @@ static int read_text(struct reader *r, char **out)
     size_t n = 0, cap = 0;
     int rc = -1;
     if (!f) {
-        fprintf(stderr, "%s: cannot read the file\n", r->path);
+        reader_say(r, "%s: cannot read the file\n", r->path);
         return -1;
     }
     for (;;) {
@@ -760,7 +783,7 @@ static int read_text(struct reader *r, char **out)
             cap = cap ? 2 * cap : 4096;
             char *grown = cap < (1u << 26) ? realloc(text, cap) : NULL;
             if (!grown) {
-                fprintf(stderr, "%s: too large for a config file\n", r->path);
+                reader_say(r, "%s: too large for a config file\n", r->path);
                 goto done;
             }
             text = grown;
@@ -772,7 +795,7 @@ static int read_text(struct reader *r, char **out)
         }
     }
     if (ferror(f)) {
-        fprintf(stderr, "%s: cannot read the file\n", r->path);
+        reader_say(r, "%s: cannot read the file\n", r->path);
         goto done;
     }
     rc = rewrite_integers(r, text, n, out);
@@ -857,13 +880,16 @@ int config_check_world(const struct config *c, int world_size)
 
 int config_peek_native(const char *path)
 {
-    config_t cfg;
+    struct reader r = {.path = path, .is_quiet = 1};
     const char *backend = NULL;
-    config_init(&cfg);
+    char *text = NULL;
+    config_init(&r.cfg);
     int is_native =
-        config_read_file(&cfg, path) == CONFIG_TRUE &&
-        config_lookup_string(&cfg, "backend", &backend) == CONFIG_TRUE &&
+        read_text(&r, &text) == 0 &&
+        config_read_string(&r.cfg, text) == CONFIG_TRUE &&
+        config_lookup_string(&r.cfg, "backend", &backend) == CONFIG_TRUE &&
         strcmp(backend, config_backend_names[BACKEND_NATIVE]) == 0;
-    config_destroy(&cfg);
+    config_destroy(&r.cfg);
+    free(text);
     return is_native;
 }

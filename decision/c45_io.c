@@ -1,6 +1,8 @@
 /* C4.5 data sets: building them in memory and reading .names/.data files
  * with c4.5's lexical rules. Every input error names file:line. */
 #include <errno.h>
+#include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -496,9 +498,18 @@ static int parse_value(struct reader *r, struct c45_data *d, int a, float *out)
         char *end;
         errno = 0;
         double v = strtod(r->name, &end);
-        if (end == r->name || *end != '\0') {
+        if (end == r->name || *end != '\0' || isnan(v)) {
             fprintf(stderr, "%s:%d: attribute %s: '%s' is not a number\n",
                     r->path, r->name_line, at->name, r->name);
+            return -1;
+        }
+        /* Thresholds are floats: an infinity, or a value a float cannot
+         * hold, would order nothing. */
+        if (!(fabs(v) <= FLT_MAX)) {
+            fprintf(stderr,
+                    "%s:%d: attribute %s: %s is out of range (at most %g in "
+                    "magnitude)\n",
+                    r->path, r->name_line, at->name, r->name, (double)FLT_MAX);
             return -1;
         }
         *out = (float)v;

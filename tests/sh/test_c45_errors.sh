@@ -47,6 +47,13 @@ expect too_many "$tmp/too_many.data:1: expected 2 values and a class" \
 expect bad_number "$tmp/bad_number.data:2: attribute size: '2x' is not a number" \
     "$names" 'red, 1, yes
 green, 2x, no'
+expect nan "$tmp/nan.data:2: attribute size: 'nan' is not a number" \
+    "$names" 'red, 1, yes
+green, nan, no'
+expect huge "$tmp/huge.data:1: attribute size: 1e39 is out of range" \
+    "$names" 'red, 1e39, yes'
+expect infinite "$tmp/infinite.data:1: attribute size: -inf is out of range" \
+    "$names" 'red, -inf, yes'
 expect bad_value "$tmp/bad_value.data:1: attribute colour: unknown value 'blue'" \
     "$names" 'blue, 1, yes'
 expect one_value "$tmp/one_value.names:2: attribute colour: a discrete attribute needs at least two values" \

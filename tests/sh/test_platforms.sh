@@ -62,7 +62,7 @@ in_range() {
 
 run() { # run PLATFORM OUT [smpirun options...]
     local platform=$1 out=$2; shift 2
-    timeout 120 smpirun -np 64 -platform "conf/platforms/$platform.xml" "$@" \
+    timeout $((120 * ${TEST_TIME_SCALE:-1})) smpirun -np 64 -platform "conf/platforms/$platform.xml" "$@" \
         --cfg=smpi/simulate-computation:no "$bin" 3 >"$out" 2>"$out.err"
 }
 
