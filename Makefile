@@ -165,7 +165,7 @@ build/fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
-build/fuzz/libautotune.a: $(LIB_SRCS:%.c=build/fuzz/obj/%.o)
+build/fuzz/libautotune.a: $(patsubst %.c,build/fuzz/obj/%.o,$(LIB_SRCS) $(CORE_SRCS))
 	ar rcs $@ $^
 
 # Only the config's harness links the MPI library (the tables config_load
