@@ -24,7 +24,7 @@ for np in 1 2 3 5 7 8 13 16 31 61 64; do
     quick=()
     [ "$np" -ge 13 ] && quick=(-q)
     start=$SECONDS
-    out=$(timeout $((300 * ${TEST_TIME_SCALE:-1})) smpirun -np "$np" -platform "$platform" \
+    out=$(timeout $((900 * ${TEST_TIME_SCALE:-1})) smpirun -np "$np" -platform "$platform" \
         --cfg=smpi/simulate-computation:no \
         --cfg=smpi/async-small-thresh:32768 \
         --cfg=smpi/send-is-detached-thresh:32768 --log=root.thres:warning \
