@@ -141,6 +141,11 @@ bench: all
 bench-default: all
 	@tests/bench/default.sh
 
+# The search strategies on a generated family of simulated clusters
+# (conf/platforms/robust/): per platform and in total (results/bench/robust.csv).
+bench-robust: all
+	@tests/bench/robust.sh
+
 # Decision functions: penalties of trees and quadtrees on the Grig runs and
 # the time of a decision (results/bench/decision-*).
 bench-decision: all build/libautotune.a
@@ -203,7 +208,7 @@ format:
 clean:
 	rm -rf build
 
-.PHONY: all tests unit-tests fuzz-replays check bench bench-default \
+.PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust \
         bench-decision golden-decision fuzz demo install format clean
 .SECONDARY:
 

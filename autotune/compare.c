@@ -166,11 +166,29 @@ static size_t find_point(const struct record_index *ix, const char *coll,
     return lo;
 }
 
+/* --segments: the segment sizes a replay keeps (n == 0: all of the run's).
+ * The run's records of a segment as large as the message are its
+ * unsegmented ones, so a sub-list must hold 0 too. */
+struct seg_filter {
+    int n;
+    int sizes[CONFIG_MAX_SEGS];
+};
+
+static bool seg_filter_keeps(const struct seg_filter *f, int seg_bytes)
+{
+    for (int i = 0; i < f->n; i++) {
+        if (f->sizes[i] == seg_bytes) {
+            return true;
+        }
+    }
+    return f->n == 0;
+}
+
 /* Collects the records of one point in the order the sweep lists methods
- * (algorithm table order, segments ascending). */
+ * (algorithm table order, segments ascending), those of the filter only. */
 static int gather_point(const struct record_index *ix,
                         const struct point_result *pr, int chain_fanout,
-                        struct replay_point *rp)
+                        const struct seg_filter *segs, struct replay_point *rp)
 {
     static struct method_record found[MAX_METHODS];
     rp->coll = coll_find(pr->collective);
@@ -188,7 +206,7 @@ static int gather_point(const struct record_index *ix,
              0;
          i++) {
         int alg = coll_find_alg(rp->coll, ix->records[i]->algorithm);
-        if (alg >= 0) {
+        if (alg >= 0 && seg_filter_keeps(segs, ix->records[i]->segment_bytes)) {
             found[n++] = (struct method_record){{alg, 0}, i};
             found[n - 1].method.seg_bytes = ix->records[i]->segment_bytes;
         }
@@ -223,6 +241,7 @@ static void write_row(FILE *f, const char *name, const struct strategy_score *s,
 
 struct compare_table {
     const struct strategy_score *scores;
+    const struct strategy_score *oracle;
     double exhaustive_s;
 };
 
@@ -234,6 +253,7 @@ static int write_compare_csv(FILE *f, const void *arg)
     for (int i = 0; i < search_strategies_size; i++) {
         write_row(f, search_strategies[i].name, &t->scores[i], t->exhaustive_s);
     }
+    write_row(f, "oracle", t->oracle, t->exhaustive_s);
     return ferror(f) ? -1 : 0;
 }
 
@@ -384,14 +404,67 @@ static int replay_point_all(const struct replay_point *rp,
     return 0;
 }
 
+/* "0,1024,4096": sizes in bytes, 0 among them. */
+static int parse_segments(const char *list, struct seg_filter *f)
+{
+    const char *at = list;
+    bool has_zero = false;
+    f->n = 0;
+    while (*at) {
+        char *end;
+        long seg = strtol(at, &end, 10);
+        if (end == at || seg < 0 || seg > 1L << 30 || (*end && *end != ',') ||
+            f->n == CONFIG_MAX_SEGS) {
+            fprintf(stderr,
+                    "compare: --segments: '%s' is not a list of segment "
+                    "sizes in bytes like 0,1024,4096\n",
+                    list);
+            return -1;
+        }
+        f->sizes[f->n++] = (int)seg;
+        has_zero |= seg == 0;
+        at = *end ? end + 1 : end;
+    }
+    if (!has_zero) {
+        fprintf(stderr,
+                "compare: --segments %s: the list must hold 0 (the run's "
+                "records of segments as large as the message are its "
+                "unsegmented ones)\n",
+                list);
+        return -1;
+    }
+    return 0;
+}
+
+/* Every size of the filter must be one the run swept. */
+static int check_segments(const char *run, const struct record_index *ix,
+                          const struct seg_filter *f)
+{
+    for (int i = 0; i < f->n; i++) {
+        size_t k = 0;
+        while (k < ix->n && ix->records[k]->segment_bytes != f->sizes[i]) {
+            k++;
+        }
+        if (k == ix->n) {
+            fprintf(stderr,
+                    "compare: --segments: %s has no record with %d-byte "
+                    "segments\n",
+                    run, f->sizes[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int compare_main(int argc, char **argv)
 {
     static const char usage_line[] =
         "usage: autotune compare -r RUN [--lookahead N] [--drop-ratio R] "
-        "[--steep-rise F] [--misses]\n";
+        "[--steep-rise F] [--segments S,S,...] [--misses]\n";
     const char *run = NULL;
     bool misses = false;
     struct search_params params = SEARCH_PARAMS_DEFAULT;
+    struct seg_filter segs = {0, {0}};
     for (int i = 1; i < argc; i++) {
         char *end = NULL;
         if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {
@@ -400,6 +473,10 @@ int compare_main(int argc, char **argv)
             params.lookahead = (int)strtol(argv[++i], &end, 10);
         } else if (strcmp(argv[i], "--misses") == 0) {
             misses = true;
+        } else if (strcmp(argv[i], "--segments") == 0 && i + 1 < argc) {
+            if (parse_segments(argv[++i], &segs) != 0) {
+                return 2;
+            }
         } else if (strcmp(argv[i], "--drop-ratio") == 0 && i + 1 < argc) {
             params.drop_ratio = strtod(argv[++i], &end);
         } else if (strcmp(argv[i], "--steep-rise") == 0 && i + 1 < argc) {
@@ -434,7 +511,7 @@ int compare_main(int argc, char **argv)
     int status = 1;
     snprintf(path, sizeof path, "%s/" RUNDIR_JOURNAL, run);
     if (!rp || !scores || !replays || !series || journal_load(path, &j) != 0 ||
-        index_records(j, &ix) != 0 ||
+        index_records(j, &ix) != 0 || check_segments(run, &ix, &segs) != 0 ||
         exhaustive_points(run, j, &points, &n_points) != 0) {
         goto done;
     }
@@ -453,9 +530,18 @@ int compare_main(int argc, char **argv)
                 "chain_fanout %d, as the journal's settings are unknown\n",
                 run, fanout);
     }
+    /* The oracle times each point's optimum alone: the least any search
+     * could spend. */
+    struct strategy_score oracle = {0, 0, 0, 0, 0, 0};
     for (size_t i = 0; i < n_points; i++) {
-        if (gather_point(&ix, points[i], fanout, rp) != 0) {
+        if (gather_point(&ix, points[i], fanout, &segs, rp) != 0) {
             goto done;
+        }
+        if (rp->best >= 0) {
+            oracle.points++;
+            oracle.experiments++;
+            oracle.optimal++;
+            oracle.seconds += ix.records[rp->records[rp->best]]->cost_s;
         }
         if (rp->best_us >= 0 && replay_point_all(rp, &params, misses, series,
                                                  replays, scores) != 0) {
@@ -476,7 +562,7 @@ int compare_main(int argc, char **argv)
                     search_strategies[s].name, replays[s].missing);
         }
     }
-    struct compare_table table = {scores, exhaustive_s};
+    struct compare_table table = {scores, &oracle, exhaustive_s};
     write_compare_csv(stdout, &table);
     snprintf(path, sizeof path, "%s/" RUNDIR_COMPARE, run);
     if (store_write_file(path, write_compare_csv, &table) == 0) {
