@@ -276,15 +276,18 @@ static int sweep_pipeline(void *ctx, const struct search_point *p, int n_ranks,
 
 #ifdef SMPI_H
 /* Under SMPI the simulated network is part of what was measured: the
- * platform (rank 0's host name without its number, e.g. "grig") and the
- * eager model, so a journal is never resumed on another one. */
+ * platform (rank 0's host name without its number, e.g. "grig" of
+ * "grig-0", "robust-01" of "robust-01-0") and the eager model, so a journal
+ * is never resumed on another one. */
 static void smpi_settings(struct journal_settings *settings)
 {
     char host[MPI_MAX_PROCESSOR_NAME] = "";
     int len = 0;
     MPI_Get_processor_name(host, &len);
-    while (len > 0 && (host[len - 1] == '-' || host[len - 1] == '_' ||
-                       (host[len - 1] >= '0' && host[len - 1] <= '9'))) {
+    while (len > 0 && host[len - 1] >= '0' && host[len - 1] <= '9') {
+        host[--len] = '\0';
+    }
+    if (len > 0 && (host[len - 1] == '-' || host[len - 1] == '_')) {
         host[--len] = '\0';
     }
     journal_settings_add(settings, "smpi.platform", "%s", len ? host : "?");
