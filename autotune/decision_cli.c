@@ -1,6 +1,7 @@
 /* `autotune tree -r RUN` and `autotune quadtree -r RUN`: decision functions
  * built from a run's optimal table and scored by their penalty against the
- * run's measurements (seed 000, eq. 6), on the grid and on held-out points. */
+ * run's measurements ([Pjesivac-Grbovic 2006], eq. 6), on the grid and on
+ * held-out points. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

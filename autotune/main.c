@@ -256,8 +256,10 @@ static const char sweep_help[] =
     "Tunes the collectives of tune.cfg at every grid point, rank 0 "
     "driving; running\nthe same command again resumes from the run "
     "directory's journal.\n"
-    "  -c FILE   the config (README: Configuration)\n"
-    "  --fresh   start over; the old journal is kept as journal.old\n";
+    "  -c FILE   the config (docs/usage.md: Configuration)\n"
+    "  --fresh   start over; the previous sweep's journal, tables and "
+    "decisions\n"
+    "            move to RUN/old/N/\n";
 
 /* Every command but the sweep, which is the one that starts MPI. */
 static const struct command offline_commands[] = {

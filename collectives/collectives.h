@@ -43,7 +43,8 @@ struct coll_alg {
     const char *summary; /* one line for `autotune --list` */
     /* Tree-shaped algorithms: hops on the longest root-to-leaf path for
      * n_ranks ranks, the length of the pipeline that stands in for the tree
-     * when searching for a segment size (seed 003). NULL for the others. */
+     * when searching for a segment size ([Vadhiyar 2004]). NULL for the
+     * others. */
     int (*depth)(int n_ranks, int chain_fanout);
 };
 

@@ -51,7 +51,8 @@ int run_data_load(const char *run_dir, const char *const *collectives, int n,
 void run_data_destroy(struct run_data *r);
 int run_data_find_method(const struct run_data *r, const char *label);
 
-/* Penalty statistics (seed 000, eq. 6) over a set of points, in percent. */
+/* Penalty statistics ([Pjesivac-Grbovic 2006], eq. 6) over a set of points, in
+ * percent. */
 struct penalty_stats {
     int n;            /* points scored */
     int n_unrunnable; /* points whose chosen method cannot run there */
@@ -240,9 +241,9 @@ int decision_emit_c(const struct decision *d, FILE *f, const char *prefix,
 int decision_add_c45(struct decision *d, int coll, const struct c45_tree *t,
                      bool has_collective, int max_depth);
 
-/* Quadtree over one collective's map (seed 002): n_procs x n_msgs cells of
- * method indexes, reshaped to 2^k x 2^k by replicating rows and columns;
- * a block becomes a leaf with its most common method when that method
+/* Quadtree over one collective's map ([Pjesivac-Grbovic 2007b]): n_procs x
+ * n_msgs cells of method indexes, reshaped to 2^k x 2^k by replicating rows and
+ * columns; a block becomes a leaf with its most common method when that method
  * covers at least accuracy_pct of it, or when the block is at max_depth
  * (< 0: no limit): then with the method of the least total penalty over
  * the block when penalties are given, else again the most common. Sets the

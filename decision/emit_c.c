@@ -66,7 +66,7 @@ static void emit_side(const struct decision *d, FILE *f, struct side s,
 /* if (x <= cut) { a } b, where x is procs (attr 0) or msg_bytes (1). A test
  * the region already decides is left out (replicated rows and columns of a
  * reshaped quadtree repeat cuts), and two sides whose leaves all agree are
- * one return (seed 002's merging of conditions with the same color). */
+ * one return ([Pjesivac-Grbovic 2007b]: conditions of one color merged). */
 static void emit_test(const struct decision *d, FILE *f, int attr, int64_t cut,
                       struct side a, struct side b, struct region r, int indent)
 {

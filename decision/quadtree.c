@@ -1,8 +1,9 @@
-/* Quadtrees over a (procs x message size) decision map (seed 002, section 3):
- * the map is reshaped to 2^k x 2^k by replicating rows and columns, and a
- * block is split in four until one method covers enough of it. A node's
- * cuts are the last measured size of its lower half, so everything below
- * the smallest measured size or above the largest falls in a boundary cell. */
+/* Quadtrees over a (procs x message size) decision map
+ * ([Pjesivac-Grbovic 2007b], section 3): the map is reshaped to 2^k x 2^k by
+ * replicating rows and columns, and a block is split in four until one method
+ * covers enough of it. A node's cuts are the last measured size of its lower
+ * half, so everything below the smallest measured size or above the largest
+ * falls in a boundary cell. */
 #include <stdlib.h>
 
 #include "decision/decision.h"

@@ -1,6 +1,7 @@
 /* A run's decision map: for each collective, the (procs x message size) grid
  * of optima from optimal.csv and every method's time from measurements.csv,
- * which is what penalties (seed 000, eq. 6) are computed against. */
+ * which is what penalties ([Pjesivac-Grbovic 2006], eq. 6) are computed
+ * against. */
 #include <stdlib.h>
 #include <string.h>
 

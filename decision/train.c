@@ -1,6 +1,7 @@
 /* Training a decision on a run's map: the label of each point (ties go to
  * the neighbour's method), held-out folds, C4.5 trees and quadtrees, leaves
- * by least penalty, and the penalties of a decision's choices (seed 000). */
+ * by least penalty, and the penalties of a decision's choices
+ * ([Pjesivac-Grbovic 2006]). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* The depth column of the algorithm tables: hops on the longest
- * root-to-leaf path, which sizes the surrogate pipeline (seed 003); and the
- * subtree ranges of every tree shape, which scatter and gather rely on. */
+ * root-to-leaf path, which sizes the surrogate pipeline ([Vadhiyar 2004]); and
+ * the subtree ranges of every tree shape, which scatter and gather rely on. */
 #include "../check.h"
 #include "collectives/collectives.h"
 #include "collectives/topo.h"
