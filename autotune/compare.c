@@ -1,7 +1,8 @@
 /* `autotune compare`: replays every search strategy on an exhaustive run's
  * journal, without MPI. Each strategy is charged the recorded cost_s of the
  * experiments it asks for (once each: the journal is the cache), and its
- * choices are scored against the exhaustive optimum (seed 000, eq. 6). */
+ * choices are scored against the exhaustive optimum ([Pjesivac-Grbovic 2006],
+ * eq. 6). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,7 @@ struct replay {
     char *charged; /* per record position */
     long experiments, missing;
     double seconds;
+    const char *trace; /* --trace: the strategy's name, else NULL */
 };
 
 struct strategy_score {
@@ -69,9 +71,13 @@ static int replay_oracle(void *ctx, const struct search_point *p, int i,
     struct replay *r = ctx;
     size_t pos = r->point->records[i];
     const struct measurement *m = r->ix->records[pos];
-    (void)p;
     replay_charge(r, pos);
     *time_us = m->is_applicable ? m->mean_us : -1;
+    if (r->trace) {
+        fprintf(stderr, "trace %s %s P=%d %ld B: %s/%d %.1f us (cost %.6f s)\n",
+                r->trace, p->collective, p->procs, p->msg_bytes, m->algorithm,
+                m->segment_bytes, *time_us, m->cost_s);
+    }
     return 0;
 }
 
@@ -97,6 +103,13 @@ static int replay_pipeline(void *ctx, const struct search_point *p, int n_ranks,
             strcmp(m->algorithm, "pipeline") == 0) {
             replay_charge(r, pos);
             *time_us = m->is_applicable ? m->mean_us : -1;
+            if (r->trace) {
+                fprintf(stderr,
+                        "trace %s %s P=%d %ld B: pipeline on %d ranks/%d "
+                        "%.1f us\n",
+                        r->trace, p->collective, p->procs, p->msg_bytes,
+                        n_ranks, seg_bytes, *time_us);
+            }
             return 0;
         }
     }
@@ -460,11 +473,13 @@ int compare_main(int argc, char **argv)
 {
     static const char usage_line[] =
         "usage: autotune compare -r RUN [--lookahead N] [--drop-ratio R] "
-        "[--steep-rise F] [--segments S,S,...] [--misses]\n";
+        "[--steep-rise F] [--segments S,S,...] [--misses] "
+        "[--trace STRATEGY]\n";
     const char *run = NULL;
     bool misses = false;
     struct search_params params = SEARCH_PARAMS_DEFAULT;
     struct seg_filter segs = {0, {0}};
+    const char *trace = NULL;
     for (int i = 1; i < argc; i++) {
         char *end = NULL;
         if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {
@@ -473,6 +488,12 @@ int compare_main(int argc, char **argv)
             params.lookahead = (int)strtol(argv[++i], &end, 10);
         } else if (strcmp(argv[i], "--misses") == 0) {
             misses = true;
+        } else if (strcmp(argv[i], "--trace") == 0 && i + 1 < argc) {
+            trace = argv[++i];
+            if (!search_find(trace)) {
+                fprintf(stderr, "compare: --trace: no strategy '%s'\n", trace);
+                return 2;
+            }
         } else if (strcmp(argv[i], "--segments") == 0 && i + 1 < argc) {
             if (parse_segments(argv[++i], &segs) != 0) {
                 return 2;
@@ -517,6 +538,9 @@ int compare_main(int argc, char **argv)
     }
     for (int s = 0; s < n_strategies; s++) {
         replays[s].ix = &ix;
+        replays[s].trace =
+            trace && strcmp(trace, search_strategies[s].name) == 0 ? trace
+                                                                   : NULL;
         replays[s].charged = calloc(ix.n ? ix.n : 1, 1);
         series[s] = search_series_create();
         if (!replays[s].charged || !series[s]) {

@@ -432,8 +432,8 @@ static int read_search_options(const struct reader *r,
 {
     if (!config_setting_is_group(s)) {
         report(r, s, "search_options",
-               "expected a group like { lookahead = 1; drop_ratio = 1.3; "
-               "steep_rise = 0.05; }");
+               "expected a group like { lookahead = 2; drop_ratio = 1.3; "
+               "steep_rise = 0; }");
         return -1;
     }
     for (int i = 0; i < config_setting_length(s); i++) {

@@ -270,10 +270,13 @@ static const struct command offline_commands[] = {
     {"compare", compare_main,
      "usage: autotune compare -r RUN [--lookahead N] [--drop-ratio R] "
      "[--steep-rise F]\n"
-     "                        [--misses]\n"
+     "                        [--segments S,S,...] [--misses] "
+     "[--trace STRATEGY]\n"
      "Replays every search strategy on a run swept with search = "
      "\"exhaustive\" and\nwrites RUN/compare.csv; --misses prints where a "
-     "strategy missed the optimum.\n"},
+     "strategy missed the optimum,\n--trace every experiment a strategy "
+     "asked for; --segments replays a sub-list of\nthe run's segment sizes "
+     "(0 among them).\n"},
     {"report", report_main,
      "usage: autotune report -r RUN\n"
      "The speedup of the tuned choice over the library default (default/0) "

@@ -1,5 +1,5 @@
-/* Modified gradient descent (seed 003, section 3.2): per algorithm, start
- * at the largest segment and walk toward smaller ones while time falls,
+/* Modified gradient descent ([Vadhiyar 2004], section 3.2): per algorithm,
+ * start at the largest segment and walk toward smaller ones while time falls,
  * looking `lookahead` steps past a minimum so a local one does not stop it.
  * Where neighbouring points were searched, each algorithm's descent starts
  * at its best segment there, and algorithms far behind there are probed

@@ -15,12 +15,19 @@
 #define PLAN_STALE 4
 #define PLAN_STALE_BELOW 262144
 
+/* Segment sizes of an algorithm timed at a point before its best there
+ * counts as searched, for a lower bound. */
+#ifndef BOUND_SEGS
+#define BOUND_SEGS 2
+#endif
+
 struct alg_at {
     int is_asked, is_applicable;
     double best_us;
     int best_seg;
     double gap;
     long msg_bytes; /* where it was timed */
+    int n_timed;    /* how many of its methods were timed there */
 };
 
 /* The algorithm's best along a neighbouring line, relative to the best of
@@ -29,7 +36,7 @@ static void neighbour_best(const struct search_prior *pr, int alg,
                            struct alg_at *a)
 {
     long latest = -1;
-    *a = (struct alg_at){0, 0, -1, -1, 0, 0};
+    *a = (struct alg_at){0, 0, -1, -1, 0, 0, 0};
     for (int i = 0; i < pr->n; i++) {
         const struct search_result *r = &pr->results[i];
         if (r->method.alg == alg && r->msg_bytes > latest) {
@@ -42,6 +49,7 @@ static void neighbour_best(const struct search_prior *pr, int alg,
             continue;
         }
         a->is_asked = 1;
+        a->n_timed += r->time_us >= 0;
         if (r->time_us >= 0 && r->point_best_us > 0 &&
             (!a->is_applicable || r->time_us < a->best_us)) {
             a->is_applicable = 1;
@@ -142,10 +150,12 @@ static int is_twin(const struct search_prior *pr, int alg, int other)
     return n_equal >= 2;
 }
 
-/* Leaves out twins of algorithms planned before them; stale twins are
- * checked with one experiment (twin_of). */
+/* Twins of algorithms planned before them are checked with one experiment
+ * at the other's best segment size here (twin_of), and searched only if
+ * they differ now: being twins at a neighbour is no evidence here (trees
+ * that tie on small messages part on larger ones). */
 static void plan_twins(const struct search_point *p, const struct walk *w,
-                       int n, struct plan *pl, const long *known_msg)
+                       int n, struct plan *pl)
 {
     const struct search_prior *pr = p->prev_msg;
     for (int k = 0; k < n; k++) {
@@ -157,11 +167,7 @@ static void plan_twins(const struct search_point *p, const struct walk *w,
         for (int m = 0; m < k; m++) {
             int j = pl->order[m];
             if (pl->mode[j] != PLAN_SKIP && is_twin(pr, w[i].alg, w[j].alg)) {
-                if (known_msg[i] * PLAN_STALE < p->msg_bytes) {
-                    pl->twin_of[i] = j;
-                } else {
-                    pl->mode[i] = PLAN_SKIP;
-                }
+                pl->twin_of[i] = j;
                 break;
             }
         }
@@ -180,6 +186,7 @@ void plan_make(const struct search_point *p, const struct walk *w, int n,
         known_msg[i] = 0;
         pl->gap[i] = 0;
         pl->start[i] = -1;
+        pl->is_located[i] = 1;
         pl->gap[i] = plan_gap(p, w[i].alg);
         for (int k = 0; k < 2; k++) {
             struct alg_at a;
@@ -194,6 +201,16 @@ void plan_make(const struct search_point *p, const struct walk *w, int n,
             if (k == 0) {
                 known_msg[i] = a.msg_bytes; /* along the same procs */
             }
+            if (a.n_timed < 2 && a.best_seg != 0) {
+                /* One segment size timed alone (a probe) says nothing of
+                 * where its best is: a descent from there kept a
+                 * k-nomial bcast at 512 B segments, 1.5x behind, on one
+                 * generated cluster, where 4 KiB ones won by 19 %. It
+                 * starts where the leader here is best instead. */
+                pl->is_located[i] = pl->start[i] >= 0;
+                continue;
+            }
+            pl->is_located[i] = 1;
             if (pl->start[i] < 0) {
                 pl->start[i] =
                     walk_find_seg(p, &w[i], scaled_seg(p, &w[i], &a));
@@ -231,7 +248,7 @@ void plan_make(const struct search_point *p, const struct walk *w, int n,
      * guide), else by gap: stable, so ties keep table order. */
     double key[WALK_MAX];
     for (int i = 0; i < n; i++) {
-        struct alg_at a = {0, 0, -1, -1, 0, 0};
+        struct alg_at a = {0, 0, -1, -1, 0, 0, 0};
         if (near[0]) {
             neighbour_best(near[0], w[i].alg, &a);
         }
@@ -251,7 +268,7 @@ void plan_make(const struct search_point *p, const struct walk *w, int n,
         }
         pl->order[k] = i;
     }
-    plan_twins(p, w, n, pl, known_msg);
+    plan_twins(p, w, n, pl);
 }
 
 int plan_descend(struct descent *d, const struct search_point *p,
@@ -271,6 +288,82 @@ int plan_walk(struct descent *d, int start, double cut_us,
                      : descent_from(d, start, cut_us, p, o);
 }
 
+/* Where the fastest algorithm found so far is best, moved to walk w's
+ * depth, or the walk's start (no segmentation) when nothing was found yet:
+ * an algorithm known only by a probe starts there. The pipeline model's
+ * optimum, sqrt(m * alpha / ((h - 1) * beta)), falls as the square root of
+ * the hops h - 1 grow. *is_deeper: w's tree is deeper than the leader's,
+ * so a smaller segment than the nearest may be its best. */
+static int leader_start(const struct search_point *p, const struct walk *w,
+                        const struct descent *d, int n, int *is_deeper)
+{
+    int leader = -1;
+    *is_deeper = 0;
+    for (int i = 0; i < n; i++) {
+        if (d[i].best >= 0 &&
+            (leader < 0 || d[i].best_us < d[leader].best_us)) {
+            leader = i;
+        }
+    }
+    if (leader < 0) {
+        return 0;
+    }
+    double seg = p->methods[d[leader].best].seg_bytes;
+    int h = p->depths ? p->depths[w->alg] : -1;
+    int h_leader = p->depths ? p->depths[d[leader].walk->alg] : -1;
+    if (h > 0 && h_leader > 0) {
+        seg *= sqrt((h_leader > 1 ? h_leader - 1 : 1) /
+                    (double)(h > 1 ? h - 1 : 1));
+        *is_deeper = h > h_leader;
+    }
+    int at = 0;
+    for (int k = 1; k < w->n && seg > 0; k++) {
+        int s = p->methods[w->steps[k]].seg_bytes;
+        int s_at = p->methods[w->steps[at]].seg_bytes;
+        if (s_at == 0 || fabs(log(s / seg)) < fabs(log(s_at / seg))) {
+            at = k;
+        }
+    }
+    return at;
+}
+
+/* A lower bound of alg's time here from the smaller messages at this procs
+ * (0: none): sending more never takes less time, so its best at a smaller
+ * size bounds its best here, where that best was searched there (BOUND_SEGS
+ * segment sizes timed, or it has no segments); and a tree of h hops timed
+ * unsegmented there can gain at most 2h from segmenting (see
+ * descent_from). */
+static double plan_bound(const struct search_point *p, const struct walk *w)
+{
+    const struct search_prior *pr = p->prev_msg;
+    int depth = p->depths ? p->depths[w->alg] : -1;
+    double bound = 0;
+    for (int i = 0; pr && i < pr->n; i++) {
+        const struct search_result *r = &pr->results[i];
+        if (r->method.alg != w->alg || r->time_us < 0) {
+            continue;
+        }
+        if (r->method.seg_bytes == 0 && depth > 0 &&
+            r->time_us / (2 * depth) > bound) {
+            bound = r->time_us / (2 * depth);
+        }
+        int n_timed = 0;
+        double best_us = r->time_us;
+        for (int j = 0; j < pr->n; j++) {
+            const struct search_result *b = &pr->results[j];
+            if (b->method.alg == w->alg && b->msg_bytes == r->msg_bytes &&
+                b->time_us >= 0) {
+                n_timed++;
+                best_us = b->time_us < best_us ? b->time_us : best_us;
+            }
+        }
+        if ((n_timed >= BOUND_SEGS || w->n == 1) && best_us > bound) {
+            bound = best_us;
+        }
+    }
+    return bound;
+}
+
 int plan_run(const struct plan *pl, const struct walk *w, int n,
              const struct search_point *p, const struct search_oracle *o,
              plan_walk_fn walk, int is_dropping, struct descent *d)
@@ -282,11 +375,23 @@ int plan_run(const struct plan *pl, const struct walk *w, int n,
     for (int k = 0; k < n; k++) {
         int i = pl->order[k];
         int start = pl->start[i] >= 0 ? pl->start[i] : 0;
+        int is_deeper = 0;
+        if (!pl->is_located[i]) {
+            start = leader_start(p, &w[i], d, n, &is_deeper);
+        }
         double best_us = descent_best_us(d, n);
         int twin = pl->twin_of[i];
         int rc = 0;
-        if (d[i].is_done || pl->mode[i] == PLAN_SKIP) {
+        if (d[i].is_done) {
             continue;
+        }
+        if (pl->mode[i] == PLAN_SKIP) {
+            /* What the neighbours say is checked here with one experiment
+             * unless it cannot win here; mgd times every algorithm. */
+            double bound = is_dropping ? plan_bound(p, &w[i]) : 0;
+            if (bound > 0 && best_us > 0 && bound >= best_us) {
+                continue;
+            }
         }
         if (twin >= 0 && d[twin].best >= 0) {
             int at =
@@ -304,7 +409,7 @@ int plan_run(const struct plan *pl, const struct walk *w, int n,
                 }
             }
         }
-        int is_cut = best_us > 0 && (is_dropping || pl->mode[i] == PLAN_PROBE);
+        int is_cut = best_us > 0 && (is_dropping || pl->mode[i] != PLAN_SEARCH);
         /* A searched algorithm (within r at a neighbour) that starts sqrt(r)
          * behind the best found here has lost ground since: r would let it
          * descend in full (measured: up to 8 % dearer, no better choice). */
@@ -312,8 +417,28 @@ int plan_run(const struct plan *pl, const struct walk *w, int n,
         double cut_us = is_cut ? factor * best_us : 0;
         d[i].is_pruning = is_dropping;
         d[i].rival_us = best_us;
+        if (is_deeper && cut_us > 0 && start + 1 < w[i].n &&
+            p->methods[w[i].steps[start]].seg_bytes > 0) {
+            /* The nearest size may be past a deeper tree's optimum: the
+             * next smaller one is timed too (pipeline reduce, 9 ranks,
+             * 16 KiB, segments 1 and 4 KiB, on a generated cluster: 1.5x
+             * behind at the leader's 4 KiB, the optimum at 1 KiB). */
+            if ((rc = descent_probe(&d[i], start, p, o)) != 0 ||
+                (d[i].best >= 0 && d[i].best_us > cut_us &&
+                 (rc = descent_probe(&d[i], start + 1, p, o)) != 0)) {
+                return rc;
+            }
+            if (d[i].best < 0) {
+                continue; /* cannot run here */
+            }
+            start = d[i].best == w[i].steps[start + 1] ? start + 1 : start;
+            if (d[i].best_us > cut_us) {
+                continue; /* both behind */
+            }
+        }
         if (pl->mode[i] == PLAN_SEARCH && d[i].n_timed == 0) {
-            rc = walk(&d[i], pl->start[i], cut_us, p, o);
+            rc = walk(&d[i], pl->is_located[i] ? pl->start[i] : start, cut_us,
+                      p, o);
         } else {
             rc = descent_from(&d[i], start, cut_us, p, o);
         }

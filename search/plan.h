@@ -19,6 +19,9 @@ struct plan {
     double gap[WALK_MAX];
     int start[WALK_MAX]; /* position on its walk of its best segment size at
                             a neighbour (previous message size first), or -1 */
+    /* 0: the neighbours timed it at one segment size alone (a probe), so
+     * start tells nothing; it starts where the leader here is best. */
+    int is_located[WALK_MAX];
     int order[WALK_MAX]; /* walks by gap, smallest first, unknown last */
     /* A walk that was a twin of walk twin_of[i] (the same times) but long
      * ago: timed once at that one's best segment size, searched only if it

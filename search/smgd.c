@@ -1,7 +1,7 @@
-/* Scanning modified gradient descent (seed 003, section 3.2): the descents of
- * all algorithms advance together, the one predicted to reach the lowest
- * time next going first; an algorithm is dropped once its best is far worse
- * than the best found and its gradients predict it will not catch up.
+/* Scanning modified gradient descent ([Vadhiyar 2004], section 3.2): the
+ * descents of all algorithms advance together, the one predicted to reach the
+ * lowest time next going first; an algorithm is dropped once its best is far
+ * worse than the best found and its gradients predict it will not catch up.
  * Where neighbouring points were searched, their answers predict instead:
  * algorithms go nearest first, each from its best segment there, and one
  * whose first time is drop_ratio behind the best found goes no further. */

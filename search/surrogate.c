@@ -1,4 +1,4 @@
-/* The pipeline surrogate (seed 003, section 3.2, fig. 4): a tree's best
+/* The pipeline surrogate ([Vadhiyar 2004], section 3.2, fig. 4): a tree's best
  * segment size is found on a pipeline of the ranks along its longest
  * root-to-leaf path (depth + 1 ranks, cheap to time), then confirmed on the
  * tree at that size and its neighbours. Algorithms that are not trees, or

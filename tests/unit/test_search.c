@@ -58,6 +58,25 @@ static void landscape_index(struct landscape *l)
     l->pipeline_probes = 0;
 }
 
+/* The point l stands for, on procs ranks with the given tree depths; the
+ * method list is indexed afresh. */
+static struct search_point point_of(struct landscape *l, int procs,
+                                    const int *depths, int pipeline_alg,
+                                    const struct search_params *params)
+{
+    landscape_index(l);
+    return (struct search_point){
+        .collective = "bcast",
+        .procs = procs,
+        .msg_bytes = l->msg_bytes,
+        .methods = l->methods,
+        .n_methods = l->n_methods,
+        .depths = depths,
+        .pipeline_alg = pipeline_alg,
+        .params = params,
+    };
+}
+
 static int oracle(void *ctx, const struct search_point *p, int i,
                   double *time_us)
 {
@@ -97,17 +116,7 @@ static int run(const char *name, struct landscape *l, int hint,
     const struct search_strategy *s = search_find(name);
     struct search_result known[MAX_ALGS * N_SEGS];
     struct search_prior prior = {16, 0, known};
-    landscape_index(l);
-    struct search_point p = {
-        .collective = "bcast",
-        .procs = 16,
-        .msg_bytes = l->msg_bytes,
-        .methods = l->methods,
-        .n_methods = l->n_methods,
-        .depths = depths16,
-        .pipeline_alg = 1,
-        .params = params,
-    };
+    struct search_point p = point_of(l, 16, depths16, 1, params);
     /* The neighbour: every method's time, as if measured at the previous
      * size on the same landscape, best at hint. */
     for (int i = 0; hint >= 0 && i < l->n_methods; i++) {
@@ -319,6 +328,8 @@ static void test_surrogate(void)
 
 /* steep_rise for run_after (the default's unless a test sets it). */
 static double steep_rise = -1;
+/* lookahead for run_after likewise (< 0: the default's). */
+static int lookahead = -1;
 
 /* Runs strategy name at l with one neighbouring point (the previous
  * message size) that answered `known`; returns the chosen method index. */
@@ -330,19 +341,12 @@ static int run_after(const char *name, struct landscape *l, int procs,
     if (steep_rise >= 0) {
         params.steep_rise = steep_rise;
     }
+    if (lookahead >= 0) {
+        params.lookahead = lookahead;
+    }
     struct search_prior prior = {procs, n_known, known};
-    landscape_index(l);
-    struct search_point p = {
-        .collective = "bcast",
-        .procs = procs,
-        .msg_bytes = l->msg_bytes,
-        .methods = l->methods,
-        .n_methods = l->n_methods,
-        .depths = depths,
-        .pipeline_alg = 1,
-        .prev_msg = &prior,
-        .params = &params,
-    };
+    struct search_point p = point_of(l, procs, depths, 1, &params);
+    p.prev_msg = &prior;
     struct search_oracle o = {oracle, oracle_pipeline, l};
     int best = -2;
     CHECK_INT(0, search_find(name)->find_best(&p, &o, &best));
@@ -414,12 +418,14 @@ static void test_two_segments(void)
 }
 
 /* Two algorithms near each other at the neighbour. mgd looks one step
- * past each descent's best on each side (lookahead 1). smgd does not after
- * a rise of more than steep_rise (5 %), nor toward larger segments once
- * the best is bracketed, nor on the follower, once it is behind the
- * leader, after a step that does not fall. */
+ * past each descent's best on each side (lookahead 1). smgd, with the
+ * opt-in steep_rise of 5 %, does not after a rise of more than that, nor
+ * toward larger segments once the best is bracketed, nor on the follower,
+ * once it is behind the leader, after a step that does not fall. */
 static void test_rival(void)
 {
+    lookahead = 1;
+    steep_rise = 0.05;
     static const double leader[N_SEGS] = {900, 140, 110, 100, 104,
                                           120, 200, 400, 800};
     struct landscape l = {.msg_bytes = 1 << 20, .n_algs = 2};
@@ -428,26 +434,31 @@ static void test_rival(void)
         l.time_us[1][k] = leader[k] * 1.05;
     }
     l.time_us[1][4] = l.time_us[1][3]; /* the follower's 4 KiB ties 2 KiB */
+    /* Both searched at the neighbour (two segment sizes each), best at
+     * 2 KiB: a single time would not locate their best. */
     static const struct search_result known[] = {
         {{0, 2048}, 50, 50, 1 << 19},
         {{1, 2048}, 52, 50, 1 << 19},
+        {{0, 1024}, 55, 50, 1 << 19},
+        {{1, 1024}, 58, 50, 1 << 19},
     };
     static const int depths[MAX_ALGS] = {4, 4};
     landscape_index(&l);
     int best = method_of(&l, 3);
-    CHECK_INT(best, run_after("mgd", &l, 16, depths, known, 2));
+    CHECK_INT(best, run_after("mgd", &l, 16, depths, known, 4));
     CHECK_INT(5, timed_of(&l, 0)); /* 2 KiB, 1 KiB, 512, 4 KiB, 8 KiB */
     CHECK_INT(5, timed_of(&l, 1));
-    CHECK_INT(best, run_after("smgd", &l, 16, depths, known, 2));
+    CHECK_INT(best, run_after("smgd", &l, 16, depths, known, 4));
     /* 2 KiB; 1 KiB 10 % slower; 4 KiB 4 % slower, bracketed: not 8 KiB */
     CHECK_INT(3, timed_of(&l, 0));
     CHECK_INT(3, timed_of(&l, 1)); /* 2 KiB, 1 KiB, 4 KiB (a tie) */
     /* steep_rise 0: no step is judged, every descent looks ahead. */
     steep_rise = 0;
-    CHECK_INT(best, run_after("smgd", &l, 16, depths, known, 2));
+    CHECK_INT(best, run_after("smgd", &l, 16, depths, known, 4));
     CHECK_INT(5, timed_of(&l, 0));
     CHECK_INT(5, timed_of(&l, 1));
     steep_rise = -1;
+    lookahead = -1;
 }
 
 /* Bracketing assumes the pipeline model's convex curve, which holds over
@@ -457,27 +468,47 @@ static void test_rival(void)
  * depth condition): smgd keeps its lookahead there. */
 static void test_bracket(void)
 {
+    lookahead = 1;
+    steep_rise = 0.05;
     static const double one_hop[N_SEGS] = {1000, 1300, 1200, 1100, 1050,
                                            1030, 1005, 1020, 1010};
     struct landscape l = {.msg_bytes = 1 << 20, .n_algs = 1};
     memcpy(l.time_us[0], one_hop, sizeof one_hop);
     static const struct search_result known[] = {
         {{0, 16384}, 502, 502, 1 << 19},
+        {{0, 8192}, 510, 502, 1 << 19},
     };
     static const int depth1[MAX_ALGS] = {1}, depth2[MAX_ALGS] = {2};
     landscape_index(&l);
-    CHECK_INT(method_of(&l, 0), run_after("smgd", &l, 2, depth1, known, 1));
+    CHECK_INT(method_of(&l, 0), run_after("smgd", &l, 2, depth1, known, 2));
     CHECK_INT(6, l.experiments); /* 16, 8, 4, 32, 64 KiB, none */
     /* The same times on a deeper tree: the minimum at 16 KiB is bracketed
      * (8 KiB rose), so the walk up ends at 32 KiB's rise. */
-    CHECK_INT(method_of(&l, 6), run_after("smgd", &l, 3, depth2, known, 1));
+    CHECK_INT(method_of(&l, 6), run_after("smgd", &l, 3, depth2, known, 2));
     CHECK_INT(4, l.experiments);
+    steep_rise = -1;
+    lookahead = -1;
 }
 
 static int series_oracle(void *ctx, const struct search_point *p, int i,
                          double *time_us)
 {
     return oracle(ctx, p, i, time_us);
+}
+
+/* Runs strategy s at l (16 ranks) as the next point of a series; returns
+ * the chosen method index. */
+static int series_step(struct search_series *series, int s, struct landscape *l,
+                       const int *depths, int pipeline_alg,
+                       const struct search_params *params)
+{
+    struct search_point p = point_of(l, 16, depths, pipeline_alg, params);
+    struct search_oracle o = {series_oracle, oracle_pipeline, l};
+    int best = -2;
+    CHECK_INT(0,
+              search_series_run(series, &search_strategies[s], &p, &o, &best));
+    CHECK_INT(0, l->twice);
+    return best;
 }
 
 /* Along a series of message sizes, each strategy's memory of the previous
@@ -492,21 +523,7 @@ static void test_series(void)
         for (long msg = 1024; msg <= (1 << 20); msg *= 2) {
             make_broadcast(&l, msg);
             landscape_index(&l);
-            struct search_point p = {
-                .collective = "bcast",
-                .procs = 16,
-                .msg_bytes = msg,
-                .methods = l.methods,
-                .n_methods = l.n_methods,
-                .depths = depths16,
-                .pipeline_alg = 1,
-                .params = &params,
-            };
-            struct search_oracle o = {series_oracle, oracle_pipeline, &l};
-            int best = -2;
-            CHECK_INT(0, search_series_run(series, &search_strategies[s], &p,
-                                           &o, &best));
-            CHECK_INT(0, l.twice);
+            int best = series_step(series, s, &l, depths16, 1, &params);
             n_optimal += best == method_of(&l, optimum(&l));
             if (best != method_of(&l, optimum(&l))) {
                 printf("  %ld: chose %d/%d, optimum %d/%d, penalty %.2f %%\n",
@@ -523,6 +540,83 @@ static void test_series(void)
         CHECK_INT(n_points, n_optimal);
         if (s > 0) {
             CHECK(total < 300); /* exhaustive: 352 */
+        }
+        search_series_destroy(series);
+    }
+}
+
+/* An eager limit among the segment sizes: a segment at or above it pays a
+ * rendezvous, so the curve doubles one step past the neighbour's best and
+ * halves again the step after, and no segmentation beats both (bcast
+ * linear, 4 ranks, 64 KiB, on a generated cluster with 99.5 us links and
+ * a 16 KiB eager limit). With the defaults every strategy crosses the
+ * bump; the convex-curve rules (steep_rise), opt-in, stop at it. */
+static void test_eager_bump(void)
+{
+    static const double bump[N_SEGS] = {648,  14510, 7278, 3662, 1903,
+                                        1044, 1994,  1097, -1};
+    struct landscape l = {.msg_bytes = 65536, .n_algs = 1};
+    memcpy(l.time_us[0], bump, sizeof bump);
+    static const struct search_result known[] = {
+        {{0, 8192}, 538, 538, 32768},
+        {{0, 4096}, 965, 538, 32768},
+        {{0, 16384}, 997, 538, 32768},
+    };
+    static const int depth1[MAX_ALGS] = {1};
+    landscape_index(&l);
+    int best = method_of(&l, 0);
+    static const char *const pruned[] = {"mgd", "smgd", "surrogate"};
+    for (int s = 0; s < 3; s++) {
+        CHECK_INT(best, run_after(pruned[s], &l, 4, depth1, known, 3));
+    }
+    steep_rise = 0.05;
+    CHECK(best != run_after("smgd", &l, 4, depth1, known, 3));
+    steep_rise = -1;
+}
+
+/* Two algorithms alike on small messages (the same times at every segment
+ * size: twins), the second 20 % faster from 4 KiB on (a protocol limit
+ * that only the first crosses). Twins at the neighbour are checked with
+ * one experiment here, so every strategy finds the change at once; on the
+ * rules before, a twin was skipped until its evidence was 4 times smaller
+ * than the message, and the second algorithm was missed at 4 KiB. A third
+ * algorithm, 3 times slower throughout, is timed once per point by mgd (it
+ * times every algorithm) and skipped by smgd only where its time at a smaller
+ * message already exceeds the best found here (sending more never takes less).
+ */
+static void test_twins_part(void)
+{
+    struct search_params params = SEARCH_PARAMS_DEFAULT;
+    static const int depths3[MAX_ALGS] = {4, 4, 4};
+    for (int s = 1; s < search_strategies_size; s++) {
+        struct search_series *series = search_series_create();
+        struct landscape l;
+        int far_timed = 0, n_points = 0;
+        for (long msg = 1024; msg <= 65536; msg *= 2) {
+            l.msg_bytes = msg;
+            l.n_algs = 3;
+            for (int k = 0; k < N_SEGS; k++) {
+                double t = pipeline_us(msg, seg_bytes[k], 4, 60, 0.09);
+                l.time_us[0][k] = t;
+                l.time_us[1][k] = msg >= 4096 ? 0.8 * t : t;
+                l.time_us[2][k] =
+                    3 * pipeline_us(msg, seg_bytes[k], 4, 60, 0.09);
+            }
+            landscape_index(&l);
+            int best = series_step(series, s, &l, depths3, -1, &params);
+            if (best != method_of(&l, optimum(&l))) {
+                printf("twins: %s at %ld B chose %d/%d, penalty %.1f %%\n",
+                       search_strategies[s].name, msg, l.methods[best].alg,
+                       l.methods[best].seg_bytes, 100 * penalty(&l, best));
+            }
+            CHECK_INT(method_of(&l, optimum(&l)), best);
+            far_timed += timed_of(&l, 2) > 0;
+            n_points++;
+        }
+        if (strcmp(search_strategies[s].name, "mgd") == 0) {
+            CHECK_INT(n_points, far_timed);
+        } else {
+            CHECK(far_timed < n_points);
         }
         search_series_destroy(series);
     }
@@ -554,6 +648,8 @@ int main(void)
     test_two_segments();
     test_rival();
     test_bracket();
+    test_eager_bump();
+    test_twins_part();
     test_nothing_applicable();
     CHECK(search_find("nonsense") == NULL);
     return check_exit();
