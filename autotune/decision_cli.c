@@ -344,6 +344,57 @@ static void print_shape(const struct decision *d, long depth_sum, long points)
            (size_t)d->n_nodes * (sizeof *d->nodes + sizeof *d->leaf_method));
 }
 
+/* ---- held-out scores, for trees and quadtrees ---- */
+
+/* Trains a decision on r without fold `fold`. */
+typedef int (*train_fold_fn)(const struct run_args *a, const struct run_data *r,
+                             int fold, struct decision **out);
+
+static int train_tree_fold(const struct run_args *a, const struct run_data *r,
+                           int fold, struct decision **out)
+{
+    const char *colls[MAX_COLLS + 1];
+    for (int g = 0; g < r->n_grids && g <= MAX_COLLS; g++) {
+        colls[g] = r->grids[g].name;
+    }
+    return train_create_decision(r, "c45", colls, r->n_grids, out) ||
+           train_trees(&a->train, r, fold, NULL, *out);
+}
+
+static int train_quadtree_fold(const struct run_args *a,
+                               const struct run_data *r, int fold,
+                               struct decision **out)
+{
+    return train_quadtree(&a->train, r, fold, out);
+}
+
+static void print_held_out_header(const struct run_args *a)
+{
+    printf("held out (%s):\n", a->train.holdout_sizes
+                                   ? "every other message size"
+                                   : "folds of grid points");
+}
+
+/* The penalty on grid g of decisions each trained without one fold and
+ * scored on it. */
+static int print_held_out(const struct run_args *a, const struct run_data *r,
+                          int g, const char *what, train_fold_fn train,
+                          struct train_scores *s)
+{
+    for (int fold = a->train.holdout_sizes; fold < a->train.holdout_folds;
+         fold++) {
+        struct decision *hd = NULL;
+        if (train(a, r, fold, &hd)) {
+            decision_destroy(hd);
+            return -1;
+        }
+        train_score_decision(&a->train, r, g, hd, g, fold, s, NULL);
+        decision_destroy(hd);
+    }
+    print_penalty(r->grids[g].name, what, s);
+    return 0;
+}
+
 /* ---- tree -r ---- */
 
 static const char tree_usage[] =
@@ -357,7 +408,7 @@ int tree_run_main(int argc, char **argv)
 {
     struct run_args a = {.cmd = "tree"};
     struct run_data *r = NULL;
-    struct decision *d = NULL, *hd = NULL;
+    struct decision *d = NULL;
     struct train_scores s = {0};
     char stem[4096];
     int status = 1;
@@ -395,22 +446,12 @@ int tree_run_main(int argc, char **argv)
     }
     print_default(r, &s);
     if (a.train.holdout_folds) {
-        printf("held out (%s):\n", a.train.holdout_sizes
-                                       ? "every other message "
-                                         "size"
-                                       : "folds of grid points");
+        print_held_out_header(&a);
         for (int g = 0; g < r->n_grids; g++) {
-            for (int fold = a.train.holdout_sizes; fold < a.train.holdout_folds;
-                 fold++) {
-                decision_destroy(hd);
-                hd = NULL;
-                if (train_create_decision(r, "c45", colls, r->n_grids, &hd) ||
-                    train_trees(&a.train, r, fold, NULL, hd)) {
-                    goto done;
-                }
-                train_score_decision(&a.train, r, g, hd, g, fold, &s, NULL);
+            if (print_held_out(&a, r, g, "tree held out", train_tree_fold,
+                               &s)) {
+                goto done;
             }
-            print_penalty(r->grids[g].name, "tree held out", &s);
         }
     }
     long points = 0;
@@ -432,7 +473,6 @@ int tree_run_main(int argc, char **argv)
 done:
     free(s.v);
     decision_destroy(d);
-    decision_destroy(hd);
     run_data_destroy(r);
     return status;
 }
@@ -450,7 +490,7 @@ int quadtree_main(int argc, char **argv)
 {
     struct run_args a = {.cmd = "quadtree"};
     struct run_data *r = NULL;
-    struct decision *d = NULL, *hd = NULL;
+    struct decision *d = NULL;
     struct train_scores s = {0};
     char stem[4096];
     int status = 1;
@@ -504,20 +544,11 @@ int quadtree_main(int argc, char **argv)
     print_penalty(grid->name, "quadtree", &s);
     print_default(r, &s);
     if (a.train.holdout_folds) {
-        printf("held out (%s):\n", a.train.holdout_sizes
-                                       ? "every other message "
-                                         "size"
-                                       : "folds of grid points");
-        for (int fold = a.train.holdout_sizes; fold < a.train.holdout_folds;
-             fold++) {
-            decision_destroy(hd);
-            hd = NULL;
-            if (train_quadtree(&a.train, r, fold, &hd)) {
-                goto done;
-            }
-            train_score_decision(&a.train, r, 0, hd, 0, fold, &s, NULL);
+        print_held_out_header(&a);
+        if (print_held_out(&a, r, 0, "quadtree held out", train_quadtree_fold,
+                           &s)) {
+            goto done;
         }
-        print_penalty(grid->name, "quadtree held out", &s);
     }
     print_shape(d, depth_sum, points);
     char comment[256];
@@ -532,7 +563,6 @@ int quadtree_main(int argc, char **argv)
 done:
     free(s.v);
     decision_destroy(d);
-    decision_destroy(hd);
     run_data_destroy(r);
     return status;
 }
