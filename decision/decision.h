@@ -225,6 +225,20 @@ void decision_count(const struct decision *d, int *leaves, int *tests,
 /* A text file: methods, collectives, roots and nodes; loading checks every
  * line and reports file:line. */
 int decision_save(const struct decision *d, const char *path);
+/* The same text to an open stream; 0 or -1. */
+int decision_write(const struct decision *d, FILE *f);
+/* The exact decision of an optimal table's rows (decision/exact.c, kind
+ * "exact"): per collective, the row's method at every measured point; a
+ * size between two measured ones (message or communicator size) takes the
+ * next measured one's method above it (every test is `value <= a measured
+ * value`, as in trees and quadtrees); below the smallest measured message
+ * size the smallest's, above the largest the largest's; communicator sizes
+ * below or above the measured ones say default/0 (the library decides).
+ * The methods are the rows' labels, then default/0 if no row names it.
+ * Caller frees with decision_destroy. */
+struct measurement;
+int decision_from_table(const struct measurement *rows, size_t n,
+                        struct decision **out);
 int decision_load(const char *path, struct decision **out);
 /* Self-contained C: PREFIX_decide(collective, procs, msg_bytes) returning
  * the method index (-1 for an unknown collective), PREFIX_method_name and

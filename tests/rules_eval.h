@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/export.h"
 #include "store/json.h"
 #include "store/libraries.h"
+#include "tests/check.h"
 
 #define EVAL_MAX_RULES 4096
 
@@ -200,6 +202,33 @@ static inline const char *mpich_eval_alg(const struct json *root,
         node = next;
     }
     return NULL;
+}
+
+/* An export written to memory (warnings dropped); caller frees, NULL on
+ * failure (a failed check). */
+static inline char *
+export_text(int (*write)(FILE *, const struct measurement *, size_t,
+                         const struct export_context *),
+            const struct measurement *rows, size_t n, const char *source)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    FILE *warn = fopen("/dev/null", "w");
+    struct export_context ctx = {source, "own", "", 4, warn};
+    int rc = mem && warn ? write(mem, rows, n, &ctx) : -1;
+    if (mem) {
+        fclose(mem);
+    }
+    if (warn) {
+        fclose(warn);
+    }
+    CHECK_INT(0, rc);
+    if (rc != 0) {
+        free(text);
+        text = NULL;
+    }
+    return text;
 }
 
 #endif
