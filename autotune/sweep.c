@@ -387,9 +387,16 @@ static int finish_point(struct sweep *s, const struct search_point *point,
     snprintf(done.algorithm, sizeof done.algorithm, "%s",
              coll->algs[m->alg].name);
     done.segment_bytes = m->seg_bytes;
+    const struct measurement *chosen =
+        journal_find(s->journal, coll->name, point->procs, point->msg_bytes,
+                     done.algorithm, done.segment_bytes);
+    const struct measurement *library =
+        journal_find(s->journal, coll->name, point->procs, point->msg_bytes,
+                     STORE_DEFAULT_ALGORITHM, 0);
+    /* The journal keeps the strategy's choice; the optimal table gives
+     * the point to the library where its default was measured faster. */
     out->optimal[out->n_optimal++] =
-        *journal_find(s->journal, coll->name, point->procs, point->msg_bytes,
-                      done.algorithm, done.segment_bytes);
+        table_is_default_faster(chosen, library) ? *library : *chosen;
     return journal_append_point(s->journal, &done);
 }
 

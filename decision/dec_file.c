@@ -49,6 +49,11 @@ static int write_decision(FILE *f, const void *arg)
     return ferror(f) ? -1 : 0;
 }
 
+int decision_write(const struct decision *d, FILE *f)
+{
+    return write_decision(f, d);
+}
+
 int decision_save(const struct decision *d, const char *path)
 {
     return store_write_file(path, write_decision, d);

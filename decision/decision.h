@@ -45,11 +45,15 @@ struct run_data {
 /* Reads RUN/optimal.csv and RUN/measurements.csv; collectives (n of them,
  * NULL for all) selects and orders the grids. A method whose segment is at
  * least the message size was not timed there and runs unsegmented: it gets
- * the time of algorithm/0. Caller frees with run_data_destroy. */
+ * the time of algorithm/0. The library's default, where timed, is the last
+ * method ("default/0", run_data_default_method) and the optimum where it
+ * was faster (table_prefer_default). Caller frees with run_data_destroy. */
 int run_data_load(const char *run_dir, const char *const *collectives, int n,
                   struct run_data **out);
 void run_data_destroy(struct run_data *r);
 int run_data_find_method(const struct run_data *r, const char *label);
+/* The index of the "default/0" method, or -1 when the run never timed it. */
+int run_data_default_method(const struct run_data *r);
 
 /* Penalty statistics ([Pjesivac-Grbovic 2006], eq. 6) over a set of points, in
  * percent. */
@@ -221,6 +225,20 @@ void decision_count(const struct decision *d, int *leaves, int *tests,
 /* A text file: methods, collectives, roots and nodes; loading checks every
  * line and reports file:line. */
 int decision_save(const struct decision *d, const char *path);
+/* The same text to an open stream; 0 or -1. */
+int decision_write(const struct decision *d, FILE *f);
+/* The exact decision of an optimal table's rows (decision/exact.c, kind
+ * "exact"): per collective, the row's method at every measured point; a
+ * size between two measured ones (message or communicator size) takes the
+ * next measured one's method above it (every test is `value <= a measured
+ * value`, as in trees and quadtrees); below the smallest measured message
+ * size the smallest's, above the largest the largest's; communicator sizes
+ * below or above the measured ones say default/0 (the library decides).
+ * The methods are the rows' labels, then default/0 if no row names it.
+ * Caller frees with decision_destroy. */
+struct measurement;
+int decision_from_table(const struct measurement *rows, size_t n,
+                        struct decision **out);
 int decision_load(const char *path, struct decision **out);
 /* Self-contained C: PREFIX_decide(collective, procs, msg_bytes) returning
  * the method index (-1 for an unknown collective), PREFIX_method_name and
@@ -307,6 +325,14 @@ int train_create_decision(const struct run_data *r, const char *kind,
 int train_leaves_by_penalty(const struct train_options *opt,
                             const struct run_data *r, int g0, int g1, int skip,
                             struct decision *d);
+/* Never slower than the library: at every training point of grid g
+ * (outside fold skip) whose optimum is the library's default, d (its
+ * collective dc) says default/0. A leaf that says otherwise there is split
+ * around the point's cell (the cells of the cut rule: a size between two
+ * measured ones goes with the next measured size above it), the rest of it
+ * unchanged. Returns the number of points given back, or -1. */
+int train_give_back(const struct train_options *opt, const struct run_data *r,
+                    int g, int skip, struct decision *d, int dc);
 /* The C4.5 trees of the points outside fold skip (skip < 0: all points)
  * into d (made by train_create_decision with every grid's collective): one
  * per grid, or one combined tree, with leaves by penalty unless

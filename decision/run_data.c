@@ -37,6 +37,13 @@ int run_data_find_method(const struct run_data *r, const char *label)
     return -1;
 }
 
+int run_data_default_method(const struct run_data *r)
+{
+    char label[2 * RUN_NAME_MAX];
+    method_label(label, sizeof label, STORE_DEFAULT_ALGORITHM, 0);
+    return run_data_find_method(r, label);
+}
+
 static int find_grid(const struct run_data *r, const char *name)
 {
     for (int g = 0; g < r->n_grids; g++) {
@@ -236,12 +243,21 @@ int run_data_load(const char *run_dir, const char *const *collectives, int n,
         select_grids(r, opt_path, opt, n_opt, collectives, n)) {
         goto done;
     }
-    for (size_t i = 0; i < n_meas; i++) {
-        if (find_grid(r, meas[i].collective) >= 0 &&
-            strcmp(meas[i].algorithm, STORE_DEFAULT_ALGORITHM) != 0 &&
-            add_method(r, &meas[i])) {
-            fprintf(stderr, "%s: out of memory\n", meas_path);
-            goto done;
+    /* The library's default is a method like the others where it was
+     * timed, listed last so that the tuned methods keep their indexes
+     * (and win ties); an optimal table written before it was a candidate
+     * gets it where it was faster. */
+    table_prefer_default(opt, n_opt, meas, n_meas);
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; i < n_meas; i++) {
+            bool is_default =
+                strcmp(meas[i].algorithm, STORE_DEFAULT_ALGORITHM) == 0;
+            if (is_default == (pass == 1) &&
+                find_grid(r, meas[i].collective) >= 0 &&
+                add_method(r, &meas[i])) {
+                fprintf(stderr, "%s: out of memory\n", meas_path);
+                goto done;
+            }
         }
     }
     for (int g = 0; g < r->n_grids; g++) {
@@ -284,7 +300,6 @@ int run_data_load(const char *run_dir, const char *const *collectives, int n,
         if (strcmp(meas[i].algorithm, STORE_DEFAULT_ALGORITHM) == 0) {
             grid->default_us[cell] = meas[i].mean_us;
             r->has_default = true;
-            continue;
         }
         char label[2 * RUN_NAME_MAX];
         method_label(label, sizeof label, meas[i].algorithm,

@@ -328,6 +328,72 @@ done:
     return n_changed;
 }
 
+/* Splits leaf `node` (method k) so that the cell of cut index i on one
+ * axis (values above cuts[i - 1], up to cuts[i]; the first and last cells
+ * reach beyond) goes on at *node and the rest keeps k. */
+static int isolate_cell(struct decision *d, int *node, bool is_procs,
+                        const int64_t *cuts, int n, int i, int k)
+{
+    int lo, hi;
+    if (i > 0) {
+        if (decision_add_split(d, *node, is_procs, cuts[i - 1], &lo, &hi)) {
+            return -1;
+        }
+        decision_set_leaf(d, lo, k);
+        *node = hi;
+    }
+    if (i < n - 1) {
+        if (decision_add_split(d, *node, is_procs, cuts[i], &lo, &hi)) {
+            return -1;
+        }
+        decision_set_leaf(d, hi, k);
+        *node = lo;
+    }
+    return 0;
+}
+
+int train_give_back(const struct train_options *opt, const struct run_data *r,
+                    int g, int skip, struct decision *d, int dc)
+{
+    const struct run_grid *grid = &r->grids[g];
+    int def = run_data_default_method(r), n_given = 0;
+    int64_t *procs = malloc((size_t)grid->n_procs * sizeof *procs);
+    int64_t *msgs = malloc((size_t)grid->n_msgs * sizeof *msgs);
+    if (!procs || !msgs) {
+        fprintf(stderr, "autotune: out of memory\n");
+        n_given = -1;
+        goto done;
+    }
+    for (int p = 0; p < grid->n_procs; p++) {
+        procs[p] = grid->procs[p];
+    }
+    for (int m = 0; m < grid->n_msgs; m++) {
+        msgs[m] = grid->msgs[m];
+    }
+    for (long c = 0; def >= 0 && c < (long)grid->n_procs * grid->n_msgs; c++) {
+        int p = (int)(c / grid->n_msgs), m = (int)(c % grid->n_msgs);
+        if (!is_training(opt, r, g, c, skip) || grid->best[c] != def) {
+            continue;
+        }
+        int node = decision_leaf(d, dc, grid->procs[p], grid->msgs[m]);
+        int k = d->leaf_method[node];
+        if (k == def) {
+            continue;
+        }
+        if (isolate_cell(d, &node, true, procs, grid->n_procs, p, k) ||
+            isolate_cell(d, &node, false, msgs, grid->n_msgs, m, k)) {
+            n_given = -1;
+            goto done;
+        }
+        decision_set_leaf(d, node, def);
+        n_given++;
+    }
+done:
+    free(procs);
+    free(msgs);
+    return n_given;
+}
+
 /* The trees of one fold (skip < 0: all points) into a decision: one per
  * grid, or one combined tree, with leaves by penalty unless is_majority.
  * Prints them when report. */
@@ -344,10 +410,15 @@ int train_trees(const struct train_options *opt, const struct run_data *r,
                  c45_grow(data, &opt->c45, &res) ||
                  decision_add_c45(d, opt->is_combined ? -1 : t, res.tree,
                                   opt->is_combined, opt->max_depth);
-        int n_changed = 0;
+        int n_changed = 0, n_given = 0;
         if (rc == 0 && !opt->is_majority) {
             n_changed = train_leaves_by_penalty(opt, r, g0, g1, skip, d);
             rc = n_changed < 0;
+        }
+        for (int g = g0; rc == 0 && g < g1; g++) {
+            int given = train_give_back(opt, r, g, skip, d, g);
+            rc = given < 0;
+            n_given += given;
         }
         if (rc == 0 && report) {
             fprintf(report, "%s: C4.5 tree (-m %d -c %g) from %d points\n",
@@ -373,6 +444,12 @@ int train_trees(const struct train_options *opt, const struct run_data *r,
                         "the least penalty over their points, not C4.5's "
                         "class)\n",
                         n_changed);
+            }
+            if (n_given > 0) {
+                fprintf(report,
+                        "(and gives %d points where the library's default "
+                        "was measured faster back to default/0)\n",
+                        n_given);
             }
             fprintf(report, "\n");
         }
@@ -447,7 +524,8 @@ int train_quadtree(const struct train_options *opt, const struct run_data *r,
                                 grid->msgs,    cells,        penalty};
     if (train_create_decision(r, "quadtree", &coll, 1, out) ||
         fill_map(opt, r, 0, skip, labels, cells, penalty) ||
-        quadtree_build(*out, 0, &in, opt->max_depth, opt->accuracy_pct)) {
+        quadtree_build(*out, 0, &in, opt->max_depth, opt->accuracy_pct) ||
+        train_give_back(opt, r, 0, skip, *out, 0) < 0) {
         goto done;
     }
     rc = 0;

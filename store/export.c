@@ -18,6 +18,9 @@ const struct export_format export_formats[] = {
      "the same with rule-file-version-2 and max requests (4.1.8+, 5.0.7+)"},
     {"ompi-json", export_ompi_json, export_check_ompi_json, "Open MPI",
      "Open MPI coll/tuned rules in the JSON format of 6.0"},
+    {"dec", export_dec, NULL, NULL,
+     "the exact decision (decision/decision.h's .dec file), for "
+     "libautotune"},
     {"mpich", export_mpich, export_check_mpich, "MPICH",
      "MPICH collective selection JSON (MPIR_CVAR_COLL_SELECTION_TUNING_"
      "JSON_FILE)"},

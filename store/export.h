@@ -62,5 +62,8 @@ int export_check_ompi_json(const char *text, size_t len, const char *what);
 int export_mpich(FILE *out, const struct measurement *rows, size_t n,
                  const struct export_context *ctx);
 int export_check_mpich(const char *text, size_t len, const char *what);
+/* The exact decision as a .dec file, for libautotune (decision/exact.c). */
+int export_dec(FILE *out, const struct measurement *rows, size_t n,
+               const struct export_context *ctx);
 
 #endif

@@ -33,6 +33,9 @@ static int ompi_map(const struct measurement *m,
                  : c->msg_key == OMPI_KEY_BYTES_X_PROCS
                      ? m->msg_bytes * m->procs
                      : m->msg_bytes;
+    if (strcmp(m->algorithm, STORE_DEFAULT_ALGORITHM) == 0) {
+        return 0; /* measured faster than every tuned method: alg 0 */
+    }
     const struct ompi_alg *a = ompi_alg_find(m->collective, m->algorithm);
     if (!a) {
         snprintf(why, why_size, "Open MPI has no %s algorithm like it",
@@ -57,7 +60,6 @@ static int ompi_map(const struct measurement *m,
         r->faninout =
             (a->rule_flags & OMPI_RULE_FANINOUT) ? ctx->chain_fanout : 0;
         r->max_requests = t->has_max_requests ? a->max_requests : 0;
-        r->only_procs = (a->rule_flags & OMPI_RULE_TWO_PROCS) ? 2 : 0;
         return 0;
     }
     return 1;
@@ -109,10 +111,13 @@ static int write_classic(FILE *out, const struct measurement *rows, size_t n,
             "from %s.\n"
             "# Load with: mpirun --mca coll_tuned_use_dynamic_rules 1 "
             "--mca coll_tuned_dynamic_rules_filename FILE\n"
-            "# A communicator size covers up to the next one (the first also "
-            "the smaller ones);\n"
-            "# a message size up to the next one. Algorithm 0: Open MPI's "
-            "fixed decision.\n",
+            "# A communicator size covers up to the next one, a message size "
+            "up to the next\n"
+            "# one: each starts just above the previous tuned size. "
+            "Algorithm 0: Open MPI's\n"
+            "# fixed decision (outside the tuned communicator sizes, where "
+            "a method has no\n"
+            "# counterpart, and where the library was measured faster).\n",
             version > 1 ? "version 2: Open MPI 4.1.8+, 5.0.7+"
                         : "classic format: Open MPI 4.1 and 5.0",
             ctx->source);
@@ -136,8 +141,7 @@ static int write_classic(FILE *out, const struct measurement *rows, size_t n,
                 if (ru->line > 0) {
                     fprintf(out, " (line %d)\n", ru->line);
                 } else {
-                    fprintf(out, " (the rule above runs on %d ranks only)\n",
-                            blk->procs - 1);
+                    fprintf(out, " (outside the tuned communicator sizes)\n");
                 }
             }
         }

@@ -1,6 +1,9 @@
 /* Turns the optimal table into the library exporters' decision table: one
- * rule per grid point, keyed as the library keys it, then merged. A rule
- * covers its key up to the next rule's; a block its size up to the next's. */
+ * rule per grid point, keyed as the library keys it, then merged. The cut
+ * rule every decision shares: a rule covers the keys above the previous
+ * measured one up to its own (the first from 0, the last to any size); a
+ * block the communicator sizes above the previous measured one up to its
+ * own, and sizes outside the measured range go to the library. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,24 +82,26 @@ static struct block *coll_add_block(struct coll_rules *c, int procs)
     return &c->blocks[c->n++];
 }
 
-/* Closes the last block: a block equal to the one before adds nothing; a
- * rule that only runs on the block's own size gets the next size handed
- * back to the library (the block would reach it otherwise). */
-static int coll_close_block(struct coll_rules *c, int next_procs)
+/* Closes the last block: a block equal to the one before adds nothing
+ * (the one before reaches its sizes). */
+static void coll_close_block(struct coll_rules *c)
 {
     struct block *b = &c->blocks[c->n - 1];
     if (c->n > 1 && same_block(&c->blocks[c->n - 2], b)) {
         free(b->rules);
         c->n--;
-        return 0;
     }
-    for (int i = 0; i < b->n; i++) {
-        if (b->rules[i].only_procs == b->procs && next_procs != b->procs + 1) {
-            struct rule library = {0};
-            struct block *guard = coll_add_block(c, b->procs + 1);
-            return guard ? block_add_rule(guard, &library) : -1;
-        }
+}
+
+/* A block of the library's own decision from communicator size procs. */
+static int coll_add_library(struct coll_rules *c, int procs)
+{
+    struct rule library = {0};
+    struct block *b = coll_add_block(c, procs);
+    if (!b || block_add_rule(b, &library) != 0) {
+        return -1;
     }
+    coll_close_block(c);
     return 0;
 }
 
@@ -175,31 +180,41 @@ int rules_build(const struct measurement *rows, size_t n,
     }
     map_rows(rows, n, ctx, map, fallback, entries, &kept);
     struct coll_rules *c = NULL;
+    int procs = 0; /* the measured size of the block being filled */
     for (size_t i = 0; i < kept; i++) {
         const struct entry *e = &entries[i];
-        if (i > 0 && check_duplicate(ctx, &entries[i - 1], e) != 0) {
+        const struct entry *prev = i > 0 ? &entries[i - 1] : NULL;
+        if (prev && check_duplicate(ctx, prev, e) != 0) {
             goto done;
         }
         if (!c || strcmp(c->collective, e->m->collective) != 0) {
-            if (c && coll_close_block(c, -1) != 0) {
+            if (c && (coll_close_block(c), coll_add_library(c, procs + 1))) {
                 goto oom;
             }
             c = &set->colls[set->n++];
             c->collective = e->m->collective;
+            if (e->m->procs > 1 && coll_add_library(c, 1) != 0) {
+                goto oom; /* below the measured sizes */
+            }
+            procs = e->m->procs - 1;
         }
-        if (c->n == 0 || c->blocks[c->n - 1].procs != e->m->procs) {
-            if (c->n > 0 && coll_close_block(c, e->m->procs) != 0) {
+        if (c->n == 0 || procs != e->m->procs) {
+            coll_close_block(c);
+            if (!coll_add_block(c, procs + 1)) {
                 goto oom;
             }
-            if (!coll_add_block(c, e->m->procs)) {
-                goto oom;
-            }
+            procs = e->m->procs;
+            prev = NULL;
         }
-        if (block_add_rule(&c->blocks[c->n - 1], &e->rule) != 0) {
+        struct rule r = e->rule;
+        if (prev) {
+            r.msg_min = prev->rule.msg_min + 1; /* above the previous key */
+        }
+        if (block_add_rule(&c->blocks[c->n - 1], &r) != 0) {
             goto oom;
         }
     }
-    if (c && coll_close_block(c, -1) != 0) {
+    if (c && (coll_close_block(c), coll_add_library(c, procs + 1))) {
         goto oom;
     }
     rc = 0;

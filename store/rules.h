@@ -15,8 +15,7 @@ struct rule {
     int alg;      /* Open MPI's number; 0 = its fixed decision */
     int faninout, segsize, max_requests;
     const struct mpich_alg *mpich; /* MPICH's; NULL = the default */
-    int only_procs; /* the algorithm runs on exactly this many ranks */
-    int line;       /* source line of the first row merged into it */
+    int line; /* source line of the first row merged into it */
 };
 
 struct block {
@@ -46,8 +45,10 @@ typedef int (*rule_map_fn)(const struct measurement *m,
 
 /* Builds the table (sorted by collective, procs, key); every row that could
  * not be mapped is reported on ctx->warn with fallback (what runs instead).
- * A block whose rule only runs on its own size is followed by a block of
- * the library's decision. *set is caller-frees with rules_destroy. */
+ * The cut rule: a rule starts just above the previous measured key (the
+ * first at 0), a block just above the previous measured size; blocks of
+ * the library's decision cover the sizes below and above the measured
+ * ones. *set is caller-frees with rules_destroy. */
 int rules_build(const struct measurement *rows, size_t n,
                 const struct export_context *ctx, rule_map_fn map,
                 const char *fallback, struct rule_set *set);

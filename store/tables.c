@@ -224,10 +224,52 @@ int table_read_optimal(const char *path, struct measurement **rows, size_t *n)
                       parse_optimal_row, rows, n);
 }
 
+bool table_is_default_faster(const struct measurement *optimum,
+                             const struct measurement *library)
+{
+    return library && library->is_applicable &&
+           strcmp(library->algorithm, STORE_DEFAULT_ALGORITHM) == 0 &&
+           strcmp(optimum->algorithm, STORE_DEFAULT_ALGORITHM) != 0 &&
+           library->mean_us < optimum->mean_us;
+}
+
+static bool same_point(const struct measurement *a, const struct measurement *b)
+{
+    return a->procs == b->procs && a->msg_bytes == b->msg_bytes &&
+           strcmp(a->collective, b->collective) == 0;
+}
+
+size_t table_prefer_default(struct measurement *opt, size_t n_opt,
+                            const struct measurement *meas, size_t n_meas)
+{
+    size_t changed = 0, from = 0;
+    for (size_t i = 0; i < n_meas; i++) {
+        const struct measurement *d = &meas[i];
+        if (strcmp(d->algorithm, STORE_DEFAULT_ALGORITHM) != 0) {
+            continue;
+        }
+        /* Both tables run in grid order: look from the last match on. */
+        for (size_t k = 0; k < n_opt; k++) {
+            size_t o = (from + k) % n_opt;
+            if (same_point(&opt[o], d)) {
+                if (table_is_default_faster(&opt[o], d)) {
+                    opt[o] = *d;
+                    changed++;
+                }
+                from = o;
+                break;
+            }
+        }
+    }
+    return changed;
+}
+
 int table_read_run_optimal(const char *run, const char *command,
                            struct measurement **rows, size_t *n)
 {
     char path[4096];
+    struct measurement *meas = NULL;
+    size_t n_meas = 0;
     if (rundir_path(path, sizeof path, run, RUNDIR_OPTIMAL) != 0 ||
         table_read_optimal(path, rows, n) != 0) {
         fprintf(stderr,
@@ -235,6 +277,16 @@ int table_read_run_optimal(const char *run, const char *command,
                 "resume the sweep first)\n",
                 command, run);
         return -1;
+    }
+    if (rundir_path(path, sizeof path, run, RUNDIR_MEASUREMENTS) == 0 &&
+        access(path, R_OK) == 0) {
+        if (table_read_measurements(path, &meas, &n_meas) != 0) {
+            free(*rows);
+            *rows = NULL;
+            return -1;
+        }
+        table_prefer_default(*rows, *n, meas, n_meas);
+        free(meas);
     }
     return 0;
 }

@@ -3,6 +3,7 @@
 #ifndef STORE_TABLES_H
 #define STORE_TABLES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -23,8 +24,19 @@ int table_write_optimal(const char *path, const struct measurement *rows,
 int table_print_optimal(FILE *f, const struct measurement *rows, size_t n);
 /* Reads an optimal.csv into *rows (caller-frees with free). */
 int table_read_optimal(const char *path, struct measurement **rows, size_t *n);
-/* Reads RUN/optimal.csv for the offline command `command`; when the run has
- * none yet, says so once and that the sweep must finish first. */
+/* The library's default (a default/0 measurement) takes a point from the
+ * tuned optimum when it was measured faster there: optimal.csv names the
+ * fastest method measured, the library's own decision included. */
+bool table_is_default_faster(const struct measurement *optimum,
+                             const struct measurement *library);
+/* Applies that rule to every row of opt whose point has a default/0 row in
+ * meas (tables written before the rule, or by another tool); the number
+ * of rows changed. */
+size_t table_prefer_default(struct measurement *opt, size_t n_opt,
+                            const struct measurement *meas, size_t n_meas);
+/* Reads RUN/optimal.csv for the offline command `command` (with the rule
+ * above applied from RUN/measurements.csv when it is there); when the run
+ * has none yet, says so once and that the sweep must finish first. */
 int table_read_run_optimal(const char *run, const char *command,
                            struct measurement **rows, size_t *n);
 /* Reads a measurements.csv the same way (every row applicable). */

@@ -28,10 +28,11 @@ for want in "optimal.csv:7: allreduce P=2 m=1024: allgather_reduce/0" \
 done
 [ "$(grep -c 'not exported' "$tmp/warn")" -eq 6 ] || fail "warnings other than the 6 unmapped rows"
 # Keys as Open MPI computes them: bcast per-rank bytes, alltoall times P;
-# segment sizes and the chain fan-out in their fields.
-grep -q '^1024 4 0 1024 ' "$tmp/rules.conf" || fail "bcast split_binary at 1024 with 1 KiB segments"
-grep -q '^65536 2 4 8192 ' "$tmp/rules.conf" || fail "bcast chain with 4 chains, 8 KiB segments"
-grep -q '^1024 3 0 0 ' "$tmp/rules.conf" || fail "alltoall bruck keyed 256 B x 4 ranks"
+# segment sizes and the chain fan-out in their fields; each rule starts
+# just above the previous measured key (the cut rule).
+grep -q '^2 4 0 1024 ' "$tmp/rules.conf" || fail "bcast split_binary above 1 B, up to 1024, with 1 KiB segments"
+grep -q '^4097 2 4 8192 ' "$tmp/rules.conf" || fail "bcast chain with 4 chains, 8 KiB segments, above 4096"
+grep -q '^5 3 0 0 ' "$tmp/rules.conf" || fail "alltoall bruck keyed above 1 B x 4 ranks"
 
 # Same file, every algorithm number other than 0 made invalid.
 sed -E 's/^([0-9]+) [1-9][0-9]* /\1 99 /' "$tmp/rules.conf" > "$tmp/bad.conf"
@@ -43,13 +44,17 @@ expected_np2() {
     all4 allgather; echo "allreduce 1"; all4 alltoall; all4 bcast
     all4 gather; all4 reduce; all4 scatter
 }
-expected_np3() { expected_np2 | grep -v '^allgather'; }
+# 3 ranks take the rules of 4 (the next measured size above), with the
+# keys Open MPI computes for 3.
 expected_np4() {
-    all4 allgather; echo "allreduce 4096"; echo "allreduce 65536"
+    all4 allgather; echo "allreduce 1024"; echo "allreduce 4096"
+    echo "allreduce 65536"
     echo "alltoall 1024"; echo "alltoall 4096"; echo "alltoall 65536"
     echo "barrier 0"; all4 bcast; echo "gather 1024"; echo "gather 4096"
-    echo "gather 65536"; all4 reduce; echo "scatter 4096"; echo "scatter 65536"
+    echo "gather 65536"; all4 reduce; echo "scatter 1024"; echo "scatter 4096"
+    echo "scatter 65536"
 }
+expected_np3() { expected_np4; }
 
 probe() { # np rules-file output
     timeout 120 mpirun -np "$1" --oversubscribe --mca coll ^han,hcoll \
@@ -86,6 +91,7 @@ message_sizes = [1, 65536];
 segment_sizes = [0, 8192];
 algorithms    = { bcast = ["chain"]; };
 chain_fanout  = 2;
+baseline      = false;
 measure       = { warmup = 1; min_reps = 3; max_reps = 5; rse = 0.5; };
 CFG
 timeout 300 mpirun -np 2 --oversubscribe build/autotune -c "$tmp/t.cfg" > "$tmp/sweep.out" 2>&1 ||

@@ -42,24 +42,31 @@ static void test_run_data(const char *dir)
                      "bcast,2,1024,b,512,1,20,20,20,20,0,0\n"
                      "bcast,4,1,a,0,1,33,33,33,33,0,0\n"
                      "bcast,4,1,b,0,1,30,30,30,30,0,0\n"
-                     "bcast,4,1024,a,0,1,40,40,40,40,0,0\n");
+                     "bcast,4,1024,a,0,1,40,40,40,40,0,0\n"
+                     "bcast,4,1024,default,0,1,35,35,35,35,0,0\n");
     struct run_data *r = NULL;
     CHECK_INT(0, run_data_load(dir, NULL, 0, &r));
     if (!r) {
         return;
     }
     CHECK_INT(1, r->n_grids);
-    CHECK_INT(3, r->n_methods);
+    CHECK_INT(4, r->n_methods);
     CHECK_STR("b/512", r->methods[2].label);
+    CHECK_STR("default/0", r->methods[3].label); /* the library's, last */
+    CHECK_INT(3, run_data_default_method(r));
     CHECK(r->has_default);
     const struct run_grid *g = &r->grids[0];
     CHECK_INT(2, g->n_procs);
     CHECK_INT(2, g->n_msgs);
     CHECK_INT(2, g->best[1]);
     CHECK_INT(1, g->best[2]);
-    CHECK(g->time_us[0 * 3 + 2] == 11.0); /* b/512 at 1 B: b/0 */
-    CHECK(g->time_us[3 * 3 + 1] < 0);     /* b never ran at P=4, 1 KiB */
+    CHECK(g->time_us[0 * 4 + 2] == 11.0); /* b/512 at 1 B: b/0 */
+    CHECK(g->time_us[3 * 4 + 1] < 0);     /* b never ran at P=4, 1 KiB */
+    CHECK(g->time_us[0 * 4 + 3] == 15.0);
     CHECK(g->default_us[0] == 15.0);
+    /* the optimal table says a/0 at P=4, 1 KiB; the default was faster */
+    CHECK_INT(3, g->best[3]);
+    CHECK(g->best_us[3] == 35.0);
     CHECK(g->default_us[1] < 0);
     run_data_destroy(r);
 

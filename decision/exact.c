@@ -1,0 +1,198 @@
+/* The exact decision of an optimal table (export --format dec): the
+ * table's method at every measured point, by the cut rule the exports
+ * share (a size between two measured ones goes with the next measured one
+ * above it; tests are `value <= measured`), and default/0 for communicator
+ * sizes outside the measured ones. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "decision/decision.h"
+#include "store/export.h"
+#include "store/tables.h"
+
+struct exact_build {
+    struct decision *d;
+    const struct measurement *rows; /* one collective's, sorted */
+    int def;                        /* the default/0 method */
+};
+
+static int cmp_row(const void *pa, const void *pb)
+{
+    const struct measurement *a = pa, *b = pb;
+    if (a->procs != b->procs) {
+        return a->procs < b->procs ? -1 : 1;
+    }
+    return (a->msg_bytes > b->msg_bytes) - (a->msg_bytes < b->msg_bytes);
+}
+
+static int method_of(const struct decision *d, const struct measurement *m)
+{
+    char label[2 * RUN_NAME_MAX];
+    method_label(label, sizeof label, m->algorithm, m->segment_bytes);
+    for (int k = 0; k < d->n_methods; k++) {
+        if (strcmp(d->methods[k], label) == 0) {
+            return k;
+        }
+    }
+    return -1;
+}
+
+/* Rows lo..hi-1 of one procs value, runs of one method merged: splits on
+ * the last size of each run. */
+static int build_row(struct exact_build *b, int node, int lo, int hi)
+{
+    int last = lo; /* the last row of the first run */
+    while (last + 1 < hi && method_of(b->d, &b->rows[last + 1]) ==
+                                method_of(b->d, &b->rows[lo])) {
+        last++;
+    }
+    if (last + 1 == hi) {
+        decision_set_leaf(b->d, node, method_of(b->d, &b->rows[lo]));
+        return 0;
+    }
+    /* the run boundary nearest the middle: a balanced walk */
+    int mid = lo, best = -1;
+    for (int i = lo; i + 1 < hi; i++) {
+        if (method_of(b->d, &b->rows[i]) != method_of(b->d, &b->rows[i + 1]) &&
+            (best < 0 || abs((i - lo) - (hi - i - 2)) < best)) {
+            best = abs((i - lo) - (hi - i - 2));
+            mid = i;
+        }
+    }
+    int l, h;
+    return decision_add_split(b->d, node, false, b->rows[mid].msg_bytes, &l,
+                              &h) ||
+           build_row(b, l, lo, mid + 1) || build_row(b, h, mid + 1, hi);
+}
+
+/* Rows lo..hi-1 holding procs values first..last (indexes into starts). */
+static int build_procs(struct exact_build *b, int node, const int *starts,
+                       int first, int last)
+{
+    if (first == last) {
+        return build_row(b, node, starts[first], starts[first + 1]);
+    }
+    int mid = (first + last) / 2, l, h;
+    return decision_add_split(b->d, node, true, b->rows[starts[mid]].procs, &l,
+                              &h) ||
+           build_procs(b, l, starts, first, mid) ||
+           build_procs(b, h, starts, mid + 1, last);
+}
+
+/* One collective's rows (sorted): default/0 below and above the measured
+ * communicator sizes, the rows' decision between. */
+static int build_collective(struct exact_build *b, int coll, int n)
+{
+    int *starts = malloc((size_t)(n + 1) * sizeof *starts);
+    int n_procs = 0, root = decision_add_node(b->d), lo, hi, in, above;
+    if (!starts || root < 0) {
+        free(starts);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (i == 0 || b->rows[i].procs != b->rows[i - 1].procs) {
+            starts[n_procs++] = i;
+        }
+    }
+    starts[n_procs] = n;
+    int rc =
+        decision_add_split(b->d, root, true, b->rows[0].procs - 1, &lo, &hi) ||
+        decision_add_split(b->d, hi, true, b->rows[n - 1].procs, &in, &above) ||
+        build_procs(b, in, starts, 0, n_procs - 1);
+    if (rc == 0) {
+        decision_set_leaf(b->d, lo, b->def);
+        decision_set_leaf(b->d, above, b->def);
+        decision_set_root(b->d, coll, root);
+    }
+    free(starts);
+    return rc ? -1 : 0;
+}
+
+int decision_from_table(const struct measurement *rows, size_t n,
+                        struct decision **out)
+{
+    int rc = -1, n_methods = 0, n_colls = 0;
+    char(*labels)[2 * RUN_NAME_MAX] = calloc(n + 1, sizeof *labels);
+    const char **methods = calloc(n + 1, sizeof *methods);
+    const char **colls = calloc(n + 1, sizeof *colls);
+    struct measurement *sorted = malloc((n + 1) * sizeof *sorted);
+    *out = NULL;
+    if (!labels || !methods || !colls || !sorted) {
+        fprintf(stderr, "autotune: out of memory\n");
+        goto done;
+    }
+    for (size_t i = 0; i <= n; i++) {
+        char label[2 * RUN_NAME_MAX];
+        if (i < n) {
+            method_label(label, sizeof label, rows[i].algorithm,
+                         rows[i].segment_bytes);
+        } else {
+            method_label(label, sizeof label, STORE_DEFAULT_ALGORITHM, 0);
+        }
+        int k = 0;
+        while (k < n_methods && strcmp(labels[k], label) != 0) {
+            k++;
+        }
+        if (k == n_methods) {
+            snprintf(labels[n_methods], sizeof labels[0], "%s", label);
+            methods[n_methods] = labels[n_methods];
+            n_methods++;
+        }
+        int c = 0;
+        while (i < n && c < n_colls && strcmp(colls[c], rows[i].collective)) {
+            c++;
+        }
+        if (i < n && c == n_colls) {
+            colls[n_colls++] = rows[i].collective;
+        }
+    }
+    if (n_colls == 0) {
+        fprintf(stderr, "autotune: an empty optimal table\n");
+        goto done;
+    }
+    if (decision_create("exact", n_methods, methods, n_colls, colls, out)) {
+        goto done;
+    }
+    struct exact_build b = {*out, sorted, -1};
+    char def_label[2 * RUN_NAME_MAX];
+    method_label(def_label, sizeof def_label, STORE_DEFAULT_ALGORITHM, 0);
+    for (int k = 0; k < n_methods; k++) {
+        b.def = strcmp(methods[k], def_label) == 0 ? k : b.def;
+    }
+    for (int c = 0; c < n_colls; c++) {
+        int count = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (strcmp(rows[i].collective, colls[c]) == 0) {
+                sorted[count++] = rows[i];
+            }
+        }
+        qsort(sorted, (size_t)count, sizeof *sorted, cmp_row);
+        if (build_collective(&b, c, count)) {
+            goto done;
+        }
+    }
+    rc = decision_prepare(*out);
+done:
+    if (rc != 0) {
+        decision_destroy(*out);
+        *out = NULL;
+    }
+    free(labels);
+    free(methods);
+    free(colls);
+    free(sorted);
+    return rc;
+}
+
+int export_dec(FILE *out, const struct measurement *rows, size_t n,
+               const struct export_context *ctx)
+{
+    (void)ctx;
+    struct decision *d = NULL;
+    if (decision_from_table(rows, n, &d) != 0) {
+        return -1;
+    }
+    int rc = decision_write(d, out);
+    decision_destroy(d);
+    return rc;
+}

@@ -1,0 +1,197 @@
+/* The exports say what the decision says: on a grid of points between,
+ * on and outside the measured ones, the exact decision (export --format
+ * dec, loaded back), the Open MPI rules file (read and matched as Open MPI
+ * does) and the MPICH selection file (walked as MPICH does) name the same
+ * algorithm, or all leave the call to the library. Keys that Open MPI or
+ * MPICH scale by the communicator size (allgather, alltoall, gather,
+ * scatter) are checked at the measured communicator sizes and outside
+ * them only: between two measured sizes the library scales the key by the
+ * call's size, the rules by the measured one. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "decision/decision.h"
+#include "store/export.h"
+#include "store/tables.h"
+#include "tests/check.h"
+#include "tests/rules_eval.h"
+
+/* What Open MPI runs for our method (algorithm 0: its fixed decision). */
+static long expect_ompi(const char *coll, const char *alg, int seg, int procs,
+                        long *segsize)
+{
+    *segsize = 0;
+    const struct ompi_alg *a = ompi_alg_find(coll, alg);
+    if (strcmp(alg, STORE_DEFAULT_ALGORITHM) == 0 || !a || a->since > 401 ||
+        (seg > 0 && !a->is_segmented) || a->max_requests ||
+        ((a->rule_flags & OMPI_RULE_TWO_PROCS) && procs != 2)) {
+        return 0;
+    }
+    *segsize = a->is_segmented ? seg : 0;
+    return a->number;
+}
+
+/* What MPICH runs for our method (its default where it has none). */
+static const char *expect_mpich(const char *coll, const char *alg, int seg,
+                                const struct mpich_call *call)
+{
+    const struct mpich_coll *c = mpich_coll_of(coll);
+    const struct mpich_alg *a = mpich_alg_find(coll, alg);
+    if (!a || seg > 0 || strcmp(alg, STORE_DEFAULT_ALGORITHM) == 0 ||
+        ((a->restrictions & MPICH_POW2_PROCS) &&
+         !mpich_eval_is_pow2(call->procs)) ||
+        ((a->restrictions & MPICH_COUNT_GE_POF2) &&
+         call->count < mpich_eval_pof2(call->procs))) {
+        return c->intra;
+    }
+    return a->name;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+static void check_run(const char *source, const struct measurement *rows,
+                      size_t n)
+{
+    struct decision *made = NULL, *d = NULL;
+    char path[] = "/tmp/autotune-agree-XXXXXX";
+    CHECK_INT(0, decision_from_table(rows, n, &made));
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (!made || fd < 0) {
+        decision_destroy(made);
+        return;
+    }
+    close(fd);
+    CHECK_INT(0, decision_save(made, path));
+    CHECK_INT(0, decision_load(path, &d)); /* what libautotune loads */
+    unlink(path);
+    decision_destroy(made);
+    if (!d) {
+        return;
+    }
+    char *ompi = export_text(export_ompi, rows, n, source);
+    char *mpich = export_text(export_mpich, rows, n, source);
+    static struct ompi_eval e;
+    struct json *root = NULL;
+    if (!ompi || !mpich) {
+        free(ompi);
+        free(mpich);
+        decision_destroy(d);
+        return;
+    }
+    CHECK_INT(0, ompi_eval_load(ompi, &e));
+    CHECK_INT(0, json_parse(mpich, strlen(mpich), "mpich", &root));
+    long *sizes = malloc((6 * n + 4) * sizeof *sizes);
+    int max_procs = 0, n_sizes = 0, n_points = 0, n_library = 0;
+    sizes[n_sizes++] = 0;
+    sizes[n_sizes++] = 1L << 30;
+    for (size_t i = 0; i < n; i++) {
+        long m = rows[i].msg_bytes;
+        max_procs = rows[i].procs > max_procs ? rows[i].procs : max_procs;
+        sizes[n_sizes++] = m;
+        sizes[n_sizes++] = m + 1;
+        sizes[n_sizes++] = m > 0 ? m - 1 : 0;
+        sizes[n_sizes++] = m + m / 2 + 1;
+        sizes[n_sizes++] = 2 * m + 3;
+    }
+    qsort(sizes, (size_t)n_sizes, sizeof *sizes, cmp_long);
+    for (int c = 0; root && c < d->n_colls; c++) {
+        const char *coll = d->colls[c];
+        const struct ompi_coll *oc = ompi_coll_find(coll);
+        const struct mpich_coll *mc = mpich_coll_of(coll);
+        int lo = 1 << 30, hi = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (strcmp(rows[i].collective, coll) == 0) {
+                lo = rows[i].procs < lo ? rows[i].procs : lo;
+                hi = rows[i].procs > hi ? rows[i].procs : hi;
+            }
+        }
+        for (int procs = 1; procs <= max_procs + 3; procs++) {
+            int is_measured = 0;
+            for (size_t i = 0; i < n && !is_measured; i++) {
+                is_measured = rows[i].procs == procs &&
+                              strcmp(rows[i].collective, coll) == 0;
+            }
+            int is_scaled = (oc && oc->msg_key == OMPI_KEY_BYTES_X_PROCS) ||
+                            (mc && mc->msg_key == MPICH_KEY_TOTAL);
+            if (is_scaled && !is_measured && procs >= lo && procs <= hi) {
+                continue;
+            }
+            for (int s = 0; s < n_sizes; s++) {
+                long m = sizes[s];
+                if (s > 0 && sizes[s - 1] == m) {
+                    continue;
+                }
+                const char *label = d->methods[decision_lookup(d, c, procs, m)];
+                char alg[64];
+                int seg = 0;
+                snprintf(alg, sizeof alg, "%s", label);
+                char *slash = strchr(alg, '/');
+                if (slash) {
+                    seg = atoi(slash + 1);
+                    *slash = '\0';
+                }
+                int is_outside = procs < lo || procs > hi;
+                if (is_outside) {
+                    CHECK_STR("default/0", label);
+                }
+                n_points++;
+                long want_seg, got_seg;
+                long want = expect_ompi(coll, alg, seg, procs, &want_seg);
+                long got = oc ? ompi_eval_alg(&e, coll, procs, m, &got_seg) : 0;
+                n_library += want == 0;
+                if (oc && (want != got || (want && want_seg != got_seg))) {
+                    fprintf(stderr,
+                            "%s: %s P=%d m=%ld: decision %s, Open MPI "
+                            "rules %ld/%ld, expected %ld/%ld\n",
+                            source, coll, procs, m, label, got, got_seg, want,
+                            want_seg);
+                    check_failures++;
+                }
+                struct mpich_call call = {procs, m, m * procs, m};
+                const char *mwant =
+                    mc ? expect_mpich(coll, alg, seg, &call) : NULL;
+                const char *mgot =
+                    mc ? mpich_eval_alg(root, mc->name, &call) : NULL;
+                if (mc && (!mgot || strcmp(mwant, mgot) != 0)) {
+                    fprintf(stderr,
+                            "%s: %s P=%d m=%ld: decision %s, MPICH file %s, "
+                            "expected %s\n",
+                            source, coll, procs, m, label,
+                            mgot ? mgot : "(none)", mwant);
+                    check_failures++;
+                }
+            }
+        }
+    }
+    printf("%s: %d points compared, %d of them the library's in Open MPI\n",
+           source, n_points, n_library);
+    CHECK(n_points > 100);
+    free(sizes);
+    json_destroy(root);
+    free(ompi);
+    free(mpich);
+    decision_destroy(d);
+}
+
+int main(void)
+{
+    const char *runs[] = {"tests/export", "results/bench-runs/default-grig",
+                          "results/bench-runs/default-frodo-all"};
+    for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
+        struct measurement *rows = NULL;
+        size_t n = 0;
+        CHECK_INT(0, table_read_run_optimal(runs[i], "test", &rows, &n));
+        if (rows) {
+            check_run(runs[i], rows, n);
+        }
+        free(rows);
+    }
+    return check_exit();
+}
