@@ -1,5 +1,6 @@
 # autotune: one non-recursive Makefile.
-#   make            build/autotune (Open MPI) and, where smpicc exists, build/autotune-smpi
+#   make            build/autotune and build/libautotune.so (Open MPI) and, where
+#                   smpicc exists, build/autotune-smpi and build/libautotune-smpi.a
 #   make check      all tests; ends with "N passed, N failed, N skipped"
 #   make demo       install what is missing, build, run the small default sweep
 #   make SANITIZE=address,undefined   sanitizer build
@@ -47,7 +48,45 @@ MPIT_SRCS := $(wildcard tests/mpi/*.c)
 MPIT_BINS := $(MPIT_SRCS:tests/mpi/%.c=build/tests/mpi/%)
 SMPIT_BINS:= $(if $(SMPICC),$(MPIT_SRCS:tests/mpi/%.c=build/tests/smpi/%))
 
-all: build/autotune $(if $(SMPICC),build/autotune-smpi)
+# libautotune (runtime/): the PMPI library that runs a decision's
+# algorithms inside applications. Its objects are compiled apart, -fPIC and
+# with hidden symbols, so that only the MPI_ functions it defines are
+# visible to the application; no GSL or libconfig.
+RT_SRCS  := $(wildcard runtime/*.c) \
+            $(filter-out collectives/native.c,$(wildcard collectives/*.c)) \
+            decision/decision.c decision/flat.c decision/dec_file.c \
+            store/tables.c store/rundir.c
+RT_CFLAGS = $(CFLAGS) -fPIC -fvisibility=hidden
+RT_OBJS  := $(RT_SRCS:%.c=build/rt/%.o)
+RT_SMPI_OBJS := $(RT_SRCS:%.c=build/rt-smpi/%.o)
+RT_LIBS  := build/libautotune.so $(if $(SMPICC),build/libautotune-smpi.a)
+
+all: build/autotune $(if $(SMPICC),build/autotune-smpi) $(RT_LIBS)
+
+build/rt/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(RT_CFLAGS) -MMD -MP -c -o $@ $<
+
+build/libautotune.so: $(RT_OBJS)
+	$(CC) $(LDFLAGS) -shared -Wl,-z,defs -o $@ $^ -lm
+
+build/rt-smpi/%.o: %.c
+	@mkdir -p $(@D)
+	$(SMPICC) $(RT_CFLAGS) -MMD -MP -c -o $@ $<
+
+# Under SMPI the application is a shared object that smpirun loads, whose
+# MPI_ references smpi.h makes weak: a linker does not search an archive
+# for those. So the runtime is one relocatable object (its other symbols
+# made local: they cannot clash with the application's), and
+# libautotune-smpi.a is a GNU ld script naming it: `smpicc app.c -o app
+# build/libautotune-smpi.a -lm` links all of it.
+build/rt-smpi/libautotune-smpi.o: $(RT_SMPI_OBJS)
+	ld -r -o $@ $^
+	objcopy --localize-hidden $@
+
+build/libautotune-smpi.a: build/rt-smpi/libautotune-smpi.o
+	printf '/* GNU ld script: libautotune for SimGrid SMPI (see Makefile) */\nINPUT(%s)\n' \
+	    "$(abspath $<)" >$@
 
 build/autotune: $(OBJS) build/libautotune-core.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -57,7 +96,7 @@ build/libautotune-core.a: $(CORE_OBJS)
 	ar rcs $@ $^
 
 # Everything but main, for the MPI tests and the benchmarks.
-build/libautotune.a: $(LIB_OBJS) $(CORE_OBJS)
+build/libautotune-tool.a: $(LIB_OBJS) $(CORE_OBJS)
 	@mkdir -p $(@D)
 	ar rcs $@ $^
 
@@ -89,24 +128,24 @@ $(UNIT_CORE): build/tests/unit/%: tests/unit/%.c build/libautotune-core.a
 	@mkdir -p $(@D)
 	$(CORE_CC) $(CFLAGS) -MMD -MP -o $@ $< build/libautotune-core.a $(LDLIBS)
 
-$(UNIT_MPI): build/tests/unit/%: tests/unit/%.c build/libautotune.a
+$(UNIT_MPI): build/tests/unit/%: tests/unit/%.c build/libautotune-tool.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -MMD -MP -o $@ $< build/libautotune.a $(LDLIBS)
+	$(CC) $(CFLAGS) -MMD -MP -o $@ $< build/libautotune-tool.a $(LDLIBS)
 
-build/tests/mpi/%: tests/mpi/%.c build/libautotune.a
+build/tests/mpi/%: tests/mpi/%.c build/libautotune-tool.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -MMD -MP -o $@ $< build/libautotune.a $(LDLIBS)
+	$(CC) $(CFLAGS) -MMD -MP -o $@ $< build/libautotune-tool.a $(LDLIBS)
 
-build/smpi/libautotune.a: $(filter-out build/smpi/autotune/main.o,$(SMPI_OBJS))
+build/smpi/libautotune-tool.a: $(filter-out build/smpi/autotune/main.o,$(SMPI_OBJS))
 	ar rcs $@ $^
 
-build/tests/smpi/%: tests/mpi/%.c build/smpi/libautotune.a
+build/tests/smpi/%: tests/mpi/%.c build/smpi/libautotune-tool.a
 	@mkdir -p $(@D)
-	$(SMPICC) $(CFLAGS) -o $@ $< build/smpi/libautotune.a $(LDLIBS)
+	$(SMPICC) $(CFLAGS) -o $@ $< build/smpi/libautotune-tool.a $(LDLIBS)
 
 # The parsers' fuzz harnesses (tests/fuzz/), replayed without libFuzzer
 # over the committed corpora: gcc with ASan and UBSan on the parsers, the
-# rest of the library from build/libautotune.a.
+# rest of the library from build/libautotune-tool.a.
 FUZZ_PARSERS := config journal c45
 REPLAY_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
                 -fno-omit-frame-pointer
@@ -122,10 +161,10 @@ build/replay/%.o: %.c
 
 .SECONDEXPANSION:
 build/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_MAIN) \
-        $$(addprefix build/replay/,$$(FUZZ_OBJS_$$*)) build/libautotune.a
+        $$(addprefix build/replay/,$$(FUZZ_OBJS_$$*)) build/libautotune-tool.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(REPLAY_SAN) $(LDFLAGS) -MMD -MP -o $@ $(filter %.c,$^) \
-	    $(filter %.o,$^) build/libautotune.a $(LDLIBS)
+	    $(filter %.o,$^) build/libautotune-tool.a $(LDLIBS)
 
 tests: all build/libautotune-core.a $(UNIT_BINS) $(MPIT_BINS) $(SMPIT_BINS) $(REPLAY_BINS)
 unit-tests: $(UNIT_BINS)
@@ -148,7 +187,7 @@ bench-robust: all
 
 # Decision functions: penalties of trees and quadtrees on the Grig runs and
 # the time of a decision (results/bench/decision-*).
-bench-decision: all build/libautotune.a
+bench-decision: all build/libautotune-tool.a
 	@tests/bench/decision.sh
 
 # Fuzzes each parser for FUZZ_SECONDS (libFuzzer, clang, ASan and UBSan),
@@ -170,14 +209,14 @@ build/fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
-build/fuzz/libautotune.a: $(patsubst %.c,build/fuzz/obj/%.o,$(LIB_SRCS) $(CORE_SRCS))
+build/fuzz/libautotune-tool.a: $(patsubst %.c,build/fuzz/obj/%.o,$(LIB_SRCS) $(CORE_SRCS))
 	ar rcs $@ $^
 
 # Only the config's harness links the MPI library (the tables config_load
 # looks names up in reference the collectives); it never calls MPI_Init.
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_MAIN) build/fuzz/libautotune.a
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_MAIN) build/fuzz/libautotune-tool.a
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $(filter %.c,$^) \
-	    build/fuzz/libautotune.a $(LDLIBS) $(if $(filter config,$*),$(MPI_LIBS))
+	    build/fuzz/libautotune-tool.a $(LDLIBS) $(if $(filter config,$*),$(MPI_LIBS))
 
 fuzz:
 	./setup.sh fuzz
@@ -202,7 +241,7 @@ install: build/autotune
 	$(if $(SMPICC),install -m 755 build/autotune-smpi $(DESTDIR)$(PREFIX)/bin/autotune-smpi)
 
 format:
-	clang-format -i $(SRCS) $(wildcard */*.h) $(UNIT_SRCS) $(MPIT_SRCS) \
+	clang-format -i $(SRCS) $(wildcard runtime/*.c) $(wildcard */*.h) $(UNIT_SRCS) $(MPIT_SRCS) \
 	    $(wildcard tests/decision/*.c tests/bench/*.c tests/fuzz/*.[ch])
 
 clean:
@@ -213,5 +252,6 @@ clean:
 .SECONDARY:
 
 -include $(OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) \
+         $(RT_OBJS:.o=.d) $(RT_SMPI_OBJS:.o=.d) \
          $(MPIT_BINS:=.d) $(REPLAY_BINS:=.d) \
          $(wildcard build/replay/*/*.d build/fuzz/obj/*/*.d)
