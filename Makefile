@@ -166,7 +166,29 @@ build/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_MAIN) 
 	$(CC) $(CFLAGS) $(REPLAY_SAN) $(LDFLAGS) -MMD -MP -o $@ $(filter %.c,$^) \
 	    $(filter %.o,$^) build/libautotune-tool.a $(LDLIBS)
 
-tests: all build/libautotune-core.a $(UNIT_BINS) $(MPIT_BINS) $(SMPIT_BINS) $(REPLAY_BINS)
+# The programs of libautotune's tests: an application linked with the
+# library as a user would (`-Lbuild -lautotune`; under SMPI the whole link
+# line of the README), and the collective test as an application of it.
+RT_TEST_BINS := build/tests/rt/runtime_app \
+                $(if $(SMPICC),build/tests/rt-smpi/runtime_app \
+                               build/tests/rt-smpi/test_collectives)
+
+build/tests/rt/runtime_app: tests/mpi/runtime_app.c build/libautotune.so
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< -Lbuild -lautotune -Wl,-rpath,$(abspath build)
+
+build/tests/rt-smpi/runtime_app: tests/mpi/runtime_app.c build/libautotune-smpi.a
+	@mkdir -p $(@D)
+	$(SMPICC) $(CFLAGS) -o $@ $< build/libautotune-smpi.a -lm
+
+build/tests/rt-smpi/test_collectives: tests/mpi/test_collectives.c \
+        build/libautotune-smpi.a build/smpi/libautotune-tool.a
+	@mkdir -p $(@D)
+	$(SMPICC) $(CFLAGS) -o $@ $< build/libautotune-smpi.a \
+	    build/smpi/libautotune-tool.a $(LDLIBS)
+
+tests: all build/libautotune-core.a $(UNIT_BINS) $(MPIT_BINS) $(SMPIT_BINS) $(REPLAY_BINS) \
+       $(RT_TEST_BINS)
 unit-tests: $(UNIT_BINS)
 fuzz-replays: $(REPLAY_BINS)
 
