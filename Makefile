@@ -10,6 +10,7 @@ CC       := mpicc
 CORE_CC  := cc
 SMPICC   := $(shell command -v smpicc 2>/dev/null)
 PREFIX   ?= /usr/local
+AUTOTUNE_VERSION := $(shell sed -n 's/^\#define AUTOTUNE_VERSION "\(.*\)"/\1/p' autotune/main.c)
 PKGS     := gsl libconfig
 WARN     := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wformat=2 -Wundef -Wwrite-strings -Wvla
@@ -212,6 +213,21 @@ bench-robust: all
 bench-decision: all build/libautotune-tool.a
 	@tests/bench/decision.sh
 
+# libautotune's per-call overhead on MPI_COMM_SELF against PMPI_Bcast, with
+# a decision that says default (lookup, then the library) and one that
+# runs an algorithm (lookup and dispatch): results/bench/runtime-overhead.txt.
+bench-runtime-overhead: build/libautotune.so build/tests/mpi/runtime_overhead
+	@mkdir -p results/bench build/bench
+	@printf 'autotune-decision 1\nkind flat\nmethods 1\n%s\ncollectives 1\nbcast 0\nnodes 1\nleaf 0\n' \
+	    default/0 >build/bench/default.dec
+	@sed 's#^default/0#binomial/0#' build/bench/default.dec >build/bench/binomial.dec
+	@{ echo "# make bench-runtime-overhead ($$(date -u +%F), $$(nproc) cores, median of 201 batches of 20000 calls)"; \
+	  for d in default binomial; do \
+	    echo "# LD_PRELOAD=build/libautotune.so AUTOTUNE_DECISION=build/bench/$$d.dec build/tests/mpi/runtime_overhead"; \
+	    echo "$$d: $$(LD_PRELOAD=$(abspath build/libautotune.so) AUTOTUNE_DECISION=build/bench/$$d.dec \
+	        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 build/tests/mpi/runtime_overhead)"; \
+	  done; } | tee results/bench/runtime-overhead.txt
+
 # Fuzzes each parser for FUZZ_SECONDS (libFuzzer, clang, ASan and UBSan),
 # one after the other, minimises tests/fuzz/corpus/<parser>/ and writes the
 # figures to results/bench/fuzz.txt (tests/fuzz/run.sh). The oracles of
@@ -257,10 +273,24 @@ demo:
 	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
 	    mpirun -np 4 --oversubscribe build/autotune -c conf/tune.cfg
 
-install: build/autotune
-	install -d $(DESTDIR)$(PREFIX)/bin
+# libautotune has no header: it only defines MPI functions. Its pkg-config
+# files: autotune.pc (-lautotune) and, with SMPI, autotune-smpi.pc, whose
+# linker script names the installed object.
+LIBDIR ?= $(PREFIX)/lib
+install: build/autotune $(RT_LIBS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig
 	install -m 755 build/autotune $(DESTDIR)$(PREFIX)/bin/autotune
-	$(if $(SMPICC),install -m 755 build/autotune-smpi $(DESTDIR)$(PREFIX)/bin/autotune-smpi)
+	install -m 755 build/libautotune.so $(DESTDIR)$(LIBDIR)/libautotune.so
+	printf 'libdir=%s\n\nName: autotune\nDescription: MPI collectives as autotune tuned them (PMPI library)\nVersion: %s\nLibs: -L$${libdir} -lautotune\n' \
+	    "$(LIBDIR)" "$(AUTOTUNE_VERSION)" >$(DESTDIR)$(LIBDIR)/pkgconfig/autotune.pc
+ifneq ($(SMPICC),)
+	install -m 755 build/autotune-smpi $(DESTDIR)$(PREFIX)/bin/autotune-smpi
+	install -m 644 build/rt-smpi/libautotune-smpi.o $(DESTDIR)$(LIBDIR)/libautotune-smpi.o
+	printf '/* GNU ld script: libautotune for SimGrid SMPI */\nINPUT(%s)\n' \
+	    "$(LIBDIR)/libautotune-smpi.o" >$(DESTDIR)$(LIBDIR)/libautotune-smpi.a
+	printf 'libdir=%s\n\nName: autotune-smpi\nDescription: libautotune for SimGrid SMPI (link with smpicc)\nVersion: %s\nLibs: $${libdir}/libautotune-smpi.a -lm\n' \
+	    "$(LIBDIR)" "$(AUTOTUNE_VERSION)" >$(DESTDIR)$(LIBDIR)/pkgconfig/autotune-smpi.pc
+endif
 
 format:
 	clang-format -i $(SRCS) $(wildcard runtime/*.c) $(wildcard */*.h) $(UNIT_SRCS) $(MPIT_SRCS) \
@@ -270,7 +300,7 @@ clean:
 	rm -rf build
 
 .PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust \
-        bench-decision golden-decision fuzz demo install format clean
+        bench-decision bench-runtime-overhead golden-decision fuzz demo install format clean
 .SECONDARY:
 
 -include $(OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) \
