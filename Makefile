@@ -1,5 +1,6 @@
 # autotune: one non-recursive Makefile.
-#   make            build/autotune (Open MPI) and, where smpicc exists, build/autotune-smpi
+#   make            build/autotune and build/libautotune.so (Open MPI) and, where
+#                   smpicc exists, build/autotune-smpi and build/libautotune-smpi.a
 #   make check      all tests; ends with "N passed, N failed, N skipped"
 #   make demo       install what is missing, build, run the small default sweep
 #   make SANITIZE=address,undefined   sanitizer build
@@ -9,6 +10,7 @@ CC       := mpicc
 CORE_CC  := cc
 SMPICC   := $(shell command -v smpicc 2>/dev/null)
 PREFIX   ?= /usr/local
+AUTOTUNE_VERSION := $(shell sed -n 's/^\#define AUTOTUNE_VERSION "\(.*\)"/\1/p' autotune/main.c)
 PKGS     := gsl libconfig
 WARN     := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
             -Wmissing-prototypes -Wformat=2 -Wundef -Wwrite-strings -Wvla
@@ -47,7 +49,45 @@ MPIT_SRCS := $(wildcard tests/mpi/*.c)
 MPIT_BINS := $(MPIT_SRCS:tests/mpi/%.c=build/tests/mpi/%)
 SMPIT_BINS:= $(if $(SMPICC),$(MPIT_SRCS:tests/mpi/%.c=build/tests/smpi/%))
 
-all: build/autotune $(if $(SMPICC),build/autotune-smpi)
+# libautotune (runtime/): the PMPI library that runs a decision's
+# algorithms inside applications. Its objects are compiled apart, -fPIC and
+# with hidden symbols, so that only the MPI_ functions it defines are
+# visible to the application; no GSL or libconfig.
+RT_SRCS  := $(wildcard runtime/*.c) \
+            $(filter-out collectives/native.c,$(wildcard collectives/*.c)) \
+            decision/decision.c decision/flat.c decision/dec_file.c \
+            store/tables.c store/rundir.c
+RT_CFLAGS = $(CFLAGS) -fPIC -fvisibility=hidden
+RT_OBJS  := $(RT_SRCS:%.c=build/rt/%.o)
+RT_SMPI_OBJS := $(RT_SRCS:%.c=build/rt-smpi/%.o)
+RT_LIBS  := build/libautotune.so $(if $(SMPICC),build/libautotune-smpi.a)
+
+all: build/autotune $(if $(SMPICC),build/autotune-smpi) $(RT_LIBS)
+
+build/rt/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(RT_CFLAGS) -MMD -MP -c -o $@ $<
+
+build/libautotune.so: $(RT_OBJS)
+	$(CC) $(LDFLAGS) -shared -Wl,-z,defs -o $@ $^ -lm
+
+build/rt-smpi/%.o: %.c
+	@mkdir -p $(@D)
+	$(SMPICC) $(RT_CFLAGS) -MMD -MP -c -o $@ $<
+
+# Under SMPI the application is a shared object that smpirun loads, whose
+# MPI_ references smpi.h makes weak: a linker does not search an archive
+# for those. So the runtime is one relocatable object (its other symbols
+# made local: they cannot clash with the application's), and
+# libautotune-smpi.a is a GNU ld script naming it: `smpicc app.c -o app
+# build/libautotune-smpi.a -lm` links all of it.
+build/rt-smpi/libautotune-smpi.o: $(RT_SMPI_OBJS)
+	ld -r -o $@ $^
+	objcopy --localize-hidden $@
+
+build/libautotune-smpi.a: build/rt-smpi/libautotune-smpi.o
+	printf '/* GNU ld script: libautotune for SimGrid SMPI (see Makefile) */\nINPUT(%s)\n' \
+	    "$(abspath $<)" >$@
 
 build/autotune: $(OBJS) build/libautotune-core.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -57,7 +97,7 @@ build/libautotune-core.a: $(CORE_OBJS)
 	ar rcs $@ $^
 
 # Everything but main, for the MPI tests and the benchmarks.
-build/libautotune.a: $(LIB_OBJS) $(CORE_OBJS)
+build/libautotune-tool.a: $(LIB_OBJS) $(CORE_OBJS)
 	@mkdir -p $(@D)
 	ar rcs $@ $^
 
@@ -89,24 +129,24 @@ $(UNIT_CORE): build/tests/unit/%: tests/unit/%.c build/libautotune-core.a
 	@mkdir -p $(@D)
 	$(CORE_CC) $(CFLAGS) -MMD -MP -o $@ $< build/libautotune-core.a $(LDLIBS)
 
-$(UNIT_MPI): build/tests/unit/%: tests/unit/%.c build/libautotune.a
+$(UNIT_MPI): build/tests/unit/%: tests/unit/%.c build/libautotune-tool.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -MMD -MP -o $@ $< build/libautotune.a $(LDLIBS)
+	$(CC) $(CFLAGS) -MMD -MP -o $@ $< build/libautotune-tool.a $(LDLIBS)
 
-build/tests/mpi/%: tests/mpi/%.c build/libautotune.a
+build/tests/mpi/%: tests/mpi/%.c build/libautotune-tool.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -MMD -MP -o $@ $< build/libautotune.a $(LDLIBS)
+	$(CC) $(CFLAGS) -MMD -MP -o $@ $< build/libautotune-tool.a $(LDLIBS)
 
-build/smpi/libautotune.a: $(filter-out build/smpi/autotune/main.o,$(SMPI_OBJS))
+build/smpi/libautotune-tool.a: $(filter-out build/smpi/autotune/main.o,$(SMPI_OBJS))
 	ar rcs $@ $^
 
-build/tests/smpi/%: tests/mpi/%.c build/smpi/libautotune.a
+build/tests/smpi/%: tests/mpi/%.c build/smpi/libautotune-tool.a
 	@mkdir -p $(@D)
-	$(SMPICC) $(CFLAGS) -o $@ $< build/smpi/libautotune.a $(LDLIBS)
+	$(SMPICC) $(CFLAGS) -o $@ $< build/smpi/libautotune-tool.a $(LDLIBS)
 
 # The parsers' fuzz harnesses (tests/fuzz/), replayed without libFuzzer
 # over the committed corpora: gcc with ASan and UBSan on the parsers, the
-# rest of the library from build/libautotune.a.
+# rest of the library from build/libautotune-tool.a.
 FUZZ_PARSERS := config journal c45
 REPLAY_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
                 -fno-omit-frame-pointer
@@ -122,12 +162,34 @@ build/replay/%.o: %.c
 
 .SECONDEXPANSION:
 build/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_MAIN) \
-        $$(addprefix build/replay/,$$(FUZZ_OBJS_$$*)) build/libautotune.a
+        $$(addprefix build/replay/,$$(FUZZ_OBJS_$$*)) build/libautotune-tool.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(REPLAY_SAN) $(LDFLAGS) -MMD -MP -o $@ $(filter %.c,$^) \
-	    $(filter %.o,$^) build/libautotune.a $(LDLIBS)
+	    $(filter %.o,$^) build/libautotune-tool.a $(LDLIBS)
 
-tests: all build/libautotune-core.a $(UNIT_BINS) $(MPIT_BINS) $(SMPIT_BINS) $(REPLAY_BINS)
+# The programs of libautotune's tests: an application linked with the
+# library as a user would (`-Lbuild -lautotune`; under SMPI the whole link
+# line of the README), and the collective test as an application of it.
+RT_TEST_BINS := build/tests/rt/runtime_app \
+                $(if $(SMPICC),build/tests/rt-smpi/runtime_app \
+                               build/tests/rt-smpi/test_collectives)
+
+build/tests/rt/runtime_app: tests/mpi/runtime_app.c build/libautotune.so
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< -Lbuild -lautotune -Wl,-rpath,$(abspath build)
+
+build/tests/rt-smpi/runtime_app: tests/mpi/runtime_app.c build/libautotune-smpi.a
+	@mkdir -p $(@D)
+	$(SMPICC) $(CFLAGS) -o $@ $< build/libautotune-smpi.a -lm
+
+build/tests/rt-smpi/test_collectives: tests/mpi/test_collectives.c \
+        build/libautotune-smpi.a build/smpi/libautotune-tool.a
+	@mkdir -p $(@D)
+	$(SMPICC) $(CFLAGS) -o $@ $< build/libautotune-smpi.a \
+	    build/smpi/libautotune-tool.a $(LDLIBS)
+
+tests: all build/libautotune-core.a $(UNIT_BINS) $(MPIT_BINS) $(SMPIT_BINS) $(REPLAY_BINS) \
+       $(RT_TEST_BINS)
 unit-tests: $(UNIT_BINS)
 fuzz-replays: $(REPLAY_BINS)
 
@@ -148,8 +210,23 @@ bench-robust: all
 
 # Decision functions: penalties of trees and quadtrees on the Grig runs and
 # the time of a decision (results/bench/decision-*).
-bench-decision: all build/libautotune.a
+bench-decision: all build/libautotune-tool.a
 	@tests/bench/decision.sh
+
+# libautotune's per-call overhead on MPI_COMM_SELF against PMPI_Bcast, with
+# a decision that says default (lookup, then the library) and one that
+# runs an algorithm (lookup and dispatch): results/bench/runtime-overhead.txt.
+bench-runtime-overhead: build/libautotune.so build/tests/mpi/runtime_overhead
+	@mkdir -p results/bench build/bench
+	@printf 'autotune-decision 1\nkind flat\nmethods 1\n%s\ncollectives 1\nbcast 0\nnodes 1\nleaf 0\n' \
+	    default/0 >build/bench/default.dec
+	@sed 's#^default/0#binomial/0#' build/bench/default.dec >build/bench/binomial.dec
+	@{ echo "# make bench-runtime-overhead ($$(date -u +%F), $$(nproc) cores, median of 201 batches of 20000 calls)"; \
+	  for d in default binomial; do \
+	    echo "# LD_PRELOAD=build/libautotune.so AUTOTUNE_DECISION=build/bench/$$d.dec build/tests/mpi/runtime_overhead"; \
+	    echo "$$d: $$(LD_PRELOAD=$(abspath build/libautotune.so) AUTOTUNE_DECISION=build/bench/$$d.dec \
+	        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 build/tests/mpi/runtime_overhead)"; \
+	  done; } | tee results/bench/runtime-overhead.txt
 
 # Fuzzes each parser for FUZZ_SECONDS (libFuzzer, clang, ASan and UBSan),
 # one after the other, minimises tests/fuzz/corpus/<parser>/ and writes the
@@ -170,14 +247,14 @@ build/fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
-build/fuzz/libautotune.a: $(patsubst %.c,build/fuzz/obj/%.o,$(LIB_SRCS) $(CORE_SRCS))
+build/fuzz/libautotune-tool.a: $(patsubst %.c,build/fuzz/obj/%.o,$(LIB_SRCS) $(CORE_SRCS))
 	ar rcs $@ $^
 
 # Only the config's harness links the MPI library (the tables config_load
 # looks names up in reference the collectives); it never calls MPI_Init.
-build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_MAIN) build/fuzz/libautotune.a
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_MAIN) build/fuzz/libautotune-tool.a
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $(filter %.c,$^) \
-	    build/fuzz/libautotune.a $(LDLIBS) $(if $(filter config,$*),$(MPI_LIBS))
+	    build/fuzz/libautotune-tool.a $(LDLIBS) $(if $(filter config,$*),$(MPI_LIBS))
 
 fuzz:
 	./setup.sh fuzz
@@ -196,22 +273,37 @@ demo:
 	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
 	    mpirun -np 4 --oversubscribe build/autotune -c conf/tune.cfg
 
-install: build/autotune
-	install -d $(DESTDIR)$(PREFIX)/bin
+# libautotune has no header: it only defines MPI functions. Its pkg-config
+# files: autotune.pc (-lautotune) and, with SMPI, autotune-smpi.pc, whose
+# linker script names the installed object.
+LIBDIR ?= $(PREFIX)/lib
+install: build/autotune $(RT_LIBS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig
 	install -m 755 build/autotune $(DESTDIR)$(PREFIX)/bin/autotune
-	$(if $(SMPICC),install -m 755 build/autotune-smpi $(DESTDIR)$(PREFIX)/bin/autotune-smpi)
+	install -m 755 build/libautotune.so $(DESTDIR)$(LIBDIR)/libautotune.so
+	printf 'libdir=%s\n\nName: autotune\nDescription: MPI collectives as autotune tuned them (PMPI library)\nVersion: %s\nLibs: -L$${libdir} -lautotune\n' \
+	    "$(LIBDIR)" "$(AUTOTUNE_VERSION)" >$(DESTDIR)$(LIBDIR)/pkgconfig/autotune.pc
+ifneq ($(SMPICC),)
+	install -m 755 build/autotune-smpi $(DESTDIR)$(PREFIX)/bin/autotune-smpi
+	install -m 644 build/rt-smpi/libautotune-smpi.o $(DESTDIR)$(LIBDIR)/libautotune-smpi.o
+	printf '/* GNU ld script: libautotune for SimGrid SMPI */\nINPUT(%s)\n' \
+	    "$(LIBDIR)/libautotune-smpi.o" >$(DESTDIR)$(LIBDIR)/libautotune-smpi.a
+	printf 'libdir=%s\n\nName: autotune-smpi\nDescription: libautotune for SimGrid SMPI (link with smpicc)\nVersion: %s\nLibs: $${libdir}/libautotune-smpi.a -lm\n' \
+	    "$(LIBDIR)" "$(AUTOTUNE_VERSION)" >$(DESTDIR)$(LIBDIR)/pkgconfig/autotune-smpi.pc
+endif
 
 format:
-	clang-format -i $(SRCS) $(wildcard */*.h) $(UNIT_SRCS) $(MPIT_SRCS) \
+	clang-format -i $(SRCS) $(wildcard runtime/*.c) $(wildcard */*.h) $(UNIT_SRCS) $(MPIT_SRCS) \
 	    $(wildcard tests/decision/*.c tests/bench/*.c tests/fuzz/*.[ch])
 
 clean:
 	rm -rf build
 
 .PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust \
-        bench-decision golden-decision fuzz demo install format clean
+        bench-decision bench-runtime-overhead golden-decision fuzz demo install format clean
 .SECONDARY:
 
 -include $(OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) \
+         $(RT_OBJS:.o=.d) $(RT_SMPI_OBJS:.o=.d) \
          $(MPIT_BINS:=.d) $(REPLAY_BINS:=.d) \
          $(wildcard build/replay/*/*.d build/fuzz/obj/*/*.d)

@@ -4,51 +4,55 @@
 
 #include <string.h>
 
+/* The references are the MPI library's own collectives by their PMPI_
+ * names, so that libautotune (runtime/), preloaded into a program, never
+ * stands in for the library's default decision. */
+
 static int bcast_reference(const struct coll_args *args)
 {
-    return MPI_Bcast(args->recvbuf, args->count, args->dtype, args->root,
-                     args->comm);
+    return PMPI_Bcast(args->recvbuf, args->count, args->dtype, args->root,
+                      args->comm);
 }
 
 static int allreduce_reference(const struct coll_args *args)
 {
-    return MPI_Allreduce(args->sendbuf, args->recvbuf, args->count, args->dtype,
-                         args->op, args->comm);
+    return PMPI_Allreduce(args->sendbuf, args->recvbuf, args->count,
+                          args->dtype, args->op, args->comm);
 }
 
 static int allgather_reference(const struct coll_args *args)
 {
-    return MPI_Allgather(args->sendbuf, args->count, args->dtype, args->recvbuf,
-                         args->count, args->dtype, args->comm);
+    return PMPI_Allgather(args->sendbuf, args->count, args->dtype,
+                          args->recvbuf, args->count, args->dtype, args->comm);
 }
 
 static int barrier_reference(const struct coll_args *args)
 {
-    return MPI_Barrier(args->comm);
+    return PMPI_Barrier(args->comm);
 }
 
 static int reduce_reference(const struct coll_args *args)
 {
-    return MPI_Reduce(args->sendbuf, args->recvbuf, args->count, args->dtype,
-                      args->op, args->root, args->comm);
+    return PMPI_Reduce(args->sendbuf, args->recvbuf, args->count, args->dtype,
+                       args->op, args->root, args->comm);
 }
 
 static int scatter_reference(const struct coll_args *args)
 {
-    return MPI_Scatter(args->sendbuf, args->count, args->dtype, args->recvbuf,
-                       args->count, args->dtype, args->root, args->comm);
+    return PMPI_Scatter(args->sendbuf, args->count, args->dtype, args->recvbuf,
+                        args->count, args->dtype, args->root, args->comm);
 }
 
 static int gather_reference(const struct coll_args *args)
 {
-    return MPI_Gather(args->sendbuf, args->count, args->dtype, args->recvbuf,
-                      args->count, args->dtype, args->root, args->comm);
+    return PMPI_Gather(args->sendbuf, args->count, args->dtype, args->recvbuf,
+                       args->count, args->dtype, args->root, args->comm);
 }
 
 static int alltoall_reference(const struct coll_args *args)
 {
-    return MPI_Alltoall(args->sendbuf, args->count, args->dtype, args->recvbuf,
-                        args->count, args->dtype, args->comm);
+    return PMPI_Alltoall(args->sendbuf, args->count, args->dtype, args->recvbuf,
+                         args->count, args->dtype, args->comm);
 }
 
 /* Depths of the tree shapes, for the table's depth column. */

@@ -61,6 +61,7 @@ int decision_save(const struct decision *d, const char *path)
 
 struct reader {
     FILE *f;
+    FILE *err; /* where a bad line is reported */
     const char *path;
     int lineno;
     char line[256];
@@ -69,7 +70,7 @@ struct reader {
 static int read_line(struct reader *r, const char *what)
 {
     if (!fgets(r->line, sizeof r->line, r->f)) {
-        fprintf(stderr, "%s:%d: ends before %s\n", r->path, r->lineno + 1,
+        fprintf(r->err, "%s:%d: ends before %s\n", r->path, r->lineno + 1,
                 what);
         return -1;
     }
@@ -80,7 +81,7 @@ static int read_line(struct reader *r, const char *what)
 
 static int bad_line(const struct reader *r, const char *what)
 {
-    fprintf(stderr, "%s:%d: '%s': expected %s\n", r->path, r->lineno, r->line,
+    fprintf(r->err, "%s:%d: '%s': expected %s\n", r->path, r->lineno, r->line,
             what);
     return -1;
 }
@@ -154,18 +155,14 @@ static int read_node(struct reader *r, struct decision *d, int i)
     return 0;
 }
 
-int decision_load(const char *path, struct decision **out)
+int decision_read(FILE *in, const char *path, FILE *err, struct decision **out)
 {
-    struct reader r = {fopen(path, "r"), path, 0, ""};
+    struct reader r = {in, err, path, 0, ""};
     struct decision *d = NULL;
     char kind[RUN_NAME_MAX] = "";
     int rc = -1, n_methods, n_colls, n_nodes;
     char **names = NULL;
     *out = NULL;
-    if (!r.f) {
-        fprintf(stderr, "%s: %s\n", path, strerror(errno));
-        return -1;
-    }
     if (read_line(&r, "the header")) {
         goto done;
     }
@@ -185,7 +182,7 @@ int decision_load(const char *path, struct decision **out)
     }
     names = calloc((size_t)n_methods, sizeof *names);
     if (!names) {
-        fprintf(stderr, "%s: out of memory\n", path);
+        fprintf(err, "%s: out of memory\n", path);
         goto done;
     }
     for (int i = 0; i < n_methods; i++) {
@@ -193,7 +190,7 @@ int decision_load(const char *path, struct decision **out)
             goto done;
         }
         if (!(names[i] = strdup(r.line))) {
-            fprintf(stderr, "%s: out of memory\n", path);
+            fprintf(err, "%s: out of memory\n", path);
             goto done;
         }
     }
@@ -222,9 +219,8 @@ int decision_load(const char *path, struct decision **out)
     }
     for (int i = 0; i < n_colls; i++) {
         if (d->roots[i] < 0 || d->roots[i] >= n_nodes) {
-            fprintf(stderr,
-                    "%s: collective %s: root %" PRId32 " is not a node\n", path,
-                    d->colls[i], d->roots[i]);
+            fprintf(err, "%s: collective %s: root %" PRId32 " is not a node\n",
+                    path, d->colls[i], d->roots[i]);
             goto done;
         }
     }
@@ -234,8 +230,7 @@ int decision_load(const char *path, struct decision **out)
         }
     }
     if (fgets(r.line, sizeof r.line, r.f)) {
-        fprintf(stderr, "%s:%d: text after the last node\n", path,
-                r.lineno + 1);
+        fprintf(err, "%s:%d: text after the last node\n", path, r.lineno + 1);
         goto done;
     }
 
@@ -251,6 +246,18 @@ done:
     }
     free(names);
     decision_destroy(d);
-    fclose(r.f);
+    return rc;
+}
+
+int decision_load(const char *path, struct decision **out)
+{
+    FILE *f = fopen(path, "r");
+    *out = NULL;
+    if (!f) {
+        fprintf(stderr, "%s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    int rc = decision_read(f, path, stderr, out);
+    fclose(f);
     return rc;
 }

@@ -235,6 +235,26 @@ void decision_count(const struct decision *d, int *leaves, int *tests,
     }
 }
 
+static void mark_used(const struct decision *d, int node, bool *used)
+{
+    int children[4];
+    int n = decision_children(d, node, children);
+    if (n == 0) {
+        used[d->leaf_method[node]] = true;
+    }
+    for (int c = 0; c < n; c++) {
+        mark_used(d, children[c], used);
+    }
+}
+
+void decision_methods_used(const struct decision *d, int coll, bool *used)
+{
+    for (int k = 0; k < d->n_methods; k++) {
+        used[k] = false;
+    }
+    mark_used(d, d->roots[coll], used);
+}
+
 /* ---- from C4.5 ---- */
 
 struct c45_map {

@@ -240,6 +240,13 @@ struct measurement;
 int decision_from_table(const struct measurement *rows, size_t n,
                         struct decision **out);
 int decision_load(const char *path, struct decision **out);
+/* decision_load from an open stream: path names it in messages, which go
+ * to err (libautotune reads a file rank 0 broadcast, and prints rank 0's
+ * message alone). */
+int decision_read(FILE *in, const char *path, FILE *err, struct decision **out);
+/* Sets used[k] (n_methods entries, caller-allocated) for every method a
+ * lookup of collective coll can return, and clears the others. */
+void decision_methods_used(const struct decision *d, int coll, bool *used);
 /* Self-contained C: PREFIX_decide(collective, procs, msg_bytes) returning
  * the method index (-1 for an unknown collective), PREFIX_method_name and
  * PREFIX_collective_name. The table form is the flattened form's tables

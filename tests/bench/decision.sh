@@ -30,7 +30,7 @@ cd "$(dirname "$0")/../.."
 . tests/bench/journals.sh
 scales=${*:-wide}
 colls=${DECISION_COLLECTIVES:-bcast reduce}
-make -s all build/libautotune.a
+make -s all build/libautotune-tool.a
 mkdir -p results/bench
 bin=build/autotune
 tmp=$(mktemp -d)
@@ -155,7 +155,7 @@ CFG
                     # The table form (t.c) and the tree form (t-tree.c).
                     for form in "" -tree; do
                         cc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -I. -DEMITTED="\"$tmp/t$form.c\"" \
-                            -o "$tmp/bench$form" tests/bench/decision_bench.c build/libautotune.a -lm
+                            -o "$tmp/bench$form" tests/bench/decision_bench.c build/libautotune-tool.a -lm
                     done
                     for i in $(seq $runs); do
                         "$tmp/bench" "$tmp/t.dec" "$coll" "$max_procs" "$max_msg" 2> /dev/null

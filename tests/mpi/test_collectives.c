@@ -7,7 +7,11 @@
  * that hold no data (holes, guards around the buffer) must stay untouched,
  * send buffers entirely. A collective without buffers is a barrier: checked
  * for leaving before every rank entered.
- * Usage: test_collectives [-q] [-c name]   (-q: fewer cases, for large
+ * With -r the program is an application of libautotune (runtime/): its
+ * plain MPI_ calls, which the library intercepts, run in place of the
+ * algorithms and are compared with the MPI library's own result (the
+ * table's references call PMPI_); AUTOTUNE_DECISION picks what runs.
+ * Usage: test_collectives [-q] [-r] [-c name]   (-q: fewer cases, for large
  * process counts; -c: only the named collective) */
 #include "collectives/collectives.h"
 #include "tests/check.h"
@@ -391,9 +395,11 @@ static long bytes_diff(const struct test_buf *a, const struct test_buf *b)
     return -1;
 }
 
-/* Runs every applicable algorithm of c on one (type, op, count, root) and
- * compares each with the reference result computed once. */
+/* Runs every applicable algorithm of algs (c's own, or the application's
+ * call) on one (type, op, count, root) and compares each with the
+ * reference result computed once. */
 static void test_point(MPI_Comm comm, const struct coll_def *c,
+                       const struct coll_alg *algs, int n_algs,
                        const struct test_type *t, const struct test_op *op,
                        int count, int root, int is_in_place)
 {
@@ -481,8 +487,8 @@ static void test_point(MPI_Comm comm, const struct coll_def *c,
         want_check_fold(t, op, count, size, &want, &mask);
     }
 
-    for (int a = 0; a < c->n_algs; a++) {
-        const struct coll_alg *alg = &c->algs[a];
+    for (int a = 0; a < n_algs; a++) {
+        const struct coll_alg *alg = &algs[a];
         if (!coll_alg_applies(alg, size, mpi_op)) {
             continue;
         }
@@ -566,8 +572,10 @@ static int barrier_run(const struct coll_args *args, coll_fn run, int late,
     return rc;
 }
 
-/* Every algorithm of a collective without buffers, and the reference. */
-static void test_barrier(MPI_Comm comm, const struct coll_def *c, int late)
+/* Every algorithm of algs for a collective without buffers, and the
+ * reference. */
+static void test_barrier(MPI_Comm comm, const struct coll_def *c,
+                         const struct coll_alg *algs, int n_algs, int late)
 {
     int rank, size;
     MPI_Comm_rank(comm, &rank);
@@ -576,8 +584,8 @@ static void test_barrier(MPI_Comm comm, const struct coll_def *c, int late)
         .dtype = MPI_BYTE, .op = MPI_OP_NULL, .comm = comm, .chain_fanout = 2};
     const struct coll_alg ref = {"(MPI library)", c->reference, 0, 0, "", NULL};
 
-    for (int a = -1; a < c->n_algs; a++) {
-        const struct coll_alg *alg = a < 0 ? &ref : &c->algs[a];
+    for (int a = -1; a < n_algs; a++) {
+        const struct coll_alg *alg = a < 0 ? &ref : &algs[a];
         struct test_case tc = {c, alg, &types[0], NULL, size, late, 0, 0, 2, 0};
         long bad;
         if (!coll_alg_applies(alg, size, MPI_OP_NULL)) {
@@ -587,6 +595,36 @@ static void test_barrier(MPI_Comm comm, const struct coll_def *c, int late)
         case_report(&tc, comm, rank, rc, bad,
                     "(the late rank) saw a rank leave before it entered");
     }
+}
+
+/* -r: the collective the application calls, as a plain MPI_ call. */
+static const struct coll_def *app_coll;
+
+static int app_call(const struct coll_args *a)
+{
+    const char *name = app_coll->name;
+    if (strcmp(name, "bcast") == 0) {
+        return MPI_Bcast(a->recvbuf, a->count, a->dtype, a->root, a->comm);
+    }
+    if (strcmp(name, "reduce") == 0) {
+        return MPI_Reduce(a->sendbuf, a->recvbuf, a->count, a->dtype, a->op,
+                          a->root, a->comm);
+    }
+    if (strcmp(name, "allreduce") == 0) {
+        return MPI_Allreduce(a->sendbuf, a->recvbuf, a->count, a->dtype, a->op,
+                             a->comm);
+    }
+    if (strcmp(name, "scatter") == 0 || strcmp(name, "gather") == 0) {
+        return (name[0] == 's' ? MPI_Scatter : MPI_Gather)(
+            a->sendbuf, a->count, a->dtype, a->recvbuf, a->count, a->dtype,
+            a->root, a->comm);
+    }
+    if (strcmp(name, "allgather") == 0 || strcmp(name, "alltoall") == 0) {
+        return (name[3] == 'g' ? MPI_Allgather : MPI_Alltoall)(
+            a->sendbuf, a->count, a->dtype, a->recvbuf, a->count, a->dtype,
+            a->comm);
+    }
+    return MPI_Barrier(a->comm);
 }
 
 /* Whether v[i] already appeared in v[0 .. i-1]. */
@@ -656,17 +694,20 @@ int main(int argc, char **argv)
 {
     MPI_Comm comm;
     int rank, size;
-    int is_quick = 0;
+    int is_quick = 0, is_runtime = 0;
     const char *only = NULL;
+    const struct coll_alg app = {"(libautotune)", app_call, 0, 0, "", NULL};
 
     MPI_Init(&argc, &argv);
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-q") == 0) {
             is_quick = 1;
+        } else if (strcmp(argv[i], "-r") == 0) {
+            is_runtime = 1;
         } else if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
             only = argv[++i];
         } else {
-            fprintf(stderr, "usage: test_collectives [-q] [-c name]\n");
+            fprintf(stderr, "usage: test_collectives [-q] [-r] [-c name]\n");
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
     }
@@ -695,6 +736,9 @@ int main(int argc, char **argv)
         if (only && strcmp(only, c->name) != 0) {
             continue;
         }
+        const struct coll_alg *algs = is_runtime ? &app : c->algs;
+        int n_algs = is_runtime ? 1 : c->n_algs;
+        app_coll = c;
         /* Collectives of P blocks take the large count split over them,
          * rounded up to a prime. */
         int big = is_quick ? QUICK_COUNT : BIG_COUNT;
@@ -708,7 +752,7 @@ int main(int argc, char **argv)
             c->send_blocks != BLOCKS_NONE || c->recv_blocks != BLOCKS_NONE;
         for (int r = 0; r < n_roots && !has_buffers; r++) {
             if (!is_repeat(roots, r)) {
-                test_barrier(comm, c, roots[r]);
+                test_barrier(comm, c, algs, n_algs, roots[r]);
             }
         }
         for (int k = 0; k < n_cases && has_buffers; k++) {
@@ -728,7 +772,8 @@ int main(int argc, char **argv)
                     if (is_repeat(roots, r) || (!c->is_rooted && r > 0)) {
                         continue;
                     }
-                    test_point(comm, c, t, op, counts[i], roots[r],
+                    test_point(comm, c, algs, n_algs, t, op, counts[i],
+                               roots[r],
                                coll_has_in_place(c) && (i + r) % 2 == 1);
                 }
             }

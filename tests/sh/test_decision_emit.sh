@@ -16,7 +16,7 @@ compilers=${CC_EMIT:-cc $(command -v clang > /dev/null && echo clang)}
 warn="-std=c11 -Wall -Wextra -Werror -Wpedantic -Wshadow -Wstrict-prototypes
       -Wmissing-prototypes -Wformat=2 -Wundef -Wwrite-strings -Wvla"
 libs="$(pkg-config --libs gsl libconfig 2>/dev/null) -lm"
-# `make SANITIZE=... check` built build/libautotune.a with the sanitizers;
+# `make SANITIZE=... check` built build/libautotune-tool.a with the sanitizers;
 # what links it needs their runtimes.
 libs="$libs${SANITIZE:+ -fsanitize=$SANITIZE}"
 fail=0

@@ -62,6 +62,7 @@ extract() {
 # check_only CMD: why a command is not run here, or nothing if it is run.
 check_only() {
     case $1 in
+    *./app* | smpicc\ *) echo "needs an MPI application (app.c)" ;;
     "make demo" | make) echo "installs packages and runs a real sweep of minutes" ;;
     "make check"*) echo "the test suite itself" ;;
     "make "*) echo "builds or benchmarks for minutes to hours" ;;

@@ -1,0 +1,384 @@
+/* The MPI functions libautotune defines: the eight blocking collectives run
+ * the decision's algorithm from collectives/ on the communicator's private
+ * duplicate, or the library's PMPI_ call; MPI_Init* and MPI_Finalize set up
+ * and report. Everything else is the library's own. */
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "runtime/runtime.h"
+
+/* The MPI_ names are aliases of the static functions below, set in
+ * assembly, because SimGrid's smpi.h declares every MPI_ function weak and
+ * public: a C definition here would be weak too, and the application's
+ * calls, compiled into a shared object that smpirun loads after
+ * libsimgrid, would bind to SimGrid's. Under SMPI the alias is protected:
+ * the application's calls bind to it when the application is linked (its
+ * references are weak, so the archive alone would not be searched for it;
+ * build/libautotune-smpi.a is a linker script naming one relocatable object
+ * for that reason). With Open MPI it is an ordinary exported symbol, which
+ * LD_PRELOAD or linking before libmpi puts in front of the library's. */
+#ifdef SMPI_H
+#define INTERPOSE_VISIBILITY(name) ".protected " name "\n\t"
+#else
+#define INTERPOSE_VISIBILITY(name) ""
+#endif
+#define INTERPOSE(name, impl)                                                  \
+    __asm__(".globl " #name "\n\t" INTERPOSE_VISIBILITY(#name) ".set " #name   \
+                                                               ", " #impl)
+#define INTERPOSED static __attribute__((used))
+
+/* count elements of a datatype as bytes, as the tuner times them: the
+ * buffer itself when its data is contiguous, else a packed copy (unpacked
+ * after the call when it is an output). Every rank moves the same bytes
+ * whatever datatypes the ranks pass (MPI only asks their signatures to
+ * match), so segments and blocks line up as in a sweep. NULL and
+ * MPI_IN_PLACE stay as they are. */
+struct view {
+    void *user;
+    int count;
+    MPI_Datatype dtype;
+    int n_bytes;
+    char *bytes;  /* what the algorithm gets */
+    char *packed; /* NULL when bytes is the user's buffer */
+};
+
+static int view_open(struct view *v, const void *buf, long count,
+                     MPI_Datatype dtype, bool is_input)
+{
+    MPI_Aint lb, extent, true_lb, true_extent;
+    int size, rc, pos = 0;
+    v->user = (void *)buf;
+    v->packed = NULL;
+    v->bytes = (char *)buf;
+    if (!buf || buf == MPI_IN_PLACE || count == 0) {
+        return MPI_SUCCESS;
+    }
+    if ((rc = PMPI_Type_size(dtype, &size)) != MPI_SUCCESS ||
+        (rc = PMPI_Type_get_extent(dtype, &lb, &extent)) != MPI_SUCCESS ||
+        (rc = PMPI_Type_get_true_extent(dtype, &true_lb, &true_extent)) !=
+            MPI_SUCCESS) {
+        return rc;
+    }
+    v->count = (int)count;
+    v->dtype = dtype;
+    v->n_bytes = (int)(count * size);
+    if (true_extent == size && (count == 1 || extent == size)) {
+        v->bytes = (char *)buf + true_lb;
+        return MPI_SUCCESS;
+    }
+    if (!(v->packed = malloc((size_t)v->n_bytes))) {
+        return MPI_ERR_NO_MEM;
+    }
+    v->bytes = v->packed;
+    if (is_input) {
+        rc = PMPI_Pack(buf, v->count, dtype, v->packed, v->n_bytes, &pos,
+                       MPI_COMM_SELF);
+    }
+    return rc;
+}
+
+static int view_close(struct view *v, bool is_output, int rc)
+{
+    int pos = 0;
+    if (v->packed && is_output && rc == MPI_SUCCESS) {
+        rc = PMPI_Unpack(v->packed, v->n_bytes, &pos, v->user, v->count,
+                         v->dtype, MPI_COMM_SELF);
+    }
+    free(v->packed);
+    v->packed = NULL;
+    return rc;
+}
+
+/* Bytes of count elements of dtype. */
+static long type_bytes(long count, MPI_Datatype dtype)
+{
+    int size = 0;
+    PMPI_Type_size(dtype, &size);
+    return count * size;
+}
+
+/* An algorithm's error goes to the user communicator's error handler, as
+ * the library's own would. */
+static int finish(MPI_Comm comm, int rc)
+{
+    if (rc != MPI_SUCCESS) {
+        PMPI_Comm_call_errhandler(comm, rc);
+    }
+    return rc;
+}
+
+/* The arguments of the chosen algorithm on the duplicate, for msg_bytes
+ * of MPI_BYTE per block (the harness's form, autotune/measure.c). */
+static struct coll_args bytes_args(const struct autotune_choice *ch,
+                                   long msg_bytes, int root)
+{
+    return (struct coll_args){.count = (int)msg_bytes,
+                              .dtype = MPI_BYTE,
+                              .op = MPI_OP_NULL,
+                              .root = root,
+                              .comm = ch->comm,
+                              .seg_bytes = ch->seg_bytes,
+                              .chain_fanout = ch->chain_fanout};
+}
+
+INTERPOSED int autotune_mpi_bcast(void *buf, int count, MPI_Datatype dtype,
+                                  int root, MPI_Comm comm)
+{
+    struct autotune_choice ch;
+    long bytes = type_bytes(count, dtype);
+    int rc = autotune_choose(AUTOTUNE_BCAST, comm, bytes, MPI_OP_NULL, &ch);
+    if (rc != MPI_SUCCESS || !ch.alg) {
+        return rc != MPI_SUCCESS ? finish(comm, rc)
+                                 : PMPI_Bcast(buf, count, dtype, root, comm);
+    }
+    struct view v;
+    struct coll_args args = bytes_args(&ch, bytes, root);
+    bool is_root = ch.rank == root;
+    if ((rc = view_open(&v, buf, count, dtype, is_root)) == MPI_SUCCESS) {
+        args.recvbuf = v.bytes;
+        rc = ch.alg->run(&args);
+    }
+    return finish(comm, view_close(&v, !is_root, rc));
+}
+INTERPOSE(MPI_Bcast, autotune_mpi_bcast);
+
+/* Reductions run on the caller's count and datatype: MPI has every rank
+ * pass the same ones, and the operation needs them. */
+static int reduction(enum autotune_coll coll, const void *sendbuf,
+                     void *recvbuf, int count, MPI_Datatype dtype, MPI_Op op,
+                     int root, MPI_Comm comm, bool *is_library)
+{
+    struct autotune_choice ch;
+    int rc = autotune_choose(coll, comm, type_bytes(count, dtype), op, &ch);
+    *is_library = rc == MPI_SUCCESS && !ch.alg;
+    if (rc != MPI_SUCCESS || !ch.alg) {
+        return rc;
+    }
+    bool is_rooted = coll == AUTOTUNE_REDUCE;
+    struct coll_args args = {.sendbuf = sendbuf,
+                             .recvbuf =
+                                 !is_rooted || ch.rank == root ? recvbuf : NULL,
+                             .count = count,
+                             .dtype = dtype,
+                             .op = op,
+                             .root = root,
+                             .comm = ch.comm,
+                             .seg_bytes = ch.seg_bytes,
+                             .chain_fanout = ch.chain_fanout};
+    return ch.alg->run(&args);
+}
+
+INTERPOSED int autotune_mpi_reduce(const void *sendbuf, void *recvbuf,
+                                   int count, MPI_Datatype dtype, MPI_Op op,
+                                   int root, MPI_Comm comm)
+{
+    bool is_library;
+    int rc = reduction(AUTOTUNE_REDUCE, sendbuf, recvbuf, count, dtype, op,
+                       root, comm, &is_library);
+    return is_library
+               ? PMPI_Reduce(sendbuf, recvbuf, count, dtype, op, root, comm)
+               : finish(comm, rc);
+}
+INTERPOSE(MPI_Reduce, autotune_mpi_reduce);
+
+INTERPOSED int autotune_mpi_allreduce(const void *sendbuf, void *recvbuf,
+                                      int count, MPI_Datatype dtype, MPI_Op op,
+                                      MPI_Comm comm)
+{
+    bool is_library;
+    int rc = reduction(AUTOTUNE_ALLREDUCE, sendbuf, recvbuf, count, dtype, op,
+                       0, comm, &is_library);
+    return is_library ? PMPI_Allreduce(sendbuf, recvbuf, count, dtype, op, comm)
+                      : finish(comm, rc);
+}
+INTERPOSE(MPI_Allreduce, autotune_mpi_allreduce);
+
+/* The two buffers of a collective that moves blocks, as one rank passes
+ * them; a buffer MPI does not read here is NULL. */
+struct blocks_call {
+    const void *sendbuf;
+    long send_count; /* elements of the whole buffer on this rank */
+    MPI_Datatype send_type;
+    void *recvbuf;
+    long recv_count;
+    MPI_Datatype recv_type;
+};
+
+/* Runs the choice on bytes views of both buffers; the receive buffer is
+ * read too when the send buffer is MPI_IN_PLACE (it holds this rank's
+ * data). */
+static int blocks_run(const struct autotune_choice *ch,
+                      const struct blocks_call *call, long msg_bytes, int root)
+{
+    struct view s, r;
+    struct coll_args args = bytes_args(ch, msg_bytes, root);
+    bool is_in_place = call->sendbuf == MPI_IN_PLACE;
+    int rc =
+        view_open(&s, call->sendbuf, call->send_count, call->send_type, true);
+    if (rc != MPI_SUCCESS) {
+        return view_close(&s, false, rc);
+    }
+    rc = view_open(&r, call->recvbuf, call->recv_count, call->recv_type,
+                   is_in_place);
+    if (rc == MPI_SUCCESS) {
+        args.sendbuf = s.bytes;
+        args.recvbuf = r.bytes;
+        rc = ch->alg->run(&args);
+    }
+    rc = view_close(&r, true, rc);
+    return view_close(&s, false, rc);
+}
+
+/* gather and scatter: the root alone passes the buffer of P blocks (and
+ * a root in place only that one); every other argument is significant. */
+static int rooted_blocks(enum autotune_coll coll, const void *sendbuf,
+                         int scount, MPI_Datatype stype, void *recvbuf,
+                         int rcount, MPI_Datatype rtype, int root,
+                         MPI_Comm comm, bool *is_library)
+{
+    struct autotune_choice ch;
+    int rank, rc;
+    *is_library = false;
+    if ((rc = PMPI_Comm_rank(comm, &rank)) != MPI_SUCCESS) {
+        return rc;
+    }
+    bool is_gather = coll == AUTOTUNE_GATHER, is_root = rank == root;
+    bool is_send_sized = is_gather ? !(is_root && sendbuf == MPI_IN_PLACE)
+                                   : is_root && recvbuf == MPI_IN_PLACE;
+    long bytes =
+        is_send_sized ? type_bytes(scount, stype) : type_bytes(rcount, rtype);
+    rc = autotune_choose(coll, comm, bytes, MPI_OP_NULL, &ch);
+    *is_library = rc == MPI_SUCCESS && !ch.alg;
+    if (rc != MPI_SUCCESS || !ch.alg) {
+        return rc;
+    }
+    struct blocks_call call = {NULL, 0, MPI_BYTE, NULL, 0, MPI_BYTE};
+    if (is_gather || is_root) {
+        call.sendbuf = sendbuf;
+        call.send_count = is_gather ? scount : (long)scount * ch.size;
+        call.send_type = stype;
+    }
+    if (!is_gather || is_root) {
+        call.recvbuf = recvbuf;
+        call.recv_count = is_gather ? (long)rcount * ch.size : rcount;
+        call.recv_type = rtype;
+    }
+    return blocks_run(&ch, &call, bytes, root);
+}
+
+INTERPOSED int autotune_mpi_gather(const void *sendbuf, int scount,
+                                   MPI_Datatype stype, void *recvbuf,
+                                   int rcount, MPI_Datatype rtype, int root,
+                                   MPI_Comm comm)
+{
+    bool is_library;
+    int rc = rooted_blocks(AUTOTUNE_GATHER, sendbuf, scount, stype, recvbuf,
+                           rcount, rtype, root, comm, &is_library);
+    return is_library ? PMPI_Gather(sendbuf, scount, stype, recvbuf, rcount,
+                                    rtype, root, comm)
+                      : finish(comm, rc);
+}
+INTERPOSE(MPI_Gather, autotune_mpi_gather);
+
+INTERPOSED int autotune_mpi_scatter(const void *sendbuf, int scount,
+                                    MPI_Datatype stype, void *recvbuf,
+                                    int rcount, MPI_Datatype rtype, int root,
+                                    MPI_Comm comm)
+{
+    bool is_library;
+    int rc = rooted_blocks(AUTOTUNE_SCATTER, sendbuf, scount, stype, recvbuf,
+                           rcount, rtype, root, comm, &is_library);
+    return is_library ? PMPI_Scatter(sendbuf, scount, stype, recvbuf, rcount,
+                                     rtype, root, comm)
+                      : finish(comm, rc);
+}
+INTERPOSE(MPI_Scatter, autotune_mpi_scatter);
+
+/* allgather and alltoall: every rank passes both buffers; send_blocks
+ * blocks are sent (1 or P). */
+static int all_blocks(enum autotune_coll coll, const void *sendbuf, int scount,
+                      MPI_Datatype stype, void *recvbuf, int rcount,
+                      MPI_Datatype rtype, MPI_Comm comm, bool *is_library)
+{
+    struct autotune_choice ch;
+    long bytes = sendbuf == MPI_IN_PLACE ? type_bytes(rcount, rtype)
+                                         : type_bytes(scount, stype);
+    int rc = autotune_choose(coll, comm, bytes, MPI_OP_NULL, &ch);
+    *is_library = rc == MPI_SUCCESS && !ch.alg;
+    if (rc != MPI_SUCCESS || !ch.alg) {
+        return rc;
+    }
+    long send_blocks =
+        autotune_coll_def(coll)->send_blocks == BLOCKS_P ? ch.size : 1;
+    struct blocks_call call = {sendbuf, scount * send_blocks,   stype,
+                               recvbuf, (long)rcount * ch.size, rtype};
+    return blocks_run(&ch, &call, bytes, 0);
+}
+
+INTERPOSED int autotune_mpi_allgather(const void *sendbuf, int scount,
+                                      MPI_Datatype stype, void *recvbuf,
+                                      int rcount, MPI_Datatype rtype,
+                                      MPI_Comm comm)
+{
+    bool is_library;
+    int rc = all_blocks(AUTOTUNE_ALLGATHER, sendbuf, scount, stype, recvbuf,
+                        rcount, rtype, comm, &is_library);
+    return is_library ? PMPI_Allgather(sendbuf, scount, stype, recvbuf, rcount,
+                                       rtype, comm)
+                      : finish(comm, rc);
+}
+INTERPOSE(MPI_Allgather, autotune_mpi_allgather);
+
+INTERPOSED int autotune_mpi_alltoall(const void *sendbuf, int scount,
+                                     MPI_Datatype stype, void *recvbuf,
+                                     int rcount, MPI_Datatype rtype,
+                                     MPI_Comm comm)
+{
+    bool is_library;
+    int rc = all_blocks(AUTOTUNE_ALLTOALL, sendbuf, scount, stype, recvbuf,
+                        rcount, rtype, comm, &is_library);
+    return is_library ? PMPI_Alltoall(sendbuf, scount, stype, recvbuf, rcount,
+                                      rtype, comm)
+                      : finish(comm, rc);
+}
+INTERPOSE(MPI_Alltoall, autotune_mpi_alltoall);
+
+INTERPOSED int autotune_mpi_barrier(MPI_Comm comm)
+{
+    struct autotune_choice ch;
+    int rc = autotune_choose(AUTOTUNE_BARRIER, comm, 0, MPI_OP_NULL, &ch);
+    if (rc != MPI_SUCCESS || !ch.alg) {
+        return rc != MPI_SUCCESS ? finish(comm, rc) : PMPI_Barrier(comm);
+    }
+    struct coll_args args = bytes_args(&ch, 0, 0);
+    return finish(comm, ch.alg->run(&args));
+}
+INTERPOSE(MPI_Barrier, autotune_mpi_barrier);
+
+INTERPOSED int autotune_mpi_init(int *argc, char ***argv)
+{
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS) {
+        autotune_start(MPI_THREAD_SINGLE);
+    }
+    return rc;
+}
+INTERPOSE(MPI_Init, autotune_mpi_init);
+
+INTERPOSED int autotune_mpi_init_thread(int *argc, char ***argv, int required,
+                                        int *provided)
+{
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS) {
+        autotune_start(required);
+    }
+    return rc;
+}
+INTERPOSE(MPI_Init_thread, autotune_mpi_init_thread);
+
+INTERPOSED int autotune_mpi_finalize(void)
+{
+    autotune_stop();
+    return PMPI_Finalize();
+}
+INTERPOSE(MPI_Finalize, autotune_mpi_finalize);

@@ -1,0 +1,80 @@
+/* libautotune: what the PMPI layer's files share. The decision and the
+ * counters are per process and read-only after MPI_Init but for the
+ * counters; every choice depends only on what all ranks of a call agree on
+ * (communicator size, message bytes, root, op), so all ranks choose alike. */
+#ifndef AUTOTUNE_RUNTIME_H
+#define AUTOTUNE_RUNTIME_H
+
+#include <mpi.h>
+
+#include "collectives/collectives.h"
+
+/* The collectives libautotune intercepts, in the order of their names in
+ * autotune_coll_names. */
+enum autotune_coll {
+    AUTOTUNE_BCAST,
+    AUTOTUNE_REDUCE,
+    AUTOTUNE_SCATTER,
+    AUTOTUNE_GATHER,
+    AUTOTUNE_ALLREDUCE,
+    AUTOTUNE_ALLGATHER,
+    AUTOTUNE_ALLTOALL,
+    AUTOTUNE_BARRIER,
+    AUTOTUNE_N_COLLS
+};
+
+/* Why a call went to the MPI library (PMPI_) instead of an algorithm of
+ * collectives/; autotune_fallback_names says it in AUTOTUNE_VERBOSE. */
+enum autotune_fallback {
+    AUTOTUNE_RUN = -1,    /* not a fallback: the decision's algorithm runs */
+    AUTOTUNE_NO_DECISION, /* no usable AUTOTUNE_DECISION, or not started */
+    AUTOTUNE_NOT_TUNED,   /* the decision has no tree for the collective */
+    AUTOTUNE_DEFAULT,     /* the decision says default */
+    AUTOTUNE_OUTSIDE,   /* outside the tuned range, AUTOTUNE_OUTSIDE=library */
+    AUTOTUNE_INTERCOMM, /* an inter-communicator */
+    AUTOTUNE_PROCS,     /* the algorithm needs another communicator size */
+    AUTOTUNE_NONCOMMUTATIVE, /* the algorithm needs a commutative operation */
+    AUTOTUNE_TOO_LARGE, /* the message does not fit an int count of bytes */
+    AUTOTUNE_THREAD_MULTIPLE, /* MPI_THREAD_MULTIPLE: libautotune stays out */
+    AUTOTUNE_N_FALLBACKS
+};
+
+/* What one call runs: an algorithm with its segment size, or the library
+ * (alg NULL, reason >= 0). comm is the private duplicate. */
+struct autotune_choice {
+    const struct coll_alg *alg;
+    int seg_bytes;
+    int chain_fanout;
+    MPI_Comm comm;  /* set when alg is */
+    int rank, size; /* in comm, set when alg is */
+    enum autotune_fallback reason;
+};
+
+/* MPI_Init and MPI_Init_thread call it after the library's init: reads
+ * AUTOTUNE_DECISION (rank 0 reads, every rank gets its bytes) and the other
+ * variables. Never fails: a bad input is one line from rank 0, and the
+ * library's collectives run. Collective over MPI_COMM_WORLD. */
+void autotune_start(int thread_level_required);
+/* MPI_Finalize calls it before the library's finalize: AUTOTUNE_VERBOSE's
+ * report (counts summed over ranks), then frees everything. Collective. */
+void autotune_stop(void);
+
+/* The choice for collective coll on the user's communicator comm, for
+ * msg_bytes (the tuner's message size) and op (MPI_OP_NULL unless a
+ * reduction); counts it. Collective on comm the first time a communicator
+ * is seen (its duplicate is made then). MPI_SUCCESS, or the error code of
+ * making the duplicate. */
+int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
+                    MPI_Op op, struct autotune_choice *out);
+/* The collective's table entry (borrowed). */
+const struct coll_def *autotune_coll_def(enum autotune_coll coll);
+
+/* The private duplicate of comm (made on first use, every rank being in
+ * that call; freed with comm by an attribute delete callback), or
+ * MPI_COMM_NULL for an inter-communicator, and this rank and the size of
+ * comm (of its local group). MPI_SUCCESS, or an MPI error code. */
+int autotune_comm_get(MPI_Comm comm, MPI_Comm *dup, int *rank, int *size);
+/* Frees the duplicates of the predefined communicators and the keyval. */
+void autotune_comm_release(void);
+
+#endif

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# libautotune under mpirun: the collective test as an application of the
+# preloaded library, a decision forcing each algorithm in turn (rounds of
+# tests/sh/lib_runtime.sh), on 3, 4, 5 and 7 ranks; then an application
+# linked with it (split/dup/free cycles, MPI_COMM_SELF, size-1 and
+# inter-communicators, a non-commutative op): AUTOTUNE_VERBOSE's lines,
+# and bad inputs (one line from rank 0, right results, exit 0).
+source "$(dirname "$0")/lib.sh"
+source tests/sh/lib_runtime.sh
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+lib=$PWD/build/libautotune.so coll=build/tests/mpi/test_collectives
+app=build/tests/rt/runtime_app
+for f in "$lib" "$coll" "$app"; do
+    [ -e "$f" ] || { echo "test_runtime_mpirun: $f missing (run make tests)" >&2; exit 1; }
+done
+run() { # NP DEC PROGRAM ARGS...: stdout and stderr in $tmp/out, $tmp/err
+    local np=$1 dec=$2; shift 2
+    timeout 120 mpirun --oversubscribe -np "$np" -x LD_PRELOAD="$lib" \
+        -x AUTOTUNE_DECISION="$dec" -x AUTOTUNE_VERBOSE="${VERBOSE:-0}" \
+        "$@" >"$tmp/out" 2>"$tmp/err"
+}
+
+for np in 3 4 5 7; do
+    runtime_check_rounds "$np" "$coll"
+done
+
+# AUTOTUNE_VERBOSE: a header, then per collective called "COLL: N calls:"
+# with each method's and the library's counts, which add up to N.
+cat >"$tmp/ne.dec" <<'DEC'
+autotune-decision 1
+kind flat
+methods 3
+binomial/0
+ring/0
+neighbor_exchange/0
+collectives 3
+bcast 0
+allreduce 1
+allgather 2
+nodes 3
+leaf 0
+leaf 1
+leaf 2
+DEC
+VERBOSE=1 run 3 "$tmp/ne.dec" "$app" || fail "runtime_app with a decision"
+grep -q "^runtime_app: ok$" "$tmp/out" || fail "runtime_app's results"
+grep -q "^libautotune: 3 ranks, AUTOTUNE_DECISION=$tmp/ne.dec, AUTOTUNE_OUTSIDE=library; calls summed over ranks$" \
+    "$tmp/err" || fail "verbose header"
+for want in "bcast: [0-9]* calls: binomial/0 [0-9]*, library 3 (intercomm 3)" \
+    "allreduce: [0-9]* calls: ring/0 [0-9]*, library 3 (noncommutative 3)" \
+    "allgather: [0-9]* calls: neighbor_exchange/0 [0-9]*, library [0-9]* (procs [0-9]*)" \
+    "barrier: [0-9]* calls: library [0-9]* (not-tuned [0-9]*)"; do
+    grep -q "^libautotune: $want$" "$tmp/err" || fail "verbose line '$want'"
+done
+awk '/^libautotune: [a-z]+: [0-9]+ calls:/ {
+        n = $3; s = 0; line = $0; sub(/^[^:]*:[^:]*:[^:]*: /, "", line); sub(/ \(.*/, "", line)
+        k = split(line, parts, ", "); for (i = 1; i <= k; i++) { split(parts[i], w, " "); s += w[2] }
+        if (s != n) { print "counts do not add up: " $0; bad = 1 } }
+     END { exit bad }' "$tmp/err" || fail "verbose counts"
+[ "$(grep -vc '^libautotune: ' "$tmp/err")" -eq 0 ] || fail "other lines on stderr"
+
+# Bad inputs: one line from rank 0, the library's collectives, exit 0.
+printf 'autotune-decision 1\nkind flat\nmethods 1\n' >"$tmp/short.dec"
+sed 's#^ring/0#ringo/0#' "$tmp/ne.dec" >"$tmp/unknown.dec"
+for case in "missing:$tmp/none.dec:No such file" "damaged:$tmp/short.dec:ends before" \
+    "unknown:$tmp/unknown.dec:unknown method 'ringo/0'" "multiple:$tmp/ne.dec:MPI_THREAD_MULTIPLE"; do
+    IFS=: read -r name dec want <<<"$case"
+    args=()
+    [ "$name" = multiple ] && args=(-t)
+    run 4 "$dec" "$app" "${args[@]}"; rc=$?
+    [ $rc -eq 0 ] || fail "$name: exit $rc"
+    grep -q "^runtime_app: ok$" "$tmp/out" || fail "$name: results"
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^libautotune: .*$want" "$tmp/err" ||
+        { fail "$name: stderr is not one line saying '$want'"; cat "$tmp/err"; }
+done
+# No decision: nothing on stderr.
+run 2 "" "$app" && grep -q "^runtime_app: ok$" "$tmp/out" && [ ! -s "$tmp/err" ] ||
+    fail "without a decision"
+# Linked rather than preloaded (-lautotune), on 5 ranks.
+AUTOTUNE_DECISION=$tmp/ne.dec timeout 120 mpirun --oversubscribe -np 5 \
+    -x AUTOTUNE_DECISION build/tests/rt/runtime_app >"$tmp/out" 2>&1 &&
+    grep -q "^runtime_app: ok$" "$tmp/out" || fail "runtime_app linked with -lautotune"
+
+[ $fails -eq 0 ] || { echo "$fails failures"; exit 1; }
+echo "test_runtime_mpirun: ok"
