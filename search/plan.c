@@ -15,8 +15,8 @@
 #define PLAN_STALE 4
 #define PLAN_STALE_BELOW 262144
 
-/* Segment sizes of an algorithm timed at a point before its best there
- * counts as searched, for a lower bound. */
+/* Methods of an algorithm timed at a point before its best there counts
+ * as searched, for a lower bound. */
 #ifndef BOUND_SEGS
 #define BOUND_SEGS 2
 #endif
@@ -27,7 +27,8 @@ struct alg_at {
     int best_seg;
     double gap;
     long msg_bytes; /* where it was timed */
-    int n_timed;    /* how many of its methods were timed there */
+    int n_timed;    /* how many of its segment sizes were timed there (not
+                       counting no segmentation, a regime of its own) */
 };
 
 /* The algorithm's best along a neighbouring line, relative to the best of
@@ -49,7 +50,7 @@ static void neighbour_best(const struct search_prior *pr, int alg,
             continue;
         }
         a->is_asked = 1;
-        a->n_timed += r->time_us >= 0;
+        a->n_timed += r->time_us >= 0 && r->method.seg_bytes > 0;
         if (r->time_us >= 0 && r->point_best_us > 0 &&
             (!a->is_applicable || r->time_us < a->best_us)) {
             a->is_applicable = 1;
@@ -357,7 +358,12 @@ static double plan_bound(const struct search_point *p, const struct walk *w)
                 best_us = b->time_us < best_us ? b->time_us : best_us;
             }
         }
-        if ((n_timed >= BOUND_SEGS || w->n == 1) && best_us > bound) {
+        /* Searched there: BOUND_SEGS methods timed, or it had one alone
+         * (no segments, or none smaller than that message). */
+        int smallest = p->methods[w->steps[w->n - 1]].seg_bytes;
+        if ((n_timed >= BOUND_SEGS || smallest == 0 ||
+             r->msg_bytes <= smallest) &&
+            best_us > bound) {
             bound = best_us;
         }
     }
@@ -410,11 +416,12 @@ int plan_run(const struct plan *pl, const struct walk *w, int n,
             }
         }
         int is_cut = best_us > 0 && (is_dropping || pl->mode[i] != PLAN_SEARCH);
-        /* A searched algorithm (within r at a neighbour) that starts sqrt(r)
-         * behind the best found here has lost ground since: r would let it
-         * descend in full (measured: up to 8 % dearer, no better choice). */
-        double factor = pl->mode[i] == PLAN_SEARCH ? sqrt(ratio) : ratio;
-        double cut_us = is_cut ? factor * best_us : 0;
+        /* One that starts r behind the best found here is left (after
+         * its unsegmented time, see descent_from). A cut of sqrt(r) for
+         * searched ones saved 6 % of the time on the shipped platforms and
+         * lost 11 % on a generated one (bcast chain, 8 ranks, 64 KiB: 1.16x
+         * behind at its neighbour's 16 KiB, the optimum at 32 KiB). */
+        double cut_us = is_cut ? ratio * best_us : 0;
         d[i].is_pruning = is_dropping;
         d[i].rival_us = best_us;
         if (is_deeper && cut_us > 0 && start + 1 < w[i].n &&

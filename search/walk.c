@@ -50,6 +50,7 @@ static int descent_time(struct descent *d, int k, const struct search_point *p,
     int method = d->walk->steps[k];
     double t;
     int rc = o->time(o->ctx, p, method, &t);
+    d->is_first_timed |= k == 0;
     *is_na = t < 0;
     if (rc != 0 || t < 0) {
         return rc;
@@ -124,13 +125,14 @@ static int is_pruned(const struct descent *d, int k, int dir,
            t[2] > (1 - WALK_TIE) * t[1];
 }
 
-/* Walks from `from` in direction dir while time falls, within lookahead. */
-static int descent_direction(struct descent *d, int from, int dir,
+/* Walks from `from` in direction dir while time falls, within lookahead,
+ * up to but not onto step `end` (-1 or walk->n: the walk's end). */
+static int descent_direction(struct descent *d, int from, int dir, int end,
                              const struct search_point *p,
                              const struct search_oracle *o)
 {
     d->misses = 0;
-    for (int k = from; k >= 0 && k < d->walk->n; k += dir) {
+    for (int k = from; k >= 0 && k < d->walk->n && k != end; k += dir) {
         int is_na;
         int rc = descent_time(d, k, p, o, &is_na);
         if (rc != 0 || is_na) {
@@ -141,6 +143,24 @@ static int descent_direction(struct descent *d, int from, int dir,
         }
     }
     return 0;
+}
+
+/* alg's unsegmented time at the largest smaller message timed at these
+ * procs, 0 if none: a lower bound of it here (sending more never takes
+ * less time). */
+static double unsegmented_bound(const struct search_point *p, int alg)
+{
+    double bound = 0;
+    long at = -1;
+    for (int i = 0; p->prev_msg && i < p->prev_msg->n; i++) {
+        const struct search_result *r = &p->prev_msg->results[i];
+        if (r->method.alg == alg && r->method.seg_bytes == 0 &&
+            r->time_us >= 0 && r->msg_bytes > at) {
+            at = r->msg_bytes;
+            bound = r->time_us;
+        }
+    }
+    return bound;
 }
 
 int descent_from(struct descent *d, int start, double cut_us,
@@ -156,12 +176,25 @@ int descent_from(struct descent *d, int start, double cut_us,
     }
     int start_method = d->best;
     int down = start + 1;
+    int jumped_from = -1; /* the slope's probe skipped steps after it */
     if (cut_us > 0 && d->best_us > cut_us) {
         /* Behind: from no segmentation, go on only if segmentation's
          * slope, kept up to the end of the walk, would get below the cut
          * (segmenting can change everything); otherwise stop. */
-        if (down >= d->walk->n ||
-            p->methods[d->walk->steps[start]].seg_bytes != 0) {
+        if (p->methods[d->walk->steps[start]].seg_bytes != 0) {
+            /* No segmentation is a regime of its own, off the segment
+             * sizes' curve: it is timed before the algorithm is left
+             * (reduce binomial, 13 ranks, 128 KiB, on a generated cluster:
+             * 1.41x behind at the 32 KiB its neighbour preferred, the
+             * optimum unsegmented). */
+            if (!d->is_first_timed &&
+                p->methods[d->walk->steps[0]].seg_bytes == 0 &&
+                unsegmented_bound(p, d->walk->alg) <= cut_us) {
+                rc = descent_time(d, 0, p, o, &is_na);
+            }
+            return rc;
+        }
+        if (down >= d->walk->n) {
             return 0;
         }
         int depth = p->depths ? p->depths[d->walk->alg] : -1;
@@ -171,29 +204,51 @@ int descent_from(struct descent *d, int start, double cut_us,
              * reduction overlaps receiving with reducing. */
             return 0;
         }
-        /* The slope is read at the first segment of at most a quarter of
-         * the message: two segments overlap too little to show what
-         * segmenting does (pipeline bcast, P=3, 16 KiB on Grig: 8 KiB
-         * segments as slow as none, 4 KiB 21 % faster). */
-        int probe = down;
-        while (probe + 1 < d->walk->n &&
-               4 * (long)p->methods[d->walk->steps[probe]].seg_bytes >
-                   p->msg_bytes) {
-            probe++;
-        }
-        rc = descent_time(d, probe, p, o, &is_na);
-        down = probe + 1;
-        double slope_us =
-            (d->recent_us[1] - d->recent_us[2]) / (double)(probe - start);
-        double floor_us =
-            d->recent_us[2] - slope_us * (double)(d->walk->n - down);
-        if (rc != 0 || is_na || d->n_timed < 2 || slope_us <= 0 ||
-            floor_us > cut_us) {
+        /* The largest segment first: below an eager limit, it can win
+         * alone where no segmentation pays a rendezvous (reduce binary, 6
+         * ranks, 4 KiB, on a generated cluster: 2 KiB segments 44 %
+         * faster than none). */
+        double none_us = d->best_us;
+        rc = descent_time(d, down, p, o, &is_na);
+        if (rc != 0 || is_na) {
             return rc;
         }
+        int probe = down;
+        if (d->best_us > cut_us) {
+            /* The slope is read at the first segment of at most a quarter
+             * of the message: two segments overlap too little to show
+             * what segmenting does (pipeline bcast, P=3, 16 KiB on Grig:
+             * 8 KiB segments as slow as none, 4 KiB 21 % faster). */
+            while (probe + 1 < d->walk->n &&
+                   4 * (long)p->methods[d->walk->steps[probe]].seg_bytes >
+                       p->msg_bytes) {
+                probe++;
+            }
+            if (probe != down) {
+                jumped_from = down;
+                rc = descent_time(d, probe, p, o, &is_na);
+            }
+            double slope_us =
+                (none_us - d->recent_us[2]) / (double)(probe - start);
+            double floor_us =
+                d->recent_us[2] - slope_us * (double)(d->walk->n - probe - 1);
+            if (rc != 0 || is_na || slope_us <= 0 || floor_us > cut_us) {
+                return rc;
+            }
+        }
+        down = probe + 1;
     }
     int n_before = d->n_timed;
-    rc = descent_direction(d, down, +1, p, o);
+    int probe_best = down - 1;
+    rc = descent_direction(d, down, +1, d->walk->n, p, o);
+    if (rc == 0 && jumped_from >= 0 && probe_best > jumped_from + 1 &&
+        d->best == d->walk->steps[probe_best]) {
+        /* The slope's probe jumped over larger segments that may be
+         * better still (reduce pipeline, 3 ranks, 4 KiB, on a generated
+         * cluster: 2 KiB segments 40 % faster than the 1 KiB probe). */
+        d->recent_us[2] = d->best_us; /* falling is judged from the best */
+        rc = descent_direction(d, probe_best - 1, -1, jumped_from, p, o);
+    }
     if (rc == 0 && d->best == start_method) {
         /* The last step toward smaller segments rose past the best; the
          * convex model holds for trees pipelined over two hops or more
@@ -203,7 +258,7 @@ int descent_from(struct descent *d, int start, double cut_us,
         d->is_bracketed = depth >= 2 && d->n_timed > n_before &&
                           d->recent_us[2] > (1 + WALK_TIE) * d->best_us;
         d->recent_us[2] = d->best_us; /* falling is judged from the start */
-        rc = descent_direction(d, start - 1, -1, p, o);
+        rc = descent_direction(d, start - 1, -1, -1, p, o);
     }
     return rc;
 }

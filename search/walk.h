@@ -31,6 +31,7 @@ struct descent {
     int n_timed;
     int n_segmented; /* timed steps with a segment size (not unsegmented) */
     int is_done;
+    int is_first_timed; /* step 0 (its largest segment, or none) */
     /* Set by smgd and the surrogate: a step past the best stops the
      * descent in that direction when it rises more than
      * params->steep_rise, or, behind rival_us (> 0: the best another
@@ -65,12 +66,14 @@ void descent_pick(const struct descent *d, int n, int *best);
  * times step `start` (unless d has timed it already, as a probe), then walks
  * toward smaller segments while time falls (lookahead steps past the best,
  * as above), and, if that found nothing better, toward larger ones. With
- * cut_us > 0 and a start slower than cut_us, it stops there, unless the
- * start is unsegmented: then it times the first segment of at most a
- * quarter of the message and goes on only if that slope, kept to the end
- * of the walk, gets below; and not even that for a tree whose start is
- * more than twice its depth times the cut (pipelining a tree of h hops
- * divides its time by h at best, 2h with a reduction's overlap). */
+ * cut_us > 0 and a start slower than cut_us, it stops there, after timing
+ * no segmentation (a regime of its own) unless its time at a smaller
+ * message exceeds the cut; from an unsegmented start it times the largest
+ * segment, then the first of at most a quarter of the message, and goes
+ * on only if that slope, kept to the end of the walk, gets below; and not
+ * even that for a tree whose start is more than twice its depth times the
+ * cut (pipelining a tree of h hops divides its time by h at best, 2h with
+ * a reduction's overlap). */
 int descent_from(struct descent *d, int start, double cut_us,
                  const struct search_point *p, const struct search_oracle *o);
 
