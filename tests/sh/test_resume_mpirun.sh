@@ -53,7 +53,7 @@ if command -v python3 >/dev/null; then
     [ "$n" -eq 68 ] || fail "export json has $n rows"
 fi
 build/autotune export -r "$tmp/run" --format xml > /dev/null 2> "$tmp/err" && fail "unknown format accepted"
-grep -q "unknown format 'xml' (valid: csv json ompi ompi-v2 ompi-json mpich)" "$tmp/err" || fail "format error: $(cat "$tmp/err")"
+grep -q "unknown format 'xml' (valid: csv json ompi ompi-v2 ompi-json dec mpich)" "$tmp/err" || fail "format error: $(cat "$tmp/err")"
 build/autotune export -r "$tmp/none" --format csv > /dev/null 2>&1 && fail "missing run accepted"
 echo "$fails failure(s)"
 [ $fails -eq 0 ]
