@@ -113,7 +113,10 @@ build/obj/%.o: %.c
 # shared object that smpirun loads; with the system's program interpreter and
 # an entry point (autotune/main.c) it also runs by itself, for the commands
 # that need no MPI and a hint on how to start the sweep.
-SMPI_INTERP := $(if $(SMPICC),$(shell readelf -l /bin/sh 2>/dev/null | \
+# Not under the sanitizers: their runtimes need the C library's start-up,
+# which a shared object started by itself does not get.
+SMPI_INTERP := $(if $(and $(SMPICC),$(if $(SANITIZE),,yes)),$(shell \
+                 readelf -l /bin/sh 2>/dev/null | \
                  sed -n 's/.*program interpreter: \(.*\)]/\1/p'))
 build/smpi/autotune/main.o: CFLAGS += \
     $(if $(SMPI_INTERP),-DAUTOTUNE_SMPI_INTERP='"$(SMPI_INTERP)"')
