@@ -432,7 +432,7 @@ static int read_search_options(const struct reader *r,
 {
     if (!config_setting_is_group(s)) {
         report(r, s, "search_options",
-               "expected a group like { lookahead = 2; drop_ratio = 1.3; "
+               "expected a group like { lookahead = 3; drop_ratio = 1.3; "
                "steep_rise = 0; }");
         return -1;
     }

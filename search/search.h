@@ -30,12 +30,14 @@ struct search_params {
                           time, the next halves it: up to 61 % lost on a
                           generated cluster) */
 };
-/* lookahead 2: a step across the eager limit and the next can both rise
- * before the curve falls to its optimum on the other side (8 % lost with
- * lookahead 1 on a generated cluster, none with 2). */
+/* lookahead 3: segment sizes just above an eager limit pay a rendezvous
+ * each, so up to three steps can rise before the curve falls to its
+ * optimum below the limit (lost with lookahead 1: 8 % on one generated
+ * cluster; with 2: 14 % on another, bcast split_binary at 53 ranks,
+ * 128 KiB; with 3, none on the 12). */
 #define SEARCH_PARAMS_DEFAULT                                                  \
     {                                                                          \
-        2, 1.3, 0                                                              \
+        3, 1.3, 0                                                              \
     }
 
 /* What the strategy learned at a grid point: one of the oracle's answers
