@@ -82,16 +82,8 @@ for scale in $scales; do
                 END {for (p in k) if (k[p] == 21 * n) print p}' "$run/journal" |
                 sort -n | paste -sd, | sed 's/,/, /g')
         fi
-        cat > "$run.cfg" <<CFG
-output        = "$run";
-collectives   = [${quoted%, }];
-procs         = [$procs];
-message_sizes = { min = 1; max = 1048576; factor = 2; };
-segment_sizes = [0, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536];
-search        = "exhaustive";
-measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
-baseline      = false;
-CFG
+        exhaustive_cfg "$run.cfg" "$run" "[${quoted%, }]" "[$procs]" \
+            "{ min = 1; max = 1048576; factor = 2; }"
         ;;
     *) echo "usage: $0 [wide|full]"; exit 2 ;;
     esac

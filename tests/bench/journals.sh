@@ -1,5 +1,33 @@
-# Sourced by the benchmarks: journals of one grid swept in parallel (one
+# Sourced by the benchmarks: the config and the command of a benchmark's
+# exhaustive sweep, and journals of one grid swept in parallel (one
 # collective or procs range each) merged into one.
+
+# exhaustive_cfg CFG RUN COLLECTIVES PROCS MESSAGE_SIZES: writes the config
+# of an exhaustive sweep into RUN (one repetition: the simulation is
+# deterministic; no baseline).
+exhaustive_cfg() {
+    cat > "$1" <<CFG
+output        = "$2";
+collectives   = $3;
+procs         = $4;
+message_sizes = $5;
+segment_sizes = [0, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536];
+search        = "exhaustive";
+measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
+baseline      = false;
+CFG
+}
+
+# bench_sweep NP PLATFORM CFG: the simulated sweep of CFG on NP ranks of
+# PLATFORM, printed then run, unless BENCH_SWEEP=no (replay what is swept).
+# Sets $sweep to the command, for the figures' header.
+bench_sweep() {
+    sweep="smpirun -np $1 -platform $2 --cfg=smpi/simulate-computation:no --log=root.thres:critical build/autotune-smpi -c $3"
+    if [ "${BENCH_SWEEP:-yes}" != no ]; then
+        echo "$sweep"
+        nice -n 10 $sweep
+    fi
+}
 
 # journal_merge DEST SRC...: appends to DEST (created from the first SRC
 # when absent) every record of each SRC that DEST lacks. Complete lines

@@ -44,21 +44,9 @@ for name in $platforms; do
     nodes=$(sed -n 's/.*radical="0-\([0-9]*\)".*/\1/p' "$xml")
     nodes=$((nodes + 1))
     run=$runs/$name
-    cat > "$run.cfg" <<CFG
-output        = "$run";
-collectives   = ["bcast", "reduce"];
-procs         = $(procs_of "$nodes");
-message_sizes = { min = 1; max = 262144; factor = 2; };
-segment_sizes = [0, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536];
-search        = "exhaustive";
-measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
-baseline      = false;
-CFG
-    sweep="smpirun -np $nodes -platform $xml --cfg=smpi/simulate-computation:no --log=root.thres:critical build/autotune-smpi -c $run.cfg"
-    if [ "${BENCH_SWEEP:-yes}" != no ]; then
-        echo "$sweep"
-        nice -n 10 $sweep
-    fi
+    exhaustive_cfg "$run.cfg" "$run" '["bcast", "reduce"]' "$(procs_of "$nodes")" \
+        "{ min = 1; max = 262144; factor = 2; }"
+    bench_sweep "$nodes" "$xml" "$run.cfg"
 done
 
 # The replays, from the committed journals.

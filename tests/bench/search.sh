@@ -37,21 +37,8 @@ for c in $clusters; do
         mkdir -p "$run"
         cp "$wide" "$run/journal"
     fi
-    cat > "$cfg" <<CFG
-output        = "$run";
-collectives   = ["bcast", "reduce"];
-procs         = $procs;
-message_sizes = $msgs;
-segment_sizes = [0, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536];
-search        = "exhaustive";
-measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
-baseline      = false;
-CFG
-    sweep="smpirun -np $np -platform conf/platforms/$c.xml --cfg=smpi/simulate-computation:no --log=root.thres:critical build/autotune-smpi -c $cfg"
-    if [ "${BENCH_SWEEP:-yes}" != no ]; then
-        echo "$sweep"
-        nice -n 10 $sweep
-    fi
+    exhaustive_cfg "$cfg" "$run" '["bcast", "reduce"]' "$procs" "$msgs"
+    bench_sweep "$np" "conf/platforms/$c.xml" "$cfg"
     out=results/bench/search-$c-$scale.csv
     # compare replays a snapshot of the journal, so that a sweep may go on
     # writing it meanwhile, with the records of the sweeps of the same
