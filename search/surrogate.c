@@ -68,12 +68,10 @@ static int surrogate_walk(struct descent *d, int start, double cut_us,
      * tree is timed unsegmented too (reduce binary, 7 ranks, 16 KiB, on a
      * generated cluster: the pipeline's 2 KiB beat none by 0.5 %, the
      * tree's none beat 2 KiB by 46 %). */
-    double none_us = -1;
-    int none = walk_find_seg(p, w, 0);
-    if (rc_tree == 0 && none == 0 && pd.is_first_timed && !d->is_first_timed &&
-        on_pipe.time(on_pipe.ctx, p, w->steps[0], &none_us) == 0 &&
-        none_us >= 0 && none_us <= sqrt(p->params->drop_ratio) * pd.best_us) {
-        rc_tree = descent_probe(d, 0, p, o); /* asked again: the journal's */
+    if (rc_tree == 0 && walk_find_seg(p, w, 0) == 0 && pd.is_first_timed &&
+        !d->is_first_timed && pd.first_us >= 0 &&
+        pd.first_us <= sqrt(p->params->drop_ratio) * pd.best_us) {
+        rc_tree = descent_probe(d, 0, p, o);
     }
     return rc_tree;
 }

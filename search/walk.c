@@ -50,7 +50,10 @@ static int descent_time(struct descent *d, int k, const struct search_point *p,
     int method = d->walk->steps[k];
     double t;
     int rc = o->time(o->ctx, p, method, &t);
-    d->is_first_timed |= k == 0;
+    if (k == 0) {
+        d->is_first_timed = 1;
+        d->first_us = t;
+    }
     *is_na = t < 0;
     if (rc != 0 || t < 0) {
         return rc;

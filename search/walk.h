@@ -32,6 +32,7 @@ struct descent {
     int n_segmented; /* timed steps with a segment size (not unsegmented) */
     int is_done;
     int is_first_timed; /* step 0 (its largest segment, or none) */
+    double first_us;    /* and its time (< 0: cannot run) */
     /* Set by smgd and the surrogate: a step past the best stops the
      * descent in that direction when it rises more than
      * params->steep_rise, or, behind rival_us (> 0: the best another
