@@ -23,10 +23,10 @@ CFLAGS   += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 LDFLAGS  += -fsanitize=$(SANITIZE)
 endif
 
-MODULES  := autotune search collectives store decision
+MODULES  := autotune search collectives store decision report
 # The modules that never call MPI, compiled with plain cc into
 # build/libautotune-core.a: an #include <mpi.h> there breaks the build.
-CORE_MODULES := search store decision
+CORE_MODULES := search store decision report
 comma    := ,
 SRCS     := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
 CORE_SRCS:= $(foreach m,$(CORE_MODULES),$(wildcard $(m)/*.c))

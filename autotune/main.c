@@ -15,6 +15,7 @@
 #include "autotune/config.h"
 #include "autotune/decision_cli.h"
 #include "autotune/plan_cli.h"
+#include "autotune/report_cli.h"
 #include "autotune/sweep.h"
 #include "collectives/collectives.h"
 #include "search/search.h"
@@ -33,6 +34,9 @@ static const char usage[] =
     "strategy\n"
     "  autotune report -r RUN                        speedup over the "
     "library default\n"
+    "  autotune report -r RUN [--html FILE] [--map COLL] [--points P:M,...]\n"
+    "                                                maps, landscapes, HTML "
+    "report\n"
     "  autotune tree -f STEM [-m M] [-c C] [-u] [-g] [-s]   C4.5 "
     "decision tree\n"
     "  autotune tree -r RUN [-m M] [-c C] [--collectives a,b] [--combined]\n"
@@ -277,10 +281,16 @@ static const struct command offline_commands[] = {
      "strategy missed the optimum,\n--trace every experiment a strategy "
      "asked for; --segments replays a sub-list of\nthe run's segment sizes "
      "(0 among them).\n"},
-    {"report", report_main,
-     "usage: autotune report -r RUN\n"
+    {"report", report_cli_main,
+     "usage: autotune report -r RUN [--html FILE] [--map COLLECTIVE] "
+     "[--points P:M,...]\n"
      "The speedup of the tuned choice over the library default (default/0) "
-     "at the\nrun's points, per collective.\n"},
+     "at the\nrun's points, per collective. --map prints a collective's "
+     "decision map (the\nfastest method per procs and message size); "
+     "--html writes one self-contained\nHTML file: decision, speedup and "
+     "penalty maps (every RUN/*.dec), segment-size\nlandscapes at --points "
+     "(PROCS:BYTES, e.g. 16:64K) or chosen automatically,\nthe strategies' "
+     "costs (RUN/compare.csv) and the run's settings.\n"},
     {"tree", tree_main,
      "usage: autotune tree -f STEM [-m M] [-c C] [-u] [-g] [-s]\n"
      "       autotune tree -r RUN [-m M] [-c C] [--collectives a,b] "

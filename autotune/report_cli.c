@@ -1,0 +1,70 @@
+/* `autotune report`: without --html or --map, the text summary of
+ * baseline.c; with them, the pictures of report/. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "autotune/baseline.h"
+#include "autotune/report_cli.h"
+#include "report/report.h"
+
+static const char report_usage[] =
+    "usage: autotune report -r RUN [--html FILE] [--map COLLECTIVE] "
+    "[--points P:M,...]\n";
+
+int report_cli_main(int argc, char **argv)
+{
+    char *run = NULL, *html = NULL, *map = NULL, *points = NULL;
+    for (int i = 1; i < argc; i += 2) {
+        char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        char **slot = strcmp(opt, "-r") == 0         ? &run
+                      : strcmp(opt, "--html") == 0   ? &html
+                      : strcmp(opt, "--map") == 0    ? &map
+                      : strcmp(opt, "--points") == 0 ? &points
+                                                     : NULL;
+        if (!slot) {
+            fprintf(stderr, "autotune report: unknown option '%s'\n%s", opt,
+                    report_usage);
+            return 2;
+        }
+        if (!val) {
+            fprintf(stderr, "autotune report: %s needs a value\n%s", opt,
+                    report_usage);
+            return 2;
+        }
+        *slot = val;
+    }
+    if (!run) {
+        fprintf(stderr, "autotune report: -r RUN is required\n%s",
+                report_usage);
+        return 2;
+    }
+    if (points && !html) {
+        fprintf(stderr, "autotune report: --points goes with --html\n%s",
+                report_usage);
+        return 2;
+    }
+    if (!html && !map) {
+        char r_opt[] = "-r";
+        char *text_argv[] = {argv[0], r_opt, run, NULL};
+        return report_main(3, text_argv);
+    }
+    if (map && report_print_map(run, map, stdout, isatty(STDOUT_FILENO)) != 0) {
+        return 1;
+    }
+    if (html) {
+        struct report_point *pts = NULL;
+        int n_pts = 0;
+        if (points && report_parse_points(points, &pts, &n_pts) != 0) {
+            return 2;
+        }
+        int rc = report_write_html(run, html, pts, n_pts);
+        free(pts);
+        if (rc != 0) {
+            return 1;
+        }
+        printf("autotune report: wrote %s\n", html);
+    }
+    return 0;
+}

@@ -1,0 +1,11 @@
+/* `autotune report`: the text summary of the speedup over the library
+ * default, the decision map in the terminal (--map) and the HTML report
+ * (--html), all offline. */
+#ifndef AUTOTUNE_REPORT_CLI_H
+#define AUTOTUNE_REPORT_CLI_H
+
+/* autotune report -r RUN [--html FILE] [--map COLL] [--points P:M,...];
+ * returns the exit status. */
+int report_cli_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,589 @@
+/* The HTML report of a run directory: one self-contained file (inline SVG
+ * and CSS, no script, nothing fetched), written atomically. Every figure
+ * is a <figure> with an id, so a reader (or a test) finds it. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report/internal.h"
+#include "report/svg.h"
+#include "store/journal.h"
+#include "store/rundir.h"
+#include "store/tables.h"
+
+#define MAX_DECS 64
+#define MAX_COMPARE_ROWS 32
+#define MAX_COMPARE_COLS 16
+#define AUTO_LANDSCAPES 3
+
+/* compare.csv as text cells, header first. */
+struct compare_csv {
+    int n_rows, n_cols;
+    char cell[MAX_COMPARE_ROWS + 1][MAX_COMPARE_COLS][48];
+};
+
+struct page {
+    const char *run;
+    struct run_data *r;
+    struct journal *j; /* NULL: the run has no journal */
+    int n_decs;
+    char dec_names[MAX_DECS][256];
+    struct decision *decs[MAX_DECS];
+    struct compare_csv *compare; /* NULL: no compare.csv */
+    const struct report_point *points;
+    int n_points;
+};
+
+static const char style[] =
+    "body{font-family:sans-serif;margin:1.5em auto;max-width:1400px;"
+    "color:#111;padding:0 1em}\n"
+    "h1{font-size:1.6em}h2{border-bottom:2px solid #0072B2;margin-top:2em}\n"
+    "figure{margin:1em 0 2em 0}figcaption{font-size:.9em;color:#333;"
+    "max-width:60em}\n"
+    "svg{display:block;max-width:100%;height:auto}\n"
+    "table{border-collapse:collapse;margin:.5em 0 1.5em 0}td,th{border:1px "
+    "solid #bbb;padding:.2em .6em;text-align:left}\n"
+    "th{background:#eef}td.n{text-align:right}nav a{margin-right:1em}\n";
+
+static void put(FILE *f, const char *s)
+{
+    svg_escape(f, s);
+}
+
+/* A name usable in an id: letters, digits, '-' and '_'. */
+static void id_part(char *buf, size_t size, const char *s)
+{
+    size_t n = 0;
+    for (; *s && n + 1 < size; s++) {
+        buf[n++] =
+            isalnum((unsigned char)*s) || *s == '-' || *s == '_' ? *s : '_';
+    }
+    buf[n] = '\0';
+}
+
+static void write_settings(FILE *f, const struct page *pg)
+{
+    fputs("<section id=\"run\">\n<h2>The run</h2>\n<table "
+          "id=\"settings\">\n<tr><th>setting</th><th>value</th></tr>\n",
+          f);
+    fputs("<tr><td>run directory</td><td>", f);
+    put(f, pg->run);
+    fputs("</td></tr>\n", f);
+    if (!pg->j) {
+        fputs("<tr><td>journal</td><td>none in the run directory: "
+              "settings unknown</td></tr>\n",
+              f);
+    } else {
+        const struct journal_settings *s = journal_get_settings(pg->j);
+        for (int i = 0; i < s->n; i++) {
+            const char *eq = strchr(s->entries[i], '=');
+            size_t key_len = eq ? (size_t)(eq - s->entries[i]) : 0;
+            fprintf(f, "<tr><td>%.*s</td><td>", (int)key_len, s->entries[i]);
+            /* The journal writes the library's spaces as '_'. */
+            bool is_library = strncmp(s->entries[i], "library=", 8) == 0;
+            for (const char *c = eq ? eq + 1 : s->entries[i]; *c; c++) {
+                char one[2] = {is_library && *c == '_' ? ' ' : *c, '\0'};
+                put(f, one);
+            }
+            fputs("</td></tr>\n", f);
+        }
+    }
+    fputs("</table>\n", f);
+    if (pg->j) {
+        size_t n = journal_count(pg->j), not_applicable = 0, defaults = 0;
+        double cost_s = 0;
+        for (size_t i = 0; i < n; i++) {
+            const struct measurement *m = journal_record(pg->j, i);
+            not_applicable += !m->is_applicable;
+            defaults += strcmp(m->algorithm, STORE_DEFAULT_ALGORITHM) == 0;
+            cost_s += m->is_applicable ? m->cost_s : 0;
+        }
+        fprintf(f,
+                "<table id=\"journal\">\n<tr><th>journal records</th>"
+                "<th>count</th></tr>\n"
+                "<tr><td>measurements</td><td class=\"n\">%zu</td></tr>\n"
+                "<tr><td>of which not applicable</td><td "
+                "class=\"n\">%zu</td></tr>\n"
+                "<tr><td>of which the library default</td><td "
+                "class=\"n\">%zu</td></tr>\n"
+                "<tr><td>point results</td><td class=\"n\">%zu</td></tr>\n"
+                "<tr><td>experiment seconds</td><td "
+                "class=\"n\">%.3f</td></tr>\n</table>\n",
+                n, not_applicable, defaults, journal_point_count(pg->j),
+                cost_s);
+    }
+    fputs("<table id=\"grids\">\n<tr><th>collective</th><th>procs</th>"
+          "<th>message sizes</th><th>points with an optimum</th>"
+          "<th>methods timed</th></tr>\n",
+          f);
+    for (int g = 0; g < pg->r->n_grids; g++) {
+        const struct run_grid *grid = &pg->r->grids[g];
+        long cells = (long)grid->n_procs * grid->n_msgs, n_best = 0;
+        char lo[16], hi[16];
+        for (long c = 0; c < cells; c++) {
+            n_best += grid->best[c] >= 0;
+        }
+        svg_format_bytes(lo, sizeof lo, (double)grid->msgs[0]);
+        svg_format_bytes(hi, sizeof hi, (double)grid->msgs[grid->n_msgs - 1]);
+        fputs("<tr><td>", f);
+        put(f, grid->name);
+        fprintf(f,
+                "</td><td>%d..%d (%d)</td><td>%s..%s (%d)</td><td "
+                "class=\"n\">%ld of %ld</td><td class=\"n\">%d</td></tr>\n",
+                grid->procs[0], grid->procs[grid->n_procs - 1], grid->n_procs,
+                lo, hi, grid->n_msgs, n_best, cells, pg->r->n_methods);
+    }
+    fputs("</table>\n</section>\n", f);
+}
+
+/* The gap between the two best algorithms at a cell (relative to the
+ * best), or HUGE_VAL where no algorithm was timed at three segment sizes
+ * or more: only where the segment size matters is a landscape worth it.
+ * Algorithms within 0.1 % of the best count as the best: at 2 processes
+ * several trees are the same tree. */
+static double algorithm_gap(const struct run_data *r,
+                            const struct run_grid *grid,
+                            const struct report_algs *a, int m, long cell)
+{
+    const double *t = grid->time_us + cell * r->n_methods;
+    double best[REPORT_MAX_ALGS], first = HUGE_VAL, second = HUGE_VAL;
+    int segs[REPORT_MAX_ALGS] = {0}, most_segs = 0;
+    for (int i = 0; i < a->n; i++) {
+        best[i] = HUGE_VAL;
+    }
+    for (int k = 0; k < r->n_methods; k++) {
+        int i = report_algs_find(a, r->methods[k].algorithm);
+        int seg = r->methods[k].segment_bytes;
+        if (i < 0 || t[k] < 0) {
+            continue;
+        }
+        best[i] = fmin(best[i], t[k]);
+        if (seg > 0 && seg < grid->msgs[m] && ++segs[i] > most_segs) {
+            most_segs = segs[i];
+        }
+    }
+    for (int i = 0; i < a->n; i++) {
+        first = fmin(first, best[i]);
+    }
+    for (int i = 0; i < a->n; i++) {
+        if (best[i] > first * 1.001) {
+            second = fmin(second, best[i]);
+        }
+    }
+    if (grid->best[cell] < 0 || most_segs < 3 || second == HUGE_VAL) {
+        return HUGE_VAL;
+    }
+    return (second - first) / first;
+}
+
+/* Up to AUTO_LANDSCAPES cells, of distinct message sizes, where the two
+ * best algorithms are closest. */
+static int auto_points(const struct run_data *r, const struct run_grid *grid,
+                       const struct report_algs *a, long *chosen)
+{
+    long cells = (long)grid->n_procs * grid->n_msgs;
+    double *gap = malloc((size_t)(cells + 1) * sizeof *gap);
+    int n = 0;
+    if (!gap) {
+        return 0;
+    }
+    for (long c = 0; c < cells; c++) {
+        gap[c] = algorithm_gap(r, grid, a, (int)(c % grid->n_msgs), c);
+    }
+    while (n < AUTO_LANDSCAPES) {
+        long pick = -1;
+        for (long c = 0; c < cells; c++) {
+            bool is_taken = false;
+            for (int s = 0; s < n; s++) {
+                is_taken |= chosen[s] % grid->n_msgs == c % grid->n_msgs;
+            }
+            if (!is_taken && gap[c] < HUGE_VAL &&
+                (pick < 0 || gap[c] < gap[pick])) {
+                pick = c;
+            }
+        }
+        if (pick < 0) {
+            break;
+        }
+        chosen[n++] = pick;
+    }
+    free(gap);
+    return n;
+}
+
+static void write_landscapes(FILE *f, const struct page *pg,
+                             const struct run_grid *grid,
+                             const struct report_algs *a, const char *cid)
+{
+    long chosen[AUTO_LANDSCAPES + 64];
+    int n = 0;
+    for (int i = 0; i < pg->n_points && n < 64 + AUTO_LANDSCAPES; i++) {
+        for (int p = 0; p < grid->n_procs; p++) {
+            for (int m = 0; m < grid->n_msgs; m++) {
+                long cell = (long)p * grid->n_msgs + m;
+                if (grid->procs[p] == pg->points[i].procs &&
+                    grid->msgs[m] == pg->points[i].msg_bytes &&
+                    grid->best[cell] >= 0) {
+                    chosen[n++] = cell;
+                }
+            }
+        }
+    }
+    if (pg->n_points == 0) {
+        n = auto_points(pg->r, grid, a, chosen);
+    }
+    fputs("<h3>Segment-size landscapes</h3>\n", f);
+    if (n == 0) {
+        fprintf(f, "<p>No %s point to draw%s.</p>\n",
+                pg->n_points ? "--points" : "segmented",
+                pg->n_points ? " is on this grid" : "");
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        int p = (int)(chosen[i] / grid->n_msgs),
+            m = (int)(chosen[i] % grid->n_msgs);
+        char id[128];
+        snprintf(id, sizeof id, "landscape-%s-%d-%ld", cid, grid->procs[p],
+                 grid->msgs[m]);
+        fprintf(f, "<figure id=\"%s\" class=\"landscape\">\n", id);
+        report_svg_landscape(f, id, pg->r, grid, a, p, m);
+        fputs("<figcaption>Mean time of every method the run timed at this "
+              "point; each line is one algorithm over its segment sizes "
+              "(seed 003, Fig. 2). ",
+              f);
+        fputs(pg->n_points ? "Chosen with --points."
+                           : "Chosen automatically: where the two best "
+                             "algorithms are closest.",
+              f);
+        fputs("</figcaption>\n</figure>\n", f);
+    }
+}
+
+static void write_decisions(FILE *f, const struct page *pg,
+                            const struct run_grid *grid, const char *cid)
+{
+    char *figure[MAX_DECS] = {NULL};
+    int n_shown = 0;
+    fputs("<h3>Decisions of the run directory: penalty maps</h3>\n", f);
+    fputs("<table class=\"penalties\">\n<tr><th>decision</th><th>kind</th>"
+          "<th>leaves</th><th>points</th><th>cannot run</th><th>mean "
+          "%</th><th>median %</th><th>max %</th></tr>\n",
+          f);
+    for (int i = 0; i < pg->n_decs; i++) {
+        const struct decision *d = pg->decs[i];
+        int dc = decision_find_collective(d, grid->name);
+        char id[400], dec_id[256], what[400];
+        int leaves, tests, depth;
+        struct penalty_stats st;
+        size_t len = 0;
+        FILE *mem = dc < 0 ? NULL : open_memstream(&figure[i], &len);
+        if (!mem) {
+            continue;
+        }
+        id_part(dec_id, sizeof dec_id, pg->dec_names[i]);
+        snprintf(id, sizeof id, "penalty-%s-%s", cid, dec_id);
+        snprintf(what, sizeof what, "%s (%s)", pg->dec_names[i], d->kind);
+        decision_count(d, &leaves, &tests, &depth);
+        fprintf(mem, "<figure id=\"%s\" class=\"penalty-map\">\n", id);
+        report_svg_penalty_map(mem, id, what, pg->r, grid, d, dc, &st);
+        fputs("<figcaption>Penalty of the decision's choice at every grid "
+              "point, (t_chosen - t_best) / t_best in percent, looked up as "
+              "libautotune looks it up; n/a where its method cannot run "
+              "there.</figcaption>\n</figure>\n",
+              mem);
+        fclose(mem);
+        fprintf(f, "<tr><td><a href=\"#%s\">", id);
+        put(f, pg->dec_names[i]);
+        fputs("</a></td><td>", f);
+        put(f, d->kind);
+        fprintf(f,
+                "</td><td class=\"n\">%d</td><td class=\"n\">%d</td><td "
+                "class=\"n\">%d</td><td class=\"n\">%.2f</td><td "
+                "class=\"n\">%.2f</td><td class=\"n\">%.2f</td></tr>\n",
+                leaves, st.n, st.n_unrunnable, st.mean, st.median, st.max);
+        n_shown++;
+    }
+    fputs("</table>\n", f);
+    if (n_shown == 0) {
+        fputs("<p>No decision for this collective in the run directory: "
+              "<code>autotune tree -r RUN</code>, <code>autotune quadtree "
+              "-r RUN ...</code> or <code>autotune export -r RUN --format "
+              "dec -o RUN/exact.dec</code> write one.</p>\n",
+              f);
+    }
+    for (int i = 0; i < pg->n_decs; i++) {
+        if (figure[i]) {
+            fputs(figure[i], f);
+        }
+        free(figure[i]);
+    }
+}
+
+static void write_collective(FILE *f, const struct page *pg, int g)
+{
+    const struct run_grid *grid = &pg->r->grids[g];
+    struct report_algs a;
+    char cid[RUN_NAME_MAX * 2], id[RUN_NAME_MAX * 3];
+    report_algs_build(pg->r, grid, &a);
+    id_part(cid, sizeof cid, grid->name);
+    fprintf(f, "<section id=\"coll-%s\">\n<h2>", cid);
+    put(f, grid->name);
+    fputs("</h2>\n", f);
+    snprintf(id, sizeof id, "map-%s", cid);
+    fprintf(f, "<figure id=\"%s\" class=\"decision-map\">\n", id);
+    report_svg_decision_map(f, id, pg->r, grid, &a);
+    fputs("<figcaption>The optimum of optimal.csv at every grid point: "
+          "colour and letter name the algorithm, the text its segment size. "
+          "Both axes are logarithmic; each cell reaches halfway to its "
+          "neighbours.</figcaption>\n</figure>\n",
+          f);
+    snprintf(id, sizeof id, "speedup-%s", cid);
+    if (pg->r->has_default) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&buf, &len);
+        if (mem) {
+            report_svg_speedup_map(mem, id, pg->r, grid);
+            fclose(mem);
+        }
+        if (buf && len) {
+            fprintf(f, "<figure id=\"%s\" class=\"speedup-map\">\n", id);
+            fwrite(buf, 1, len, f);
+            fputs("<figcaption>How many times faster the tuned choice is "
+                  "than the library's own decision (default/0), where the "
+                  "run timed it.</figcaption>\n</figure>\n",
+                  f);
+        }
+        free(buf);
+    } else {
+        fputs("<p>The run did not time the library's default (baseline = "
+              "false): no speedup map.</p>\n",
+              f);
+    }
+    write_decisions(f, pg, grid, cid);
+    write_landscapes(f, pg, grid, &a, cid);
+    fputs("</section>\n", f);
+}
+
+static int compare_col(const struct compare_csv *c, const char *name)
+{
+    for (int k = 0; k < c->n_cols; k++) {
+        if (strcmp(c->cell[0][k], name) == 0) {
+            return k;
+        }
+    }
+    return -1;
+}
+
+static void write_strategies(FILE *f, const struct page *pg)
+{
+    const struct compare_csv *c = pg->compare;
+    fputs("<section id=\"strategies\">\n<h2>Search strategies</h2>\n", f);
+    if (!c) {
+        fputs("<p>No compare.csv in the run directory (<code>autotune "
+              "compare -r RUN</code> writes it on an exhaustive "
+              "run).</p>\n</section>\n",
+              f);
+        return;
+    }
+    int ks = compare_col(c, "strategy"), kx = compare_col(c, "speedup");
+    int kmean = compare_col(c, "mean_penalty_pct");
+    int kmax = compare_col(c, "max_penalty_pct");
+    if (ks >= 0 && kx >= 0 && kmean >= 0 && kmax >= 0) {
+        const char *labels[MAX_COMPARE_ROWS];
+        double speed[MAX_COMPARE_ROWS], mean[MAX_COMPARE_ROWS],
+            max[MAX_COMPARE_ROWS];
+        for (int i = 0; i < c->n_rows; i++) {
+            labels[i] = c->cell[i + 1][ks];
+            speed[i] = atof(c->cell[i + 1][kx]);
+            mean[i] = atof(c->cell[i + 1][kmean]);
+            max[i] = atof(c->cell[i + 1][kmax]);
+        }
+        fputs("<figure id=\"strategy-cost\" class=\"bars\">\n", f);
+        report_svg_bars(f,
+                        "Search cost: exhaustive's experiment seconds / the "
+                        "strategy's",
+                        "times fewer experiment seconds than exhaustive",
+                        c->n_rows, labels, speed, NULL, NULL, NULL);
+        fputs("<figcaption>From compare.csv: every strategy replayed on the "
+              "run's journal.</figcaption>\n</figure>\n",
+              f);
+        fputs("<figure id=\"strategy-penalty\" class=\"bars\">\n", f);
+        report_svg_bars(f, "Penalty of each strategy's choices (%)",
+                        "penalty against the exhaustive optimum (%)", c->n_rows,
+                        labels, mean, "mean", max, "max");
+        fputs("<figcaption>Mean and maximum penalty over the run's points "
+              "(compare.csv).</figcaption>\n</figure>\n",
+              f);
+    }
+    fputs("<table id=\"compare\">\n", f);
+    for (int i = 0; i <= c->n_rows; i++) {
+        fputs("<tr>", f);
+        for (int k = 0; k < c->n_cols; k++) {
+            fputs(i ? "<td>" : "<th>", f);
+            put(f, c->cell[i][k]);
+            fputs(i ? "</td>" : "</th>", f);
+        }
+        fputs("</tr>\n", f);
+    }
+    fputs("</table>\n</section>\n", f);
+}
+
+static int write_page(FILE *f, const void *arg)
+{
+    const struct page *pg = arg;
+    fputs("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" "
+          "lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>autotune "
+          "report: ",
+          f);
+    put(f, pg->run);
+    fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", style);
+    fputs("<h1>autotune report: ", f);
+    put(f, pg->run);
+    fputs("</h1>\n<nav><a href=\"#run\">the run</a>", f);
+    for (int g = 0; g < pg->r->n_grids; g++) {
+        char cid[RUN_NAME_MAX * 2];
+        id_part(cid, sizeof cid, pg->r->grids[g].name);
+        fprintf(f, "<a href=\"#coll-%s\">", cid);
+        put(f, pg->r->grids[g].name);
+        fputs("</a>", f);
+    }
+    fputs("<a href=\"#strategies\">search strategies</a></nav>\n", f);
+    write_settings(f, pg);
+    for (int g = 0; g < pg->r->n_grids; g++) {
+        write_collective(f, pg, g);
+    }
+    write_strategies(f, pg);
+    fputs("</body>\n</html>\n", f);
+    return ferror(f) ? -1 : 0;
+}
+
+static int read_compare(const char *run, struct compare_csv **out)
+{
+    char path[4096], line[1024];
+    *out = NULL;
+    if (rundir_path(path, sizeof path, run, RUNDIR_COMPARE) != 0) {
+        return -1;
+    }
+    FILE *in = fopen(path, "r");
+    if (!in) {
+        return errno == ENOENT ? 0 : (perror(path), -1);
+    }
+    struct compare_csv *c = calloc(1, sizeof *c);
+    int rc = c ? 0 : -1, n_line = 0;
+    while (rc == 0 && fgets(line, sizeof line, in)) {
+        n_line++;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (c->n_rows >= MAX_COMPARE_ROWS) {
+            fprintf(stderr, "%s:%d: more than %d strategies\n", path, n_line,
+                    MAX_COMPARE_ROWS);
+            rc = -1;
+            break;
+        }
+        int row = n_line == 1 ? 0 : ++c->n_rows, k = 0;
+        for (char *s = line, *comma; s && rc == 0;
+             s = comma ? comma + 1 : NULL) {
+            comma = strchr(s, ',');
+            size_t len = comma ? (size_t)(comma - s) : strlen(s);
+            if (k >= MAX_COMPARE_COLS || len >= sizeof c->cell[0][0]) {
+                fprintf(stderr, "%s:%d: malformed row\n", path, n_line);
+                rc = -1;
+                break;
+            }
+            snprintf(c->cell[row][k++], sizeof c->cell[0][0], "%.*s", (int)len,
+                     s);
+        }
+        if (rc == 0 && n_line == 1) {
+            c->n_cols = k;
+        } else if (rc == 0 && k != c->n_cols) {
+            fprintf(stderr, "%s:%d: %d fields where the header has %d\n", path,
+                    n_line, k, c->n_cols);
+            rc = -1;
+        }
+    }
+    fclose(in);
+    if (rc == 0 && n_line == 0) {
+        fprintf(stderr, "%s: empty\n", path);
+        rc = -1;
+    }
+    if (rc != 0) {
+        free(c);
+        return -1;
+    }
+    *out = c;
+    return 0;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+/* Every RUN/ *.dec, in name order. */
+static int load_decisions(struct page *pg)
+{
+    DIR *dir = opendir(pg->run);
+    struct dirent *e;
+    char path[4096];
+    if (!dir) {
+        perror(pg->run);
+        return -1;
+    }
+    while ((e = readdir(dir)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && strcmp(e->d_name + len - 4, ".dec") == 0 &&
+            len < sizeof pg->dec_names[0] && pg->n_decs < MAX_DECS) {
+            snprintf(pg->dec_names[pg->n_decs++], sizeof pg->dec_names[0], "%s",
+                     e->d_name);
+        }
+    }
+    closedir(dir);
+    qsort(pg->dec_names, (size_t)pg->n_decs, sizeof pg->dec_names[0],
+          cmp_names);
+    for (int i = 0; i < pg->n_decs; i++) {
+        if (rundir_path(path, sizeof path, pg->run, pg->dec_names[i]) != 0 ||
+            decision_load(path, &pg->decs[i]) != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int report_write_html(const char *run_dir, const char *html_path,
+                      const struct report_point *points, int n_points)
+{
+    struct page *pg = calloc(1, sizeof *pg);
+    char path[4096];
+    int rc = -1;
+    if (!pg) {
+        fprintf(stderr, "autotune report: out of memory\n");
+        return -1;
+    }
+    pg->run = run_dir;
+    pg->points = points;
+    pg->n_points = n_points;
+    if (run_data_load(run_dir, NULL, 0, &pg->r) != 0 ||
+        rundir_path(path, sizeof path, run_dir, RUNDIR_JOURNAL) != 0) {
+        goto done;
+    }
+    if (access(path, F_OK) == 0 && journal_load(path, &pg->j) != 0) {
+        goto done;
+    }
+    if (load_decisions(pg) != 0 || read_compare(run_dir, &pg->compare) != 0) {
+        goto done;
+    }
+    rc = store_write_file(html_path, write_page, pg);
+done:
+    run_data_destroy(pg->r);
+    journal_close(pg->j);
+    for (int i = 0; i < pg->n_decs; i++) {
+        decision_destroy(pg->decs[i]);
+    }
+    free(pg->compare);
+    free(pg);
+    return rc;
+}

@@ -1,0 +1,32 @@
+/* Pictures of a run directory: the decision map of each collective in the
+ * terminal, and one self-contained HTML report (inline SVG and CSS,
+ * nothing fetched) with decision, speedup and penalty maps, segment-size
+ * landscapes and the strategies' costs. Never calls MPI. */
+#ifndef REPORT_H
+#define REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* A grid point whose segment-size landscape the report draws. */
+struct report_point {
+    int procs;
+    long msg_bytes;
+};
+
+/* "P:M[,P:M...]" (M may end in K or M) into *out (caller frees); one line
+ * naming the bad item on error. */
+int report_parse_points(const char *text, struct report_point **out, int *n);
+
+/* Writes the HTML report of run_dir to html_path (atomically: a failure
+ * leaves no partial file). points (n_points, may be 0) picks the
+ * landscapes; none: a few where the algorithms are closest. */
+int report_write_html(const char *run_dir, const char *html_path,
+                      const struct report_point *points, int n_points);
+
+/* Prints collective's decision map to out: one letter per algorithm and
+ * the segment size per cell, a legend; ANSI colours when use_colour. */
+int report_print_map(const char *run_dir, const char *collective, FILE *out,
+                     bool use_colour);
+
+#endif
