@@ -4,7 +4,13 @@
 set -eu
 # mpich and libmpich-dev only run the MPICH export test; Open MPI stays the
 # default mpicc/mpirun (its alternatives priority is higher).
-packages="make gcc pkg-config clang-format openmpi-bin libopenmpi-dev libsimgrid-dev libgsl-dev libconfig-dev mpich libmpich-dev"
+packages="make gcc pkg-config clang-format openmpi-bin libopenmpi-dev libsimgrid-dev libgsl-dev libconfig-dev mpich libmpich-dev libxml2-utils"
+# chromium renders the HTML report in its test (tests/sh/
+# test_report_browser_smpi.sh); where apt has no chromium (Ubuntu ships it
+# as a snap) that test is skipped.
+if apt-cache show chromium >/dev/null 2>&1; then
+    packages="$packages chromium"
+fi
 # `./setup.sh fuzz` (make fuzz): clang and its libFuzzer runtime as well.
 if [ "${1:-}" = fuzz ]; then
     packages="$packages clang libclang-rt-dev"

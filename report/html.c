@@ -140,18 +140,19 @@ static void write_settings(FILE *f, const struct page *pg)
     fputs("</table>\n</section>\n", f);
 }
 
-/* The gap between the two best algorithms at a cell (relative to the
- * best), or HUGE_VAL where no algorithm was timed at three segment sizes
- * or more: only where the segment size matters is a landscape worth it.
- * Algorithms within 0.1 % of the best count as the best: at 2 processes
- * several trees are the same tree. */
+/* The gap between the two best algorithms at a cell, relative to the
+ * best (algorithms within 0.1 % of the best count as the best: at 2
+ * processes several trees are the same tree), or HUGE_VAL; *n_segs gets
+ * the most segment sizes one algorithm was timed at there (at most 3). */
 static double algorithm_gap(const struct run_data *r,
                             const struct run_grid *grid,
-                            const struct report_algs *a, int m, long cell)
+                            const struct report_algs *a, int m, long cell,
+                            int *n_segs)
 {
     const double *t = grid->time_us + cell * r->n_methods;
     double best[REPORT_MAX_ALGS], first = HUGE_VAL, second = HUGE_VAL;
-    int segs[REPORT_MAX_ALGS] = {0}, most_segs = 0;
+    int segs[REPORT_MAX_ALGS] = {0};
+    *n_segs = 0;
     for (int i = 0; i < a->n; i++) {
         best[i] = HUGE_VAL;
     }
@@ -162,8 +163,8 @@ static double algorithm_gap(const struct run_data *r,
             continue;
         }
         best[i] = fmin(best[i], t[k]);
-        if (seg > 0 && seg < grid->msgs[m] && ++segs[i] > most_segs) {
-            most_segs = segs[i];
+        if (seg > 0 && seg < grid->msgs[m] && ++segs[i] > *n_segs) {
+            *n_segs = segs[i] < 3 ? segs[i] : 3;
         }
     }
     for (int i = 0; i < a->n; i++) {
@@ -174,34 +175,38 @@ static double algorithm_gap(const struct run_data *r,
             second = fmin(second, best[i]);
         }
     }
-    if (grid->best[cell] < 0 || most_segs < 3 || second == HUGE_VAL) {
+    if (grid->best[cell] < 0 || second == HUGE_VAL) {
         return HUGE_VAL;
     }
     return (second - first) / first;
 }
 
 /* Up to AUTO_LANDSCAPES cells, of distinct message sizes, where the two
- * best algorithms are closest. */
+ * best algorithms are closest, among those where an algorithm was timed
+ * at the most segment sizes (three or more, else fewer, at least one):
+ * where the segment size decides. */
 static int auto_points(const struct run_data *r, const struct run_grid *grid,
                        const struct report_algs *a, long *chosen)
 {
     long cells = (long)grid->n_procs * grid->n_msgs;
     double *gap = malloc((size_t)(cells + 1) * sizeof *gap);
-    int n = 0;
-    if (!gap) {
-        return 0;
+    int *n_segs = malloc((size_t)(cells + 1) * sizeof *n_segs);
+    int n = 0, most_segs = 1;
+    for (long c = 0; gap && n_segs && c < cells; c++) {
+        gap[c] =
+            algorithm_gap(r, grid, a, (int)(c % grid->n_msgs), c, &n_segs[c]);
+        if (gap[c] < HUGE_VAL && n_segs[c] > most_segs) {
+            most_segs = n_segs[c];
+        }
     }
-    for (long c = 0; c < cells; c++) {
-        gap[c] = algorithm_gap(r, grid, a, (int)(c % grid->n_msgs), c);
-    }
-    while (n < AUTO_LANDSCAPES) {
+    while (gap && n_segs && n < AUTO_LANDSCAPES) {
         long pick = -1;
         for (long c = 0; c < cells; c++) {
             bool is_taken = false;
             for (int s = 0; s < n; s++) {
                 is_taken |= chosen[s] % grid->n_msgs == c % grid->n_msgs;
             }
-            if (!is_taken && gap[c] < HUGE_VAL &&
+            if (!is_taken && gap[c] < HUGE_VAL && n_segs[c] == most_segs &&
                 (pick < 0 || gap[c] < gap[pick])) {
                 pick = c;
             }
@@ -212,6 +217,7 @@ static int auto_points(const struct run_data *r, const struct run_grid *grid,
         chosen[n++] = pick;
     }
     free(gap);
+    free(n_segs);
     return n;
 }
 

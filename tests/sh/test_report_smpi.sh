@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# `autotune report --html` on a small simulated run: well-formed XML (the
+# page and each SVG alone), nothing fetched, the expected figures, the
+# decision map's cells equal to optimal.csv; `--map` in the terminal
+# (colour only on a tty); bad input refused with one line, nothing written.
+set -u
+. "$(dirname "$0")/lib.sh"
+. tests/sh/lib_report.sh
+html=$tmp/report.html
+
+xmllint --noout "$html" || fail "the report is not well-formed XML"
+n_svg=$(xmllint --xpath "count(//*[local-name()='svg'])" "$html")
+[ "$n_svg" -ge 10 ] || fail "only $n_svg figures"
+for i in $(seq 1 "$n_svg"); do
+    xmllint --xpath "(//*[local-name()='svg'])[$i]" "$html" > "$tmp/fig.svg"
+    xmllint --noout "$tmp/fig.svg" || fail "figure $i alone is not well-formed"
+    grep -q '<title>' "$tmp/fig.svg" || fail "figure $i has no title"
+done
+grep -Eiq '<script|<link|<img|<iframe|src=|@import|url\([^#]' "$html" &&
+    fail "the report fetches something: $(grep -Eio '<script|<link|<img|src=[^ ]*|@import|url\([^#][^)]*' "$html" | head -3)"
+for id in map-bcast map-reduce speedup-bcast speedup-reduce penalty-bcast-tree_dec \
+    penalty-reduce-tree_dec penalty-bcast-quadtree-bcast_dec penalty-bcast-exact_dec \
+    strategy-cost strategy-penalty settings journal; do
+    grep -q "id=\"$id\"" "$html" || fail "no figure or table '$id'"
+done
+grep -q 'id="landscape-bcast-' "$html" || fail "no bcast landscape"
+grep -q 'id="penalty-reduce-quadtree-bcast_dec"' "$html" && fail "the bcast quadtree drawn for reduce"
+for c in bcast reduce; do
+    map_cells "$html" $c > "$tmp/map.csv"
+    optimal_cells "$run" $c > "$tmp/opt.csv"
+    [ -s "$tmp/opt.csv" ] || fail "no $c rows in optimal.csv"
+    cmp -s "$tmp/map.csv" "$tmp/opt.csv" ||
+        fail "$c map cells differ from optimal.csv: $(diff "$tmp/opt.csv" "$tmp/map.csv" | head -5)"
+done
+# The exact decision has no penalty anywhere; the journal's counts are
+# the journal's.
+grep -A3 'exact.dec</a>' "$html" | head -1 | grep -q '<td class="n">0.00</td><td class="n">0.00</td><td class="n">0.00</td></tr>' ||
+    fail "exact.dec's penalties are not all 0: $(grep 'exact.dec</a>' "$html" | head -1)"
+records=$(records "$run/journal")
+grep -q "<tr><td>measurements</td><td class=\"n\">$records</td>" "$html" || fail "journal count is not $records"
+
+# --points picks the landscapes.
+build/autotune report -r "$run" --html "$tmp/p.html" --points 5:4K,8:512 > /dev/null || fail "--points"
+for id in landscape-bcast-5-4096 landscape-reduce-5-4096 landscape-bcast-8-512; do
+    grep -q "id=\"$id\"" "$tmp/p.html" || fail "--points: no $id"
+done
+[ "$(grep -c 'class="landscape"' "$tmp/p.html")" -eq 4 ] || fail "--points: not 4 landscapes"
+
+# --map: one letter per algorithm and the segment size, as optimal.csv says.
+build/autotune report -r "$run" --map bcast > "$tmp/map.txt" || fail "--map"
+grep -q $'\033' "$tmp/map.txt" && fail "--map wrote colour codes to a file"
+awk -F, '$1 == "bcast" { print $3 }' "$run/optimal.csv" | sort -n -u > "$tmp/sizes"
+awk -v sizes="$tmp/sizes" '
+    function fmt(b,  u, i) { split(",K,M,G", u, ","); i = 1
+        while (b >= 1024 && b % 1024 == 0) { b /= 1024; i++ }
+        return b u[i] }
+    BEGIN { n = 0; while ((getline s < sizes) > 0) size[++n] = s }
+    /^algorithms:/ { legend = 1; next }
+    legend { for (i = 1; i < NF; i += 2) alg[$i] = $(i + 1); next }
+    $1 == "procs" { table = 1; next }
+    table && NF > 1 { for (i = 2; i <= NF; i++) cell[$1 "," size[i - 1]] = $i }
+    END { for (k in cell) { c = cell[k]; seg = substr(c, 2); a = alg[substr(c, 1, 1)]
+              if (seg == "") seg = 0
+              print "bcast," k "," a "," seg } }' "$tmp/map.txt" | sort > "$tmp/term.csv"
+awk -F, -v OFS=, '$1 == "bcast" { s = $5; u = ""
+        while (s >= 1024 && s % 1024 == 0) { s /= 1024; u = u == "" ? "K" : "M" }
+        print $1, $2, $3, $4, (s == 0 ? 0 : s u) }' "$run/optimal.csv" | sort > "$tmp/opt-term.csv"
+cmp -s "$tmp/term.csv" "$tmp/opt-term.csv" ||
+    fail "--map differs from optimal.csv: $(diff "$tmp/opt-term.csv" "$tmp/term.csv" | head -5)"
+if command -v script >/dev/null; then
+    script -qec "build/autotune report -r $run --map bcast" /dev/null > "$tmp/tty.txt"
+    grep -q $'\033\[48;5;' "$tmp/tty.txt" || fail "--map on a terminal has no colour"
+fi
+
+# Bad input: one line naming it, a non-zero exit, no report written.
+expect() { # STATUS 'message part' args...
+    local want_rc=$1 want=$2; shift 2
+    rm -f "$tmp/bad.html"
+    build/autotune report "$@" > "$tmp/out" 2> "$tmp/err"
+    local rc=$?
+    [ "$rc" -eq "$want_rc" ] || fail "report $*: exit $rc, not $want_rc"
+    grep -qF -- "$want" "$tmp/err" || fail "report $*: no '$want' in: $(cat "$tmp/err")"
+    [ -e "$tmp/bad.html" ] && fail "report $*: wrote the report"
+}
+expect 1 "no point of collective 'allreduce'" -r "$run" --map allreduce
+expect 2 "--points: '16' is not PROCS:BYTES" -r "$run" --html "$tmp/bad.html" --points 16
+expect 2 "--points goes with --html" -r "$run" --points 2:1
+expect 2 "unknown option '--png'" -r "$run" --png x
+expect 2 "--html needs a value" -r "$run" --html
+expect 1 "/nonexistent/optimal.csv" -r /nonexistent --html "$tmp/bad.html"
+cp -r "$run" "$tmp/damaged"
+sed -i '3s/.*/bogus line/' "$tmp/damaged/tree.dec"
+expect 1 "$tmp/damaged/tree.dec:3:" -r "$tmp/damaged" --html "$tmp/bad.html"
+printf 'strategy,speedup\nmgd\n' > "$tmp/damaged/compare.csv"
+rm "$tmp/damaged/tree.dec"
+expect 1 "$tmp/damaged/compare.csv:2: 1 fields where the header has 2" -r "$tmp/damaged" --html "$tmp/bad.html"
+# An existing report is replaced whole or not at all.
+echo "old" > "$tmp/bad.html"
+build/autotune report -r "$tmp/damaged" --html "$tmp/bad.html" 2> /dev/null && fail "damaged run reported"
+[ "$(cat "$tmp/bad.html")" = old ] || fail "a failed report touched the old file"
+
+echo "$fails failure(s)"
+[ "$fails" -eq 0 ]
