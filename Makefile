@@ -216,6 +216,11 @@ bench-robust: all
 bench-decision: all build/libautotune-tool.a
 	@tests/bench/decision.sh
 
+# The sample HTML reports of committed runs and the README's picture of a
+# decision map (results/report/; needs xmllint and chromium).
+report-sample: build/autotune
+	@tests/bench/report_sample.sh
+
 # libautotune's per-call overhead on MPI_COMM_SELF against PMPI_Bcast, with
 # a decision that says default (lookup, then the library) and one that
 # runs an algorithm (lookup and dispatch): results/bench/runtime-overhead.txt.
@@ -302,7 +307,7 @@ format:
 clean:
 	rm -rf build
 
-.PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust \
+.PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust report-sample \
         bench-decision bench-runtime-overhead golden-decision fuzz demo install format clean
 .SECONDARY:
 
