@@ -614,14 +614,14 @@ void report_svg_landscape(FILE *f, const char *id, const struct run_data *r,
             }
             double y = svg_axis_px(&ya, v);
             svg_line(f, x0, y, x0 + LAND_W, y, "#dddddd", 1);
-            snprintf(label, sizeof label, "%g", v);
+            svg_format_us(label, sizeof label, v);
             svg_text(f, x0 - 6, y + 4, "end", 11, "#000000", 0, label);
         }
     }
     svg_text(f, x0 + LAND_W / 2, y0 + LAND_H + 40, "middle", 12, "#000000", 0,
              "segment size (bytes, log scale; none: unsegmented)");
     svg_text(f, 22, y0 + LAND_H / 2, "middle", 12, "#000000", -90,
-             "time (us, log scale)");
+             "time (log scale)");
     double *xs = malloc((size_t)(r->n_methods + 2) * sizeof *xs);
     double *ys = malloc((size_t)(r->n_methods + 2) * sizeof *ys);
     int best = grid->best[cell];

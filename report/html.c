@@ -33,7 +33,8 @@ struct page {
     int n_decs;
     char dec_names[MAX_DECS][256];
     struct decision *decs[MAX_DECS];
-    struct compare_csv *compare; /* NULL: no compare.csv */
+    struct compare_csv *compare;        /* NULL: no compare.csv */
+    struct report_predicted *predicted; /* NULL: no predicted.csv */
     const struct report_point *points;
     int n_points;
 };
@@ -137,7 +138,14 @@ static void write_settings(FILE *f, const struct page *pg)
                 grid->procs[0], grid->procs[grid->n_procs - 1], grid->n_procs,
                 lo, hi, grid->n_msgs, n_best, cells, pg->r->n_methods);
     }
-    fputs("</table>\n</section>\n", f);
+    fputs("</table>\n", f);
+    if (pg->predicted) {
+        fprintf(f,
+                "<p>predicted.csv: %ld predictions of methods and points "
+                "the run measured, %ld of others.</p>\n",
+                pg->predicted->n_on_grid, pg->predicted->n_off_grid);
+    }
+    fputs("</section>\n", f);
 }
 
 /* The gap between the two best algorithms at a cell, relative to the
@@ -329,6 +337,35 @@ static void write_decisions(FILE *f, const struct page *pg,
     }
 }
 
+static void write_model(FILE *f, const struct page *pg, int g,
+                        const struct report_algs *a, const char *cid)
+{
+    const struct run_grid *grid = &pg->r->grids[g];
+    const double *pred = pg->predicted ? pg->predicted->pred_us[g] : NULL;
+    struct report_model_stats st;
+    if (!pred) {
+        return;
+    }
+    report_model_stats(pg->r, grid, pred, &st);
+    fprintf(f,
+            "<h3>The model</h3>\n<table class=\"model\">\n<tr><th>methods "
+            "compared</th><th>mean error %%</th><th>max error %%</th>"
+            "<th>points</th><th>penalty of its choice: mean %%</th><th>max "
+            "%%</th></tr>\n<tr><td class=\"n\">%ld</td><td "
+            "class=\"n\">%.2f</td><td class=\"n\">%.2f</td><td "
+            "class=\"n\">%ld</td><td class=\"n\">%.2f</td><td "
+            "class=\"n\">%.2f</td></tr>\n</table>\n",
+            st.n_compared, st.mean_err_pct, st.max_err_pct, st.n_points,
+            st.mean_penalty_pct, st.max_penalty_pct);
+    fprintf(f, "<figure id=\"model-%s\" class=\"model\">\n", cid);
+    report_svg_model(f, pg->r, grid, a, pred, &st);
+    fputs("<figcaption>Every method the run measured and predicted.csv "
+          "predicts, one dot each; the error is |predicted - measured| / "
+          "measured, and the penalty that of the method with the least "
+          "predicted time at each point.</figcaption>\n</figure>\n",
+          f);
+}
+
 static void write_collective(FILE *f, const struct page *pg, int g)
 {
     const struct run_grid *grid = &pg->r->grids[g];
@@ -372,6 +409,7 @@ static void write_collective(FILE *f, const struct page *pg, int g)
     }
     write_decisions(f, pg, grid, cid);
     write_landscapes(f, pg, grid, &a, cid);
+    write_model(f, pg, g, &a, cid);
     fputs("</section>\n", f);
 }
 
@@ -579,7 +617,8 @@ int report_write_html(const char *run_dir, const char *html_path,
     if (access(path, F_OK) == 0 && journal_load(path, &pg->j) != 0) {
         goto done;
     }
-    if (load_decisions(pg) != 0 || read_compare(run_dir, &pg->compare) != 0) {
+    if (load_decisions(pg) != 0 || read_compare(run_dir, &pg->compare) != 0 ||
+        report_predicted_load(run_dir, pg->r, &pg->predicted) != 0) {
         goto done;
     }
     rc = store_write_file(html_path, write_page, pg);
@@ -590,6 +629,7 @@ done:
         decision_destroy(pg->decs[i]);
     }
     free(pg->compare);
+    report_predicted_destroy(pg->predicted);
     free(pg);
     return rc;
 }

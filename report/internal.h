@@ -58,4 +58,30 @@ void report_svg_bars(FILE *f, const char *title, const char *unit, int n,
                      const char *series1, const double *values2,
                      const char *series2);
 
+/* RUN/predicted.csv on the run's grids: per grid, the predicted time of
+ * every (cell, method), -1 where none (pred_us[g] NULL: none at all). */
+struct report_predicted {
+    int n_grids;
+    double **pred_us;
+    long n_on_grid, n_off_grid; /* rows at a point and method the run has,
+                                   and the others */
+};
+/* *out NULL when the run has no predicted.csv; a bad row is one line
+ * naming the file and line, and -1. */
+int report_predicted_load(const char *run, const struct run_data *r,
+                          struct report_predicted **out);
+void report_predicted_destroy(struct report_predicted *p);
+/* The model against the measurements of one grid: relative error of
+ * every prediction of a measured method, penalty of the method with the
+ * least predicted time at each point. */
+struct report_model_stats {
+    long n_compared, n_points;
+    double mean_err_pct, max_err_pct, mean_penalty_pct, max_penalty_pct;
+};
+void report_model_stats(const struct run_data *r, const struct run_grid *grid,
+                        const double *pred, struct report_model_stats *st);
+void report_svg_model(FILE *f, const struct run_data *r,
+                      const struct run_grid *grid, const struct report_algs *a,
+                      const double *pred, const struct report_model_stats *st);
+
 #endif

@@ -125,3 +125,14 @@ void svg_format_bytes(char *buf, size_t size, double bytes)
         snprintf(buf, size, "%.1f%s", bytes, units[u]);
     }
 }
+
+void svg_format_us(char *buf, size_t size, double us)
+{
+    if (us >= 1e6) {
+        snprintf(buf, size, "%g s", us / 1e6);
+    } else if (us >= 1e3) {
+        snprintf(buf, size, "%g ms", us / 1e3);
+    } else {
+        snprintf(buf, size, "%g us", us);
+    }
+}

@@ -34,6 +34,8 @@ struct svg_axis {
 };
 double svg_axis_px(const struct svg_axis *a, double v);
 
+/* Microseconds as 50 us, 2 ms, 1 s (caller's buffer). */
+void svg_format_us(char *buf, size_t size, double us);
 /* Bytes as 512, 1K, 64K, 1M, 1.5K (caller's buffer). */
 void svg_format_bytes(char *buf, size_t size, double bytes);
 

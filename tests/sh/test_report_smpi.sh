@@ -46,6 +46,28 @@ for id in landscape-bcast-5-4096 landscape-reduce-5-4096 landscape-bcast-8-512; 
 done
 [ "$(grep -c 'class="landscape"' "$tmp/p.html")" -eq 4 ] || fail "--points: not 4 landscapes"
 
+# A point without an optimum is drawn as not measured, in both maps.
+cp -r "$run" "$tmp/gap"
+grep -v '^bcast,5,512,' "$run/optimal.csv" > "$tmp/gap/optimal.csv"
+build/autotune report -r "$tmp/gap" --html "$tmp/gap.html" > /dev/null || fail "report of a run with a gap"
+xmllint --xpath "//*[@id='map-bcast']//*[local-name()='rect'][@class='cell missing']" "$tmp/gap.html" 2> /dev/null |
+    grep -q 'data-procs="5" data-msg="512"' || fail "the missing point is not drawn as not measured"
+[ "$(map_cells "$tmp/gap.html" bcast | wc -l)" -eq $(($(optimal_cells "$run" bcast | wc -l) - 1)) ] ||
+    fail "the map with a gap has the wrong number of cells"
+build/autotune report -r "$tmp/gap" --map bcast | awk '$1 == 5 { print $5 }' | grep -qx '\.' ||
+    fail "--map does not show the missing point as '.'"
+
+# A model's predictions (here every measured time plus 10 %): their error
+# and the penalty of the method they would pick (none: the order is kept).
+awk -F, -v OFS=, 'NR == 1 { print "collective,procs,msg_bytes,algorithm,segment_bytes,predicted_us"; next }
+    { print $1, $2, $3, $4, $5, $7 * 1.1 }' "$run/measurements.csv" > "$tmp/gap/predicted.csv"
+cp "$run/optimal.csv" "$tmp/gap/"
+build/autotune report -r "$tmp/gap" --html "$tmp/model.html" > /dev/null || fail "report with predicted.csv"
+grep -q 'id="model-bcast"' "$tmp/model.html" || fail "no model figure"
+grep -A2 '<table class="model">' "$tmp/model.html" | grep -q '<td class="n">10.00</td><td class="n">10.00</td><td class="n">[0-9]*</td><td class="n">0.00</td><td class="n">0.00</td>' ||
+    fail "model errors are not 10 % and its choices not the optimum: $(grep -A2 '<table class="model">' "$tmp/model.html" | tail -1)"
+xmllint --noout "$tmp/model.html" || fail "the report with a model is not well-formed"
+
 # --map: one letter per algorithm and the segment size, as optimal.csv says.
 build/autotune report -r "$run" --map bcast > "$tmp/map.txt" || fail "--map"
 grep -q $'\033' "$tmp/map.txt" && fail "--map wrote colour codes to a file"
@@ -94,6 +116,9 @@ expect 1 "$tmp/damaged/tree.dec:3:" -r "$tmp/damaged" --html "$tmp/bad.html"
 printf 'strategy,speedup\nmgd\n' > "$tmp/damaged/compare.csv"
 rm "$tmp/damaged/tree.dec"
 expect 1 "$tmp/damaged/compare.csv:2: 1 fields where the header has 2" -r "$tmp/damaged" --html "$tmp/bad.html"
+printf 'collective,procs,msg_bytes,algorithm,segment_bytes,predicted_us\nbcast,2,1,linear,0,-3\n' > "$tmp/damaged/predicted.csv"
+rm "$tmp/damaged/compare.csv"
+expect 1 "$tmp/damaged/predicted.csv:2: malformed row" -r "$tmp/damaged" --html "$tmp/bad.html"
 # An existing report is replaced whole or not at all.
 echo "old" > "$tmp/bad.html"
 build/autotune report -r "$tmp/damaged" --html "$tmp/bad.html" 2> /dev/null && fail "damaged run reported"
