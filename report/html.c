@@ -277,6 +277,32 @@ static void write_landscapes(FILE *f, const struct page *pg,
     }
 }
 
+/* The library's own decision as one more row, where the run timed it:
+ * how far behind the optimum the default is. */
+static void write_default_row(FILE *f, const struct run_grid *grid)
+{
+    long cells = (long)grid->n_procs * grid->n_msgs;
+    double *v = malloc((size_t)(cells + 1) * sizeof *v);
+    int n = 0;
+    struct penalty_stats st;
+    for (long c = 0; v && c < cells; c++) {
+        if (grid->best[c] >= 0 && grid->default_us[c] >= 0) {
+            v[n++] =
+                (grid->default_us[c] - grid->best_us[c]) / grid->best_us[c];
+        }
+    }
+    if (n > 0) {
+        penalty_stats_compute(v, n, 0, &st);
+        fprintf(f,
+                "<tr><td>the library default</td><td>default/0</td><td></td>"
+                "<td class=\"n\">%d</td><td class=\"n\">0</td><td "
+                "class=\"n\">%.2f</td><td class=\"n\">%.2f</td><td "
+                "class=\"n\">%.2f</td></tr>\n",
+                st.n, st.mean, st.median, st.max);
+    }
+    free(v);
+}
+
 static void write_decisions(FILE *f, const struct page *pg,
                             const struct run_grid *grid, const char *cid)
 {
@@ -321,6 +347,7 @@ static void write_decisions(FILE *f, const struct page *pg,
                 leaves, st.n, st.n_unrunnable, st.mean, st.median, st.max);
         n_shown++;
     }
+    write_default_row(f, grid);
     fputs("</table>\n", f);
     if (n_shown == 0) {
         fputs("<p>No decision for this collective in the run directory: "
