@@ -1,8 +1,7 @@
-/* What Open MPI and MPICH would run with an exported file, for tests: the
- * classic rules file read as coll_tuned_dynamic_file.c reads it and matched
- * as coll_tuned_dynamic_rules.c matches (largest communicator size <= the
- * call's, else the first; last message rule <= the key), and MPICH's
- * selection JSON walked as csel.c walks it (first condition that holds). */
+/* What Open MPI and MPICH would run with an exported file, for tests:
+ * Open MPI's classic rules file as store/ompi_eval.h applies it, and
+ * MPICH's selection JSON walked as csel.c walks it (first condition that
+ * holds). */
 #ifndef TESTS_RULES_EVAL_H
 #define TESTS_RULES_EVAL_H
 
@@ -13,116 +12,8 @@
 #include "store/export.h"
 #include "store/json.h"
 #include "store/libraries.h"
+#include "store/ompi_eval.h"
 #include "tests/check.h"
-
-#define EVAL_MAX_RULES 4096
-
-struct ompi_eval_rule {
-    int coll_id;
-    long procs, msg;
-    long alg, segsize;
-};
-
-struct ompi_eval {
-    int n;
-    struct ompi_eval_rule rules[EVAL_MAX_RULES];
-};
-
-/* Open MPI's tokenizer: numbers as %li, '#' to the end of the line, other
- * characters skipped. */
-static inline long ompi_eval_next(const char **p)
-{
-    while (**p && !isdigit((unsigned char)**p)) {
-        if (**p == '#') {
-            while (**p && **p != '\n') {
-                (*p)++;
-            }
-        } else {
-            (*p)++;
-        }
-    }
-    return strtol(*p, (char **)p, 0);
-}
-
-/* The rules of a classic file, flattened; 0 or -1 when too many. */
-static inline int ompi_eval_load(const char *text, struct ompi_eval *e)
-{
-    const char *p = text;
-    int version = 1;
-    e->n = 0;
-    if (strncmp(p, "rule-file-version-", 18) == 0) {
-        p += 18;
-        version = (int)strtol(p, (char **)&p, 10);
-    }
-    long n_colls = ompi_eval_next(&p);
-    for (long c = 0; c < n_colls; c++) {
-        long id = ompi_eval_next(&p), n_comms = ompi_eval_next(&p);
-        for (long b = 0; b < n_comms; b++) {
-            long procs = ompi_eval_next(&p), n_msgs = ompi_eval_next(&p);
-            for (long r = 0; r < n_msgs; r++) {
-                if (e->n == EVAL_MAX_RULES) {
-                    return -1;
-                }
-                struct ompi_eval_rule *ru = &e->rules[e->n++];
-                ru->coll_id = (int)id;
-                ru->procs = procs;
-                ru->msg = ompi_eval_next(&p);
-                ru->alg = ompi_eval_next(&p);
-                ompi_eval_next(&p); /* fan-in/out */
-                ru->segsize = ompi_eval_next(&p);
-                const char *q = p;
-                while (*q == ' ' || *q == '\t') {
-                    q++;
-                }
-                if (version > 1 && isdigit((unsigned char)*q)) {
-                    ompi_eval_next(&p);
-                }
-            }
-        }
-    }
-    return 0;
-}
-
-/* Open MPI's algorithm for collective (ours) on procs ranks and msg_bytes
- * per rank (our definition): 0 for its fixed decision; *segsize its
- * segment size. */
-static inline long ompi_eval_alg(const struct ompi_eval *e,
-                                 const char *collective, int procs,
-                                 long msg_bytes, long *segsize)
-{
-    const struct ompi_coll *c = ompi_coll_find(collective);
-    long key = c->msg_key == OMPI_KEY_NONE            ? 0
-               : c->msg_key == OMPI_KEY_BYTES_X_PROCS ? msg_bytes * procs
-                                                      : msg_bytes;
-    long block = -1, first = -1;
-    for (int i = 0; i < e->n; i++) {
-        const struct ompi_eval_rule *r = &e->rules[i];
-        if (r->coll_id != c->coll_id) {
-            continue;
-        }
-        first = first < 0 ? r->procs : first;
-        if (r->procs <= procs) {
-            block = r->procs;
-        }
-    }
-    *segsize = 0;
-    if (first < 0) {
-        return 0; /* no rules for it: the fixed decision */
-    }
-    block = block < 0 ? first : block;
-    long alg = 0;
-    for (int i = 0; i < e->n; i++) {
-        const struct ompi_eval_rule *r = &e->rules[i];
-        if (r->coll_id == c->coll_id && r->procs == block) {
-            if (r->msg > key) {
-                break;
-            }
-            alg = r->alg;
-            *segsize = r->segsize;
-        }
-    }
-    return alg;
-}
 
 /* The call MPICH's conditions are asked about: built-in op, not in place,
  * count as given. */
