@@ -424,8 +424,8 @@ int report_svg_speedup_map(FILE *f, const char *id, const struct run_data *r,
 struct penalty_ctx {
     const struct run_data *r;
     const struct run_grid *grid;
-    const struct decision *d;
-    int dc;
+    report_choose_fn choose;
+    const void *choose_ctx;
     char fill[16];
 };
 
@@ -435,8 +435,7 @@ static double penalty_at(const struct penalty_ctx *c, int p, int m, long cell,
                          const char **label)
 {
     const struct run_grid *grid = c->grid;
-    int k = decision_lookup(c->d, c->dc, grid->procs[p], grid->msgs[m]);
-    *label = c->d->methods[k];
+    *label = c->choose(c->choose_ctx, grid->procs[p], grid->msgs[m]);
     int rk = run_data_find_method(c->r, *label);
     double t = rk < 0 ? -1 : grid->time_us[cell * c->r->n_methods + rk];
     return t < 0 ? -1 : 100 * (t - grid->best_us[cell]) / grid->best_us[cell];
@@ -477,10 +476,10 @@ static void penalty_look(const void *ctx, int p, int m, long cell,
 void report_svg_penalty_map(FILE *f, const char *id, const char *what,
                             const struct run_data *r,
                             const struct run_grid *grid,
-                            const struct decision *d, int dc,
+                            report_choose_fn choose, const void *choose_ctx,
                             struct penalty_stats *stats)
 {
-    struct penalty_ctx ctx = {r, grid, d, dc, ""};
+    struct penalty_ctx ctx = {r, grid, choose, choose_ctx, ""};
     long cells = (long)grid->n_procs * grid->n_msgs;
     double *v = malloc((size_t)(cells + 1) * sizeof *v);
     struct map_layout L;

@@ -11,7 +11,10 @@
 
 #include "report/internal.h"
 #include "report/svg.h"
+#include "store/export.h"
 #include "store/journal.h"
+#include "store/libraries.h"
+#include "store/ompi_eval.h"
 #include "store/rundir.h"
 #include "store/tables.h"
 
@@ -32,7 +35,8 @@ struct page {
     struct journal *j; /* NULL: the run has no journal */
     int n_decs;
     char dec_names[MAX_DECS][256];
-    struct decision *decs[MAX_DECS];
+    struct decision *decs[MAX_DECS];    /* RUN/NAME.dec, else NULL */
+    struct ompi_eval *rules[MAX_DECS];  /* RUN/NAME.conf, else NULL */
     struct compare_csv *compare;        /* NULL: no compare.csv */
     struct report_predicted *predicted; /* NULL: no predicted.csv */
     const struct report_point *points;
@@ -303,6 +307,53 @@ static void write_default_row(FILE *f, const struct run_grid *grid)
     free(v);
 }
 
+/* A .dec file's choice, as libautotune looks it up. */
+struct dec_choice {
+    const struct decision *d;
+    int dc;
+};
+
+static const char *choose_dec(const void *ctx, int procs, long msg_bytes)
+{
+    const struct dec_choice *c = ctx;
+    return c->d->methods[decision_lookup(c->d, c->dc, procs, msg_bytes)];
+}
+
+/* An Open MPI rules file's choice, as coll/tuned applies it: its fixed
+ * decision (algorithm 0) is the library default. */
+struct ompi_choice {
+    const struct ompi_eval *e;
+    const char *collective;
+    char label[2 * RUN_NAME_MAX];
+};
+
+static const char *choose_ompi(const void *ctx, int procs, long msg_bytes)
+{
+    struct ompi_choice *c = (struct ompi_choice *)ctx;
+    long seg;
+    long alg = ompi_eval_alg(c->e, c->collective, procs, msg_bytes, &seg);
+    const struct ompi_alg *a =
+        alg > 0 ? ompi_alg_by_number(c->collective, (int)alg) : NULL;
+    if (alg == 0) {
+        return "default/0";
+    }
+    snprintf(c->label, sizeof c->label, "%s/%ld", a ? a->algorithm : "unknown",
+             a && a->is_segmented ? seg : 0);
+    return c->label;
+}
+
+/* Whether the rules file has rules for collective. */
+static bool ompi_has(const struct ompi_eval *e, const char *collective)
+{
+    const struct ompi_coll *c = ompi_coll_find(collective);
+    for (int i = 0; c && i < e->n; i++) {
+        if (e->rules[i].coll_id == c->coll_id) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static void write_decisions(FILE *f, const struct page *pg,
                             const struct run_grid *grid, const char *cid)
 {
@@ -315,33 +366,45 @@ static void write_decisions(FILE *f, const struct page *pg,
           f);
     for (int i = 0; i < pg->n_decs; i++) {
         const struct decision *d = pg->decs[i];
-        int dc = decision_find_collective(d, grid->name);
-        char id[400], dec_id[256], what[400];
-        int leaves, tests, depth;
+        struct dec_choice dec = {d, d ? decision_find_collective(d, grid->name)
+                                      : -1};
+        struct ompi_choice ompi = {pg->rules[i], grid->name, ""};
+        bool is_there = d ? dec.dc >= 0 : ompi_has(pg->rules[i], grid->name);
+        char id[400], dec_id[256], what[400], leaves[16] = "";
         struct penalty_stats st;
         size_t len = 0;
-        FILE *mem = dc < 0 ? NULL : open_memstream(&figure[i], &len);
+        FILE *mem = is_there ? open_memstream(&figure[i], &len) : NULL;
         if (!mem) {
             continue;
         }
+        const char *kind = d ? d->kind : "Open MPI rules";
         id_part(dec_id, sizeof dec_id, pg->dec_names[i]);
         snprintf(id, sizeof id, "penalty-%s-%s", cid, dec_id);
-        snprintf(what, sizeof what, "%s (%s)", pg->dec_names[i], d->kind);
-        decision_count(d, &leaves, &tests, &depth);
+        snprintf(what, sizeof what, "%s (%s)", pg->dec_names[i], kind);
+        if (d) {
+            int n_leaves, tests, depth;
+            decision_count(d, &n_leaves, &tests, &depth);
+            snprintf(leaves, sizeof leaves, "%d", n_leaves);
+        }
         fprintf(mem, "<figure id=\"%s\" class=\"penalty-map\">\n", id);
-        report_svg_penalty_map(mem, id, what, pg->r, grid, d, dc, &st);
-        fputs("<figcaption>Penalty of the decision's choice at every grid "
-              "point, (t_chosen - t_best) / t_best in percent, looked up as "
-              "libautotune looks it up; n/a where its method cannot run "
-              "there.</figcaption>\n</figure>\n",
-              mem);
+        report_svg_penalty_map(
+            mem, id, what, pg->r, grid, d ? choose_dec : choose_ompi,
+            d ? (const void *)&dec : (const void *)&ompi, &st);
+        fprintf(mem,
+                "<figcaption>Penalty of the decision's choice at every grid "
+                "point, (t_chosen - t_best) / t_best in percent, %s; n/a "
+                "where its method cannot run there or was not "
+                "timed.</figcaption>\n</figure>\n",
+                d ? "looked up as libautotune looks it up"
+                  : "matched as Open MPI's coll/tuned matches its rules "
+                    "(algorithm 0, its fixed decision, is default/0)");
         fclose(mem);
         fprintf(f, "<tr><td><a href=\"#%s\">", id);
         put(f, pg->dec_names[i]);
         fputs("</a></td><td>", f);
-        put(f, d->kind);
+        put(f, kind);
         fprintf(f,
-                "</td><td class=\"n\">%d</td><td class=\"n\">%d</td><td "
+                "</td><td class=\"n\">%s</td><td class=\"n\">%d</td><td "
                 "class=\"n\">%d</td><td class=\"n\">%.2f</td><td "
                 "class=\"n\">%.2f</td><td class=\"n\">%.2f</td></tr>\n",
                 leaves, st.n, st.n_unrunnable, st.mean, st.median, st.max);
@@ -352,8 +415,9 @@ static void write_decisions(FILE *f, const struct page *pg,
     if (n_shown == 0) {
         fputs("<p>No decision for this collective in the run directory: "
               "<code>autotune tree -r RUN</code>, <code>autotune quadtree "
-              "-r RUN ...</code> or <code>autotune export -r RUN --format "
-              "dec -o RUN/exact.dec</code> write one.</p>\n",
+              "-r RUN ...</code>, <code>autotune export -r RUN --format "
+              "dec -o RUN/exact.dec</code> or <code>--format ompi -o "
+              "RUN/rules.conf</code> write one.</p>\n",
               f);
     }
     for (int i = 0; i < pg->n_decs; i++) {
@@ -594,7 +658,46 @@ static int cmp_names(const void *a, const void *b)
     return strcmp((const char *)a, (const char *)b);
 }
 
-/* Every RUN/ *.dec, in name order. */
+static bool has_suffix(const char *name, const char *suffix)
+{
+    size_t n = strlen(name), k = strlen(suffix);
+    return n > k && strcmp(name + n - k, suffix) == 0;
+}
+
+/* An Open MPI rules file, checked as Open MPI reads it (file:line on
+ * error), then flattened. */
+static int load_rules(const char *path, struct ompi_eval **out)
+{
+    FILE *in = fopen(path, "r");
+    char *text = NULL;
+    size_t len = 0;
+    int rc = -1;
+    *out = NULL;
+    if (!in) {
+        perror(path);
+        return -1;
+    }
+    FILE *mem = open_memstream(&text, &len);
+    int c;
+    while (mem && (c = fgetc(in)) != EOF) {
+        fputc(c, mem);
+    }
+    fclose(in);
+    if (!mem || fclose(mem) != 0 || !text) {
+        fprintf(stderr, "%s: out of memory\n", path);
+    } else if (export_check_ompi(text, len, path) == 0) {
+        *out = malloc(sizeof **out);
+        if (!*out || ompi_eval_load(text, *out) != 0) {
+            fprintf(stderr, "%s: more than %d rules\n", path, EVAL_MAX_RULES);
+        } else {
+            rc = 0;
+        }
+    }
+    free(text);
+    return rc;
+}
+
+/* Every RUN/ *.dec and RUN/ *.conf (Open MPI rules), in name order. */
 static int load_decisions(struct page *pg)
 {
     DIR *dir = opendir(pg->run);
@@ -605,9 +708,9 @@ static int load_decisions(struct page *pg)
         return -1;
     }
     while ((e = readdir(dir)) != NULL) {
-        size_t len = strlen(e->d_name);
-        if (len > 4 && strcmp(e->d_name + len - 4, ".dec") == 0 &&
-            len < sizeof pg->dec_names[0] && pg->n_decs < MAX_DECS) {
+        if ((has_suffix(e->d_name, ".dec") || has_suffix(e->d_name, ".conf")) &&
+            strlen(e->d_name) < sizeof pg->dec_names[0] &&
+            pg->n_decs < MAX_DECS) {
             snprintf(pg->dec_names[pg->n_decs++], sizeof pg->dec_names[0], "%s",
                      e->d_name);
         }
@@ -616,8 +719,10 @@ static int load_decisions(struct page *pg)
     qsort(pg->dec_names, (size_t)pg->n_decs, sizeof pg->dec_names[0],
           cmp_names);
     for (int i = 0; i < pg->n_decs; i++) {
-        if (rundir_path(path, sizeof path, pg->run, pg->dec_names[i]) != 0 ||
-            decision_load(path, &pg->decs[i]) != 0) {
+        const char *name = pg->dec_names[i];
+        if (rundir_path(path, sizeof path, pg->run, name) != 0 ||
+            (has_suffix(name, ".dec") ? decision_load(path, &pg->decs[i])
+                                      : load_rules(path, &pg->rules[i])) != 0) {
             return -1;
         }
     }
@@ -654,6 +759,7 @@ done:
     journal_close(pg->j);
     for (int i = 0; i < pg->n_decs; i++) {
         decision_destroy(pg->decs[i]);
+        free(pg->rules[i]);
     }
     free(pg->compare);
     report_predicted_destroy(pg->predicted);

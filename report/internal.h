@@ -40,12 +40,16 @@ void report_svg_decision_map(FILE *f, const char *id, const struct run_data *r,
 /* Skipped (returns 0) when no cell timed the default. */
 int report_svg_speedup_map(FILE *f, const char *id, const struct run_data *r,
                            const struct run_grid *grid);
-/* The penalty of decision d (collective dc) at every cell; *stats gets
- * the mean and max over the cells it could score. */
+/* The method label a decision (a .dec, a library's rules) chooses at a
+ * point of the grid's collective; borrowed until the next call. */
+typedef const char *(*report_choose_fn)(const void *ctx, int procs,
+                                        long msg_bytes);
+/* The penalty of a decision's choice at every cell; *stats gets the mean
+ * and max over the cells it could score. */
 void report_svg_penalty_map(FILE *f, const char *id, const char *what,
                             const struct run_data *r,
                             const struct run_grid *grid,
-                            const struct decision *d, int dc,
+                            report_choose_fn choose, const void *choose_ctx,
                             struct penalty_stats *stats);
 /* Time against segment size of every algorithm at cell (p, m). */
 void report_svg_landscape(FILE *f, const char *id, const struct run_data *r,

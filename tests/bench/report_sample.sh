@@ -3,9 +3,9 @@
 # report-sample): the wide Grig search run (bcast and reduce, 14 procs up
 # to 64, 1 B..1 MiB) and the eight collectives' default-against-tuned Grig
 # run, each from a copy of the committed run with its strategies replayed
-# (compare), its C4.5 trees, depth-3 quadtrees and exact decision; and a
-# PNG of the wide run's first decision map (headless chromium) for the
-# README. Writes results/report/commands.txt with every command.
+# (compare), its C4.5 trees, depth-3 quadtrees, exact decision and Open
+# MPI rules; and a PNG of the wide run's first decision map (headless
+# chromium) for the README. Writes results/report/commands.txt with every command.
 set -eu -o pipefail
 cd "$(dirname "$0")/../.."
 out=results/report
@@ -25,6 +25,7 @@ for name in search-grig-wide default-grig-all; do
         run build/autotune quadtree -r "$work/$name" --collective "$c" --depth 3 > /dev/null
     done
     run build/autotune export -r "$work/$name" --format dec -o "$work/$name/exact.dec"
+    run build/autotune export -r "$work/$name" --format ompi -o "$work/$name/rules.conf" 2> /dev/null
     run build/autotune report -r "$work/$name" --html "$out/$name.html"
 done
 # The first decision map alone, as an SVG file, then its screenshot.

@@ -1,6 +1,6 @@
 # Sourced after lib.sh by the report tests: a small simulated run (bcast
 # and reduce, the library's default timed) with every decision the report
-# draws, its HTML report in $tmp/report.html, and the cells of a figure.
+# draws (trees, quadtree, exact decision, Open MPI rules), its HTML report in $tmp/report.html, and the cells of a figure.
 . tests/sh/lib_sweep.sh
 command -v xmllint >/dev/null || { echo "xmllint not found (./setup.sh installs libxml2-utils)"; exit 1; }
 run=$tmp/run
@@ -10,6 +10,7 @@ build/autotune compare -r "$run" > /dev/null 2>&1 || fail "compare"
 build/autotune tree -r "$run" > /dev/null 2>&1 || fail "tree"
 build/autotune quadtree -r "$run" --collective bcast --depth 2 > /dev/null 2>&1 || fail "quadtree"
 build/autotune export -r "$run" --format dec -o "$run/exact.dec" || fail "export dec"
+build/autotune export -r "$run" --format ompi -o "$run/rules.conf" 2> /dev/null || fail "export ompi"
 build/autotune report -r "$run" --html "$tmp/report.html" > "$tmp/report.out" 2>&1 ||
     { cat "$tmp/report.out"; fail "report --html"; }
 # FIGURE's map cells as collective,procs,msg_bytes,algorithm,segment_bytes

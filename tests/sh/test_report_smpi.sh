@@ -20,6 +20,7 @@ grep -Eiq '<script|<link|<img|<iframe|src=|@import|url\([^#]' "$html" &&
     fail "the report fetches something: $(grep -Eio '<script|<link|<img|src=[^ ]*|@import|url\([^#][^)]*' "$html" | head -3)"
 for id in map-bcast map-reduce speedup-bcast speedup-reduce penalty-bcast-tree_dec \
     penalty-reduce-tree_dec penalty-bcast-quadtree-bcast_dec penalty-bcast-exact_dec \
+    penalty-bcast-rules_conf penalty-reduce-rules_conf \
     strategy-cost strategy-penalty settings journal; do
     grep -q "id=\"$id\"" "$html" || fail "no figure or table '$id'"
 done
@@ -36,6 +37,11 @@ done
 # the journal's.
 grep -A3 'exact.dec</a>' "$html" | head -1 | grep -q '<td class="n">0.00</td><td class="n">0.00</td><td class="n">0.00</td></tr>' ||
     fail "exact.dec's penalties are not all 0: $(grep 'exact.dec</a>' "$html" | head -1)"
+# Open MPI applying the exported rules chooses the optimum wherever it
+# can express it (elsewhere its fixed decision, default/0).
+awk -F, '$4 != "default"' "$run/optimal.csv" | grep -q . || fail "no tuned optimum"
+grep 'rules.conf</a>' "$html" | grep -q '<td class="n">0.00</td><td class="n">0.00</td></tr>' ||
+    fail "the Open MPI rules lose somewhere: $(grep 'rules.conf</a>' "$html" | head -1)"
 records=$(records "$run/journal")
 grep -q "<tr><td>measurements</td><td class=\"n\">$records</td>" "$html" || fail "journal count is not $records"
 
@@ -119,6 +125,9 @@ expect 1 "$tmp/damaged/compare.csv:2: 1 fields where the header has 2" -r "$tmp/
 printf 'collective,procs,msg_bytes,algorithm,segment_bytes,predicted_us\nbcast,2,1,linear,0,-3\n' > "$tmp/damaged/predicted.csv"
 rm "$tmp/damaged/compare.csv"
 expect 1 "$tmp/damaged/predicted.csv:2: malformed row" -r "$tmp/damaged" --html "$tmp/bad.html"
+rm "$tmp/damaged/predicted.csv"
+printf '1\n7\n1\n2\n1\n5 0 0 0\n' > "$tmp/damaged/rules.conf"
+expect 1 "$tmp/damaged/rules.conf" -r "$tmp/damaged" --html "$tmp/bad.html"
 # An existing report is replaced whole or not at all.
 echo "old" > "$tmp/bad.html"
 build/autotune report -r "$tmp/damaged" --html "$tmp/bad.html" 2> /dev/null && fail "damaged run reported"
