@@ -601,12 +601,13 @@ void report_svg_landscape(FILE *f, const char *id, const struct run_data *r,
                  seg > 0 ? label : "none");
     }
     /* y ticks: 1, 2, 5 per decade inside the range, every digit when the
-     * range is under a decade. */
-    bool is_narrow = ya.hi / ya.lo < 10;
+     * range is under a decade, and halves too under a factor of 4. */
+    int n_steps = ya.hi / ya.lo < 4 ? 13 : ya.hi / ya.lo < 10 ? 9 : 3;
     for (double decade = pow(10, floor(log10(ya.lo))); decade < ya.hi;
          decade *= 10) {
-        static const double steps[] = {1, 2, 5, 3, 4, 6, 7, 8, 9};
-        for (int s = 0; s < (is_narrow ? 9 : 3); s++) {
+        static const double steps[] = {1, 2, 5,   3,   4,   6,  7,
+                                       8, 9, 1.5, 2.5, 3.5, 4.5};
+        for (int s = 0; s < n_steps; s++) {
             double v = decade * steps[s];
             if (v < ya.lo || v > ya.hi) {
                 continue;
