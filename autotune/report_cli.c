@@ -1,5 +1,7 @@
-/* `autotune report`: without --html or --map, the text summary of
- * baseline.c; with them, the pictures of report/. */
+/* `autotune report`: without --html, --map or --points, the text summary
+ * of baseline.c (which reads its own options); with them, the pictures of
+ * report/. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +15,22 @@ static const char report_usage[] =
     "usage: autotune report -r RUN [--html FILE] [--map COLLECTIVE] "
     "[--points P:M,...]\n";
 
+static bool is_picture_option(const char *arg)
+{
+    return strcmp(arg, "--html") == 0 || strcmp(arg, "--map") == 0 ||
+           strcmp(arg, "--points") == 0;
+}
+
 int report_cli_main(int argc, char **argv)
 {
     char *run = NULL, *html = NULL, *map = NULL, *points = NULL;
+    bool has_pictures = false;
+    for (int i = 1; i < argc; i++) {
+        has_pictures |= is_picture_option(argv[i]);
+    }
+    if (!has_pictures) {
+        return report_main(argc, argv); /* the text summary, its options */
+    }
     for (int i = 1; i < argc; i += 2) {
         char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         char **slot = strcmp(opt, "-r") == 0         ? &run
@@ -44,11 +59,6 @@ int report_cli_main(int argc, char **argv)
         fprintf(stderr, "autotune report: --points goes with --html\n%s",
                 report_usage);
         return 2;
-    }
-    if (!html && !map) {
-        char r_opt[] = "-r";
-        char *text_argv[] = {argv[0], r_opt, run, NULL};
-        return report_main(3, text_argv);
     }
     if (map && report_print_map(run, map, stdout, isatty(STDOUT_FILENO)) != 0) {
         return 1;

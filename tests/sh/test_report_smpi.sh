@@ -113,7 +113,7 @@ expect() { # STATUS 'message part' args...
 expect 1 "no point of collective 'allreduce'" -r "$run" --map allreduce
 expect 2 "--points: '16' is not PROCS:BYTES" -r "$run" --html "$tmp/bad.html" --points 16
 expect 2 "--points goes with --html" -r "$run" --points 2:1
-expect 2 "unknown option '--png'" -r "$run" --png x
+expect 2 "unknown option '--png'" -r "$run" --html "$tmp/bad.html" --png x
 expect 2 "--html needs a value" -r "$run" --html
 expect 1 "/nonexistent/optimal.csv" -r /nonexistent --html "$tmp/bad.html"
 cp -r "$run" "$tmp/damaged"
