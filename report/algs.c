@@ -104,6 +104,11 @@ void report_algs_build(const struct run_data *r, const struct run_grid *grid,
             }
         }
     }
+    report_algs_letter(a);
+}
+
+void report_algs_letter(struct report_algs *a)
+{
     for (int i = 0; i < a->n; i++) {
         a->letter[i] = pick_letter(a, i);
     }

@@ -20,6 +20,9 @@ struct report_algs {
 };
 void report_algs_build(const struct run_data *r, const struct run_grid *grid,
                        struct report_algs *a);
+/* Gives each of a's algorithms its letter: the first letter of its name
+ * not taken by one before it (upper case, then lower), else any free. */
+void report_algs_letter(struct report_algs *a);
 /* Index of an algorithm name, or -1. */
 int report_algs_find(const struct report_algs *a, const char *name);
 /* The colour of algorithm i (Okabe-Ito's eight, colour-blind safe; past

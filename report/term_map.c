@@ -126,8 +126,10 @@ int report_parse_points(const char *text, struct report_point **out, int *n)
         fprintf(stderr, "autotune report: out of memory\n");
         return -1;
     }
-    for (const char *s = text; *s;) {
-        const char *end = s + strcspn(s, ",");
+    /* Every item, empty ones ("", ",," or a trailing comma) included. */
+    const char *end = text;
+    for (const char *s = text; s == text || *end; s = end + 1) {
+        end = s + strcspn(s, ",");
         const char *colon = memchr(s, ':', (size_t)(end - s));
         long procs = colon ? parse_size(s, colon) : -1;
         long msg = colon ? parse_size(colon + 1, end) : -1;
@@ -141,7 +143,6 @@ int report_parse_points(const char *text, struct report_point **out, int *n)
         }
         pts[*n].procs = (int)procs;
         pts[(*n)++].msg_bytes = msg;
-        s = *end ? end + 1 : end;
     }
     *out = pts;
     return 0;

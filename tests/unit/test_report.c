@@ -1,0 +1,97 @@
+/* report/: --points parsing, sizes and times as axis labels, escaping of
+ * names in SVG text, and letters unique per grid. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/internal.h"
+#include "report/report.h"
+#include "report/svg.h"
+#include "tests/check.h"
+
+static void test_points(void)
+{
+    struct report_point *p;
+    int n;
+    CHECK_INT(0, report_parse_points("16:64K,3:1,64:1M", &p, &n));
+    CHECK_INT(3, n);
+    if (n == 3) {
+        CHECK_INT(16, p[0].procs);
+        CHECK_INT(65536, p[0].msg_bytes);
+        CHECK_INT(1, p[1].msg_bytes);
+        CHECK_INT(1048576, p[2].msg_bytes);
+    }
+    free(p);
+    static const char *const bad[] = {"16",   "16:",      ":4",    "0:4",
+                                      "4:-1", "4:1G",     "4:1K2", "4:1,",
+                                      "x:1",  "4:1,,2:2", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        CHECK(report_parse_points(bad[i], &p, &n) != 0);
+        CHECK(p == NULL);
+    }
+}
+
+static void test_labels(void)
+{
+    char buf[32];
+    static const struct {
+        double bytes;
+        const char *text;
+    } sizes[] = {{0, "0"},        {1, "1"},        {512, "512"},
+                 {1024, "1K"},    {1536, "1.5K"},  {65536, "64K"},
+                 {1048576, "1M"}, {3 << 20, "3M"}, {1 << 30, "1G"}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        svg_format_bytes(buf, sizeof buf, sizes[i].bytes);
+        CHECK_STR(sizes[i].text, buf);
+    }
+    svg_format_us(buf, sizeof buf, 50);
+    CHECK_STR("50 us", buf);
+    svg_format_us(buf, sizeof buf, 2000);
+    CHECK_STR("2 ms", buf);
+    svg_format_us(buf, sizeof buf, 3e6);
+    CHECK_STR("3 s", buf);
+}
+
+static void test_escape(void)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    svg_text(f, 0, 0, "start", 10, "#000000", 0, "a<b & \"c\" 'd'>");
+    fclose(f);
+    CHECK(strstr(text, ">a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;</text>"));
+    free(text);
+}
+
+/* Algorithms that share first letters still get distinct letters. */
+static void test_letters(void)
+{
+    static const char *const names[] = {"binary", "binomial", "bruck",
+                                        "b",      "bb",       "linear"};
+    struct report_algs a;
+    a.n = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(a.name[a.n++], RUN_NAME_MAX, "%s", names[i]);
+    }
+    report_algs_letter(&a);
+    CHECK_INT('B', a.letter[0]);
+    CHECK_INT('I', a.letter[1]);
+    CHECK_INT('R', a.letter[2]);
+    CHECK_INT('b', a.letter[3]);
+    CHECK_INT('A', a.letter[4]);
+    CHECK_INT('L', a.letter[5]);
+    for (int i = 0; i < a.n; i++) {
+        for (int k = 0; k < i; k++) {
+            CHECK(a.letter[i] != a.letter[k]);
+        }
+    }
+}
+
+int main(void)
+{
+    test_points();
+    test_labels();
+    test_escape();
+    test_letters();
+    return check_exit();
+}
