@@ -34,25 +34,6 @@ struct cell_look {
 typedef void (*cell_look_fn)(const void *ctx, int p, int m, long cell,
                              struct cell_look *look);
 
-/* s escaped for an attribute value, into buf. */
-static void escape_to(char *buf, size_t size, const char *s)
-{
-    size_t n = 0;
-    for (; *s && n + 7 < size; s++) {
-        const char *e = *s == '&'   ? "&amp;"
-                        : *s == '<' ? "&lt;"
-                        : *s == '>' ? "&gt;"
-                        : *s == '"' ? "&quot;"
-                                    : NULL;
-        if (e) {
-            n += (size_t)snprintf(buf + n, size - n, "%s", e);
-        } else {
-            buf[n++] = *s;
-        }
-    }
-    buf[n] = '\0';
-}
-
 /* Cell edges in position space (log2 of the values when all are
  * positive, else their index): halfway between neighbours. Returns the
  * smallest cell width. */
@@ -268,7 +249,7 @@ static void decision_look(const void *ctx, int p, int m, long cell,
         svg_format_bytes(seg, sizeof seg, rm->segment_bytes);
     }
     snprintf(look->text, sizeof look->text, "%c%s", c->a->letter[i], seg);
-    escape_to(label, sizeof label, rm->label);
+    svg_escape_to(label, sizeof label, rm->label);
     snprintf(look->attrs, sizeof look->attrs,
              "class=\"cell\" data-procs=\"%d\" data-msg=\"%ld\" "
              "data-method=\"%s\" data-time-us=\"%.3f\"",
@@ -450,7 +431,7 @@ static void penalty_look(const void *ctx, int p, int m, long cell,
     const char *label;
     char method[2 * RUN_NAME_MAX * 6];
     double pct = penalty_at(c, p, m, cell, &label);
-    escape_to(method, sizeof method, label);
+    svg_escape_to(method, sizeof method, label);
     if (pct < 0) {
         look->fill = "#bbbbbb";
         snprintf(look->text, sizeof look->text, "n/a");

@@ -5,29 +5,48 @@
 
 #include "report/svg.h"
 
+/* The entity that stands for c in XML text and attributes, or NULL. */
+static const char *entity(char c)
+{
+    switch (c) {
+    case '&':
+        return "&amp;";
+    case '<':
+        return "&lt;";
+    case '>':
+        return "&gt;";
+    case '"':
+        return "&quot;";
+    case '\'':
+        return "&apos;";
+    default:
+        return NULL;
+    }
+}
+
 void svg_escape(FILE *f, const char *s)
 {
     for (; *s; s++) {
-        switch (*s) {
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        case '\'':
-            fputs("&apos;", f);
-            break;
-        default:
+        const char *e = entity(*s);
+        if (e) {
+            fputs(e, f);
+        } else {
             fputc(*s, f);
         }
     }
+}
+
+void svg_escape_to(char *buf, size_t size, const char *s)
+{
+    size_t n = 0;
+    for (; *s && n + 7 < size; s++) {
+        const char *e = entity(*s);
+        n += e ? (size_t)snprintf(buf + n, size - n, "%s", e) : 0;
+        if (!e) {
+            buf[n++] = *s;
+        }
+    }
+    buf[n] = '\0';
 }
 
 void svg_begin(FILE *f, double width, double height, const char *title)

@@ -11,6 +11,8 @@ void svg_begin(FILE *f, double width, double height, const char *title);
 void svg_end(FILE *f);
 /* s with &, <, >, " and ' escaped. */
 void svg_escape(FILE *f, const char *s);
+/* The same into buf (size at least 8), cut short if it does not fit. */
+void svg_escape_to(char *buf, size_t size, const char *s);
 /* A rectangle; attrs (raw attribute text, may be NULL) is added as is. */
 void svg_rect(FILE *f, double x, double y, double w, double h, const char *fill,
               const char *attrs);

@@ -61,6 +61,11 @@ static void test_escape(void)
     fclose(f);
     CHECK(strstr(text, ">a&lt;b &amp; &quot;c&quot; &apos;d&apos;&gt;</text>"));
     free(text);
+    char buf[16];
+    svg_escape_to(buf, sizeof buf, "a&b");
+    CHECK_STR("a&amp;b", buf);
+    svg_escape_to(buf, sizeof buf, "&&&&&&");
+    CHECK(strlen(buf) < sizeof buf && strncmp(buf, "&amp;", 5) == 0);
 }
 
 /* Algorithms that share first letters still get distinct letters. */
