@@ -23,11 +23,14 @@ CFLAGS   += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 LDFLAGS  += -fsanitize=$(SANITIZE)
 endif
 
-MODULES  := autotune search collectives store decision report
+MODULES  := autotune search collectives store decision
 # The modules that never call MPI, compiled with plain cc into
 # build/libautotune-core.a: an #include <mpi.h> there breaks the build.
-CORE_MODULES := search store decision report
+CORE_MODULES := search store decision
 comma    := ,
+# report/ (pictures of a run, no MPI) is in both.
+MODULES      += report
+CORE_MODULES += report
 SRCS     := $(foreach m,$(MODULES),$(wildcard $(m)/*.c))
 CORE_SRCS:= $(foreach m,$(CORE_MODULES),$(wildcard $(m)/*.c))
 MPI_SRCS := $(filter-out $(CORE_SRCS),$(SRCS))
@@ -218,6 +221,7 @@ bench-decision: all build/libautotune-tool.a
 
 # The sample HTML reports of committed runs and the README's picture of a
 # decision map (results/report/; needs xmllint and chromium).
+.PHONY: report-sample
 report-sample: build/autotune
 	@tests/bench/report_sample.sh
 
@@ -307,7 +311,7 @@ format:
 clean:
 	rm -rf build
 
-.PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust report-sample \
+.PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust \
         bench-decision bench-runtime-overhead golden-decision fuzz demo install format clean
 .SECONDARY:
 
