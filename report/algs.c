@@ -96,6 +96,7 @@ void report_algs_build(const struct run_data *r, const struct run_grid *grid,
             add_alg(a, r->methods[grid->best[c]].algorithm);
         }
     }
+    a->n_fastest = a->n;
     for (int k = 0; k < r->n_methods; k++) {
         for (long c = 0; c < cells; c++) {
             if (grid->time_us[c * r->n_methods + k] >= 0) {

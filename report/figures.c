@@ -270,11 +270,19 @@ void report_svg_decision_map(FILE *f, const char *id, const struct run_data *r,
     snprintf(title, sizeof title,
              "%s: the fastest method at each communicator and message size",
              grid->name);
+    /* Room for the legend below a short map: a line per algorithm, the
+     * "never the fastest" heading, "not measured" and the note. */
+    L.height = fmax(L.height, L.y0 + 14 + 21 * (a->n + 1) + 18 + 50);
     map_begin(f, id, &L, grid, title, decision_look, &ctx);
     double x = L.x0 + L.w + 20, y = L.y0;
     svg_text(f, x, y + 4, "start", 12, "#000000", 0, "algorithm (letter)");
     y += 14;
     for (int i = 0; i < a->n; i++, y += 21) {
+        if (i == a->n_fastest) {
+            svg_text(f, x, y + 12, "start", 11, "#555555", 0,
+                     "timed, never the fastest:");
+            y += 18;
+        }
         snprintf(text, sizeof text, "%c  %s", a->letter[i], a->name[i]);
         legend_swatch(f, id, x, y, report_alg_colour(i),
                       report_alg_is_hatched(i), false, text);

@@ -15,6 +15,7 @@
  * unique within the grid. */
 struct report_algs {
     int n;
+    int n_fastest; /* the first n_fastest are the optimum somewhere */
     char name[REPORT_MAX_ALGS][RUN_NAME_MAX];
     char letter[REPORT_MAX_ALGS];
 };

@@ -74,7 +74,7 @@ static void test_letters(void)
     static const char *const names[] = {"binary", "binomial", "bruck",
                                         "b",      "bb",       "linear"};
     struct report_algs a;
-    a.n = 0;
+    a.n = a.n_fastest = 0;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         snprintf(a.name[a.n++], RUN_NAME_MAX, "%s", names[i]);
     }
