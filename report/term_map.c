@@ -83,8 +83,13 @@ int report_print_map(const char *run_dir, const char *collective, FILE *out,
     }
     fputs("\nalgorithms:", out);
     for (int i = 0; i < a.n; i++) {
+        if (i == a.n_fastest) {
+            fputs("\ntimed, never the fastest:", out);
+        }
         snprintf(text, sizeof text, "%c", a.letter[i]);
-        fputs(i % 4 == 0 ? "\n  " : "  ", out);
+        bool is_row_start = i == a.n_fastest ||
+                            (i < a.n_fastest ? i : i - a.n_fastest) % 4 == 0;
+        fputs(is_row_start ? "\n  " : "  ", out);
         put_coloured(out, text, i, 1, use_colour);
         fprintf(out, " %-22s", a.name[i]);
     }
