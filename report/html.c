@@ -5,6 +5,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -354,6 +355,25 @@ static bool ompi_has(const struct ompi_eval *e, const char *collective)
     return false;
 }
 
+/* The leaves under node: a test on one attribute has its cut on the other
+ * at the maximum, so only two of the four child slots are reachable. */
+static int count_leaves(const struct decision *d, int node)
+{
+    if (d->leaf_method[node] >= 0) {
+        return 1;
+    }
+    const struct decision_node *n = &d->nodes[node];
+    int n_procs = n->procs_cut == INT32_MAX ? 1 : 2;
+    int n_msgs = n->msg_cut == INT64_MAX ? 1 : 2;
+    int leaves = 0;
+    for (int p = 0; p < n_procs; p++) {
+        for (int m = 0; m < n_msgs; m++) {
+            leaves += count_leaves(d, n->child + 2 * p + m);
+        }
+    }
+    return leaves;
+}
+
 static void write_decisions(FILE *f, const struct page *pg,
                             const struct run_grid *grid, const char *cid)
 {
@@ -382,9 +402,8 @@ static void write_decisions(FILE *f, const struct page *pg,
         snprintf(id, sizeof id, "penalty-%s-%s", cid, dec_id);
         snprintf(what, sizeof what, "%s (%s)", pg->dec_names[i], kind);
         if (d) {
-            int n_leaves, tests, depth;
-            decision_count(d, &n_leaves, &tests, &depth);
-            snprintf(leaves, sizeof leaves, "%d", n_leaves);
+            snprintf(leaves, sizeof leaves, "%d",
+                     count_leaves(d, d->roots[dec.dc]));
         }
         fprintf(mem, "<figure id=\"%s\" class=\"penalty-map\">\n", id);
         report_svg_penalty_map(

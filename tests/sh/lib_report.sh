@@ -7,7 +7,7 @@ run=$tmp/run
 write_cfg run
 sweep run > "$tmp/sweep.out" 2>&1 || { cat "$tmp/sweep.out"; echo "FAIL: sweep"; exit 1; }
 build/autotune compare -r "$run" > /dev/null 2>&1 || fail "compare"
-build/autotune tree -r "$run" > /dev/null 2>&1 || fail "tree"
+build/autotune tree -r "$run" > "$tmp/tree.out" 2>&1 || fail "tree"
 build/autotune quadtree -r "$run" --collective bcast --depth 2 > /dev/null 2>&1 || fail "quadtree"
 build/autotune export -r "$run" --format dec -o "$run/exact.dec" || fail "export dec"
 build/autotune export -r "$run" --format ompi -o "$run/rules.conf" 2> /dev/null || fail "export ompi"

@@ -42,6 +42,12 @@ grep -A3 'exact.dec</a>' "$html" | head -1 | grep -q '<td class="n">0.00</td><td
 awk -F, '$4 != "default"' "$run/optimal.csv" | grep -q . || fail "no tuned optimum"
 grep 'rules.conf</a>' "$html" | grep -q '<td class="n">0.00</td><td class="n">0.00</td></tr>' ||
     fail "the Open MPI rules lose somewhere: $(grep 'rules.conf</a>' "$html" | head -1)"
+# Each tree's leaves as tree -r counted them (bcast's tree first).
+for c in bcast reduce; do
+    want=$(grep -o '^[0-9]* leaves' "$tmp/tree.out" | sed -n "$([ $c = bcast ] && echo 1 || echo 2)p" | cut -d' ' -f1)
+    grep "href=\"#penalty-$c-tree_dec\"" "$html" | grep -q "<td>c45</td><td class=\"n\">$want</td>" ||
+        fail "$c tree.dec: not the $want leaves tree -r built"
+done
 records=$(records "$run/journal")
 grep -q "<tr><td>measurements</td><td class=\"n\">$records</td>" "$html" || fail "journal count is not $records"
 
