@@ -373,10 +373,8 @@ static void speedup_look(const void *ctx, int p, int m, long cell,
              grid->procs[p], grid->msgs[m], s);
 }
 
-int report_svg_speedup_map(FILE *f, const char *id, const struct run_data *r,
-                           const struct run_grid *grid)
+int report_svg_speedup_map(FILE *f, const char *id, const struct run_grid *grid)
 {
-    (void)r;
     long cells = (long)grid->n_procs * grid->n_msgs;
     double max = 1;
     int n = 0;
@@ -524,7 +522,7 @@ static double seg_pos(int seg, int smallest)
     return seg > 0 ? log2(seg) : log2(smallest) - 1;
 }
 
-void report_svg_landscape(FILE *f, const char *id, const struct run_data *r,
+void report_svg_landscape(FILE *f, const struct run_data *r,
                           const struct run_grid *grid,
                           const struct report_algs *a, int p, int m)
 {
@@ -533,7 +531,6 @@ void report_svg_landscape(FILE *f, const char *id, const struct run_data *r,
     int smallest = 0, largest = 0;
     double t_lo = HUGE_VAL, t_hi = 0;
     const double *t = grid->time_us + cell * r->n_methods;
-    (void)id;
     /* A segment at least the message was not timed (run_data copies the
      * unsegmented time there): not a point of the landscape. */
     for (int k = 0; k < r->n_methods; k++) {

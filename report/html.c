@@ -23,6 +23,7 @@
 #define MAX_COMPARE_ROWS 32
 #define MAX_COMPARE_COLS 16
 #define AUTO_LANDSCAPES 3
+#define MAX_LANDSCAPES 64 /* per collective, from --points */
 
 /* compare.csv as text cells, header first. */
 struct compare_csv {
@@ -238,9 +239,9 @@ static void write_landscapes(FILE *f, const struct page *pg,
                              const struct run_grid *grid,
                              const struct report_algs *a, const char *cid)
 {
-    long chosen[AUTO_LANDSCAPES + 64];
+    long chosen[MAX_LANDSCAPES];
     int n = 0;
-    for (int i = 0; i < pg->n_points && n < 64 + AUTO_LANDSCAPES; i++) {
+    for (int i = 0; i < pg->n_points && n < MAX_LANDSCAPES; i++) {
         for (int p = 0; p < grid->n_procs; p++) {
             for (int m = 0; m < grid->n_msgs; m++) {
                 long cell = (long)p * grid->n_msgs + m;
@@ -269,7 +270,7 @@ static void write_landscapes(FILE *f, const struct page *pg,
         snprintf(id, sizeof id, "landscape-%s-%d-%ld", cid, grid->procs[p],
                  grid->msgs[m]);
         fprintf(f, "<figure id=\"%s\" class=\"landscape\">\n", id);
-        report_svg_landscape(f, id, pg->r, grid, a, p, m);
+        report_svg_landscape(f, pg->r, grid, a, p, m);
         fputs("<figcaption>Mean time of every method the run timed at this "
               "point; each line is one algorithm over its segment sizes "
               "(seed 003, Fig. 2). ",
@@ -500,7 +501,7 @@ static void write_collective(FILE *f, const struct page *pg, int g)
         size_t len = 0;
         FILE *mem = open_memstream(&buf, &len);
         if (mem) {
-            report_svg_speedup_map(mem, id, pg->r, grid);
+            report_svg_speedup_map(mem, id, grid);
             fclose(mem);
         }
         if (buf && len) {

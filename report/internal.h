@@ -42,7 +42,7 @@ void report_svg_decision_map(FILE *f, const char *id, const struct run_data *r,
                              const struct run_grid *grid,
                              const struct report_algs *a);
 /* Skipped (returns 0) when no cell timed the default. */
-int report_svg_speedup_map(FILE *f, const char *id, const struct run_data *r,
+int report_svg_speedup_map(FILE *f, const char *id,
                            const struct run_grid *grid);
 /* The method label a decision (a .dec, a library's rules) chooses at a
  * point of the grid's collective; borrowed until the next call. */
@@ -56,7 +56,7 @@ void report_svg_penalty_map(FILE *f, const char *id, const char *what,
                             report_choose_fn choose, const void *choose_ctx,
                             struct penalty_stats *stats);
 /* Time against segment size of every algorithm at cell (p, m). */
-void report_svg_landscape(FILE *f, const char *id, const struct run_data *r,
+void report_svg_landscape(FILE *f, const struct run_data *r,
                           const struct run_grid *grid,
                           const struct report_algs *a, int p, int m);
 /* Horizontal bars: n labels with values (and a second series when
