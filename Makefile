@@ -56,7 +56,7 @@ SMPIT_BINS:= $(if $(SMPICC),$(MPIT_SRCS:tests/mpi/%.c=build/tests/smpi/%))
 RT_SRCS  := $(wildcard runtime/*.c) \
             $(filter-out collectives/native.c,$(wildcard collectives/*.c)) \
             decision/decision.c decision/flat.c decision/dec_file.c \
-            store/tables.c store/rundir.c
+            store/tables.c store/rundir.c store/profile.c
 RT_CFLAGS = $(CFLAGS) -fPIC -fvisibility=hidden
 RT_OBJS  := $(RT_SRCS:%.c=build/rt/%.o)
 RT_SMPI_OBJS := $(RT_SRCS:%.c=build/rt-smpi/%.o)
