@@ -195,6 +195,11 @@ build/tests/rt-smpi/%: tests/apps/%.c build/libautotune-smpi.a
 	@mkdir -p $(@D)
 	$(SMPICC) $(CFLAGS) -o $@ $< build/libautotune-smpi.a -lm
 
+# The same mini-apps without libautotune, for bench-runtime's baseline.
+build/tests/smpi-plain/%: tests/apps/%.c
+	@mkdir -p $(@D)
+	$(SMPICC) $(CFLAGS) -o $@ $< -lm
+
 build/tests/rt-smpi/test_collectives: tests/mpi/test_collectives.c \
         build/libautotune-smpi.a build/smpi/libautotune-tool.a
 	@mkdir -p $(@D)
@@ -240,6 +245,12 @@ bench-runtime-overhead: build/libautotune.so build/tests/mpi/runtime_overhead
 	    echo "$$d: $$(LD_PRELOAD=$(abspath build/libautotune.so) AUTOTUNE_DECISION=build/bench/$$d.dec \
 	        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 build/tests/mpi/runtime_overhead)"; \
 	  done; } | tee results/bench/runtime-overhead.txt
+
+# The profile workflow on the simulated clusters: the CG mini-app profiled,
+# tuned from its profile, run without and with libautotune; measured and
+# predicted speedups (results/bench/runtime.txt).
+bench-runtime: all
+	@tests/bench/runtime.sh
 
 # Fuzzes each parser for FUZZ_SECONDS (libFuzzer, clang, ASan and UBSan),
 # one after the other, minimises tests/fuzz/corpus/<parser>/ and writes the
@@ -313,7 +324,7 @@ clean:
 	rm -rf build
 
 .PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust \
-        bench-decision bench-runtime-overhead golden-decision fuzz demo install format clean
+        bench-decision bench-runtime bench-runtime-overhead golden-decision fuzz demo install format clean
 .SECONDARY:
 
 -include $(OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) \
