@@ -318,7 +318,7 @@ endif
 
 format:
 	clang-format -i $(SRCS) $(wildcard runtime/*.c) $(wildcard */*.h) $(UNIT_SRCS) $(MPIT_SRCS) \
-	    $(wildcard tests/decision/*.c tests/bench/*.c tests/fuzz/*.[ch])
+	    $(wildcard tests/decision/*.c tests/bench/*.c tests/fuzz/*.[ch] tests/apps/*.c)
 
 clean:
 	rm -rf build

@@ -636,9 +636,8 @@ static int profile_points(const struct reader *r, const config_setting_t *s,
         while (ci < c->n_colls && c->colls[ci] != d) {
             ci++;
         }
-        if (ci == c->n_colls &&
-            (is_given || c->n_colls == CONFIG_MAX_COLLS ||
-             add_collective(r, s, c, d) != 0)) {
+        if (ci == c->n_colls && (is_given || c->n_colls == CONFIG_MAX_COLLS ||
+                                 add_collective(r, s, c, d) != 0)) {
             if (is_given) {
                 continue;
             }
@@ -649,7 +648,8 @@ static int profile_points(const struct reader *r, const config_setting_t *s,
         long msg = has_data ? pt->msg_bytes : 0;
         int is_seen = has_data && msg == 0;
         for (int k = 0; k < c->n_points && !is_seen; k++) {
-            is_seen = c->points[k].ci == ci && c->points[k].procs == pt->procs &&
+            is_seen = c->points[k].ci == ci &&
+                      c->points[k].procs == pt->procs &&
                       c->points[k].msg_bytes == msg;
         }
         if (is_seen) {

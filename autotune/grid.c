@@ -93,7 +93,8 @@ int grid_list_points(const struct config *c, struct config_point **out)
         int n_sizes = grid_msg_sizes(c, ci, &sizes);
         for (int pi = 0; pi < c->n_procs; pi++) {
             for (int mi = 0; mi < n_sizes; mi++) {
-                (*out)[n++] = (struct config_point){ci, c->procs[pi], sizes[mi]};
+                (*out)[n++] =
+                    (struct config_point){ci, c->procs[pi], sizes[mi]};
             }
         }
     }

@@ -60,7 +60,7 @@ static void tally_experiment(struct plan_tally *t, const struct journal *j,
 }
 
 static int tally_grid(const struct config *c, const struct journal *j,
-                       const struct progress_costs *costs, struct plan_tally *t)
+                      const struct progress_costs *costs, struct plan_tally *t)
 {
     struct search_method methods[GRID_MAX_METHODS];
     struct config_point *points;

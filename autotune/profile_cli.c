@@ -155,8 +155,7 @@ int profile_main(int argc, char **argv)
                : "");
     for (int i = 0; i < p->n_points; i++) {
         const struct profile_point *pt = &p->points[i];
-        const struct speedup_row *row =
-            run ? find_row(rows, n_rows, pt) : NULL;
+        const struct speedup_row *row = run ? find_row(rows, n_rows, pt) : NULL;
         if (i < top) {
             printf("%-10s %6d %8d %10ld %8ld %11.6f %5.1f%%", pt->collective,
                    pt->procs, pt->per_node, pt->msg_bytes, pt->calls,

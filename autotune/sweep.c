@@ -483,10 +483,10 @@ static int collect_measurements(const struct sweep *s, struct grid_results *out)
         /* the baseline's row after the point's methods */
         methods[n++] = (struct search_method){MEASURE_DEFAULT, 0};
         for (int k = 0; k < n; k++) {
-            const struct measurement *m = journal_find(
-                s->journal, coll->name, gp->procs, gp->msg_bytes,
-                measure_method_name(coll, methods[k].alg),
-                methods[k].seg_bytes);
+            const struct measurement *m =
+                journal_find(s->journal, coll->name, gp->procs, gp->msg_bytes,
+                             measure_method_name(coll, methods[k].alg),
+                             methods[k].seg_bytes);
             if (!m || !m->is_applicable) {
                 continue;
             }

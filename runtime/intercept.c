@@ -157,9 +157,8 @@ static int reduction(enum autotune_coll coll, const void *sendbuf,
     }
     bool is_rooted = coll == AUTOTUNE_REDUCE;
     struct coll_args args = {.sendbuf = sendbuf,
-                             .recvbuf = !is_rooted || ch->rank == root
-                                            ? recvbuf
-                                            : NULL,
+                             .recvbuf = !is_rooted || ch->rank == root ? recvbuf
+                                                                       : NULL,
                              .count = count,
                              .dtype = dtype,
                              .op = op,

@@ -39,8 +39,8 @@ static int grow(void)
 {
     int cap = prof.cap ? 2 * prof.cap : 64;
     int *slots = calloc((size_t)cap, sizeof *slots);
-    struct autotune_profile_entry *entries = realloc(
-        autotune_prof.entries, (size_t)(cap / 2) * sizeof *entries);
+    struct autotune_profile_entry *entries =
+        realloc(autotune_prof.entries, (size_t)(cap / 2) * sizeof *entries);
     if (!slots || !entries) {
         free(slots);
         if (entries) {
@@ -82,11 +82,11 @@ int autotune_profile_entry(enum autotune_coll coll, int procs, int per_node,
         return autotune_profile_entry(coll, procs, per_node, msg_bytes);
     }
     prof.slots[h & (unsigned long)(prof.cap - 1)] = prof.n + 1;
-    autotune_prof.entries[prof.n] = (struct autotune_profile_entry){
-        .coll = (int)coll,
-        .procs = procs,
-        .per_node = per_node,
-        .msg_bytes = msg_bytes};
+    autotune_prof.entries[prof.n] =
+        (struct autotune_profile_entry){.coll = (int)coll,
+                                        .procs = procs,
+                                        .per_node = per_node,
+                                        .msg_bytes = msg_bytes};
     return prof.n++;
 }
 
@@ -96,9 +96,8 @@ void autotune_profile_start(const char *path, int rank)
     prof.path = path;
     if (rank == 0) {
         int n = snprintf(prof.part, sizeof prof.part, "%s.part", path);
-        prof.out = n > 0 && (size_t)n < sizeof prof.part
-                       ? fopen(prof.part, "w")
-                       : NULL;
+        prof.out = n > 0 && (size_t)n < sizeof prof.part ? fopen(prof.part, "w")
+                                                         : NULL;
         is_ok = prof.out != NULL;
         if (!is_ok) {
             fprintf(stderr,
@@ -152,9 +151,8 @@ static int merge(long *longs, double *seconds, int n, int n_ranks,
             p->n_points ? &p->points[p->n_points - 1] : NULL;
         if (!last || compare_packed(r, r - (PACKED_LONGS + 1)) != 0) {
             last = &p->points[p->n_points++];
-            *last = (struct profile_point){.procs = (int)r[1],
-                                           .per_node = (int)r[2],
-                                           .msg_bytes = r[3]};
+            *last = (struct profile_point){
+                .procs = (int)r[1], .per_node = (int)r[2], .msg_bytes = r[3]};
             snprintf(last->collective, sizeof last->collective, "%s",
                      autotune_coll_def((enum autotune_coll)r[0])->name);
         }

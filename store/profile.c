@@ -93,7 +93,8 @@ int profile_load(const char *path, struct profile **out)
     const char *err = NULL;
     *out = NULL;
     if (!f || !p) {
-        fprintf(stderr, "%s: %s\n", path, f ? "out of memory" : strerror(errno));
+        fprintf(stderr, "%s: %s\n", path,
+                f ? "out of memory" : strerror(errno));
         goto done;
     }
     while (fgets(line, sizeof line, f)) {

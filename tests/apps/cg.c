@@ -77,8 +77,9 @@ int main(int argc, char **argv)
                             "[-k EVERY] (each >= 1)\n");
             return 2;
         }
-        *(argv[a][1] == 'n' ? &n : argv[a][1] == 'i' ? &iterations : &every) =
-            v;
+        *(argv[a][1] == 'n'   ? &n
+          : argv[a][1] == 'i' ? &iterations
+                              : &every) = v;
     }
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -159,9 +160,9 @@ int main(int argc, char **argv)
                    called[i].calls);
         }
     }
-    double *buffers[] = {x,      r,           p,       q,      p_all,
-                         coarse, coarse_all,  params,  monitor, monitor_sum,
-                         norms,  norms_sum};
+    double *buffers[] = {x,       r,           p,          q,
+                         p_all,   coarse,      coarse_all, params,
+                         monitor, monitor_sum, norms,      norms_sum};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; i++) {
         free(buffers[i]);
     }
