@@ -232,8 +232,10 @@ bench-decision: all build/libautotune-tool.a
 	@tests/bench/decision.sh
 
 # libautotune's per-call overhead on MPI_COMM_SELF against PMPI_Bcast, with
-# a decision that says default (lookup, then the library) and one that
-# runs an algorithm (lookup and dispatch): results/bench/runtime-overhead.txt.
+# a decision that says default (lookup, then the library), one that runs
+# an algorithm (lookup and dispatch), and the first with AUTOTUNE_PROFILE
+# (the profile's lookup and two clock reads more):
+# results/bench/runtime-overhead.txt.
 bench-runtime-overhead: build/libautotune.so build/tests/mpi/runtime_overhead
 	@mkdir -p results/bench build/bench
 	@printf 'autotune-decision 1\nkind flat\nmethods 1\n%s\ncollectives 1\nbcast 0\nnodes 1\nleaf 0\n' \
@@ -244,7 +246,12 @@ bench-runtime-overhead: build/libautotune.so build/tests/mpi/runtime_overhead
 	    echo "# LD_PRELOAD=build/libautotune.so AUTOTUNE_DECISION=build/bench/$$d.dec build/tests/mpi/runtime_overhead"; \
 	    echo "$$d: $$(LD_PRELOAD=$(abspath build/libautotune.so) AUTOTUNE_DECISION=build/bench/$$d.dec \
 	        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 build/tests/mpi/runtime_overhead)"; \
-	  done; } | tee results/bench/runtime-overhead.txt
+	  done; \
+	  echo "# LD_PRELOAD=build/libautotune.so AUTOTUNE_DECISION=build/bench/default.dec AUTOTUNE_PROFILE=build/bench/overhead.prof build/tests/mpi/runtime_overhead"; \
+	  echo "default, profiled: $$(LD_PRELOAD=$(abspath build/libautotune.so) AUTOTUNE_DECISION=build/bench/default.dec \
+	      AUTOTUNE_PROFILE=build/bench/overhead.prof \
+	      OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 build/tests/mpi/runtime_overhead)"; \
+	  } | tee results/bench/runtime-overhead.txt
 
 # The profile workflow on the simulated clusters: the CG mini-app profiled,
 # tuned from its profile, run without and with libautotune; measured and
