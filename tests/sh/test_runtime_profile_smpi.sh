@@ -4,8 +4,9 @@
 # app says it called; a sweep with profile = "..." measures exactly those
 # points, costliest first; report says the run covers all of the app's
 # collective time; the app runs with the decision, its result unchanged and
-# (simulated time being exact) never slower. Bad profile paths and files
-# are one line each, and the application still runs.
+# (simulated time being exact) never slower, and outside the decision's
+# measured range per AUTOTUNE_OUTSIDE. Bad profile paths and files are one
+# line each, and the application still runs.
 source "$(dirname "$0")/lib.sh"
 for tool in smpicc smpirun; do
     command -v "$tool" >/dev/null || { echo "test_runtime_profile_smpi: $tool not found" >&2; exit 77; }
@@ -72,14 +73,40 @@ awk -v t="${tuned##*time_s=}" '{ sub(/.*time_s=/, ""); exit !(t <= $0) }' "$tmp/
 grep -q "^libautotune: allgather: [0-9]* calls: [a-z_]*/[0-9]* " "$tmp/err" ||
     fail "no tuned allgather ran: $(cat "$tmp/err")"
 
-# 4. A profile that cannot be written: one line, the app runs.
+# 4. Outside the measured range (the dec export records it: procs 4
+# here): on 3 ranks the library runs (AUTOTUNE_OUTSIDE=library, the
+# default), or the nearest measured point's method (nearest); the result
+# is the library's either way.
+grep -q "^range 0 4 4 " "$tmp/cg.dec" || fail "the dec export records no range: $(tail -3 "$tmp/cg.dec")"
+smpi 3 "$app" $args || fail "3 ranks without a decision"
+plain=$(grep '^cg: P=3 ' "$tmp/out" | sed 's/ time_s=.*//')
+for outside in library nearest; do
+    AUTOTUNE_OUTSIDE=$outside AUTOTUNE_DECISION=$tmp/cg.dec AUTOTUNE_VERBOSE=1 smpi 3 "$app" $args ||
+        fail "outside=$outside: exit status"
+    [ "$(grep '^cg: P=3 ' "$tmp/out" | sed 's/ time_s=.*//')" = "$plain" ] ||
+        fail "outside=$outside: result changed: $(grep '^cg: P=3 ' "$tmp/out")"
+    grep -q "AUTOTUNE_OUTSIDE=$outside; calls summed over ranks$" "$tmp/err" || fail "outside=$outside: header"
+done
+case $(grep '^libautotune: allgather: ' "$tmp/err") in
+*"library"*) fail "outside=nearest: the library ran: $(cat "$tmp/err")" ;;
+esac
+AUTOTUNE_DECISION=$tmp/cg.dec AUTOTUNE_VERBOSE=1 smpi 3 "$app" $args
+grep -q "^libautotune: allgather: [0-9]* calls: library [0-9]* (outside [0-9]*)$" "$tmp/err" ||
+    fail "outside=library: allgather's line: $(cat "$tmp/err")"
+sed 's/^range 0 4 4 /range 0 4 2 /' "$tmp/cg.dec" >"$tmp/bad-range.dec"
+AUTOTUNE_DECISION=$tmp/bad-range.dec smpi 3 "$app" -n 64 -i 2
+grep -q '^cg: P=3 ' "$tmp/out" && [ "$(grep -c libautotune "$tmp/err")" = 1 ] &&
+    grep -q "^libautotune: AUTOTUNE_DECISION=$tmp/bad-range.dec: .*:[0-9]*: 'range 0 4 2 .*expected 'range COLLECTIVE_INDEX" "$tmp/err" ||
+    fail "a damaged range line: $(cat "$tmp/err")"
+
+# 5. A profile that cannot be written: one line, the app runs.
 AUTOTUNE_PROFILE=/proc/autotune-test/cg.prof smpi 2 "$app" -n 64 -i 2 || fail "unwritable profile: exit status"
 grep -q '^cg: P=2 ' "$tmp/out" || fail "the app did not finish with an unwritable profile"
 [ "$(grep -c libautotune "$tmp/err")" = 1 ] &&
     grep -q "^libautotune: AUTOTUNE_PROFILE=/proc/autotune-test/cg.prof: cannot write .*; no profile is recorded$" "$tmp/err" ||
     fail "unwritable profile's line: $(cat "$tmp/err")"
 
-# 5. A damaged profile: autotune profile names file:line, exit 1.
+# 6. A damaged profile: autotune profile names file:line, exit 1.
 sed '4s/ [0-9]* / x /' "$tmp/cg.prof" >"$tmp/bad.prof"
 build/autotune profile "$tmp/bad.prof" >/dev/null 2>"$tmp/err"
 [ $? -eq 1 ] && grep -qx "$tmp/bad.prof:4: expected 'collective procs per_node msg_bytes calls seconds'" "$tmp/err" ||
