@@ -12,8 +12,8 @@
 #define PROFILE_HEADER "autotune-profile 1"
 
 /* One point of the application: calls are collective operations (each
- * counted once, not once per rank); seconds is the time the ranks spent in
- * them, averaged over the ranks that made them. */
+ * counted once, not once per rank); seconds sums, over them, the time each
+ * took averaged over the ranks of its communicator. */
 struct profile_point {
     char collective[STORE_NAME_MAX];
     int procs;
