@@ -50,6 +50,9 @@ segment_sizes = [0, 4096];
 search        = "exhaustive";
 measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
 CFG
+build/autotune plan -c "$tmp/cg.cfg" >"$tmp/plan" || fail "plan exit status"
+grep -q "^profile:       $tmp/cg.prof: 8 points, costliest first$" "$tmp/plan" &&
+    grep -q "^procs:         4$" "$tmp/plan" || fail "plan: $(cat "$tmp/plan")"
 smpi 4 build/autotune-smpi -c "$tmp/cg.cfg" || fail "sweep from the profile: $(tail -3 "$tmp/err")"
 awk -F, 'NR > 1 { print $1, $2, $3 }' "$tmp/run/optimal.csv" >"$tmp/swept"
 awk '!/^#/ && NF == 6 { print $1, $2, ($1 == "barrier" ? 0 : $4) }' "$tmp/cg.prof" >"$tmp/wanted"
