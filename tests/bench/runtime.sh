@@ -53,6 +53,18 @@ CFG
     echo "# AUTOTUNE_DECISION=$run.dec smpirun ... build/tests/rt-smpi/cg $app_args"
     with=$(AUTOTUNE_DECISION=$run.dec smpi "$c" build/tests/rt-smpi/cg $app_args | app_time)
     saved=$(build/autotune profile "$prof" -r "$run" | sed -n 's/^predicted .* = \([0-9.]*\) s saved.*/\1/p')
+    # Where the saving is: each point's time in the app, profiled without
+    # and with the decision, against the prediction.
+    echo "# AUTOTUNE_DECISION=$run.dec AUTOTUNE_PROFILE=$run-tuned.prof smpirun ... build/tests/rt-smpi/cg $app_args"
+    AUTOTUNE_DECISION=$run.dec AUTOTUNE_PROFILE=$run-tuned.prof smpi "$c" build/tests/rt-smpi/cg $app_args >/dev/null
+    echo "# per point: seconds in the app (the profiles), without and with, and the predicted saving"
+    build/autotune profile "$prof" -r "$run" -n 1000 | awk -v tuned="$run-tuned.prof" '
+        BEGIN { while ((getline line < tuned) > 0) { split(line, f, " ")
+                    if (line !~ /^#/ && f[6] != "") t[f[1] " " f[2] " " f[4]] = f[6] } }
+        $1 ~ /^[a-z]+$/ && NF == 11 && ($1 " " $2 " " $4) in t {
+            k = $1 " " $2 " " $4
+            printf "    %-10s %4d %8d  without %.6f s  with %.6f s  saved %+.6f s  predicted %.6f s\n",
+                $1, $2, $4, $6, t[k], $6 - t[k], $11 }'
     awk -v c="$c" -v w="$without" -v t="$with" -v s="$saved" 'BEGIN {
         measured = w - t; predicted_t = w - s
         off = measured > 0 ? 100 * (s - measured) / measured : 0
