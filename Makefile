@@ -59,7 +59,7 @@ SMPIT_BINS:= $(if $(SMPICC),$(MPIT_SRCS:tests/mpi/%.c=build/tests/smpi/%))
 RT_SRCS  := $(wildcard runtime/*.c) \
             $(filter-out collectives/native.c,$(wildcard collectives/*.c)) \
             decision/decision.c decision/flat.c decision/dec_file.c \
-            store/tables.c store/rundir.c
+            store/tables.c store/rundir.c store/profile.c
 RT_CFLAGS = $(CFLAGS) -fPIC -fvisibility=hidden
 RT_OBJS  := $(RT_SRCS:%.c=build/rt/%.o)
 RT_SMPI_OBJS := $(RT_SRCS:%.c=build/rt-smpi/%.o)
@@ -176,9 +176,10 @@ build/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_MAIN) 
 # The programs of libautotune's tests: an application linked with the
 # library as a user would (`-Lbuild -lautotune`; under SMPI the whole link
 # line of the README), and the collective test as an application of it.
-RT_TEST_BINS := build/tests/rt/runtime_app \
+RT_TEST_BINS := build/tests/rt/runtime_app build/tests/rt/cg \
                 $(if $(SMPICC),build/tests/rt-smpi/runtime_app \
-                               build/tests/rt-smpi/test_collectives)
+                               build/tests/rt-smpi/test_collectives \
+                               build/tests/rt-smpi/cg)
 
 build/tests/rt/runtime_app: tests/mpi/runtime_app.c build/libautotune.so
 	@mkdir -p $(@D)
@@ -187,6 +188,20 @@ build/tests/rt/runtime_app: tests/mpi/runtime_app.c build/libautotune.so
 build/tests/rt-smpi/runtime_app: tests/mpi/runtime_app.c build/libautotune-smpi.a
 	@mkdir -p $(@D)
 	$(SMPICC) $(CFLAGS) -o $@ $< build/libautotune-smpi.a -lm
+
+# The mini-apps of tests/apps/, linked with libautotune as a user would.
+build/tests/rt/%: tests/apps/%.c build/libautotune.so
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< -Lbuild -lautotune -Wl,-rpath,$(abspath build)
+
+build/tests/rt-smpi/%: tests/apps/%.c build/libautotune-smpi.a
+	@mkdir -p $(@D)
+	$(SMPICC) $(CFLAGS) -o $@ $< build/libautotune-smpi.a -lm
+
+# The same mini-apps without libautotune, for bench-runtime's baseline.
+build/tests/smpi-plain/%: tests/apps/%.c
+	@mkdir -p $(@D)
+	$(SMPICC) $(CFLAGS) -o $@ $< -lm
 
 build/tests/rt-smpi/test_collectives: tests/mpi/test_collectives.c \
         build/libautotune-smpi.a build/smpi/libautotune-tool.a
@@ -226,8 +241,10 @@ report-sample: build/autotune
 	@tests/bench/report_sample.sh
 
 # libautotune's per-call overhead on MPI_COMM_SELF against PMPI_Bcast, with
-# a decision that says default (lookup, then the library) and one that
-# runs an algorithm (lookup and dispatch): results/bench/runtime-overhead.txt.
+# a decision that says default (lookup, then the library), one that runs
+# an algorithm (lookup and dispatch), and the first with AUTOTUNE_PROFILE
+# (the profile's lookup and two clock reads more):
+# results/bench/runtime-overhead.txt.
 bench-runtime-overhead: build/libautotune.so build/tests/mpi/runtime_overhead
 	@mkdir -p results/bench build/bench
 	@printf 'autotune-decision 1\nkind flat\nmethods 1\n%s\ncollectives 1\nbcast 0\nnodes 1\nleaf 0\n' \
@@ -238,7 +255,18 @@ bench-runtime-overhead: build/libautotune.so build/tests/mpi/runtime_overhead
 	    echo "# LD_PRELOAD=build/libautotune.so AUTOTUNE_DECISION=build/bench/$$d.dec build/tests/mpi/runtime_overhead"; \
 	    echo "$$d: $$(LD_PRELOAD=$(abspath build/libautotune.so) AUTOTUNE_DECISION=build/bench/$$d.dec \
 	        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 build/tests/mpi/runtime_overhead)"; \
-	  done; } | tee results/bench/runtime-overhead.txt
+	  done; \
+	  echo "# LD_PRELOAD=build/libautotune.so AUTOTUNE_DECISION=build/bench/default.dec AUTOTUNE_PROFILE=build/bench/overhead.prof build/tests/mpi/runtime_overhead"; \
+	  echo "default, profiled: $$(LD_PRELOAD=$(abspath build/libautotune.so) AUTOTUNE_DECISION=build/bench/default.dec \
+	      AUTOTUNE_PROFILE=build/bench/overhead.prof \
+	      OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 build/tests/mpi/runtime_overhead)"; \
+	  } | tee results/bench/runtime-overhead.txt
+
+# The profile workflow on the simulated clusters: the CG mini-app profiled,
+# tuned from its profile, run without and with libautotune; measured and
+# predicted speedups (results/bench/runtime.txt).
+bench-runtime: all
+	@tests/bench/runtime.sh
 
 # Fuzzes each parser for FUZZ_SECONDS (libFuzzer, clang, ASan and UBSan),
 # one after the other, minimises tests/fuzz/corpus/<parser>/ and writes the
@@ -306,13 +334,13 @@ endif
 
 format:
 	clang-format -i $(SRCS) $(wildcard runtime/*.c) $(wildcard */*.h) $(UNIT_SRCS) $(MPIT_SRCS) \
-	    $(wildcard tests/decision/*.c tests/bench/*.c tests/fuzz/*.[ch])
+	    $(wildcard tests/decision/*.c tests/bench/*.c tests/fuzz/*.[ch] tests/apps/*.c)
 
 clean:
 	rm -rf build
 
 .PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust \
-        bench-decision bench-runtime-overhead golden-decision fuzz demo install format clean
+        bench-decision bench-runtime bench-runtime-overhead golden-decision fuzz demo install format clean
 .SECONDARY:
 
 -include $(OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) \

@@ -6,6 +6,7 @@
 
 #include "autotune/baseline.h"
 #include "autotune/measure.h"
+#include "autotune/profile_cli.h"
 #include "store/rundir.h"
 #include "store/tables.h"
 
@@ -150,6 +151,7 @@ int report_main(int argc, char **argv)
         printf("(%zu of %zu points have no default/0 record)\n", n_opt - n_rows,
                n_opt);
     }
+    profile_print_coverage(stdout, run, optimal, n_opt);
     status = 0;
 done:
     journal_close(j);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "autotune/config.h"
+#include "store/profile.h"
 
 #define MAX_LIST 4096
 #define MAX_OVERFLOWS 16
@@ -264,6 +265,29 @@ static int read_message_sizes(const struct reader *r, const config_setting_t *s,
     return 0;
 }
 
+/* Adds collective d with all its algorithms (all the library can force,
+ * for backend native). */
+static int add_collective(const struct reader *r, const config_setting_t *s,
+                          struct config *c, const struct coll_def *d)
+{
+    c->n_algs[c->n_colls] = 0;
+    for (int a = 0; a < d->n_algs && a < CONFIG_MAX_ALGS; a++) {
+        if (c->backend != BACKEND_NATIVE ||
+            native_has_algorithm(d->name, d->algs[a].name)) {
+            c->algs[c->n_colls][c->n_algs[c->n_colls]++] = a;
+        }
+    }
+    if (c->n_algs[c->n_colls] == 0) {
+        report(r, s, "collectives",
+               "backend native: the MPI library offers no %s algorithm "
+               "that can be forced",
+               d->name);
+        return -1;
+    }
+    c->colls[c->n_colls++] = d;
+    return 0;
+}
+
 static int read_collectives(const struct reader *r, const config_setting_t *s,
                             struct config *c)
 {
@@ -295,21 +319,9 @@ static int read_collectives(const struct reader *r, const config_setting_t *s,
                 return -1;
             }
         }
-        c->n_algs[c->n_colls] = 0;
-        for (int a = 0; a < d->n_algs && a < CONFIG_MAX_ALGS; a++) {
-            if (c->backend != BACKEND_NATIVE ||
-                native_has_algorithm(d->name, d->algs[a].name)) {
-                c->algs[c->n_colls][c->n_algs[c->n_colls]++] = a;
-            }
-        }
-        if (c->n_algs[c->n_colls] == 0) {
-            report(r, e, "collectives",
-                   "backend native: the MPI library offers no %s algorithm "
-                   "that can be forced",
-                   name);
+        if (add_collective(r, e, c, d) != 0) {
             return -1;
         }
-        c->colls[c->n_colls++] = d;
     }
     return 0;
 }
@@ -575,6 +587,137 @@ static int read_chain_fanout(const struct reader *r, const config_setting_t *s,
     return 0;
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorted distinct values of v (n of them, reordered) stay in v; their
+ * number. */
+static int distinct_longs(long *v, int n)
+{
+    int kept = 0;
+    qsort(v, (size_t)n, sizeof *v, cmp_long);
+    for (int i = 0; i < n; i++) {
+        if (kept == 0 || v[i] != v[kept - 1]) {
+            v[kept++] = v[i];
+        }
+    }
+    return kept;
+}
+
+/* The profile's points of the configured collectives (all it names when
+ * `collectives` is not given), costliest first; a point recorded at
+ * several processes-per-node counts is one point of the sweep, and a
+ * message of 0 bytes has nothing to tune. procs and message sizes are
+ * theirs. */
+static int profile_points(const struct reader *r, const config_setting_t *s,
+                          struct config *c)
+{
+    const struct profile *p = c->profile;
+    int is_given = c->n_colls > 0;
+    long *procs = malloc((size_t)(p->n_points + 1) * sizeof *procs);
+    long *msgs = malloc((size_t)(p->n_points + 1) * sizeof *msgs);
+    c->points = malloc((size_t)(p->n_points + 1) * sizeof *c->points);
+    int n_procs = 0, n_msgs = 0, rc = -1;
+    if (!procs || !msgs || !c->points) {
+        goto done;
+    }
+    for (int i = 0; i < p->n_points; i++) {
+        const struct profile_point *pt = &p->points[i];
+        const struct coll_def *d = coll_find(pt->collective);
+        if (!d) {
+            report(r, s, "profile", "%s: unknown collective '%s'",
+                   c->profile_path, pt->collective);
+            goto done;
+        }
+        int ci = 0;
+        while (ci < c->n_colls && c->colls[ci] != d) {
+            ci++;
+        }
+        if (ci == c->n_colls && (is_given || c->n_colls == CONFIG_MAX_COLLS ||
+                                 add_collective(r, s, c, d) != 0)) {
+            if (is_given) {
+                continue;
+            }
+            goto done;
+        }
+        int has_data =
+            d->send_blocks != BLOCKS_NONE || d->recv_blocks != BLOCKS_NONE;
+        long msg = has_data ? pt->msg_bytes : 0;
+        int is_seen = has_data && msg == 0;
+        for (int k = 0; k < c->n_points && !is_seen; k++) {
+            is_seen = c->points[k].ci == ci &&
+                      c->points[k].procs == pt->procs &&
+                      c->points[k].msg_bytes == msg;
+        }
+        if (is_seen) {
+            continue;
+        }
+        c->points[c->n_points++] = (struct config_point){ci, pt->procs, msg};
+        procs[n_procs++] = pt->procs;
+        if (has_data) {
+            msgs[n_msgs++] = msg;
+        }
+    }
+    if (c->n_points == 0) {
+        report(r, s, "profile", "%s has no point of %s to tune",
+               c->profile_path,
+               is_given ? "the configured collectives" : "any collective");
+        goto done;
+    }
+    if (n_msgs == 0) {
+        msgs[n_msgs++] = 1; /* barriers alone: no message size is timed */
+    }
+    c->n_procs = distinct_longs(procs, n_procs);
+    c->n_msgs = distinct_longs(msgs, n_msgs);
+    c->procs = malloc((size_t)c->n_procs * sizeof *c->procs);
+    if (!c->procs) {
+        goto done;
+    }
+    for (int i = 0; i < c->n_procs; i++) {
+        c->procs[i] = (int)procs[i];
+    }
+    qsort(c->procs, (size_t)c->n_procs, sizeof *c->procs, cmp_int);
+    c->msg_sizes = msgs;
+    msgs = NULL;
+    c->procs_line = c->msg_line = config_setting_source_line(s);
+    rc = 0;
+done:
+    free(procs);
+    free(msgs);
+    return rc;
+}
+
+/* profile = "app.prof" (AUTOTUNE_PROFILE's output): its points are the
+ * grid. Read after collectives (which then selects among them), instead
+ * of procs and message_sizes. */
+static int read_profile(const struct reader *r, const config_setting_t *s,
+                        struct config *c)
+{
+    const char *v;
+    FILE *probe;
+    if (read_string(r, s, "profile", &v) != 0) {
+        return -1;
+    }
+    if (!*v || strlen(v) >= sizeof c->profile_path) {
+        report(r, s, "profile", "expected the path of a profile");
+        return -1;
+    }
+    snprintf(c->profile_path, sizeof c->profile_path, "%s", v);
+    if (!(probe = fopen(v, "r"))) {
+        report(r, s, "profile", "cannot read '%s': %s", v, strerror(errno));
+        return -1;
+    }
+    fclose(probe);
+    if (profile_load(v, &c->profile) != 0) {
+        return -1; /* profile_load named the profile's file and line */
+    }
+    profile_sort_by_cost(c->profile);
+    return profile_points(r, s, c);
+}
+
 /* The top-level keys, in the order they are read: backend first, since it
  * decides which algorithms a collective offers; algorithms after
  * collectives. */
@@ -587,6 +730,7 @@ static const struct config_key {
     {"backend", 0, read_backend},
     {"output", 1, read_output},
     {"collectives", 1, read_collectives},
+    {"profile", 0, read_profile},
     {"procs", 1, read_procs},
     {"message_sizes", 1, read_message_sizes},
     {"segment_sizes", 1, read_segment_sizes},
@@ -644,7 +788,21 @@ static int read_keys(const struct reader *r, struct config *c)
         }
         found[k] = s;
     }
+    /* With a profile, its points replace procs and message_sizes, and
+     * collectives is optional. */
+    int has_profile = config_lookup(&r->cfg, "profile") != NULL;
     for (int k = 0; k < N_CONFIG_KEYS; k++) {
+        const char *name = config_keys[k].name;
+        int is_grid_key =
+            strcmp(name, "procs") == 0 || strcmp(name, "message_sizes") == 0;
+        if (has_profile && is_grid_key && found[k]) {
+            report(r, found[k], name,
+                   "not with profile (the profile's points are the grid)");
+            return -1;
+        }
+        if (has_profile && (is_grid_key || strcmp(name, "collectives") == 0)) {
+            continue;
+        }
         if (config_keys[k].is_required && !found[k]) {
             report(r, NULL, config_keys[k].name, "missing (required)");
             return -1;
@@ -655,7 +813,9 @@ static int read_keys(const struct reader *r, struct config *c)
             return -1;
         }
     }
-    return check_buffers(r, config_lookup(&r->cfg, "message_sizes"), c);
+    return check_buffers(
+        r, config_lookup(&r->cfg, has_profile ? "profile" : "message_sizes"),
+        c);
 }
 
 /* libconfig 1.5 reads an integer without the L suffix in 32 bits and keeps
@@ -843,6 +1003,11 @@ void config_free(struct config *c)
     free(c->procs);
     free(c->msg_sizes);
     free(c->seg_sizes);
+    free(c->points);
+    profile_destroy(c->profile);
+    c->points = NULL;
+    c->profile = NULL;
+    c->n_points = 0;
     c->procs = NULL;
     c->msg_sizes = NULL;
     c->seg_sizes = NULL;

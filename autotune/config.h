@@ -23,6 +23,15 @@ struct config_measure {
 enum config_backend { BACKEND_OWN = 0, BACKEND_NATIVE = 1 };
 extern const char *const config_backend_names[];
 
+/* A point of the grid when the config names an application profile. */
+struct config_point {
+    int ci; /* index into colls */
+    int procs;
+    long msg_bytes;
+};
+
+struct profile;
+
 struct config {
     char path[1024];
     char output[1024];
@@ -46,6 +55,12 @@ struct config {
     /* Time the library's own collective (its default decision) once per
      * point as method default/0, the baseline of speedup.csv. */
     int has_baseline;
+    /* profile = "app.prof": the application's points, costliest first, are
+     * the grid (procs and message sizes are theirs). NULL otherwise. */
+    struct profile *profile;
+    char profile_path[1024];
+    int n_points;
+    struct config_point *points;
 };
 
 /* Reads and validates path; on error prints one line "file:line: key: what"

@@ -1,6 +1,8 @@
 /* The grid's points and candidate methods, shared by the sweep, its
  * progress estimate and `autotune plan`, so they walk the same grid. */
 #include <assert.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "autotune/grid.h"
 
@@ -65,11 +67,38 @@ int grid_msg_sizes(const struct config *c, int ci, const long **sizes)
 long grid_points(const struct config *c)
 {
     long n = 0;
+    if (c->profile) {
+        return c->n_points;
+    }
     for (int ci = 0; ci < c->n_colls; ci++) {
         const long *sizes;
         n += (long)c->n_procs * grid_msg_sizes(c, ci, &sizes);
     }
     return n;
+}
+
+int grid_list_points(const struct config *c, struct config_point **out)
+{
+    long n = 0, total = grid_points(c);
+    *out = malloc((size_t)(total ? total : 1) * sizeof **out);
+    if (!*out) {
+        return -1;
+    }
+    if (c->profile) {
+        memcpy(*out, c->points, (size_t)total * sizeof **out);
+        return 0;
+    }
+    for (int ci = 0; ci < c->n_colls; ci++) {
+        const long *sizes;
+        int n_sizes = grid_msg_sizes(c, ci, &sizes);
+        for (int pi = 0; pi < c->n_procs; pi++) {
+            for (int mi = 0; mi < n_sizes; mi++) {
+                (*out)[n++] =
+                    (struct config_point){ci, c->procs[pi], sizes[mi]};
+            }
+        }
+    }
+    return 0;
 }
 
 int grid_method_cmp(const struct search_method *a,

@@ -16,6 +16,7 @@
 #include "autotune/decision_cli.h"
 #include "autotune/plan_cli.h"
 #include "autotune/report_cli.h"
+#include "autotune/profile_cli.h"
 #include "autotune/sweep.h"
 #include "collectives/collectives.h"
 #include "search/search.h"
@@ -51,6 +52,8 @@ static const char usage[] =
     "                                                quadtree of a run\n"
     "  autotune plan -c tune.cfg                     grid, points, "
     "experiments, estimate\n"
+    "  autotune profile FILE.prof [-r RUN] [-n N]    an application's "
+    "costliest points\n"
     "  autotune --list                               algorithms, "
     "strategies, formats\n"
     "  autotune --version\n"
@@ -313,6 +316,11 @@ static const struct command offline_commands[] = {
      "The grid of tune.cfg, its points, the experiments of an exhaustive "
      "search and,\nfrom a journal in its run directory, an estimate of "
      "their time. No MPI.\n"},
+    {"profile", profile_main,
+     "usage: autotune profile FILE.prof [-r RUN] [-n N]\n"
+     "The N (20) points of an application profile (AUTOTUNE_PROFILE) that "
+     "took the\nmost time; with a run, each point's tuned method, its time "
+     "and the default's,\nand the time saved: calls x (default - tuned).\n"},
     {"--list", cmd_list,
      "usage: autotune --list\n"
      "The collectives and their algorithms, the search strategies and the "

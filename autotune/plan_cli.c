@@ -59,37 +59,38 @@ static void tally_experiment(struct plan_tally *t, const struct journal *j,
     }
 }
 
-static void tally_grid(const struct config *c, const struct journal *j,
-                       const struct progress_costs *costs, struct plan_tally *t)
+static int tally_grid(const struct config *c, const struct journal *j,
+                      const struct progress_costs *costs, struct plan_tally *t)
 {
     struct search_method methods[GRID_MAX_METHODS];
-    for (int ci = 0; ci < c->n_colls; ci++) {
+    struct config_point *points;
+    if (grid_list_points(c, &points) != 0) {
+        return -1;
+    }
+    for (long i = 0; i < grid_points(c); i++) {
+        int ci = points[i].ci, procs = points[i].procs;
+        long msg = points[i].msg_bytes;
         const struct coll_def *coll = c->colls[ci];
-        const long *sizes;
-        int n_sizes = grid_msg_sizes(c, ci, &sizes);
-        for (int pi = 0; pi < c->n_procs; pi++) {
-            int procs = c->procs[pi];
-            for (int mi = 0; mi < n_sizes; mi++) {
-                int n = grid_point_methods(c, ci, sizes[mi], methods);
-                t->points[ci]++;
-                for (int k = 0; k < n; k++) {
-                    if (!plan_applies(c, coll, &methods[k], procs, sizes[mi])) {
-                        t->not_applicable++;
-                        continue;
-                    }
-                    t->experiments[ci]++;
-                    tally_experiment(t, j, costs, coll->name, procs, sizes[mi],
-                                     coll->algs[methods[k].alg].name,
-                                     methods[k].seg_bytes);
-                }
-                if (c->has_baseline) {
-                    t->baseline++;
-                    tally_experiment(t, j, costs, coll->name, procs, sizes[mi],
-                                     MEASURE_DEFAULT_NAME, 0);
-                }
+        int n = grid_point_methods(c, ci, msg, methods);
+        t->points[ci]++;
+        for (int k = 0; k < n; k++) {
+            if (!plan_applies(c, coll, &methods[k], procs, msg)) {
+                t->not_applicable++;
+                continue;
             }
+            t->experiments[ci]++;
+            tally_experiment(t, j, costs, coll->name, procs, msg,
+                             coll->algs[methods[k].alg].name,
+                             methods[k].seg_bytes);
+        }
+        if (c->has_baseline) {
+            t->baseline++;
+            tally_experiment(t, j, costs, coll->name, procs, msg,
+                             MEASURE_DEFAULT_NAME, 0);
         }
     }
+    free(points);
+    return 0;
 }
 
 static void print_grid(const struct config *c, const struct plan_tally *t)
@@ -112,7 +113,12 @@ static void print_grid(const struct config *c, const struct plan_tally *t)
     for (int i = 0; i < c->n_msgs; i++) {
         printf("%s%ld", i ? ", " : "", c->msg_sizes[i]);
     }
-    printf(" bytes (%d sizes)\nsegment sizes: ", c->n_msgs);
+    printf(" bytes (%d sizes)\n", c->n_msgs);
+    if (c->profile) {
+        printf("profile:       %s: %d points, costliest first\n",
+               c->profile_path, c->n_points);
+    }
+    printf("segment sizes: ");
     for (int i = 0; i < c->n_segs; i++) {
         printf("%s%d", i ? ", " : "", c->seg_sizes[i]);
     }
@@ -228,7 +234,10 @@ int plan_main(int argc, char **argv)
             }
         }
     }
-    tally_grid(&cfg, j, costs, &tally);
+    if (tally_grid(&cfg, j, costs, &tally) != 0) {
+        fprintf(stderr, "autotune plan: out of memory\n");
+        goto done;
+    }
     print_grid(&cfg, &tally);
     print_estimate(journal_path, j, &tally);
     status = 0;

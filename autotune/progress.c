@@ -146,16 +146,16 @@ void progress_start(struct progress *p, const struct config *c)
     p->interval_s = print_interval(p->is_tty);
     p->points = malloc((size_t)p->total * sizeof *p->points);
     p->costs = progress_costs_create();
-    for (long n = 0, ci = 0; p->points && ci < c->n_colls; ci++) {
-        const long *sizes;
-        int n_sizes = grid_msg_sizes(c, (int)ci, &sizes);
-        for (int pi = 0; pi < c->n_procs; pi++) {
-            for (int mi = 0; mi < n_sizes; mi++) {
-                p->points[n++] = (struct progress_point){
-                    c->colls[ci]->name, c->procs[pi], sizes[mi]};
-            }
-        }
+    struct config_point *grid = NULL;
+    if (p->points && grid_list_points(c, &grid) != 0) {
+        free(p->points);
+        p->points = NULL; /* no estimate of the time left */
     }
+    for (long i = 0; p->points && i < p->total; i++) {
+        p->points[i] = (struct progress_point){
+            c->colls[grid[i].ci]->name, grid[i].procs, grid[i].msg_bytes};
+    }
+    free(grid);
 }
 
 /* Seconds left: the points after the current one, and what the current

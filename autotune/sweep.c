@@ -13,6 +13,7 @@
 #include "autotune/progress.h"
 #include "autotune/sweep.h"
 #include "store/journal.h"
+#include "store/profile.h"
 #include "store/rundir.h"
 #include "store/tables.h"
 #ifdef SMPI_H /* defined by SimGrid's mpi.h */
@@ -332,6 +333,11 @@ static void settings_of(const struct config *c,
 #endif
 }
 
+static int write_profile(FILE *f, const void *profile)
+{
+    return profile_write(f, profile);
+}
+
 /* Rank 0's checks before anything is measured; it holds the run
  * directory's lock from here to the end of the sweep. */
 static int controller_setup(const char *config_path, int is_fresh,
@@ -353,6 +359,16 @@ static int controller_setup(const char *config_path, int is_fresh,
     if ((is_fresh && rundir_start_fresh(c->output) != 0) ||
         rundir_path(path, sizeof path, c->output, RUNDIR_JOURNAL) != 0 ||
         journal_open(path, &settings, journal) != 0) {
+        rundir_lock_close(*lock);
+        config_free(c);
+        return -1;
+    }
+    /* The profile, for `report` to say what share of the application's
+     * collective time the run covers. */
+    if (c->profile &&
+        (rundir_path(path, sizeof path, c->output, RUNDIR_PROFILE) != 0 ||
+         store_write_file(path, write_profile, c->profile) != 0)) {
+        journal_close(*journal);
         rundir_lock_close(*lock);
         config_free(c);
         return -1;
@@ -401,7 +417,8 @@ static int finish_point(struct sweep *s, const struct search_point *point,
 }
 
 /* Walks the grid in a fixed order (collectives as configured, procs and
- * message sizes ascending), so tables never depend on the run's history. */
+ * message sizes ascending; a profile's points costliest first), so tables
+ * never depend on the run's history. */
 static int controller_loop(struct sweep *s, struct grid_results *out)
 {
     const struct config *c = s->cfg;
@@ -410,37 +427,34 @@ static int controller_loop(struct sweep *s, struct grid_results *out)
     struct progress progress;
     struct search_oracle oracle = {sweep_oracle, sweep_pipeline, s};
     struct search_series *series = search_series_create();
-    int rc = series ? 0 : -1;
+    struct config_point *points = NULL;
+    int rc = series && grid_list_points(c, &points) == 0 ? 0 : -1;
+    long n_points = grid_points(c);
 
     progress_start(&progress, c);
     s->progress = &progress;
-    for (int ci = 0; ci < c->n_colls && rc == 0; ci++) {
-        const struct coll_def *coll = c->colls[ci];
-        const long *sizes;
-        int n_sizes = grid_msg_sizes(c, ci, &sizes);
+    for (long i = 0; i < n_points && rc == 0; i++) {
+        const struct config_point *gp = &points[i];
+        const struct coll_def *coll = c->colls[gp->ci];
+        struct search_point point;
         s->coll_index = coll_table_index(coll);
-        for (int pi = 0; pi < c->n_procs && rc == 0; pi++) {
-            for (int mi = 0; mi < n_sizes && rc == 0; mi++) {
-                struct search_point point;
-                grid_search_point(&point, coll, c->procs[pi], sizes[mi],
-                                  c->chain_fanout, methods,
-                                  grid_point_methods(c, ci, sizes[mi], methods),
-                                  depths, &c->search_params);
-                int best = -1;
-                progress_point_start(&progress);
-                s->point_measured = 0;
-                rc = search_series_run(series, c->search, &point, &oracle,
-                                       &best);
-                if (rc == 0 && c->has_baseline) {
-                    rc = baseline_measure(&point, &oracle);
-                }
-                if (rc == 0) {
-                    rc = finish_point(s, &point, best, out);
-                }
-                progress_point_done(&progress, s->point_measured);
-            }
+        grid_search_point(&point, coll, gp->procs, gp->msg_bytes,
+                          c->chain_fanout, methods,
+                          grid_point_methods(c, gp->ci, gp->msg_bytes, methods),
+                          depths, &c->search_params);
+        int best = -1;
+        progress_point_start(&progress);
+        s->point_measured = 0;
+        rc = search_series_run(series, c->search, &point, &oracle, &best);
+        if (rc == 0 && c->has_baseline) {
+            rc = baseline_measure(&point, &oracle);
         }
+        if (rc == 0) {
+            rc = finish_point(s, &point, best, out);
+        }
+        progress_point_done(&progress, s->point_measured);
     }
+    free(points);
     progress_finish(&progress);
     s->progress = NULL;
     search_series_destroy(series);
@@ -458,37 +472,38 @@ static int collect_measurements(const struct sweep *s, struct grid_results *out)
     if (!out->measured) {
         return -1;
     }
-    for (int ci = 0; ci < c->n_colls; ci++) {
-        const struct coll_def *coll = c->colls[ci];
-        const long *sizes;
-        int n_sizes = grid_msg_sizes(c, ci, &sizes);
-        for (int pi = 0; pi < c->n_procs; pi++) {
-            for (int mi = 0; mi < n_sizes; mi++) {
-                int n = grid_point_methods(c, ci, sizes[mi], methods);
-                /* the baseline's row after the point's methods */
-                methods[n++] = (struct search_method){MEASURE_DEFAULT, 0};
-                for (int k = 0; k < n; k++) {
-                    const struct measurement *m = journal_find(
-                        s->journal, coll->name, c->procs[pi], sizes[mi],
-                        measure_method_name(coll, methods[k].alg),
-                        methods[k].seg_bytes);
-                    if (!m || !m->is_applicable) {
-                        continue;
-                    }
-                    if (out->n_measured == cap) {
-                        cap *= 2;
-                        struct measurement *grown =
-                            realloc(out->measured, cap * sizeof *grown);
-                        if (!grown) {
-                            return -1;
-                        }
-                        out->measured = grown;
-                    }
-                    out->measured[out->n_measured++] = *m;
-                }
+    struct config_point *points;
+    if (grid_list_points(c, &points) != 0) {
+        return -1;
+    }
+    for (long i = 0; i < grid_points(c); i++) {
+        const struct config_point *gp = &points[i];
+        const struct coll_def *coll = c->colls[gp->ci];
+        int n = grid_point_methods(c, gp->ci, gp->msg_bytes, methods);
+        /* the baseline's row after the point's methods */
+        methods[n++] = (struct search_method){MEASURE_DEFAULT, 0};
+        for (int k = 0; k < n; k++) {
+            const struct measurement *m =
+                journal_find(s->journal, coll->name, gp->procs, gp->msg_bytes,
+                             measure_method_name(coll, methods[k].alg),
+                             methods[k].seg_bytes);
+            if (!m || !m->is_applicable) {
+                continue;
             }
+            if (out->n_measured == cap) {
+                cap *= 2;
+                struct measurement *grown =
+                    realloc(out->measured, cap * sizeof *grown);
+                if (!grown) {
+                    free(points);
+                    return -1;
+                }
+                out->measured = grown;
+            }
+            out->measured[out->n_measured++] = *m;
         }
     }
+    free(points);
     return 0;
 }
 

@@ -46,6 +46,14 @@ static int write_decision(FILE *f, const void *arg)
             break;
         }
     }
+    for (int i = 0; i < d->n_colls; i++) {
+        const struct decision_range *r = decision_get_range(d, i);
+        if (r) {
+            fprintf(
+                f, "range %d %" PRId32 " %" PRId32 " %" PRId64 " %" PRId64 "\n",
+                i, r->procs_min, r->procs_max, r->msg_min, r->msg_max);
+        }
+    }
     return ferror(f) ? -1 : 0;
 }
 
@@ -155,6 +163,24 @@ static int read_node(struct reader *r, struct decision *d, int i)
     return 0;
 }
 
+/* "range COLLECTIVE_INDEX PROCS_MIN PROCS_MAX MSG_MIN MSG_MAX". */
+static int read_range(struct reader *r, struct decision *d)
+{
+    struct decision_range range;
+    int coll, used = 0;
+    if (sscanf(r->line,
+               "range %d %" SCNd32 " %" SCNd32 " %" SCNd64 " %" SCNd64 "%n",
+               &coll, &range.procs_min, &range.procs_max, &range.msg_min,
+               &range.msg_max, &used) != 5 ||
+        r->line[used] != '\0' || coll < 0 || coll >= d->n_colls ||
+        range.procs_min < 1 || range.procs_max < range.procs_min ||
+        range.msg_min < 0 || range.msg_max < range.msg_min) {
+        return bad_line(r, "'range COLLECTIVE_INDEX PROCS_MIN PROCS_MAX "
+                           "MSG_MIN MSG_MAX' (a collective's measured range)");
+    }
+    return decision_set_range(d, coll, &range);
+}
+
 int decision_read(FILE *in, const char *path, FILE *err, struct decision **out)
 {
     struct reader r = {in, err, path, 0, ""};
@@ -229,9 +255,13 @@ int decision_read(FILE *in, const char *path, FILE *err, struct decision **out)
             goto done;
         }
     }
-    if (fgets(r.line, sizeof r.line, r.f)) {
-        fprintf(err, "%s:%d: text after the last node\n", path, r.lineno + 1);
-        goto done;
+    /* Optional after the nodes: each collective's measured range. */
+    while (fgets(r.line, sizeof r.line, r.f)) {
+        r.lineno++;
+        r.line[strcspn(r.line, "\r\n")] = '\0';
+        if (read_range(&r, d)) {
+            goto done;
+        }
     }
 
     if (decision_prepare(d)) {

@@ -54,8 +54,21 @@ void decision_destroy(struct decision *d)
     free(d->roots);
     free(d->nodes);
     free(d->leaf_method);
+    free(d->ranges);
     decision_drop_flat(d);
     free(d);
+}
+
+int decision_set_range(struct decision *d, int coll,
+                       const struct decision_range *range)
+{
+    if (!d->ranges &&
+        !(d->ranges = calloc((size_t)d->n_colls, sizeof *d->ranges))) {
+        fprintf(stderr, "decision: out of memory\n");
+        return -1;
+    }
+    d->ranges[coll] = *range;
+    return 0;
 }
 
 int decision_add_node(struct decision *d)

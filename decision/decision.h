@@ -108,6 +108,13 @@ struct decision_flat {
     uint16_t *cells;
 };
 
+/* The communicator and message sizes a collective was measured at; a
+ * lookup outside them extrapolates (libautotune's AUTOTUNE_OUTSIDE). */
+struct decision_range {
+    int32_t procs_min, procs_max; /* procs_max 0: not recorded */
+    int64_t msg_min, msg_max;
+};
+
 struct decision {
     char kind[RUN_NAME_MAX]; /* "c45" or "quadtree" */
     int n_methods;
@@ -119,6 +126,7 @@ struct decision {
     struct decision_node *nodes;
     int32_t *leaf_method;       /* n_nodes: the method of a leaf, -1 on tests */
     struct decision_flat *flat; /* n_colls; NULL until decision_prepare */
+    struct decision_range *ranges; /* n_colls, or NULL: none recorded */
 };
 
 /* An empty decision for these methods and collectives (names copied;
@@ -140,6 +148,16 @@ int decision_add_quad(struct decision *d, int node, int32_t procs_cut,
                       int64_t msg_cut, int *child);
 /* Sets the root of collective coll (all collectives when coll < 0). */
 void decision_set_root(struct decision *d, int coll, int node);
+/* Records the measured range of collective coll (the exact decision
+ * does; the .dec file keeps it). 0 or -1 (out of memory). */
+int decision_set_range(struct decision *d, int coll,
+                       const struct decision_range *range);
+/* The measured range of collective coll, or NULL when not recorded. */
+static inline const struct decision_range *
+decision_get_range(const struct decision *d, int coll)
+{
+    return d->ranges && d->ranges[coll].procs_max > 0 ? &d->ranges[coll] : NULL;
+}
 /* Index of a collective or method by name, or -1. */
 int decision_find_collective(const struct decision *d, const char *name);
 /* Builds the flattened form of every collective, which decision_lookup

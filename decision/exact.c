@@ -2,7 +2,8 @@
  * table's method at every measured point, by the cut rule the exports
  * share (a size between two measured ones goes with the next measured one
  * above it; tests are `value <= measured`), and default/0 for communicator
- * sizes outside the measured ones. */
+ * sizes outside the measured ones; each collective's measured range is
+ * recorded. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -167,7 +168,19 @@ int decision_from_table(const struct measurement *rows, size_t n,
             }
         }
         qsort(sorted, (size_t)count, sizeof *sorted, cmp_row);
-        if (build_collective(&b, c, count)) {
+        struct decision_range range = {sorted[0].procs, sorted[count - 1].procs,
+                                       sorted[0].msg_bytes,
+                                       sorted[0].msg_bytes};
+        for (int i = 1; i < count; i++) {
+            range.msg_min = sorted[i].msg_bytes < range.msg_min
+                                ? sorted[i].msg_bytes
+                                : range.msg_min;
+            range.msg_max = sorted[i].msg_bytes > range.msg_max
+                                ? sorted[i].msg_bytes
+                                : range.msg_max;
+        }
+        if (build_collective(&b, c, count) ||
+            decision_set_range(*out, c, &range)) {
             goto done;
         }
     }

@@ -9,6 +9,7 @@
 struct comm_state {
     MPI_Comm dup; /* MPI_COMM_NULL for an inter-communicator */
     int rank, size;
+    int per_node; /* 0: not known yet */
 };
 
 static int keyval = MPI_KEYVAL_INVALID;
@@ -40,6 +41,7 @@ static int state_create(MPI_Comm comm, struct comm_state **out)
         return MPI_ERR_NO_MEM;
     }
     s->dup = MPI_COMM_NULL;
+    s->per_node = 0;
     if ((rc = PMPI_Comm_test_inter(comm, &is_inter)) != MPI_SUCCESS ||
         (rc = PMPI_Comm_rank(comm, &s->rank)) != MPI_SUCCESS ||
         (rc = PMPI_Comm_size(comm, &s->size)) != MPI_SUCCESS) {
@@ -62,7 +64,22 @@ static int state_create(MPI_Comm comm, struct comm_state **out)
     return MPI_SUCCESS;
 }
 
-int autotune_comm_get(MPI_Comm comm, MPI_Comm *dup, int *rank, int *size)
+/* The most ranks of the duplicate on one node (collective on it). */
+static int count_per_node(struct comm_state *s)
+{
+    MPI_Comm node;
+    int n = 0, rc;
+    if ((rc = PMPI_Comm_split_type(s->dup, MPI_COMM_TYPE_SHARED, 0,
+                                   MPI_INFO_NULL, &node)) != MPI_SUCCESS) {
+        return rc;
+    }
+    PMPI_Comm_size(node, &n);
+    PMPI_Comm_free(&node);
+    return PMPI_Allreduce(&n, &s->per_node, 1, MPI_INT, MPI_MAX, s->dup);
+}
+
+int autotune_comm_get(MPI_Comm comm, MPI_Comm *dup, int *rank, int *size,
+                      int *per_node)
 {
     struct comm_state *s = last_state;
     int rc;
@@ -83,9 +100,16 @@ int autotune_comm_get(MPI_Comm comm, MPI_Comm *dup, int *rank, int *size)
         last_comm = comm;
         last_state = s;
     }
+    if (per_node && !s->per_node && s->dup != MPI_COMM_NULL &&
+        (rc = count_per_node(s)) != MPI_SUCCESS) {
+        return rc;
+    }
     *dup = s->dup;
     *rank = s->rank;
     *size = s->size;
+    if (per_node) {
+        *per_node = s->per_node;
+    }
     return MPI_SUCCESS;
 }
 

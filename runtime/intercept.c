@@ -128,8 +128,9 @@ INTERPOSED int autotune_mpi_bcast(void *buf, int count, MPI_Datatype dtype,
     long bytes = type_bytes(count, dtype);
     int rc = autotune_choose(AUTOTUNE_BCAST, comm, bytes, MPI_OP_NULL, &ch);
     if (rc != MPI_SUCCESS || !ch.alg) {
-        return rc != MPI_SUCCESS ? finish(comm, rc)
-                                 : PMPI_Bcast(buf, count, dtype, root, comm);
+        return autotune_call_end(
+            &ch, rc != MPI_SUCCESS ? finish(comm, rc)
+                                   : PMPI_Bcast(buf, count, dtype, root, comm));
     }
     struct view v;
     struct coll_args args = bytes_args(&ch, bytes, root);
@@ -138,7 +139,7 @@ INTERPOSED int autotune_mpi_bcast(void *buf, int count, MPI_Datatype dtype,
         args.recvbuf = v.bytes;
         rc = ch.alg->run(&args);
     }
-    return finish(comm, view_close(&v, !is_root, rc));
+    return autotune_call_end(&ch, finish(comm, view_close(&v, !is_root, rc)));
 }
 INTERPOSE(MPI_Bcast, autotune_mpi_bcast);
 
@@ -146,38 +147,40 @@ INTERPOSE(MPI_Bcast, autotune_mpi_bcast);
  * pass the same ones, and the operation needs them. */
 static int reduction(enum autotune_coll coll, const void *sendbuf,
                      void *recvbuf, int count, MPI_Datatype dtype, MPI_Op op,
-                     int root, MPI_Comm comm, bool *is_library)
+                     int root, MPI_Comm comm, struct autotune_choice *ch,
+                     bool *is_library)
 {
-    struct autotune_choice ch;
-    int rc = autotune_choose(coll, comm, type_bytes(count, dtype), op, &ch);
-    *is_library = rc == MPI_SUCCESS && !ch.alg;
-    if (rc != MPI_SUCCESS || !ch.alg) {
+    int rc = autotune_choose(coll, comm, type_bytes(count, dtype), op, ch);
+    *is_library = rc == MPI_SUCCESS && !ch->alg;
+    if (rc != MPI_SUCCESS || !ch->alg) {
         return rc;
     }
     bool is_rooted = coll == AUTOTUNE_REDUCE;
     struct coll_args args = {.sendbuf = sendbuf,
-                             .recvbuf =
-                                 !is_rooted || ch.rank == root ? recvbuf : NULL,
+                             .recvbuf = !is_rooted || ch->rank == root ? recvbuf
+                                                                       : NULL,
                              .count = count,
                              .dtype = dtype,
                              .op = op,
                              .root = root,
-                             .comm = ch.comm,
-                             .seg_bytes = ch.seg_bytes,
-                             .chain_fanout = ch.chain_fanout};
-    return ch.alg->run(&args);
+                             .comm = ch->comm,
+                             .seg_bytes = ch->seg_bytes,
+                             .chain_fanout = ch->chain_fanout};
+    return ch->alg->run(&args);
 }
 
 INTERPOSED int autotune_mpi_reduce(const void *sendbuf, void *recvbuf,
                                    int count, MPI_Datatype dtype, MPI_Op op,
                                    int root, MPI_Comm comm)
 {
+    struct autotune_choice ch;
     bool is_library;
     int rc = reduction(AUTOTUNE_REDUCE, sendbuf, recvbuf, count, dtype, op,
-                       root, comm, &is_library);
-    return is_library
-               ? PMPI_Reduce(sendbuf, recvbuf, count, dtype, op, root, comm)
-               : finish(comm, rc);
+                       root, comm, &ch, &is_library);
+    return autotune_call_end(
+        &ch, is_library
+                 ? PMPI_Reduce(sendbuf, recvbuf, count, dtype, op, root, comm)
+                 : finish(comm, rc));
 }
 INTERPOSE(MPI_Reduce, autotune_mpi_reduce);
 
@@ -185,11 +188,14 @@ INTERPOSED int autotune_mpi_allreduce(const void *sendbuf, void *recvbuf,
                                       int count, MPI_Datatype dtype, MPI_Op op,
                                       MPI_Comm comm)
 {
+    struct autotune_choice ch;
     bool is_library;
     int rc = reduction(AUTOTUNE_ALLREDUCE, sendbuf, recvbuf, count, dtype, op,
-                       0, comm, &is_library);
-    return is_library ? PMPI_Allreduce(sendbuf, recvbuf, count, dtype, op, comm)
-                      : finish(comm, rc);
+                       0, comm, &ch, &is_library);
+    return autotune_call_end(
+        &ch, is_library
+                 ? PMPI_Allreduce(sendbuf, recvbuf, count, dtype, op, comm)
+                 : finish(comm, rc));
 }
 INTERPOSE(MPI_Allreduce, autotune_mpi_allreduce);
 
@@ -234,11 +240,12 @@ static int blocks_run(const struct autotune_choice *ch,
 static int rooted_blocks(enum autotune_coll coll, const void *sendbuf,
                          int scount, MPI_Datatype stype, void *recvbuf,
                          int rcount, MPI_Datatype rtype, int root,
-                         MPI_Comm comm, bool *is_library)
+                         MPI_Comm comm, struct autotune_choice *ch,
+                         bool *is_library)
 {
-    struct autotune_choice ch;
     int rank, rc;
     *is_library = false;
+    ch->profile_index = 0;
     if ((rc = PMPI_Comm_rank(comm, &rank)) != MPI_SUCCESS) {
         return rc;
     }
@@ -247,23 +254,23 @@ static int rooted_blocks(enum autotune_coll coll, const void *sendbuf,
                                    : is_root && recvbuf == MPI_IN_PLACE;
     long bytes =
         is_send_sized ? type_bytes(scount, stype) : type_bytes(rcount, rtype);
-    rc = autotune_choose(coll, comm, bytes, MPI_OP_NULL, &ch);
-    *is_library = rc == MPI_SUCCESS && !ch.alg;
-    if (rc != MPI_SUCCESS || !ch.alg) {
+    rc = autotune_choose(coll, comm, bytes, MPI_OP_NULL, ch);
+    *is_library = rc == MPI_SUCCESS && !ch->alg;
+    if (rc != MPI_SUCCESS || !ch->alg) {
         return rc;
     }
     struct blocks_call call = {NULL, 0, MPI_BYTE, NULL, 0, MPI_BYTE};
     if (is_gather || is_root) {
         call.sendbuf = sendbuf;
-        call.send_count = is_gather ? scount : (long)scount * ch.size;
+        call.send_count = is_gather ? scount : (long)scount * ch->size;
         call.send_type = stype;
     }
     if (!is_gather || is_root) {
         call.recvbuf = recvbuf;
-        call.recv_count = is_gather ? (long)rcount * ch.size : rcount;
+        call.recv_count = is_gather ? (long)rcount * ch->size : rcount;
         call.recv_type = rtype;
     }
-    return blocks_run(&ch, &call, bytes, root);
+    return blocks_run(ch, &call, bytes, root);
 }
 
 INTERPOSED int autotune_mpi_gather(const void *sendbuf, int scount,
@@ -271,12 +278,14 @@ INTERPOSED int autotune_mpi_gather(const void *sendbuf, int scount,
                                    int rcount, MPI_Datatype rtype, int root,
                                    MPI_Comm comm)
 {
+    struct autotune_choice ch;
     bool is_library;
     int rc = rooted_blocks(AUTOTUNE_GATHER, sendbuf, scount, stype, recvbuf,
-                           rcount, rtype, root, comm, &is_library);
-    return is_library ? PMPI_Gather(sendbuf, scount, stype, recvbuf, rcount,
-                                    rtype, root, comm)
-                      : finish(comm, rc);
+                           rcount, rtype, root, comm, &ch, &is_library);
+    return autotune_call_end(
+        &ch, is_library ? PMPI_Gather(sendbuf, scount, stype, recvbuf, rcount,
+                                      rtype, root, comm)
+                        : finish(comm, rc));
 }
 INTERPOSE(MPI_Gather, autotune_mpi_gather);
 
@@ -285,12 +294,14 @@ INTERPOSED int autotune_mpi_scatter(const void *sendbuf, int scount,
                                     int rcount, MPI_Datatype rtype, int root,
                                     MPI_Comm comm)
 {
+    struct autotune_choice ch;
     bool is_library;
     int rc = rooted_blocks(AUTOTUNE_SCATTER, sendbuf, scount, stype, recvbuf,
-                           rcount, rtype, root, comm, &is_library);
-    return is_library ? PMPI_Scatter(sendbuf, scount, stype, recvbuf, rcount,
-                                     rtype, root, comm)
-                      : finish(comm, rc);
+                           rcount, rtype, root, comm, &ch, &is_library);
+    return autotune_call_end(
+        &ch, is_library ? PMPI_Scatter(sendbuf, scount, stype, recvbuf, rcount,
+                                       rtype, root, comm)
+                        : finish(comm, rc));
 }
 INTERPOSE(MPI_Scatter, autotune_mpi_scatter);
 
@@ -298,21 +309,21 @@ INTERPOSE(MPI_Scatter, autotune_mpi_scatter);
  * blocks are sent (1 or P). */
 static int all_blocks(enum autotune_coll coll, const void *sendbuf, int scount,
                       MPI_Datatype stype, void *recvbuf, int rcount,
-                      MPI_Datatype rtype, MPI_Comm comm, bool *is_library)
+                      MPI_Datatype rtype, MPI_Comm comm,
+                      struct autotune_choice *ch, bool *is_library)
 {
-    struct autotune_choice ch;
     long bytes = sendbuf == MPI_IN_PLACE ? type_bytes(rcount, rtype)
                                          : type_bytes(scount, stype);
-    int rc = autotune_choose(coll, comm, bytes, MPI_OP_NULL, &ch);
-    *is_library = rc == MPI_SUCCESS && !ch.alg;
-    if (rc != MPI_SUCCESS || !ch.alg) {
+    int rc = autotune_choose(coll, comm, bytes, MPI_OP_NULL, ch);
+    *is_library = rc == MPI_SUCCESS && !ch->alg;
+    if (rc != MPI_SUCCESS || !ch->alg) {
         return rc;
     }
     long send_blocks =
-        autotune_coll_def(coll)->send_blocks == BLOCKS_P ? ch.size : 1;
-    struct blocks_call call = {sendbuf, scount * send_blocks,   stype,
-                               recvbuf, (long)rcount * ch.size, rtype};
-    return blocks_run(&ch, &call, bytes, 0);
+        autotune_coll_def(coll)->send_blocks == BLOCKS_P ? ch->size : 1;
+    struct blocks_call call = {sendbuf, scount * send_blocks,    stype,
+                               recvbuf, (long)rcount * ch->size, rtype};
+    return blocks_run(ch, &call, bytes, 0);
 }
 
 INTERPOSED int autotune_mpi_allgather(const void *sendbuf, int scount,
@@ -320,12 +331,14 @@ INTERPOSED int autotune_mpi_allgather(const void *sendbuf, int scount,
                                       int rcount, MPI_Datatype rtype,
                                       MPI_Comm comm)
 {
+    struct autotune_choice ch;
     bool is_library;
     int rc = all_blocks(AUTOTUNE_ALLGATHER, sendbuf, scount, stype, recvbuf,
-                        rcount, rtype, comm, &is_library);
-    return is_library ? PMPI_Allgather(sendbuf, scount, stype, recvbuf, rcount,
-                                       rtype, comm)
-                      : finish(comm, rc);
+                        rcount, rtype, comm, &ch, &is_library);
+    return autotune_call_end(
+        &ch, is_library ? PMPI_Allgather(sendbuf, scount, stype, recvbuf,
+                                         rcount, rtype, comm)
+                        : finish(comm, rc));
 }
 INTERPOSE(MPI_Allgather, autotune_mpi_allgather);
 
@@ -334,12 +347,14 @@ INTERPOSED int autotune_mpi_alltoall(const void *sendbuf, int scount,
                                      int rcount, MPI_Datatype rtype,
                                      MPI_Comm comm)
 {
+    struct autotune_choice ch;
     bool is_library;
     int rc = all_blocks(AUTOTUNE_ALLTOALL, sendbuf, scount, stype, recvbuf,
-                        rcount, rtype, comm, &is_library);
-    return is_library ? PMPI_Alltoall(sendbuf, scount, stype, recvbuf, rcount,
-                                      rtype, comm)
-                      : finish(comm, rc);
+                        rcount, rtype, comm, &ch, &is_library);
+    return autotune_call_end(
+        &ch, is_library ? PMPI_Alltoall(sendbuf, scount, stype, recvbuf, rcount,
+                                        rtype, comm)
+                        : finish(comm, rc));
 }
 INTERPOSE(MPI_Alltoall, autotune_mpi_alltoall);
 
@@ -348,10 +363,11 @@ INTERPOSED int autotune_mpi_barrier(MPI_Comm comm)
     struct autotune_choice ch;
     int rc = autotune_choose(AUTOTUNE_BARRIER, comm, 0, MPI_OP_NULL, &ch);
     if (rc != MPI_SUCCESS || !ch.alg) {
-        return rc != MPI_SUCCESS ? finish(comm, rc) : PMPI_Barrier(comm);
+        return autotune_call_end(&ch, rc != MPI_SUCCESS ? finish(comm, rc)
+                                                        : PMPI_Barrier(comm));
     }
     struct coll_args args = bytes_args(&ch, 0, 0);
-    return finish(comm, ch.alg->run(&args));
+    return autotune_call_end(&ch, finish(comm, ch.alg->run(&args)));
 }
 INTERPOSE(MPI_Barrier, autotune_mpi_barrier);
 

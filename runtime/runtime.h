@@ -48,7 +48,49 @@ struct autotune_choice {
     MPI_Comm comm;  /* set when alg is */
     int rank, size; /* in comm, set when alg is */
     enum autotune_fallback reason;
+    int profile_index; /* AUTOTUNE_PROFILE's entry + 1; 0: not recorded */
+    double start_s;    /* when the call began, if recorded */
 };
+
+/* AUTOTUNE_PROFILE's counts on this rank (runtime/profile.c): one entry
+ * per (collective, communicator size, processes per node, message bytes)
+ * the rank called. */
+struct autotune_profile_entry {
+    int coll, procs, per_node;
+    long msg_bytes;
+    long calls;
+    double seconds;
+};
+struct autotune_profile {
+    int is_on;
+    struct autotune_profile_entry *entries;
+};
+extern struct autotune_profile autotune_prof;
+
+/* Rank 0 opens the profile's file (PATH.part until MPI_Finalize renames
+ * it); on failure one line, and nothing is recorded. Collective over
+ * MPI_COMM_WORLD. */
+void autotune_profile_start(const char *path, int rank);
+/* The index of the point's entry (made on first use), or -1 when out of
+ * memory. */
+int autotune_profile_entry(enum autotune_coll coll, int procs, int per_node,
+                           long msg_bytes);
+/* Merges every rank's entries at rank 0, which writes the profile; frees
+ * them. Collective over MPI_COMM_WORLD. */
+void autotune_profile_stop(void);
+
+/* Ends a call that autotune_choose began: adds its time to its profile
+ * entry, if recorded. Returns rc. */
+static inline int autotune_call_end(const struct autotune_choice *ch, int rc)
+{
+    if (ch->profile_index > 0) {
+        struct autotune_profile_entry *e =
+            &autotune_prof.entries[ch->profile_index - 1];
+        e->calls++;
+        e->seconds += PMPI_Wtime() - ch->start_s;
+    }
+    return rc;
+}
 
 /* MPI_Init and MPI_Init_thread call it after the library's init: reads
  * AUTOTUNE_DECISION (rank 0 reads, every rank gets its bytes) and the other
@@ -72,8 +114,11 @@ const struct coll_def *autotune_coll_def(enum autotune_coll coll);
 /* The private duplicate of comm (made on first use, every rank being in
  * that call; freed with comm by an attribute delete callback), or
  * MPI_COMM_NULL for an inter-communicator, and this rank and the size of
- * comm (of its local group). MPI_SUCCESS, or an MPI error code. */
-int autotune_comm_get(MPI_Comm comm, MPI_Comm *dup, int *rank, int *size);
+ * comm (of its local group). Unless per_node is NULL, also the most ranks
+ * of comm on one node (found at the first call that asks, collective on
+ * comm; 0 for an inter-communicator). MPI_SUCCESS, or an MPI error code. */
+int autotune_comm_get(MPI_Comm comm, MPI_Comm *dup, int *rank, int *size,
+                      int *per_node);
 /* Frees the duplicates of the predefined communicators and the keyval. */
 void autotune_comm_release(void);
 

@@ -288,15 +288,16 @@ void autotune_start(int thread_level_required)
                 "nearest; using library\n",
                 outside);
     }
-    /* AUTOTUNE_PROFILE (recording what the application calls) is to hook
-     * in here and in autotune_choose, which sees every intercepted call
-     * with its communicator size and message bytes. */
     const char *profile = getenv("AUTOTUNE_PROFILE");
-    if (profile && *profile && rank == 0) {
-        fprintf(stderr,
-                "libautotune: AUTOTUNE_PROFILE=%s: profiles are not "
-                "recorded yet; ignored\n",
-                profile);
+    if (profile && *profile && rt.is_thread_multiple) {
+        if (rank == 0) {
+            fprintf(stderr,
+                    "libautotune: MPI_THREAD_MULTIPLE requested: "
+                    "AUTOTUNE_PROFILE=%s is not recorded\n",
+                    profile);
+        }
+    } else if (profile && *profile) {
+        autotune_profile_start(profile, rank);
     }
     if (rt.path && rt.is_thread_multiple) {
         if (rank == 0) {
@@ -340,6 +341,29 @@ static bool is_too_large(enum autotune_coll coll, int size, long msg_bytes)
     return msg_bytes > INT_MAX || most > INT_MAX;
 }
 
+/* Whether (*procs, *msg_bytes) is outside the measured range of decision
+ * collective dc and AUTOTUNE_OUTSIDE=library gives it to the library;
+ * with nearest, both move to the nearest point of the range instead. A
+ * decision without a range (trees, quadtrees) has no outside. */
+static bool is_outside(int dc, int *procs, long *msg_bytes)
+{
+    const struct decision_range *r = decision_get_range(rt.d, dc);
+    if (!r || (*procs >= r->procs_min && *procs <= r->procs_max &&
+               *msg_bytes >= r->msg_min && *msg_bytes <= r->msg_max)) {
+        return false;
+    }
+    if (!rt.is_nearest) {
+        return true;
+    }
+    *procs = *procs < r->procs_min   ? r->procs_min
+             : *procs > r->procs_max ? r->procs_max
+                                     : *procs;
+    *msg_bytes = *msg_bytes < r->msg_min   ? (long)r->msg_min
+                 : *msg_bytes > r->msg_max ? (long)r->msg_max
+                                           : *msg_bytes;
+    return false;
+}
+
 int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
                     MPI_Op op, struct autotune_choice *out)
 {
@@ -347,27 +371,41 @@ int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
     out->seg_bytes = 0;
     out->chain_fanout = RUNTIME_CHAIN_FANOUT;
     out->comm = MPI_COMM_NULL;
+    out->profile_index = 0;
     if (!rt.counts) {
         out->reason = AUTOTUNE_NO_DECISION;
         return MPI_SUCCESS;
     }
     (*count_calls(coll))++;
     int dc = rt.d ? rt.dec_coll[coll] : -1, m = -1, rc;
-    int size = 0;
+    int size = 0, per_node = 0, size_at;
+    long msg_at = msg_bytes;
+    bool is_profiled = autotune_prof.is_on;
+    if ((dc >= 0 || is_profiled) &&
+        (rc = autotune_comm_get(comm, &out->comm, &out->rank, &size,
+                                is_profiled ? &per_node : NULL)) !=
+            MPI_SUCCESS) {
+        return rc;
+    }
+    if (is_profiled && out->comm != MPI_COMM_NULL) {
+        out->profile_index =
+            autotune_profile_entry(coll, size, per_node, msg_bytes) + 1;
+        out->start_s = PMPI_Wtime();
+    }
+    size_at = size;
     if (!rt.d) {
         out->reason = rt.is_thread_multiple ? AUTOTUNE_THREAD_MULTIPLE
                                             : AUTOTUNE_NO_DECISION;
     } else if (dc < 0) {
         out->reason = AUTOTUNE_NOT_TUNED;
-    } else if ((rc = autotune_comm_get(comm, &out->comm, &out->rank, &size)) !=
-               MPI_SUCCESS) {
-        return rc;
     } else if (out->comm == MPI_COMM_NULL) {
         out->reason = AUTOTUNE_INTERCOMM;
     } else if (is_too_large(coll, size, msg_bytes)) {
         out->reason = AUTOTUNE_TOO_LARGE;
+    } else if (is_outside(dc, &size_at, &msg_at)) {
+        out->reason = AUTOTUNE_OUTSIDE;
     } else {
-        m = decision_lookup(rt.d, dc, size, msg_bytes);
+        m = decision_lookup(rt.d, dc, size_at, msg_at);
         const struct method_row *row = &rt.rows[coll][m];
         if (!row->alg) {
             out->reason = AUTOTUNE_DEFAULT;
@@ -447,6 +485,7 @@ void autotune_stop(void)
         }
         free(sum);
     }
+    autotune_profile_stop();
     autotune_comm_release();
     drop_decision();
     free(rt.counts);

@@ -12,6 +12,8 @@
 #define RUNDIR_SPEEDUP "speedup.csv"
 #define RUNDIR_COMPARE "compare.csv"
 #define RUNDIR_LOCK "lock"
+/* A copy of the application profile the sweep was configured with. */
+#define RUNDIR_PROFILE "profile.prof"
 
 /* dir/name into buf; fails with one line when it does not fit. */
 int rundir_path(char *buf, size_t size, const char *dir, const char *name);

@@ -93,6 +93,20 @@ expect bad_backend   "bad_backend.cfg:6: backend: unknown backend 'fast' \(valid
 backend = \"fast\";"
 expect bad_baseline  "bad_baseline.cfg:6: baseline: expected true or false" "$good
 baseline = 1;"
+# profile = "app.prof": the file, each of its lines, and no procs or
+# message_sizes beside it.
+printf 'autotune-profile 1\nranks 2\nbcast 2 1 64 10 0.5\nbcast 2 1 -8 1 0.1\n' >"$tmp/bad.prof"
+printf 'autotune-profile 1\nranks 2\nbcast 2 1 64 10 0.5\n' >"$tmp/good.prof"
+expect profile_missing "profile_missing.cfg:2: profile: cannot read '$tmp/none.prof'" "profile = \"$tmp/none.prof\";
+segment_sizes = [0];"
+expect profile_line "$tmp/bad.prof:4: msg_bytes is not a size in bytes" "profile = \"$tmp/bad.prof\";
+segment_sizes = [0];"
+expect profile_procs "profile_procs.cfg:3: procs: not with profile" "profile = \"$tmp/good.prof\";
+procs = [2];
+segment_sizes = [0];"
+expect profile_colls "profile_colls.cfg:3: profile: .*good.prof has no point of the configured collectives" "collectives = [\"reduce\"];
+profile = \"$tmp/good.prof\";
+segment_sizes = [0];"
 # An unwritable output directory: even root cannot create one under /proc.
 cat > "$tmp/unwritable.cfg" <<CFG
 output = "/proc/autotune-test/run";

@@ -4,7 +4,8 @@
 # tests/sh/lib_runtime.sh), on 3, 4, 5 and 7 ranks; then an application
 # linked with it (split/dup/free cycles, MPI_COMM_SELF, size-1 and
 # inter-communicators, a non-commutative op): AUTOTUNE_VERBOSE's lines,
-# and bad inputs (one line from rank 0, right results, exit 0).
+# and bad inputs (one line from rank 0, right results, exit 0);
+# AUTOTUNE_PROFILE on the CG mini-app.
 source "$(dirname "$0")/lib.sh"
 source tests/sh/lib_runtime.sh
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -80,6 +81,16 @@ run 2 "" "$app" && grep -q "^runtime_app: ok$" "$tmp/out" && [ ! -s "$tmp/err" ]
 AUTOTUNE_DECISION=$tmp/ne.dec timeout 120 mpirun --oversubscribe -np 5 \
     -x AUTOTUNE_DECISION build/tests/rt/runtime_app >"$tmp/out" 2>&1 &&
     grep -q "^runtime_app: ok$" "$tmp/out" || fail "runtime_app linked with -lautotune"
+# AUTOTUNE_PROFILE with the decision, linked (-lautotune): the CG
+# mini-app's calls, at procs 3, all 3 ranks on this node.
+AUTOTUNE_PROFILE=$tmp/cg.prof AUTOTUNE_DECISION=$tmp/ne.dec timeout 120 mpirun --oversubscribe \
+    -np 3 -x AUTOTUNE_PROFILE -x AUTOTUNE_DECISION build/tests/rt/cg -n 300 -i 6 -k 3 >"$tmp/out" 2>"$tmp/err" ||
+    fail "cg with a profile: $(cat "$tmp/err")"
+sed -n 's/^cg: called //p' "$tmp/out" | sort >"$tmp/called"
+awk '!/^#/ && NF == 6 { print $1, $4, $5 }' "$tmp/cg.prof" | sort >"$tmp/recorded"
+[ -s "$tmp/called" ] && cmp -s "$tmp/called" "$tmp/recorded" &&
+    [ "$(awk '!/^#/ && NF == 6 && ($2 != 3 || $3 != 3)' "$tmp/cg.prof")" = "" ] ||
+    fail "cg's profile: $(cat "$tmp/cg.prof")"
 
 [ $fails -eq 0 ] || { echo "$fails failures"; exit 1; }
 echo "test_runtime_mpirun: ok"
