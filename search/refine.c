@@ -1,0 +1,318 @@
+/* Adaptive refinement of a (procs, message size) grid. Invariant: the
+ * rectangles tile the grid; a rectangle with unmeasured points inside is
+ * kept only while every measured point in it agrees with its corners. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "search/refine.h"
+
+/* Grid indices of a rectangle, corners included: [p0, p1] x [m0, m1]. */
+struct rect {
+    int p0, p1, m0, m1;
+};
+
+struct rect_list {
+    struct rect *r;
+    size_t n, cap;
+};
+
+struct walker {
+    const struct refine_grid *g;
+    const struct refine_params *params;
+    const struct refine_oracle *o;
+    struct refine_point *out;
+    struct rect_list pending, kept;
+};
+
+static struct refine_point *at(const struct walker *w, int pi, int mi)
+{
+    return &w->out[(size_t)pi * (size_t)w->g->n_msgs + (size_t)mi];
+}
+
+static int measure(struct walker *w, int pi, int mi)
+{
+    struct refine_point *pt = at(w, pi, mi);
+    if (pt->is_measured) {
+        return 0;
+    }
+    int rc = w->o->measure(w->o->ctx, pi, mi, &pt->label, &pt->time_us);
+    pt->is_measured = rc == 0;
+    return rc;
+}
+
+static int push(struct rect_list *l, struct rect r)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        struct rect *grown = realloc(l->r, cap * sizeof *grown);
+        if (!grown) {
+            return -1;
+        }
+        l->r = grown;
+        l->cap = cap;
+    }
+    l->r[l->n++] = r;
+    return 0;
+}
+
+/* Two measured points agree when their methods are the same, or each one's
+ * is within agree_penalty of the other's optimum. */
+static bool agree(const struct walker *w, int pa, int ma, int pb, int mb)
+{
+    const struct refine_point *a = at(w, pa, ma), *b = at(w, pb, mb);
+    if (a->label == b->label) {
+        return true;
+    }
+    if (a->label < 0 || b->label < 0 || !w->o->penalty) {
+        return false;
+    }
+    double ab = w->o->penalty(w->o->ctx, pa, ma, b->label);
+    double ba = w->o->penalty(w->o->ctx, pb, mb, a->label);
+    return ab >= 0 && ba >= 0 && ab <= w->params->agree_penalty &&
+           ba <= w->params->agree_penalty;
+}
+
+static double coord_procs(const struct walker *w, int pi)
+{
+    return log2((double)w->g->procs[pi]);
+}
+
+static double coord_msg(const struct walker *w, int mi)
+{
+    long m = w->g->msg_bytes[mi];
+    return m > 0 ? log2((double)m) : -1;
+}
+
+/* Where (pi, mi) lies between the rectangle's corners, 0..1 on each axis. */
+static void position(const struct walker *w, const struct rect *r, int pi,
+                     int mi, double *u, double *v)
+{
+    double p0 = coord_procs(w, r->p0), p1 = coord_procs(w, r->p1);
+    double m0 = coord_msg(w, r->m0), m1 = coord_msg(w, r->m1);
+    *u = p1 > p0 ? (coord_procs(w, pi) - p0) / (p1 - p0) : 0;
+    *v = m1 > m0 ? (coord_msg(w, mi) - m0) / (m1 - m0) : 0;
+}
+
+/* The time at (pi, mi) from the corners' times, bilinear in log time over
+ * log procs and log bytes; -1 when a corner has no time. */
+static double interpolate(const struct walker *w, const struct rect *r, int pi,
+                          int mi)
+{
+    double u, v;
+    double t00 = at(w, r->p0, r->m0)->time_us,
+           t01 = at(w, r->p0, r->m1)->time_us;
+    double t10 = at(w, r->p1, r->m0)->time_us,
+           t11 = at(w, r->p1, r->m1)->time_us;
+    if (!(t00 > 0 && t01 > 0 && t10 > 0 && t11 > 0)) {
+        return -1;
+    }
+    position(w, r, pi, mi, &u, &v);
+    double lt = (1 - u) * (1 - v) * log(t00) + (1 - u) * v * log(t01) +
+                u * (1 - v) * log(t10) + u * v * log(t11);
+    return exp(lt);
+}
+
+static bool has_interior(const struct rect *r)
+{
+    return r->p1 - r->p0 > 1 || r->m1 - r->m0 > 1;
+}
+
+/* Whether a measured point of r that is not a corner agrees with the
+ * corners it lies between (those of its edge when it is on one) and with
+ * their interpolated time. */
+static bool fits(const struct walker *w, const struct rect *r, int pi, int mi)
+{
+    int pa = pi == r->p1 ? r->p1 : r->p0, pb = pi == r->p0 ? r->p0 : r->p1;
+    int ma = mi == r->m1 ? r->m1 : r->m0, mb = mi == r->m0 ? r->m0 : r->m1;
+    if (!agree(w, pi, mi, pa, ma) || !agree(w, pi, mi, pa, mb) ||
+        !agree(w, pi, mi, pb, ma) || !agree(w, pi, mi, pb, mb)) {
+        return false;
+    }
+    double want = interpolate(w, r, pi, mi), got = at(w, pi, mi)->time_us;
+    return !(want > 0 && got > 0 &&
+             fabs(got - want) > w->params->time_tolerance * want);
+}
+
+/* Which axes to halve: 0 none, 1 procs, 2 messages, 3 both. An edge whose
+ * ends disagree halves its axis; a measured point inside that does not
+ * fit halves both. Only an axis with points between the corners halves. */
+static int split_axes(const struct walker *w, const struct rect *r)
+{
+    int axes = 0;
+    if (!agree(w, r->p0, r->m0, r->p1, r->m0) ||
+        !agree(w, r->p0, r->m1, r->p1, r->m1)) {
+        axes |= 1;
+    }
+    if (!agree(w, r->p0, r->m0, r->p0, r->m1) ||
+        !agree(w, r->p1, r->m0, r->p1, r->m1)) {
+        axes |= 2;
+    }
+    for (int pi = r->p0; pi <= r->p1 && axes != 3; pi++) {
+        for (int mi = r->m0; mi <= r->m1 && axes != 3; mi++) {
+            bool is_corner =
+                (pi == r->p0 || pi == r->p1) && (mi == r->m0 || mi == r->m1);
+            if (!is_corner && at(w, pi, mi)->is_measured &&
+                !fits(w, r, pi, mi)) {
+                axes = 3;
+            }
+        }
+    }
+    if (r->p1 - r->p0 <= 1) {
+        axes &= ~1;
+    }
+    if (r->m1 - r->m0 <= 1) {
+        axes &= ~2;
+    }
+    return axes;
+}
+
+/* Halves r along axes, measures the new corners (procs first, then
+ * message size, ascending) and queues the parts. */
+static int split(struct walker *w, struct rect r, int axes)
+{
+    int pm = axes & 1 ? (r.p0 + r.p1) / 2 : r.p0;
+    int mm = axes & 2 ? (r.m0 + r.m1) / 2 : r.m0;
+    int ps[3] = {r.p0, pm, r.p1}, ms[3] = {r.m0, mm, r.m1};
+    for (int a = 0; a < 3; a++) {
+        for (int b = 0; b < 3; b++) {
+            int rc = measure(w, ps[a], ms[b]);
+            if (rc != 0) {
+                return rc;
+            }
+        }
+    }
+    for (int a = 0; a < 2; a++) {
+        for (int b = 0; b < 2; b++) {
+            struct rect part = {ps[a], ps[a + 1], ms[b], ms[b + 1]};
+            bool is_empty = (a == 0 && !(axes & 1)) || (b == 0 && !(axes & 2));
+            if (!is_empty && push(&w->pending, part) != 0) {
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static bool is_power_of_two(int n)
+{
+    return n > 0 && (n & (n - 1)) == 0;
+}
+
+/* The coarse grid's indices on one axis into idx; returns how many. */
+static int coarse_procs(const struct refine_grid *g, int *idx)
+{
+    int n = 0;
+    for (int i = 0; i < g->n_procs; i++) {
+        if (i == 0 || i == g->n_procs - 1 || is_power_of_two(g->procs[i])) {
+            idx[n++] = i;
+        }
+    }
+    return n;
+}
+
+static int coarse_msgs(const struct refine_grid *g, int step, int *idx)
+{
+    int n = 0;
+    for (int i = 0; i < g->n_msgs; i++) {
+        if (i % step == 0 || i == g->n_msgs - 1) {
+            idx[n++] = i;
+        }
+    }
+    return n;
+}
+
+/* Every unmeasured point of a kept rectangle: its nearest corner's method
+ * and the corners' interpolated time. */
+static void infer(struct walker *w, const struct rect *r)
+{
+    for (int pi = r->p0; pi <= r->p1; pi++) {
+        for (int mi = r->m0; mi <= r->m1; mi++) {
+            struct refine_point *pt = at(w, pi, mi);
+            if (pt->is_measured) {
+                continue;
+            }
+            double u, v;
+            position(w, r, pi, mi, &u, &v);
+            const struct refine_point *near =
+                at(w, u <= 0.5 ? r->p0 : r->p1, v <= 0.5 ? r->m0 : r->m1);
+            pt->label = near->label;
+            pt->time_us = interpolate(w, r, pi, mi);
+        }
+    }
+}
+
+/* Splits pending rectangles until none is left, moving those that need
+ * no split to kept; then moves back every kept one that a neighbour's new
+ * points on their shared edge now split, until none does. */
+static int settle(struct walker *w)
+{
+    int rc = 0;
+    for (;;) {
+        while (rc == 0 && w->pending.n > 0) {
+            struct rect r = w->pending.r[--w->pending.n];
+            int axes = has_interior(&r) ? split_axes(w, &r) : 0;
+            rc = axes ? split(w, r, axes) : push(&w->kept, r);
+        }
+        if (rc != 0) {
+            return rc;
+        }
+        size_t n = 0;
+        for (size_t i = 0; i < w->kept.n && rc == 0; i++) {
+            struct rect r = w->kept.r[i];
+            if (has_interior(&r) && split_axes(w, &r)) {
+                rc = push(&w->pending, r);
+            } else {
+                w->kept.r[n++] = r;
+            }
+        }
+        w->kept.n = n;
+        if (rc != 0 || w->pending.n == 0) {
+            return rc;
+        }
+    }
+}
+
+int refine_walk(const struct refine_grid *g, const struct refine_params *p,
+                const struct refine_oracle *o, struct refine_point *out)
+{
+    size_t n_points = (size_t)g->n_procs * (size_t)g->n_msgs;
+    int *cp = malloc(((size_t)g->n_procs + 1) * sizeof *cp);
+    int *cm = malloc(((size_t)g->n_msgs + 1) * sizeof *cm);
+    struct walker w = {g, p, o, out, {NULL, 0, 0}, {NULL, 0, 0}};
+    int rc = cp && cm ? 0 : -1;
+    for (size_t i = 0; i < n_points; i++) {
+        out[i] = (struct refine_point){-1, -1, 0};
+    }
+    int n_cp = rc == 0 ? coarse_procs(g, cp) : 0;
+    int n_cm = rc == 0
+                   ? coarse_msgs(
+                         g, p->coarse_msg_step > 0 ? p->coarse_msg_step : 1, cm)
+                   : 0;
+    for (int a = 0; a < n_cp && rc == 0; a++) {
+        for (int b = 0; b < n_cm && rc == 0; b++) {
+            rc = measure(&w, cp[a], cm[b]);
+        }
+    }
+    /* one rectangle between each pair of neighbouring coarse indices (a
+     * degenerate one on an axis of one value) */
+    for (int a = 0; a + 1 < (n_cp > 1 ? n_cp : 2) && rc == 0; a++) {
+        for (int b = 0; b + 1 < (n_cm > 1 ? n_cm : 2) && rc == 0; b++) {
+            struct rect r = {cp[a], cp[n_cp > 1 ? a + 1 : a], cm[b],
+                             cm[n_cm > 1 ? b + 1 : b]};
+            rc = push(&w.pending, r);
+        }
+    }
+    /* A kept rectangle can be refined later by points its neighbours
+     * measured on their shared edge: check them all again until none
+     * splits. */
+    rc = rc == 0 ? settle(&w) : rc;
+    for (size_t i = 0; i < w.kept.n && rc == 0; i++) {
+        infer(&w, &w.kept.r[i]);
+    }
+    free(w.pending.r);
+    free(w.kept.r);
+    free(cp);
+    free(cm);
+    return rc;
+}
