@@ -56,21 +56,33 @@ static int push(struct rect_list *l, struct rect r)
     return 0;
 }
 
-/* Two measured points agree when their methods are the same, or each one's
- * is within agree_penalty of the other's optimum. */
+/* The penalty of method label at the measured point (pi, mi): 0 for its
+ * own, < 0 unknown. */
+static double penalty_at(const struct walker *w, int pi, int mi, int label)
+{
+    const struct refine_point *pt = at(w, pi, mi);
+    if (pt->label == label) {
+        return 0;
+    }
+    if (pt->label < 0 || label < 0 || !w->o->penalty) {
+        return -1;
+    }
+    return w->o->penalty(w->o->ctx, pi, mi, label);
+}
+
+static bool is_near_optimal(const struct walker *w, int pi, int mi, int label)
+{
+    double penalty = penalty_at(w, pi, mi, label);
+    return penalty >= 0 && penalty <= w->params->agree_penalty;
+}
+
+/* Two measured points agree when one of their methods is within
+ * agree_penalty of the optimum at both. */
 static bool agree(const struct walker *w, int pa, int ma, int pb, int mb)
 {
-    const struct refine_point *a = at(w, pa, ma), *b = at(w, pb, mb);
-    if (a->label == b->label) {
-        return true;
-    }
-    if (a->label < 0 || b->label < 0 || !w->o->penalty) {
-        return false;
-    }
-    double ab = w->o->penalty(w->o->ctx, pa, ma, b->label);
-    double ba = w->o->penalty(w->o->ctx, pb, mb, a->label);
-    return ab >= 0 && ba >= 0 && ab <= w->params->agree_penalty &&
-           ba <= w->params->agree_penalty;
+    int a = at(w, pa, ma)->label, b = at(w, pb, mb)->label;
+    return (is_near_optimal(w, pa, ma, a) && is_near_optimal(w, pb, mb, a)) ||
+           (is_near_optimal(w, pa, ma, b) && is_near_optimal(w, pb, mb, b));
 }
 
 static double coord_procs(const struct walker *w, int pi)
@@ -222,10 +234,30 @@ static int coarse_msgs(const struct refine_grid *g, int step, int *idx)
     return n;
 }
 
-/* Every unmeasured point of a kept rectangle: its nearest corner's method
- * and the corners' interpolated time. */
+/* A corner's method that is near optimal at all four corners, or -1 (a
+ * rectangle split as far as it goes can still have two). */
+static int covering_label(const struct walker *w, const struct rect *r)
+{
+    int ps[2] = {r->p0, r->p1}, ms[2] = {r->m0, r->m1};
+    for (int c = 0; c < 4; c++) {
+        int label = at(w, ps[c / 2], ms[c % 2])->label;
+        bool covers = label >= 0;
+        for (int k = 0; k < 4 && covers; k++) {
+            covers = is_near_optimal(w, ps[k / 2], ms[k % 2], label);
+        }
+        if (covers) {
+            return label;
+        }
+    }
+    return -1;
+}
+
+/* Every unmeasured point of a kept rectangle: the method that covers its
+ * corners, else its nearest corner's, and the corners' interpolated
+ * time. */
 static void infer(struct walker *w, const struct rect *r)
 {
+    int cover = covering_label(w, r);
     for (int pi = r->p0; pi <= r->p1; pi++) {
         for (int mi = r->m0; mi <= r->m1; mi++) {
             struct refine_point *pt = at(w, pi, mi);
@@ -236,7 +268,7 @@ static void infer(struct walker *w, const struct rect *r)
             position(w, r, pi, mi, &u, &v);
             const struct refine_point *near =
                 at(w, u <= 0.5 ? r->p0 : r->p1, v <= 0.5 ? r->m0 : r->m1);
-            pt->label = near->label;
+            pt->label = cover >= 0 ? cover : near->label;
             pt->time_us = interpolate(w, r, pi, mi);
         }
     }
@@ -273,35 +305,81 @@ static int settle(struct walker *w)
     }
 }
 
-int refine_walk(const struct refine_grid *g, const struct refine_params *p,
-                const struct refine_oracle *o, struct refine_point *out)
+static void clear(const struct refine_grid *g, struct refine_point *out)
 {
-    size_t n_points = (size_t)g->n_procs * (size_t)g->n_msgs;
-    int *cp = malloc(((size_t)g->n_procs + 1) * sizeof *cp);
-    int *cm = malloc(((size_t)g->n_msgs + 1) * sizeof *cm);
-    struct walker w = {g, p, o, out, {NULL, 0, 0}, {NULL, 0, 0}};
-    int rc = cp && cm ? 0 : -1;
-    for (size_t i = 0; i < n_points; i++) {
+    for (size_t i = 0; i < (size_t)g->n_procs * (size_t)g->n_msgs; i++) {
         out[i] = (struct refine_point){-1, -1, 0};
     }
-    int n_cp = rc == 0 ? coarse_procs(g, cp) : 0;
-    int n_cm = rc == 0
-                   ? coarse_msgs(
-                         g, p->coarse_msg_step > 0 ? p->coarse_msg_step : 1, cm)
-                   : 0;
+}
+
+/* Measures every point of the sub-grid cp x cm, keeps its rectangles. */
+static int measure_subgrid(struct walker *w, const int *cp, int n_cp,
+                           const int *cm, int n_cm, struct rect_list *to)
+{
+    int rc = 0;
     for (int a = 0; a < n_cp && rc == 0; a++) {
         for (int b = 0; b < n_cm && rc == 0; b++) {
-            rc = measure(&w, cp[a], cm[b]);
+            rc = measure(w, cp[a], cm[b]);
         }
     }
-    /* one rectangle between each pair of neighbouring coarse indices (a
+    /* one rectangle between each pair of neighbouring indices (a
      * degenerate one on an axis of one value) */
     for (int a = 0; a + 1 < (n_cp > 1 ? n_cp : 2) && rc == 0; a++) {
         for (int b = 0; b + 1 < (n_cm > 1 ? n_cm : 2) && rc == 0; b++) {
             struct rect r = {cp[a], cp[n_cp > 1 ? a + 1 : a], cm[b],
                              cm[n_cm > 1 ? b + 1 : b]};
-            rc = push(&w.pending, r);
+            rc = push(to, r);
         }
+    }
+    return rc;
+}
+
+/* n indices spread evenly over 0..size-1, both ends included. */
+static int spread(int n, int size, int *idx)
+{
+    n = n < 1 ? 1 : n > size ? size : n;
+    for (int i = 0; i < n; i++) {
+        idx[i] = n > 1 ? (int)((long)i * (size - 1) / (n - 1)) : 0;
+    }
+    return n;
+}
+
+int refine_uniform(const struct refine_grid *g, int n_points,
+                   const struct refine_oracle *o, struct refine_point *out)
+{
+    int *cp = malloc(((size_t)g->n_procs + 1) * sizeof *cp);
+    int *cm = malloc(((size_t)g->n_msgs + 1) * sizeof *cm);
+    struct refine_params none = {1, 0, 0};
+    struct walker w = {g, &none, o, out, {NULL, 0, 0}, {NULL, 0, 0}};
+    int rc = cp && cm ? 0 : -1;
+    clear(g, out);
+    /* as many procs as messages in proportion to the axes' lengths */
+    double share = sqrt((double)n_points * g->n_procs / g->n_msgs);
+    int n_cp = spread((int)lround(share), g->n_procs, cp);
+    int n_cm = spread((int)lround((double)n_points / n_cp), g->n_msgs, cm);
+    rc = rc == 0 ? measure_subgrid(&w, cp, n_cp, cm, n_cm, &w.kept) : rc;
+    for (size_t i = 0; i < w.kept.n && rc == 0; i++) {
+        infer(&w, &w.kept.r[i]);
+    }
+    free(w.kept.r);
+    free(cp);
+    free(cm);
+    return rc;
+}
+
+int refine_walk(const struct refine_grid *g, const struct refine_params *p,
+                const struct refine_oracle *o, struct refine_point *out)
+{
+    int *cp = malloc(((size_t)g->n_procs + 1) * sizeof *cp);
+    int *cm = malloc(((size_t)g->n_msgs + 1) * sizeof *cm);
+    struct walker w = {g, p, o, out, {NULL, 0, 0}, {NULL, 0, 0}};
+    int rc = cp && cm ? 0 : -1;
+    clear(g, out);
+    if (rc == 0) {
+        int n_cp = coarse_procs(g, cp);
+        int n_cm =
+            coarse_msgs(g, p->coarse_msg_step > 0 ? p->coarse_msg_step : 1, cm);
+        rc = measure_subgrid(&w, cp, n_cp, cm, n_cm, &w.pending);
     }
     /* A kept rectangle can be refined later by points its neighbours
      * measured on their shared edge: check them all again until none

@@ -28,7 +28,7 @@ struct refine_params {
 
 #define REFINE_PARAMS_DEFAULT                                                  \
     {                                                                          \
-        4, 0.25, 0.02                                                          \
+        4, 0.25, 0.03                                                          \
     }
 
 /* One point of the grid, out[pi * n_msgs + mi]. */
@@ -58,5 +58,11 @@ struct refine_oracle {
  * of memory; points measured before an error keep is_measured. */
 int refine_walk(const struct refine_grid *g, const struct refine_params *p,
                 const struct refine_oracle *o, struct refine_point *out);
+
+/* The plain subsampling that refine_walk is measured against: an evenly
+ * spaced sub-grid of about n_points points (both ends of each axis
+ * included), the rest inferred as refine_walk infers. Same returns. */
+int refine_uniform(const struct refine_grid *g, int n_points,
+                   const struct refine_oracle *o, struct refine_point *out);
 
 #endif
