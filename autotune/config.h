@@ -46,6 +46,9 @@ struct config {
     /* Time the library's own collective (its default decision) once per
      * point as method default/0, the baseline of speedup.csv. */
     int has_baseline;
+    /* grid = "adaptive": measure the points search/refine.h chooses, infer
+     * the others. */
+    int is_grid_adaptive;
 };
 
 /* Reads and validates path; on error prints one line "file:line: key: what"
