@@ -23,6 +23,7 @@ struct walker {
     const struct refine_oracle *o;
     struct refine_point *out;
     struct rect_list pending, kept;
+    char *wanted; /* per point: a corner of a split, to measure */
 };
 
 static struct refine_point *at(const struct walker *w, int pi, int mi)
@@ -179,31 +180,47 @@ static int split_axes(const struct walker *w, const struct rect *r)
     return axes;
 }
 
-/* Halves r along axes, measures the new corners (procs first, then
- * message size, ascending) and queues the parts. */
-static int split(struct walker *w, struct rect r, int axes)
+/* Halves r along axes: its new corners are wanted, its parts go to
+ * parts. */
+static int split(struct walker *w, struct rect r, int axes,
+                 struct rect_list *parts)
 {
     int pm = axes & 1 ? (r.p0 + r.p1) / 2 : r.p0;
     int mm = axes & 2 ? (r.m0 + r.m1) / 2 : r.m0;
     int ps[3] = {r.p0, pm, r.p1}, ms[3] = {r.m0, mm, r.m1};
     for (int a = 0; a < 3; a++) {
         for (int b = 0; b < 3; b++) {
-            int rc = measure(w, ps[a], ms[b]);
-            if (rc != 0) {
-                return rc;
-            }
+            w->wanted[(size_t)ps[a] * (size_t)w->g->n_msgs + (size_t)ms[b]] = 1;
         }
     }
     for (int a = 0; a < 2; a++) {
         for (int b = 0; b < 2; b++) {
             struct rect part = {ps[a], ps[a + 1], ms[b], ms[b + 1]};
             bool is_empty = (a == 0 && !(axes & 1)) || (b == 0 && !(axes & 2));
-            if (!is_empty && push(&w->pending, part) != 0) {
+            if (!is_empty && push(parts, part) != 0) {
                 return -1;
             }
         }
     }
     return 0;
+}
+
+/* Measures the wanted points in the order of a full sweep (procs, then
+ * message sizes, ascending): a search that learns from the points searched
+ * before it (search/series.c) then sees the nearest smaller procs and the
+ * same procs at smaller messages, as it would in a full sweep. */
+static int measure_wanted(struct walker *w)
+{
+    int rc = 0;
+    for (int pi = 0; pi < w->g->n_procs && rc == 0; pi++) {
+        for (int mi = 0; mi < w->g->n_msgs && rc == 0; mi++) {
+            char *want =
+                &w->wanted[(size_t)pi * (size_t)w->g->n_msgs + (size_t)mi];
+            rc = *want ? measure(w, pi, mi) : 0;
+            *want = 0;
+        }
+    }
+    return rc;
 }
 
 static bool is_power_of_two(int n)
@@ -216,7 +233,9 @@ static int coarse_procs(const struct refine_grid *g, int *idx)
 {
     int n = 0;
     for (int i = 0; i < g->n_procs; i++) {
-        if (i == 0 || i == g->n_procs - 1 || is_power_of_two(g->procs[i])) {
+        int p = g->procs[i];
+        if (i == 0 || i == g->n_procs - 1 || is_power_of_two(p) ||
+            is_power_of_two(p - 1) || is_power_of_two(p + 1)) {
             idx[n++] = i;
         }
     }
@@ -279,15 +298,25 @@ static void infer(struct walker *w, const struct rect *r)
  * points on their shared edge now split, until none does. */
 static int settle(struct walker *w)
 {
+    struct rect_list parts = {NULL, 0, 0};
     int rc = 0;
     for (;;) {
+        /* in rounds: every pending rectangle is split or kept, then the
+         * new corners of the round are measured together */
         while (rc == 0 && w->pending.n > 0) {
-            struct rect r = w->pending.r[--w->pending.n];
-            int axes = has_interior(&r) ? split_axes(w, &r) : 0;
-            rc = axes ? split(w, r, axes) : push(&w->kept, r);
+            parts.n = 0;
+            for (size_t i = 0; i < w->pending.n && rc == 0; i++) {
+                struct rect r = w->pending.r[i];
+                int axes = has_interior(&r) ? split_axes(w, &r) : 0;
+                rc = axes ? split(w, r, axes, &parts) : push(&w->kept, r);
+            }
+            rc = rc == 0 ? measure_wanted(w) : rc;
+            struct rect_list done = w->pending;
+            w->pending = parts;
+            parts = done;
         }
         if (rc != 0) {
-            return rc;
+            break;
         }
         size_t n = 0;
         for (size_t i = 0; i < w->kept.n && rc == 0; i++) {
@@ -300,9 +329,11 @@ static int settle(struct walker *w)
         }
         w->kept.n = n;
         if (rc != 0 || w->pending.n == 0) {
-            return rc;
+            break;
         }
     }
+    free(parts.r);
+    return rc;
 }
 
 static void clear(const struct refine_grid *g, struct refine_point *out)
@@ -350,7 +381,7 @@ int refine_uniform(const struct refine_grid *g, int n_points,
     int *cp = malloc(((size_t)g->n_procs + 1) * sizeof *cp);
     int *cm = malloc(((size_t)g->n_msgs + 1) * sizeof *cm);
     struct refine_params none = {1, 0, 0};
-    struct walker w = {g, &none, o, out, {NULL, 0, 0}, {NULL, 0, 0}};
+    struct walker w = {g, &none, o, out, {NULL, 0, 0}, {NULL, 0, 0}, NULL};
     int rc = cp && cm ? 0 : -1;
     clear(g, out);
     /* as many procs as messages in proportion to the axes' lengths */
@@ -372,8 +403,14 @@ int refine_walk(const struct refine_grid *g, const struct refine_params *p,
 {
     int *cp = malloc(((size_t)g->n_procs + 1) * sizeof *cp);
     int *cm = malloc(((size_t)g->n_msgs + 1) * sizeof *cm);
-    struct walker w = {g, p, o, out, {NULL, 0, 0}, {NULL, 0, 0}};
-    int rc = cp && cm ? 0 : -1;
+    struct walker w = {g,
+                       p,
+                       o,
+                       out,
+                       {NULL, 0, 0},
+                       {NULL, 0, 0},
+                       calloc((size_t)g->n_procs * (size_t)g->n_msgs, 1)};
+    int rc = cp && cm && w.wanted ? 0 : -1;
     clear(g, out);
     if (rc == 0) {
         int n_cp = coarse_procs(g, cp);
@@ -390,6 +427,7 @@ int refine_walk(const struct refine_grid *g, const struct refine_params *p,
     }
     free(w.pending.r);
     free(w.kept.r);
+    free(w.wanted);
     free(cp);
     free(cm);
     return rc;

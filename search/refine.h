@@ -14,7 +14,8 @@ struct refine_grid {
 
 struct refine_params {
     /* The coarse grid takes every this many message sizes (4: by 16 when
-     * they grow by 2), and procs at powers of two, plus both ends. */
+     * they grow by 2), and procs at powers of two and 2^k +- 1 (where tree
+     * shapes change), plus both ends. */
     int coarse_msg_step;
     /* A measured time that the log-log interpolation of its rectangle's
      * corners misses by more than this fraction refines the rectangle. */
@@ -28,7 +29,7 @@ struct refine_params {
 
 #define REFINE_PARAMS_DEFAULT                                                  \
     {                                                                          \
-        4, 0.25, 0.03                                                          \
+        4, 0.25, 0.05                                                          \
     }
 
 /* One point of the grid, out[pi * n_msgs + mi]. */
