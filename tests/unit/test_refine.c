@@ -62,18 +62,26 @@ static int count_measured(const struct refine_point *out, int n)
     return k;
 }
 
-static void test_one_method(void)
+/* Walks the 63 x 21 grid over a map; returns how many points it measured. */
+static int walk_map(int (*label)(int, int),
+                    double (*penalty)(void *, int, int, int),
+                    struct refine_point *out)
 {
     struct refine_grid g = {procs, N_PROCS, msgs, N_MSGS};
     struct refine_params p = REFINE_PARAMS_DEFAULT;
-    struct map m = {one_method, 0};
-    struct refine_oracle o = {map_measure, NULL, &m};
-    struct refine_point out[N_PROCS * N_MSGS];
+    struct map m = {label, 0};
+    struct refine_oracle o = {map_measure, penalty, &m};
     CHECK_INT(0, refine_walk(&g, &p, &o, out));
+    CHECK_INT(m.measured, count_measured(out, N_PROCS * N_MSGS));
+    return m.measured;
+}
+
+static void test_one_method(void)
+{
+    struct refine_point out[N_PROCS * N_MSGS];
     /* procs 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64; messages
      * 1, 16, ..., 1 MiB (index 0, 4, 8, 12, 16, 20) */
-    CHECK_INT(COARSE, m.measured);
-    CHECK_INT(COARSE, count_measured(out, N_PROCS * N_MSGS));
+    CHECK_INT(COARSE, walk_map(one_method, NULL, out));
     for (int pi = 0; pi < N_PROCS; pi++) {
         for (int mi = 0; mi < N_MSGS; mi++) {
             const struct refine_point *pt = &out[pi * N_MSGS + mi];
@@ -86,14 +94,8 @@ static void test_one_method(void)
 
 static void test_boundaries(void)
 {
-    struct refine_grid g = {procs, N_PROCS, msgs, N_MSGS};
-    struct refine_params p = REFINE_PARAMS_DEFAULT;
-    struct map m = {three_regions, 0};
-    struct refine_oracle o = {map_measure, NULL, &m};
     struct refine_point out[N_PROCS * N_MSGS];
-    CHECK_INT(0, refine_walk(&g, &p, &o, out));
-    CHECK_INT(m.measured, count_measured(out, N_PROCS * N_MSGS));
-    CHECK(m.measured < N_PROCS * N_MSGS / 2);
+    CHECK(walk_map(three_regions, NULL, out) < N_PROCS * N_MSGS / 2);
     int wrong = 0, unseen = 0;
     for (int pi = 0; pi < N_PROCS; pi++) {
         for (int mi = 0; mi < N_MSGS; mi++) {
@@ -140,13 +142,8 @@ static int striped(int pi, int mi)
 
 static void test_near_equal(void)
 {
-    struct refine_grid g = {procs, N_PROCS, msgs, N_MSGS};
-    struct refine_params p = REFINE_PARAMS_DEFAULT;
-    struct map m = {striped, 0};
-    struct refine_oracle o = {map_measure, near_equal_penalty, &m};
     struct refine_point out[N_PROCS * N_MSGS];
-    CHECK_INT(0, refine_walk(&g, &p, &o, out));
-    CHECK_INT(COARSE, m.measured);
+    CHECK_INT(COARSE, walk_map(striped, near_equal_penalty, out));
 }
 
 /* What it cannot see: an island of another method strictly inside a
@@ -159,13 +156,8 @@ static int island(int pi, int mi)
 
 static void test_island_missed(void)
 {
-    struct refine_grid g = {procs, N_PROCS, msgs, N_MSGS};
-    struct refine_params p = REFINE_PARAMS_DEFAULT;
-    struct map m = {island, 0};
-    struct refine_oracle o = {map_measure, NULL, &m};
     struct refine_point out[N_PROCS * N_MSGS];
-    CHECK_INT(0, refine_walk(&g, &p, &o, out));
-    CHECK_INT(COARSE, m.measured);
+    CHECK_INT(COARSE, walk_map(island, NULL, out));
     CHECK_INT(0, out[(17 - 2) * N_MSGS + 2].label);
 }
 
