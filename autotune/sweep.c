@@ -765,6 +765,15 @@ int sweep_main(const char *config_path, int is_fresh)
                "applicable; %.1f s wall\n",
                grid_points(&cfg), s.experiments_new, s.experiment_s,
                s.experiments_reused, s.not_applicable, progress_now() - start);
+        if (cfg.is_grid_adaptive) {
+            size_t measured = 0;
+            for (size_t i = 0; i < results.n_optimal; i++) {
+                measured += results.optimal[i].reps > 0;
+            }
+            printf("autotune: adaptive grid: %zu of %zu points measured, "
+                   "the others inferred (optimal.csv, column measured)\n",
+                   measured, results.n_optimal);
+        }
         baseline_print_summary(s.journal, &s.baseline, results.optimal,
                                results.n_optimal);
         printf("autotune: results in %s/ (optimal.csv, measurements.csv, "

@@ -41,6 +41,8 @@ rows=$(($(wc -l < "$opt") - 1))
 measured=$(grep -c ',1$' "$opt")
 echo "adaptive: $measured of $rows points measured in $((SECONDS - start)) s"
 [ "$rows" -eq $points ] || fail "optimal.csv has $rows rows, expected $points"
+grep -q "adaptive grid: $measured of $points points measured" "$tmp/adaptive.out" ||
+    fail "the summary does not say how many points were measured"
 # the coarse grid alone is procs 2, 3, 4, 5, 7, 8, 9 by messages 1, 16, 256, 4096, 65536
 [ "$measured" -ge 35 ] && [ "$measured" -lt $points ] || fail "$measured points measured"
 # every point of the grid measured is in measurements.csv, and only those
