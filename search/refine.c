@@ -336,6 +336,35 @@ static int settle(struct walker *w)
     return rc;
 }
 
+/* Wants the centre of every kept rectangle with at least min_points (>= 1)
+ * unmeasured points besides its corners and none measured; returns how
+ * many. The centre is one of those points, so each rectangle is probed
+ * once. */
+static int probe(struct walker *w, int min_points)
+{
+    int n = 0;
+    for (size_t i = 0; i < w->kept.n; i++) {
+        const struct rect *r = &w->kept.r[i];
+        int unmeasured = 0, measured = 0;
+        for (int pi = r->p0; pi <= r->p1; pi++) {
+            for (int mi = r->m0; mi <= r->m1; mi++) {
+                bool is_corner = (pi == r->p0 || pi == r->p1) &&
+                                 (mi == r->m0 || mi == r->m1);
+                if (!is_corner) {
+                    unmeasured += !at(w, pi, mi)->is_measured;
+                    measured += at(w, pi, mi)->is_measured;
+                }
+            }
+        }
+        if (unmeasured >= min_points && measured == 0) {
+            int pc = (r->p0 + r->p1) / 2, mc = (r->m0 + r->m1) / 2;
+            w->wanted[(size_t)pc * (size_t)w->g->n_msgs + (size_t)mc] = 1;
+            n++;
+        }
+    }
+    return n;
+}
+
 static void clear(const struct refine_grid *g, struct refine_point *out)
 {
     for (size_t i = 0; i < (size_t)g->n_procs * (size_t)g->n_msgs; i++) {
@@ -380,7 +409,7 @@ int refine_uniform(const struct refine_grid *g, int n_points,
 {
     int *cp = malloc(((size_t)g->n_procs + 1) * sizeof *cp);
     int *cm = malloc(((size_t)g->n_msgs + 1) * sizeof *cm);
-    struct refine_params none = {1, 0, 0};
+    struct refine_params none = {1, 0, 0, 0};
     struct walker w = {g, &none, o, out, {NULL, 0, 0}, {NULL, 0, 0}, NULL};
     int rc = cp && cm ? 0 : -1;
     clear(g, out);
@@ -422,6 +451,14 @@ int refine_walk(const struct refine_grid *g, const struct refine_params *p,
      * measured on their shared edge: check them all again until none
      * splits. */
     rc = rc == 0 ? settle(&w) : rc;
+    /* A kept rectangle of many points with nothing measured inside: its
+     * centre checks the corners' agreement and interpolation there (an
+     * island of another method between agreeing corners); one that does
+     * not fit splits the rectangle. */
+    while (rc == 0 && p->probe_points > 0 && probe(&w, p->probe_points)) {
+        rc = measure_wanted(&w);
+        rc = rc == 0 ? settle(&w) : rc;
+    }
     for (size_t i = 0; i < w.kept.n && rc == 0; i++) {
         infer(&w, &w.kept.r[i]);
     }

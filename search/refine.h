@@ -25,11 +25,14 @@ struct refine_params {
      * measured there): a boundary between near-equal methods costs nothing
      * to miss. */
     double agree_penalty;
+    /* A rectangle kept with at least this many points unmeasured besides
+     * its corners, none measured, gets its centre measured (0: never). */
+    int probe_points;
 };
 
 #define REFINE_PARAMS_DEFAULT                                                  \
     {                                                                          \
-        4, 0.25, 0.05                                                          \
+        4, 0.25, 0.05, 8                                                       \
     }
 
 /* One point of the grid, out[pi * n_msgs + mi]. */
@@ -53,10 +56,12 @@ struct refine_oracle {
 /* Walks the grid: measures the coarse grid, then, rectangle by rectangle,
  * the midpoints between measured corners that disagree (or whose measured
  * points miss the corners' interpolation), until neighbours agree or are
- * adjacent. Every other point takes the method of its rectangle's nearest
- * corner (in log procs, log bytes) and is marked inferred. out has room
- * for n_procs * n_msgs points. Returns 0, or the oracle's error, or -1 out
- * of memory; points measured before an error keep is_measured. */
+ * adjacent, and the centre of each large rectangle kept unprobed. Every
+ * other point takes a method within agree_penalty at all its rectangle's
+ * corners, else its nearest corner's (in log procs, log bytes), and is
+ * marked inferred. out has room for n_procs * n_msgs points. Returns 0, or
+ * the oracle's error, or -1 out of memory; points measured before an
+ * error keep is_measured. */
 int refine_walk(const struct refine_grid *g, const struct refine_params *p,
                 const struct refine_oracle *o, struct refine_point *out);
 

@@ -11,6 +11,9 @@
 #define N_PROCS 63 /* 2..64 */
 #define N_MSGS 21  /* 1 B..1 MiB by 2 */
 #define COARSE (15 * 6)
+/* the coarse cells with 8 points or more besides their corners: procs
+ * 5..7, 9..15, 17..31, 33..63 by the 5 message intervals */
+#define PROBES (4 * 5)
 
 static int procs[N_PROCS];
 static long msgs[N_MSGS];
@@ -62,13 +65,15 @@ static int count_measured(const struct refine_point *out, int n)
     return k;
 }
 
-/* Walks the 63 x 21 grid over a map; returns how many points it measured. */
+/* Walks the 63 x 21 grid over a map (with centre probes of rectangles of
+ * probe_points or more); returns how many points it measured. */
 static int walk_map(int (*label)(int, int),
-                    double (*penalty)(void *, int, int, int),
+                    double (*penalty)(void *, int, int, int), int probe_points,
                     struct refine_point *out)
 {
     struct refine_grid g = {procs, N_PROCS, msgs, N_MSGS};
     struct refine_params p = REFINE_PARAMS_DEFAULT;
+    p.probe_points = probe_points;
     struct map m = {label, 0};
     struct refine_oracle o = {map_measure, penalty, &m};
     CHECK_INT(0, refine_walk(&g, &p, &o, out));
@@ -81,7 +86,7 @@ static void test_one_method(void)
     struct refine_point out[N_PROCS * N_MSGS];
     /* procs 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64; messages
      * 1, 16, ..., 1 MiB (index 0, 4, 8, 12, 16, 20) */
-    CHECK_INT(COARSE, walk_map(one_method, NULL, out));
+    CHECK_INT(COARSE, walk_map(one_method, NULL, 0, out));
     for (int pi = 0; pi < N_PROCS; pi++) {
         for (int mi = 0; mi < N_MSGS; mi++) {
             const struct refine_point *pt = &out[pi * N_MSGS + mi];
@@ -90,12 +95,17 @@ static void test_one_method(void)
                   1e-9 * power_time(pi, mi));
         }
     }
+    /* with the default probes: the centre of each large coarse cell, which
+     * fits, and nothing more */
+    CHECK_INT(COARSE + PROBES, walk_map(one_method, NULL, 8, out));
 }
 
 static void test_boundaries(void)
 {
     struct refine_point out[N_PROCS * N_MSGS];
-    CHECK(walk_map(three_regions, NULL, out) < N_PROCS * N_MSGS / 2);
+    struct refine_params defaults = REFINE_PARAMS_DEFAULT;
+    CHECK(walk_map(three_regions, NULL, defaults.probe_points, out) <
+          N_PROCS * N_MSGS / 2);
     int wrong = 0, unseen = 0;
     for (int pi = 0; pi < N_PROCS; pi++) {
         for (int mi = 0; mi < N_MSGS; mi++) {
@@ -143,11 +153,12 @@ static int striped(int pi, int mi)
 static void test_near_equal(void)
 {
     struct refine_point out[N_PROCS * N_MSGS];
-    CHECK_INT(COARSE, walk_map(striped, near_equal_penalty, out));
+    CHECK_INT(COARSE, walk_map(striped, near_equal_penalty, 0, out));
 }
 
 /* What it cannot see: an island of another method strictly inside a
- * coarse cell whose corners agree (odd procs 17..23, 4 and 8 bytes). */
+ * coarse cell whose corners and centre agree (odd procs 17..23, 4 and 8
+ * bytes; the cell's centre is P=24). */
 static int island(int pi, int mi)
 {
     int p = procs[pi];
@@ -157,8 +168,29 @@ static int island(int pi, int mi)
 static void test_island_missed(void)
 {
     struct refine_point out[N_PROCS * N_MSGS];
-    CHECK_INT(COARSE, walk_map(island, NULL, out));
+    CHECK_INT(COARSE + PROBES, walk_map(island, NULL, 8, out));
     CHECK_INT(0, out[(17 - 2) * N_MSGS + 2].label);
+}
+
+/* An island that holds its cell's centre: the probe there sees it, and
+ * the refinement around it finds all of it; without probes it is missed. */
+static int centred_island(int pi, int mi)
+{
+    int p = procs[pi];
+    return p >= 21 && p <= 27 && mi >= 1 && mi <= 3 ? 3 : 0;
+}
+
+static void test_island_probed(void)
+{
+    struct refine_point out[N_PROCS * N_MSGS];
+    walk_map(centred_island, NULL, 8, out);
+    int wrong = 0;
+    for (int i = 0; i < N_PROCS * N_MSGS; i++) {
+        wrong += out[i].label != centred_island(i / N_MSGS, i % N_MSGS);
+    }
+    CHECK_INT(0, wrong);
+    walk_map(centred_island, NULL, 0, out);
+    CHECK_INT(0, out[(24 - 2) * N_MSGS + 2].label);
 }
 
 /* One procs value and one message size: the single point is measured. */
@@ -188,6 +220,7 @@ int main(void)
     test_boundaries();
     test_near_equal();
     test_island_missed();
+    test_island_probed();
     test_single_point();
     return check_exit();
 }
