@@ -229,6 +229,11 @@ bench-default: all
 bench-robust: all
 	@tests/bench/robust.sh
 
+# The adaptive grid replayed on the committed full-grid and robust journals
+# (results/bench/adaptive.csv, adaptive-robust.csv); no new sweep.
+bench-adaptive: all
+	@tests/bench/adaptive.sh
+
 # Decision functions: penalties of trees and quadtrees on the Grig runs and
 # the time of a decision (results/bench/decision-*).
 bench-decision: all build/libautotune-tool.a
@@ -339,7 +344,7 @@ format:
 clean:
 	rm -rf build
 
-.PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust \
+.PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust bench-adaptive \
         bench-decision bench-runtime bench-runtime-overhead golden-decision fuzz demo install format clean
 .SECONDARY:
 

@@ -11,6 +11,7 @@
 #include "autotune/compare.h"
 #include "autotune/grid.h"
 #include "collectives/collectives.h"
+#include "search/refine.h"
 #include "search/search.h"
 #include "store/journal.h"
 #include "store/rundir.h"
@@ -469,23 +470,38 @@ static int check_segments(const char *run, const struct record_index *ix,
     return 0;
 }
 
+static int compare_grid(const char *run, const struct record_index *ix,
+                        const struct point_result **points, size_t n_points,
+                        int fanout, const struct seg_filter *segs,
+                        const struct search_params *params);
+
 int compare_main(int argc, char **argv)
 {
     static const char usage_line[] =
         "usage: autotune compare -r RUN [--lookahead N] [--drop-ratio R] "
         "[--steep-rise F] [--segments S,S,...] [--misses] "
-        "[--trace STRATEGY]\n";
+        "[--trace STRATEGY] [--grid adaptive]\n";
     const char *run = NULL;
     bool misses = false;
     struct search_params params = SEARCH_PARAMS_DEFAULT;
     struct seg_filter segs = {0, {0}};
     const char *trace = NULL;
+    bool is_grid = false;
     for (int i = 1; i < argc; i++) {
         char *end = NULL;
         if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {
             run = argv[++i];
         } else if (strcmp(argv[i], "--lookahead") == 0 && i + 1 < argc) {
             params.lookahead = (int)strtol(argv[++i], &end, 10);
+        } else if (strcmp(argv[i], "--grid") == 0 && i + 1 < argc) {
+            is_grid = strcmp(argv[++i], "adaptive") == 0;
+            if (!is_grid) {
+                fprintf(stderr,
+                        "compare: --grid: '%s' is not a grid (valid: "
+                        "adaptive)\n",
+                        argv[i]);
+                return 2;
+            }
         } else if (strcmp(argv[i], "--misses") == 0) {
             misses = true;
         } else if (strcmp(argv[i], "--trace") == 0 && i + 1 < argc) {
@@ -548,6 +564,13 @@ int compare_main(int argc, char **argv)
         }
     }
     int fanout = chain_fanout_of(j);
+    if (is_grid) {
+        status = compare_grid(run, &ix, points, n_points, fanout, &segs,
+                              &params) == 0
+                     ? 0
+                     : 1;
+        goto done;
+    }
     if (!journal_has_settings(j)) {
         fprintf(stderr,
                 "compare: %s: replaying the chain algorithms with "
@@ -605,4 +628,360 @@ done:
     free(series);
     free(points);
     return status;
+}
+
+/* --grid adaptive: the adaptive walk (search/refine.h) replayed on a dense
+ * run, once per strategy, the strategy searching each point the walk
+ * measures; then the same strategy on a uniform sub-grid of as many
+ * points. Each choice, measured or inferred, is scored at every point of
+ * the run against the exhaustive optimum. */
+
+#define GRID_MAX_LABELS 1024
+
+struct grid_replay {
+    const struct record_index *ix;
+    const struct point_result **points; /* one collective's, procs-major */
+    int n_procs, n_msgs;
+    int fanout;
+    const struct seg_filter *segs;
+    const struct search_params *params;
+    const struct search_strategy *strategy;
+    struct search_series *series;
+    struct replay *r;
+    struct replay_point *rp;
+    const struct coll_def *coll;
+    struct search_method labels[GRID_MAX_LABELS]; /* a label's method */
+    int n_labels;
+    double *chosen_us; /* per point: the strategy's choice where measured */
+};
+
+static int grid_label(struct grid_replay *g, const struct search_method *m)
+{
+    for (int i = 0; i < g->n_labels; i++) {
+        if (grid_method_cmp(&g->labels[i], m) == 0) {
+            return i;
+        }
+    }
+    if (g->n_labels == GRID_MAX_LABELS) {
+        return -1;
+    }
+    g->labels[g->n_labels] = *m;
+    return g->n_labels++;
+}
+
+static int grid_measure(void *ctx, int pi, int mi, int *label, double *time_us)
+{
+    struct grid_replay *g = ctx;
+    const struct point_result *pr = g->points[pi * g->n_msgs + mi];
+    struct replay_point *rp = g->rp;
+    *label = -1;
+    *time_us = -1;
+    if (gather_point(g->ix, pr, g->fanout, g->segs, rp) != 0) {
+        return -1;
+    }
+    if (rp->best < 0) {
+        return 0;
+    }
+    struct search_point sp;
+    int depths[CONFIG_MAX_ALGS];
+    grid_search_point(&sp, rp->coll, rp->procs, rp->msg_bytes, rp->chain_fanout,
+                      rp->methods, rp->n, depths, g->params);
+    struct search_oracle o = {replay_oracle, replay_pipeline, g->r};
+    int best = -1;
+    g->r->point = rp;
+    if (search_series_run(g->series, g->strategy, &sp, &o, &best) != 0 ||
+        best < 0) {
+        fprintf(stderr, "compare: %s found nothing at %s P=%d %ld B\n",
+                g->strategy->name, rp->coll->name, rp->procs, rp->msg_bytes);
+        return -1;
+    }
+    *label = grid_label(g, &rp->methods[best]);
+    *time_us = g->ix->records[rp->records[best]]->mean_us;
+    g->chosen_us[pi * g->n_msgs + mi] = *time_us;
+    return *label < 0 ? -1 : 0;
+}
+
+/* The record of method m at the run's point pr, or NULL. */
+static const struct measurement *grid_record(const struct grid_replay *g,
+                                             const struct point_result *pr,
+                                             const struct search_method *m,
+                                             size_t *pos)
+{
+    const char *alg = g->coll->algs[m->alg].name;
+    for (size_t i = find_point(g->ix, pr->collective, pr->procs, pr->msg_bytes);
+         i < g->ix->n && cmp_point(pr->collective, pr->procs, pr->msg_bytes,
+                                   g->ix->records[i]) == 0;
+         i++) {
+        const struct measurement *rec = g->ix->records[i];
+        if (rec->segment_bytes == m->seg_bytes &&
+            strcmp(rec->algorithm, alg) == 0) {
+            *pos = i;
+            return rec;
+        }
+    }
+    return NULL;
+}
+
+/* A label's penalty at a measured point, known only where the strategy
+ * timed that method there. */
+static double grid_penalty(void *ctx, int pi, int mi, int label)
+{
+    struct grid_replay *g = ctx;
+    size_t pos;
+    double chosen_us = g->chosen_us[pi * g->n_msgs + mi];
+    const struct measurement *rec =
+        grid_record(g, g->points[pi * g->n_msgs + mi], &g->labels[label], &pos);
+    if (!rec || !g->r->charged[pos] || !rec->is_applicable || chosen_us <= 0) {
+        return -1;
+    }
+    return (rec->mean_us - chosen_us) / chosen_us;
+}
+
+struct grid_score {
+    long points, measured;
+    double seconds, penalty_sum, penalty_max;
+};
+
+/* Scores the labels of one collective's walk at every point: the time of
+ * the chosen method at that point (unsegmented where its segment is not
+ * below the message), or the point's slowest method where the choice
+ * cannot run there (counted in *cannot_run). */
+static int grid_score_points(struct grid_replay *g,
+                             const struct refine_point *out,
+                             struct grid_score *sc, long *cannot_run)
+{
+    for (int i = 0; i < g->n_procs * g->n_msgs; i++) {
+        struct replay_point *rp = g->rp;
+        if (gather_point(g->ix, g->points[i], g->fanout, g->segs, rp) != 0) {
+            return -1;
+        }
+        if (rp->best < 0) {
+            continue;
+        }
+        double worst_us = rp->best_us, chosen_us = -1;
+        for (int k = 0; k < rp->n; k++) {
+            const struct measurement *m = g->ix->records[rp->records[k]];
+            if (m->is_applicable && m->mean_us > worst_us) {
+                worst_us = m->mean_us;
+            }
+        }
+        if (out[i].label >= 0) {
+            struct search_method m = g->labels[out[i].label];
+            size_t pos;
+            const struct measurement *rec =
+                grid_record(g, g->points[i], &m, &pos);
+            if (!rec && m.seg_bytes > 0) {
+                m.seg_bytes = 0;
+                rec = grid_record(g, g->points[i], &m, &pos);
+            }
+            chosen_us = rec && rec->is_applicable ? rec->mean_us : -1;
+        }
+        if (chosen_us < 0) {
+            chosen_us = worst_us;
+            (*cannot_run)++;
+        }
+        double penalty = (chosen_us - rp->best_us) / rp->best_us;
+        sc->points++;
+        sc->measured += out[i].is_measured;
+        sc->penalty_sum += penalty;
+        sc->penalty_max = penalty > sc->penalty_max ? penalty : sc->penalty_max;
+    }
+    return 0;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+/* The run's points of one collective, from points[at] on (walk order), as
+ * a dense procs x messages grid into dense (procs-major), procs and msgs:
+ * the procs that have every message size of the collective; the others
+ * are left out, said once on stderr. Returns the index past the
+ * collective's points. */
+static size_t grid_dense(const char *run, const struct point_result **points,
+                         size_t n_points, size_t at,
+                         const struct point_result **dense, int *procs,
+                         long *msgs, int *n_procs, int *n_msgs, bool is_quiet)
+{
+    const char *coll = points[at]->collective;
+    size_t end = at, n_dense = 0;
+    long left_out = 0;
+    while (end < n_points && strcmp(points[end]->collective, coll) == 0) {
+        msgs[end - at] = points[end]->msg_bytes;
+        end++;
+    }
+    qsort(msgs, end - at, sizeof *msgs, cmp_long);
+    *n_msgs = 0;
+    for (size_t i = 0; i < end - at; i++) {
+        if (*n_msgs == 0 || msgs[*n_msgs - 1] != msgs[i]) {
+            msgs[(*n_msgs)++] = msgs[i];
+        }
+    }
+    *n_procs = 0;
+    for (size_t i = at, row; i < end; i = row) {
+        for (row = i; row < end && points[row]->procs == points[i]->procs;
+             row++) {
+        }
+        if (row - i == (size_t)*n_msgs) {
+            procs[(*n_procs)++] = points[i]->procs;
+            for (size_t k = i; k < row; k++) {
+                dense[n_dense++] = points[k];
+            }
+        } else {
+            left_out += (long)(row - i);
+        }
+    }
+    if (left_out > 0 && !is_quiet) {
+        fprintf(stderr,
+                "compare: --grid: %s: %s: %ld points left out (procs "
+                "without all %d message sizes)\n",
+                run, coll, left_out, *n_msgs);
+    }
+    return end;
+}
+
+struct grid_row {
+    char name[48];
+    struct grid_score score;
+};
+
+struct grid_table {
+    const struct grid_row *rows;
+    int n_rows;
+    double exhaustive_s;
+};
+
+static int write_grid_csv(FILE *f, const void *arg)
+{
+    const struct grid_table *t = arg;
+    fprintf(f, "strategy,points_total,points_measured,measured_pct,"
+               "experiment_seconds,speedup,mean_penalty_pct,max_penalty_pct\n");
+    /* the reference: exhaustive search at every point */
+    fprintf(f, "full,%ld,%ld,100.0,%.6f,1.0,0.000,0.000\n",
+            t->rows[0].score.points, t->rows[0].score.points, t->exhaustive_s);
+    for (int i = 0; i < t->n_rows; i++) {
+        const struct grid_score *s = &t->rows[i].score;
+        double n = s->points ? (double)s->points : 1;
+        fprintf(f, "%s,%ld,%ld,%.1f,%.6f,%.1f,%.3f,%.3f\n", t->rows[i].name,
+                s->points, s->measured, 100 * (double)s->measured / n,
+                s->seconds, s->seconds > 0 ? t->exhaustive_s / s->seconds : 0,
+                100 * s->penalty_sum / n, 100 * s->penalty_max);
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+/* One strategy over every collective of the run, on the adaptive walk
+ * (is_uniform 0) or on uniform sub-grids of the walk's sizes (measured[],
+ * per collective, from the adaptive pass). */
+static int grid_replay_strategy(const char *run, struct grid_replay *g,
+                                const struct point_result **points,
+                                size_t n_points, int is_uniform, long *measured,
+                                struct grid_score *sc)
+{
+    int *procs = malloc(n_points * sizeof *procs);
+    long *msgs = malloc(n_points * sizeof *msgs);
+    struct refine_point *out = malloc(n_points * sizeof *out);
+    double *chosen_us = malloc(n_points * sizeof *chosen_us);
+    const struct point_result **dense = malloc(n_points * sizeof *dense);
+    struct refine_params params = REFINE_PARAMS_DEFAULT;
+    long cannot_run = 0;
+    int rc = procs && msgs && out && chosen_us && dense ? 0 : -1;
+    g->chosen_us = chosen_us;
+    memset(g->r->charged, 0, g->ix->n ? g->ix->n : 1);
+    g->r->seconds = 0;
+    g->r->experiments = 0;
+    for (size_t at = 0, next, c = 0; at < n_points && rc == 0; at = next, c++) {
+        next = grid_dense(run, points, n_points, at, dense, procs, msgs,
+                          &g->n_procs, &g->n_msgs,
+                          is_uniform || g->strategy != search_strategies);
+        if (g->n_procs == 0) {
+            continue;
+        }
+        struct refine_grid grid = {procs, g->n_procs, msgs, g->n_msgs};
+        struct refine_oracle o = {grid_measure, grid_penalty, g};
+        g->points = dense;
+        g->coll = coll_find(points[at]->collective);
+        g->n_labels = 0;
+        for (int i = 0; i < g->n_procs * g->n_msgs; i++) {
+            chosen_us[i] = -1;
+        }
+        long before = sc->measured;
+        rc = is_uniform ? refine_uniform(&grid, (int)measured[c], &o, out)
+                        : refine_walk(&grid, &params, &o, out);
+        rc = rc == 0 ? grid_score_points(g, out, sc, &cannot_run) : rc;
+        if (!is_uniform) {
+            measured[c] = sc->measured - before;
+        }
+    }
+    sc->seconds = g->r->seconds;
+    if (cannot_run > 0) {
+        fprintf(stderr,
+                "compare: --grid: %s%s: at %ld points the inferred method "
+                "cannot run; scored as the point's slowest\n",
+                g->strategy->name, is_uniform ? " (uniform)" : "", cannot_run);
+    }
+    free(procs);
+    free(msgs);
+    free(out);
+    free(chosen_us);
+    free(dense);
+    return rc;
+}
+
+static int compare_grid(const char *run, const struct record_index *ix,
+                        const struct point_result **points, size_t n_points,
+                        int fanout, const struct seg_filter *segs,
+                        const struct search_params *params)
+{
+    int n_rows = 2 * search_strategies_size;
+    struct grid_row *rows = calloc((size_t)n_rows, sizeof *rows);
+    struct replay r = {ix, NULL, calloc(ix->n ? ix->n : 1, 1), 0, 0, 0, NULL};
+    struct grid_replay *g = calloc(1, sizeof *g);
+    struct replay_point *rp = malloc(sizeof *rp);
+    long *measured = calloc(n_points, sizeof *measured);
+    double exhaustive_s = 0;
+    int rc = rows && r.charged && g && rp && measured ? 0 : -1;
+    for (size_t i = 0; i < n_points && rc == 0; i++) {
+        rc = gather_point(ix, points[i], fanout, segs, rp);
+        for (int k = 0; rc == 0 && k < rp->n; k++) {
+            const struct measurement *m = ix->records[rp->records[k]];
+            exhaustive_s += m->is_applicable ? m->cost_s : 0;
+        }
+    }
+    for (int s = 0; s < search_strategies_size && rc == 0; s++) {
+        for (int is_uniform = 0; is_uniform < 2 && rc == 0; is_uniform++) {
+            struct grid_row *row = &rows[2 * s + is_uniform];
+            memset(g, 0, sizeof *g);
+            g->ix = ix;
+            g->fanout = fanout;
+            g->segs = segs;
+            g->params = params;
+            g->strategy = &search_strategies[s];
+            g->series = search_series_create();
+            g->r = &r;
+            g->rp = rp;
+            snprintf(row->name, sizeof row->name, "%s%s",
+                     search_strategies[s].name, is_uniform ? "@uniform" : "");
+            rc = g->series
+                     ? grid_replay_strategy(run, g, points, n_points,
+                                            is_uniform, measured, &row->score)
+                     : -1;
+            search_series_destroy(g->series);
+        }
+    }
+    if (rc == 0) {
+        char path[4096];
+        struct grid_table table = {rows, n_rows, exhaustive_s};
+        write_grid_csv(stdout, &table);
+        snprintf(path, sizeof path, "%s/" RUNDIR_GRID, run);
+        rc = store_write_file(path, write_grid_csv, &table);
+    }
+    free(rows);
+    free(r.charged);
+    free(g);
+    free(rp);
+    free(measured);
+    return rc;
 }

@@ -507,6 +507,27 @@ static int read_search(const struct reader *r, const config_setting_t *s,
     return 0;
 }
 
+/* grid = "full" (every point) or "adaptive" (search/refine.h). */
+static int read_grid(const struct reader *r, const config_setting_t *s,
+                     struct config *c)
+{
+    const char *name;
+    if (read_string(r, s, "grid", &name) != 0) {
+        return -1;
+    }
+    c->is_grid_adaptive = strcmp(name, "adaptive") == 0;
+    if (!c->is_grid_adaptive && strcmp(name, "full") != 0) {
+        report(r, s, "grid", "unknown grid '%s' (valid: full, adaptive)", name);
+        return -1;
+    }
+    if (c->is_grid_adaptive && config_lookup(&r->cfg, "profile")) {
+        report(r, s, "grid",
+               "adaptive not with profile (the profile's points are the grid)");
+        return -1;
+    }
+    return 0;
+}
+
 const char *const config_backend_names[] = {"own", "native"};
 
 static int read_backend(const struct reader *r, const config_setting_t *s,
@@ -736,6 +757,7 @@ static const struct config_key {
     {"segment_sizes", 1, read_segment_sizes},
     {"algorithms", 0, read_algorithms},
     {"search", 0, read_search},
+    {"grid", 0, read_grid},
     {"measure", 0, read_measure},
     {"chain_fanout", 0, read_chain_fanout},
     {"search_options", 0, read_search_options},

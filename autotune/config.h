@@ -61,6 +61,9 @@ struct config {
     char profile_path[1024];
     int n_points;
     struct config_point *points;
+    /* grid = "adaptive": measure the points search/refine.h chooses, infer
+     * the others. */
+    int is_grid_adaptive;
 };
 
 /* Reads and validates path; on error prints one line "file:line: key: what"

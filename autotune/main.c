@@ -279,11 +279,13 @@ static const struct command offline_commands[] = {
      "[--steep-rise F]\n"
      "                        [--segments S,S,...] [--misses] "
      "[--trace STRATEGY]\n"
+     "                        [--grid adaptive]\n"
      "Replays every search strategy on a run swept with search = "
      "\"exhaustive\" and\nwrites RUN/compare.csv; --misses prints where a "
      "strategy missed the optimum,\n--trace every experiment a strategy "
      "asked for; --segments replays a sub-list of\nthe run's segment sizes "
-     "(0 among them).\n"},
+     "(0 among them); --grid adaptive replays the adaptive\ngrid walk "
+     "instead and writes RUN/grid.csv.\n"},
     {"report", report_cli_main,
      "usage: autotune report -r RUN [--html FILE] [--map COLLECTIVE] "
      "[--points P:M,...]\n"

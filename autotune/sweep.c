@@ -12,6 +12,7 @@
 #include "autotune/measure.h"
 #include "autotune/progress.h"
 #include "autotune/sweep.h"
+#include "search/refine.h"
 #include "store/journal.h"
 #include "store/profile.h"
 #include "store/rundir.h"
@@ -416,48 +417,212 @@ static int finish_point(struct sweep *s, const struct search_point *point,
     return journal_append_point(s->journal, &done);
 }
 
-/* Walks the grid in a fixed order (collectives as configured, procs and
- * message sizes ascending; a profile's points costliest first), so tables
- * never depend on the run's history. */
-static int controller_loop(struct sweep *s, struct grid_results *out)
+/* What a point's search needs besides the sweep. */
+struct point_walk {
+    struct sweep *s;
+    int ci; /* in the config's collectives */
+    struct search_series *series;
+    struct progress *progress;
+    struct grid_results *out;
+};
+
+/* Searches one point (and times the baseline there), journals the choice
+ * and keeps its optimal row; *chosen: the strategy's choice, alg -1 where
+ * nothing can run. */
+static int sweep_point(struct point_walk *w, int procs, long msg_bytes,
+                       struct search_method *chosen)
 {
+    struct sweep *s = w->s;
     const struct config *c = s->cfg;
     struct search_method methods[GRID_MAX_METHODS];
     int depths[CONFIG_MAX_ALGS];
-    struct progress progress;
     struct search_oracle oracle = {sweep_oracle, sweep_pipeline, s};
-    struct search_series *series = search_series_create();
+    struct search_point point;
+    grid_search_point(&point, c->colls[w->ci], procs, msg_bytes,
+                      c->chain_fanout, methods,
+                      grid_point_methods(c, w->ci, msg_bytes, methods), depths,
+                      &c->search_params);
+    int best = -1;
+    progress_point_start(w->progress);
+    s->point_measured = 0;
+    int rc = search_series_run(w->series, c->search, &point, &oracle, &best);
+    if (rc == 0 && c->has_baseline) {
+        rc = baseline_measure(&point, &oracle);
+    }
+    if (rc == 0) {
+        rc = finish_point(s, &point, best, w->out);
+    }
+    progress_point_done(w->progress, s->point_measured);
+    *chosen = best >= 0 ? methods[best] : (struct search_method){-1, 0};
+    return rc;
+}
+
+/* grid = "adaptive": the walk's state for one collective. A label is an
+ * index in methods; row[i] is point i's optimal row (or -1). */
+struct adaptive_walk {
+    struct point_walk *w;
+    const long *sizes;
+    int n_sizes;
+    struct search_method methods[GRID_MAX_METHODS];
+    int n_methods;
+    long *row;
+    double *chosen_us;
+};
+
+static const struct measurement *adaptive_record(const struct adaptive_walk *a,
+                                                 int pi, int mi, int label)
+{
+    const struct config *c = a->w->s->cfg;
+    const struct coll_def *coll = c->colls[a->w->ci];
+    return journal_find(a->w->s->journal, coll->name, c->procs[pi],
+                        a->sizes[mi], coll->algs[a->methods[label].alg].name,
+                        a->methods[label].seg_bytes);
+}
+
+static int adaptive_measure(void *ctx, int pi, int mi, int *label,
+                            double *time_us)
+{
+    struct adaptive_walk *a = ctx;
+    struct search_method chosen;
+    size_t before = a->w->out->n_optimal;
+    int rc = sweep_point(a->w, a->w->s->cfg->procs[pi], a->sizes[mi], &chosen);
+    *label = -1;
+    *time_us = -1;
+    if (rc != 0 || chosen.alg < 0) {
+        return rc;
+    }
+    a->row[pi * a->n_sizes + mi] =
+        a->w->out->n_optimal > before ? (long)before : -1;
+    for (*label = 0; *label < a->n_methods &&
+                     grid_method_cmp(&a->methods[*label], &chosen) != 0;
+         (*label)++) {
+    }
+    if (*label == a->n_methods) {
+        a->methods[a->n_methods++] = chosen;
+    }
+    const struct measurement *m = adaptive_record(a, pi, mi, *label);
+    *time_us = m && m->is_applicable ? m->mean_us : -1;
+    a->chosen_us[pi * a->n_sizes + mi] = *time_us;
+    return 0;
+}
+
+/* Known where the search timed that method at the point. */
+static double adaptive_penalty(void *ctx, int pi, int mi, int label)
+{
+    struct adaptive_walk *a = ctx;
+    const struct measurement *m = adaptive_record(a, pi, mi, label);
+    double chosen_us = a->chosen_us[pi * a->n_sizes + mi];
+    if (!m || !m->is_applicable || !(chosen_us > 0)) {
+        return -1;
+    }
+    return (m->mean_us - chosen_us) / chosen_us;
+}
+
+/* One collective on the adaptive grid: the walk measures what it chooses
+ * (each point's optimal row appended in the walk's order); then the rows
+ * are put in grid order, the inferred ones (reps 0) among them. */
+static int adaptive_collective(struct point_walk *w, const long *sizes,
+                               int n_sizes)
+{
+    const struct config *c = w->s->cfg;
+    size_t n = (size_t)c->n_procs * (size_t)n_sizes;
+    size_t first = w->out->n_optimal;
+    struct adaptive_walk *a = calloc(1, sizeof *a);
+    struct refine_point *points = malloc(n * sizeof *points);
+    struct measurement *rows = malloc(n * sizeof *rows);
+    int rc = a && points && rows ? 0 : -1;
+    if (rc == 0) {
+        a->w = w;
+        a->sizes = sizes;
+        a->n_sizes = n_sizes;
+        a->row = malloc(n * sizeof *a->row);
+        a->chosen_us = malloc(n * sizeof *a->chosen_us);
+        rc = a->row && a->chosen_us ? 0 : -1;
+    }
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        a->row[i] = -1;
+        a->chosen_us[i] = -1;
+    }
+    struct refine_grid grid = {c->procs, c->n_procs, sizes, n_sizes};
+    struct refine_params params = REFINE_PARAMS_DEFAULT;
+    struct refine_oracle oracle = {adaptive_measure, adaptive_penalty, a};
+    rc = rc == 0 ? refine_walk(&grid, &params, &oracle, points) : rc;
+    size_t n_rows = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const struct refine_point *pt = &points[i];
+        struct measurement *m = &rows[n_rows];
+        if (pt->is_measured) {
+            if (a->row[i] >= 0) {
+                rows[n_rows++] = w->out->optimal[a->row[i]];
+            }
+            continue;
+        }
+        if (pt->label < 0) {
+            continue;
+        }
+        const struct coll_def *coll = c->colls[w->ci];
+        memset(m, 0, sizeof *m);
+        snprintf(m->collective, sizeof m->collective, "%s", coll->name);
+        snprintf(m->algorithm, sizeof m->algorithm, "%s",
+                 coll->algs[a->methods[pt->label].alg].name);
+        m->procs = c->procs[i / (size_t)n_sizes];
+        m->msg_bytes = sizes[i % (size_t)n_sizes];
+        m->segment_bytes = a->methods[pt->label].seg_bytes;
+        m->mean_us = pt->time_us > 0 ? pt->time_us : 0;
+        m->is_applicable = 1;
+        n_rows++;
+    }
+    if (rc == 0) {
+        memcpy(w->out->optimal + first, rows, n_rows * sizeof *rows);
+        w->out->n_optimal = first + n_rows;
+    }
+    if (a) {
+        free(a->row);
+        free(a->chosen_us);
+    }
+    free(a);
+    free(points);
+    free(rows);
+    return rc;
+}
+
+/* Walks the grid in a fixed order (collectives as configured, procs and
+ * message sizes ascending; a profile's points costliest first), so tables
+ * never depend on the run's history; an adaptive grid walks each collective
+ * as search/refine.c decides. */
+static int controller_loop(struct sweep *s, struct grid_results *out)
+{
+    const struct config *c = s->cfg;
+    struct progress progress;
+    struct point_walk w = {s, 0, search_series_create(), &progress, out};
     struct config_point *points = NULL;
-    int rc = series && grid_list_points(c, &points) == 0 ? 0 : -1;
-    long n_points = grid_points(c);
+    int rc = w.series ? 0 : -1;
 
     progress_start(&progress, c);
     s->progress = &progress;
-    for (long i = 0; i < n_points && rc == 0; i++) {
-        const struct config_point *gp = &points[i];
-        const struct coll_def *coll = c->colls[gp->ci];
-        struct search_point point;
-        s->coll_index = coll_table_index(coll);
-        grid_search_point(&point, coll, gp->procs, gp->msg_bytes,
-                          c->chain_fanout, methods,
-                          grid_point_methods(c, gp->ci, gp->msg_bytes, methods),
-                          depths, &c->search_params);
-        int best = -1;
-        progress_point_start(&progress);
-        s->point_measured = 0;
-        rc = search_series_run(series, c->search, &point, &oracle, &best);
-        if (rc == 0 && c->has_baseline) {
-            rc = baseline_measure(&point, &oracle);
+    if (c->is_grid_adaptive) {
+        for (int ci = 0; ci < c->n_colls && rc == 0; ci++) {
+            const long *sizes;
+            int n_sizes = grid_msg_sizes(c, ci, &sizes);
+            s->coll_index = coll_table_index(c->colls[ci]);
+            w.ci = ci;
+            rc = adaptive_collective(&w, sizes, n_sizes);
         }
-        if (rc == 0) {
-            rc = finish_point(s, &point, best, out);
+    } else {
+        long n_points = grid_points(c);
+        rc = rc == 0 ? grid_list_points(c, &points) : rc;
+        for (long i = 0; i < n_points && rc == 0; i++) {
+            const struct config_point *gp = &points[i];
+            struct search_method chosen;
+            s->coll_index = coll_table_index(c->colls[gp->ci]);
+            w.ci = gp->ci;
+            rc = sweep_point(&w, gp->procs, gp->msg_bytes, &chosen);
         }
-        progress_point_done(&progress, s->point_measured);
     }
     free(points);
     progress_finish(&progress);
     s->progress = NULL;
-    search_series_destroy(series);
+    search_series_destroy(w.series);
     return rc;
 }
 
@@ -518,7 +683,9 @@ static int write_tables(const struct sweep *s, struct grid_results *r)
     if (rundir_path(path, sizeof path, dir, RUNDIR_MEASUREMENTS) != 0 ||
         table_write_measurements(path, r->measured, r->n_measured) != 0 ||
         rundir_path(path, sizeof path, dir, RUNDIR_OPTIMAL) != 0 ||
-        table_write_optimal(path, r->optimal, r->n_optimal) != 0 ||
+        (s->cfg->is_grid_adaptive
+             ? table_write_optimal_marked(path, r->optimal, r->n_optimal)
+             : table_write_optimal(path, r->optimal, r->n_optimal)) != 0 ||
         rundir_path(path, sizeof path, dir, RUNDIR_SPEEDUP) != 0 ||
         baseline_write_speedup(s->journal, path, r->optimal, r->n_optimal) !=
             0) {
@@ -621,6 +788,15 @@ int sweep_main(const char *config_path, int is_fresh)
                "applicable; %.1f s wall\n",
                grid_points(&cfg), s.experiments_new, s.experiment_s,
                s.experiments_reused, s.not_applicable, progress_now() - start);
+        if (cfg.is_grid_adaptive) {
+            size_t measured = 0;
+            for (size_t i = 0; i < results.n_optimal; i++) {
+                measured += results.optimal[i].reps > 0;
+            }
+            printf("autotune: adaptive grid: %zu of %zu points measured, "
+                   "the others inferred (optimal.csv, column measured)\n",
+                   measured, results.n_optimal);
+        }
         baseline_print_summary(s.journal, &s.baseline, results.optimal,
                                results.n_optimal);
         printf("autotune: results in %s/ (optimal.csv, measurements.csv, "

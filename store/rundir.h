@@ -11,6 +11,7 @@
 #define RUNDIR_OPTIMAL "optimal.csv"
 #define RUNDIR_SPEEDUP "speedup.csv"
 #define RUNDIR_COMPARE "compare.csv"
+#define RUNDIR_GRID "grid.csv"
 #define RUNDIR_LOCK "lock"
 /* A copy of the application profile the sweep was configured with. */
 #define RUNDIR_PROFILE "profile.prof"

@@ -1,6 +1,7 @@
 /* The run directory's tables (measurements.csv, optimal.csv). Files are
  * replaced atomically, never half written. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,8 @@
     "median_us,min_us,max_us,sd_us,cost_s"
 #define OPTIMAL_HEADER                                                         \
     "collective,procs,msg_bytes,algorithm,segment_bytes,time_us"
+/* The column of an adaptive grid's table: 1 measured, 0 inferred. */
+#define OPTIMAL_MARK ",measured"
 
 void method_label(char *buf, size_t size, const char *algorithm,
                   int segment_bytes)
@@ -102,16 +105,26 @@ static int write_measurements_csv(FILE *f, const void *arg)
     return ferror(f) ? -1 : 0;
 }
 
-static int write_optimal_csv(FILE *f, const void *arg)
+static int write_optimal_rows(FILE *f, const struct rows *r, bool is_marked)
 {
-    const struct rows *r = arg;
-    fprintf(f, "%s\n", OPTIMAL_HEADER);
+    fprintf(f, "%s%s\n", OPTIMAL_HEADER, is_marked ? OPTIMAL_MARK : "");
     for (size_t i = 0; i < r->n; i++) {
         const struct measurement *m = &r->rows[i];
-        fprintf(f, "%s,%d,%ld,%s,%d,%.3f\n", m->collective, m->procs,
+        fprintf(f, "%s,%d,%ld,%s,%d,%.3f", m->collective, m->procs,
                 m->msg_bytes, m->algorithm, m->segment_bytes, m->mean_us);
+        fprintf(f, is_marked ? ",%d\n" : "\n", m->reps > 0);
     }
     return ferror(f) ? -1 : 0;
+}
+
+static int write_optimal_csv(FILE *f, const void *arg)
+{
+    return write_optimal_rows(f, arg, false);
+}
+
+static int write_optimal_marked_csv(FILE *f, const void *arg)
+{
+    return write_optimal_rows(f, arg, true);
 }
 
 int table_print_optimal(FILE *f, const struct measurement *rows, size_t n)
@@ -134,16 +147,29 @@ int table_write_optimal(const char *path, const struct measurement *rows,
     return store_write_file(path, write_optimal_csv, &r);
 }
 
+int table_write_optimal_marked(const char *path, const struct measurement *rows,
+                               size_t n)
+{
+    struct rows r = {rows, n};
+    return store_write_file(path, write_optimal_marked_csv, &r);
+}
+
+/* A row with or without the measured column (reps 1 or 0; 1 without). */
 static int parse_optimal_row(const char *line, struct measurement *m)
 {
-    int used = 0;
+    int used = 0, is_measured = 1, marked = 0;
     if (sscanf(line, "%31[^,],%d,%ld,%31[^,],%d,%lf%n", m->collective,
                &m->procs, &m->msg_bytes, m->algorithm, &m->segment_bytes,
-               &m->mean_us, &used) != 6 ||
-        line[used] != '\0') {
+               &m->mean_us, &used) != 6) {
         return -1;
     }
-    return 0;
+    if (line[used] == ',' &&
+        (sscanf(line + used, ",%d%n", &is_measured, &marked) != 1 ||
+         (is_measured != 0 && is_measured != 1))) {
+        return -1;
+    }
+    m->reps = is_measured;
+    return line[used + marked] == '\0' ? 0 : -1;
 }
 
 static int parse_measurement_row(const char *line, struct measurement *m)
@@ -179,7 +205,11 @@ static int read_table(const char *path, const char *header, const char *what,
         lineno++;
         line[strcspn(line, "\r\n")] = '\0';
         if (lineno == 1) {
-            if (strcmp(line, header) != 0) {
+            size_t len = strlen(header);
+            bool is_marked = parse_row == parse_optimal_row &&
+                             strncmp(line, header, len) == 0 &&
+                             strcmp(line + len, OPTIMAL_MARK) == 0;
+            if (strcmp(line, header) != 0 && !is_marked) {
                 fprintf(stderr, "%s:1: not %s\n", path, what);
                 goto done;
             }

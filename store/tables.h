@@ -20,6 +20,11 @@ int table_write_measurements(const char *path, const struct measurement *rows,
                              size_t n);
 int table_write_optimal(const char *path, const struct measurement *rows,
                         size_t n);
+/* optimal.csv of an adaptive grid: a last column measured, 1 for a row
+ * with reps > 0, 0 for one inferred (reps 0). table_read_optimal reads
+ * both forms, reps 1 or 0. */
+int table_write_optimal_marked(const char *path, const struct measurement *rows,
+                               size_t n);
 /* optimal.csv's text, to f. */
 int table_print_optimal(FILE *f, const struct measurement *rows, size_t n);
 /* Reads an optimal.csv into *rows (caller-frees with free). */

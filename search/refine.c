@@ -1,0 +1,471 @@
+/* Adaptive refinement of a (procs, message size) grid. Invariant: the
+ * rectangles tile the grid; a rectangle with unmeasured points inside is
+ * kept only while every measured point in it agrees with its corners. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "search/refine.h"
+
+/* Grid indices of a rectangle, corners included: [p0, p1] x [m0, m1]. */
+struct rect {
+    int p0, p1, m0, m1;
+};
+
+struct rect_list {
+    struct rect *r;
+    size_t n, cap;
+};
+
+struct walker {
+    const struct refine_grid *g;
+    const struct refine_params *params;
+    const struct refine_oracle *o;
+    struct refine_point *out;
+    struct rect_list pending, kept;
+    char *wanted; /* per point: a corner of a split, to measure */
+};
+
+static struct refine_point *at(const struct walker *w, int pi, int mi)
+{
+    return &w->out[(size_t)pi * (size_t)w->g->n_msgs + (size_t)mi];
+}
+
+static int measure(struct walker *w, int pi, int mi)
+{
+    struct refine_point *pt = at(w, pi, mi);
+    if (pt->is_measured) {
+        return 0;
+    }
+    int rc = w->o->measure(w->o->ctx, pi, mi, &pt->label, &pt->time_us);
+    pt->is_measured = rc == 0;
+    return rc;
+}
+
+static int push(struct rect_list *l, struct rect r)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        struct rect *grown = realloc(l->r, cap * sizeof *grown);
+        if (!grown) {
+            return -1;
+        }
+        l->r = grown;
+        l->cap = cap;
+    }
+    l->r[l->n++] = r;
+    return 0;
+}
+
+/* The penalty of method label at the measured point (pi, mi): 0 for its
+ * own, < 0 unknown. */
+static double penalty_at(const struct walker *w, int pi, int mi, int label)
+{
+    const struct refine_point *pt = at(w, pi, mi);
+    if (pt->label == label) {
+        return 0;
+    }
+    if (pt->label < 0 || label < 0 || !w->o->penalty) {
+        return -1;
+    }
+    return w->o->penalty(w->o->ctx, pi, mi, label);
+}
+
+static bool is_near_optimal(const struct walker *w, int pi, int mi, int label)
+{
+    double penalty = penalty_at(w, pi, mi, label);
+    return penalty >= 0 && penalty <= w->params->agree_penalty;
+}
+
+/* Two measured points agree when one of their methods is within
+ * agree_penalty of the optimum at both. */
+static bool agree(const struct walker *w, int pa, int ma, int pb, int mb)
+{
+    int a = at(w, pa, ma)->label, b = at(w, pb, mb)->label;
+    return (is_near_optimal(w, pa, ma, a) && is_near_optimal(w, pb, mb, a)) ||
+           (is_near_optimal(w, pa, ma, b) && is_near_optimal(w, pb, mb, b));
+}
+
+static double coord_procs(const struct walker *w, int pi)
+{
+    return log2((double)w->g->procs[pi]);
+}
+
+static double coord_msg(const struct walker *w, int mi)
+{
+    long m = w->g->msg_bytes[mi];
+    return m > 0 ? log2((double)m) : -1;
+}
+
+/* Where (pi, mi) lies between the rectangle's corners, 0..1 on each axis. */
+static void position(const struct walker *w, const struct rect *r, int pi,
+                     int mi, double *u, double *v)
+{
+    double p0 = coord_procs(w, r->p0), p1 = coord_procs(w, r->p1);
+    double m0 = coord_msg(w, r->m0), m1 = coord_msg(w, r->m1);
+    *u = p1 > p0 ? (coord_procs(w, pi) - p0) / (p1 - p0) : 0;
+    *v = m1 > m0 ? (coord_msg(w, mi) - m0) / (m1 - m0) : 0;
+}
+
+/* The time at (pi, mi) from the corners' times, bilinear in log time over
+ * log procs and log bytes; -1 when a corner has no time. */
+static double interpolate(const struct walker *w, const struct rect *r, int pi,
+                          int mi)
+{
+    double u, v;
+    double t00 = at(w, r->p0, r->m0)->time_us,
+           t01 = at(w, r->p0, r->m1)->time_us;
+    double t10 = at(w, r->p1, r->m0)->time_us,
+           t11 = at(w, r->p1, r->m1)->time_us;
+    if (!(t00 > 0 && t01 > 0 && t10 > 0 && t11 > 0)) {
+        return -1;
+    }
+    position(w, r, pi, mi, &u, &v);
+    double lt = (1 - u) * (1 - v) * log(t00) + (1 - u) * v * log(t01) +
+                u * (1 - v) * log(t10) + u * v * log(t11);
+    return exp(lt);
+}
+
+static bool has_interior(const struct rect *r)
+{
+    return r->p1 - r->p0 > 1 || r->m1 - r->m0 > 1;
+}
+
+/* Whether a measured point of r that is not a corner agrees with the
+ * corners it lies between (those of its edge when it is on one) and with
+ * their interpolated time. */
+static bool fits(const struct walker *w, const struct rect *r, int pi, int mi)
+{
+    int pa = pi == r->p1 ? r->p1 : r->p0, pb = pi == r->p0 ? r->p0 : r->p1;
+    int ma = mi == r->m1 ? r->m1 : r->m0, mb = mi == r->m0 ? r->m0 : r->m1;
+    if (!agree(w, pi, mi, pa, ma) || !agree(w, pi, mi, pa, mb) ||
+        !agree(w, pi, mi, pb, ma) || !agree(w, pi, mi, pb, mb)) {
+        return false;
+    }
+    double want = interpolate(w, r, pi, mi), got = at(w, pi, mi)->time_us;
+    return !(want > 0 && got > 0 &&
+             fabs(got - want) > w->params->time_tolerance * want);
+}
+
+/* Which axes to halve: 0 none, 1 procs, 2 messages, 3 both. An edge whose
+ * ends disagree halves its axis; a measured point inside that does not
+ * fit halves both. Only an axis with points between the corners halves. */
+static int split_axes(const struct walker *w, const struct rect *r)
+{
+    int axes = 0;
+    if (!agree(w, r->p0, r->m0, r->p1, r->m0) ||
+        !agree(w, r->p0, r->m1, r->p1, r->m1)) {
+        axes |= 1;
+    }
+    if (!agree(w, r->p0, r->m0, r->p0, r->m1) ||
+        !agree(w, r->p1, r->m0, r->p1, r->m1)) {
+        axes |= 2;
+    }
+    for (int pi = r->p0; pi <= r->p1 && axes != 3; pi++) {
+        for (int mi = r->m0; mi <= r->m1 && axes != 3; mi++) {
+            bool is_corner =
+                (pi == r->p0 || pi == r->p1) && (mi == r->m0 || mi == r->m1);
+            if (!is_corner && at(w, pi, mi)->is_measured &&
+                !fits(w, r, pi, mi)) {
+                axes = 3;
+            }
+        }
+    }
+    if (r->p1 - r->p0 <= 1) {
+        axes &= ~1;
+    }
+    if (r->m1 - r->m0 <= 1) {
+        axes &= ~2;
+    }
+    return axes;
+}
+
+/* Halves r along axes: its new corners are wanted, its parts go to
+ * parts. */
+static int split(struct walker *w, struct rect r, int axes,
+                 struct rect_list *parts)
+{
+    int pm = axes & 1 ? (r.p0 + r.p1) / 2 : r.p0;
+    int mm = axes & 2 ? (r.m0 + r.m1) / 2 : r.m0;
+    int ps[3] = {r.p0, pm, r.p1}, ms[3] = {r.m0, mm, r.m1};
+    for (int a = 0; a < 3; a++) {
+        for (int b = 0; b < 3; b++) {
+            w->wanted[(size_t)ps[a] * (size_t)w->g->n_msgs + (size_t)ms[b]] = 1;
+        }
+    }
+    for (int a = 0; a < 2; a++) {
+        for (int b = 0; b < 2; b++) {
+            struct rect part = {ps[a], ps[a + 1], ms[b], ms[b + 1]};
+            bool is_empty = (a == 0 && !(axes & 1)) || (b == 0 && !(axes & 2));
+            if (!is_empty && push(parts, part) != 0) {
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Measures the wanted points in the order of a full sweep (procs, then
+ * message sizes, ascending): a search that learns from the points searched
+ * before it (search/series.c) then sees the nearest smaller procs and the
+ * same procs at smaller messages, as it would in a full sweep. */
+static int measure_wanted(struct walker *w)
+{
+    int rc = 0;
+    for (int pi = 0; pi < w->g->n_procs && rc == 0; pi++) {
+        for (int mi = 0; mi < w->g->n_msgs && rc == 0; mi++) {
+            char *want =
+                &w->wanted[(size_t)pi * (size_t)w->g->n_msgs + (size_t)mi];
+            rc = *want ? measure(w, pi, mi) : 0;
+            *want = 0;
+        }
+    }
+    return rc;
+}
+
+static bool is_power_of_two(int n)
+{
+    return n > 0 && (n & (n - 1)) == 0;
+}
+
+/* The coarse grid's indices on one axis into idx; returns how many. */
+static int coarse_procs(const struct refine_grid *g, int *idx)
+{
+    int n = 0;
+    for (int i = 0; i < g->n_procs; i++) {
+        int p = g->procs[i];
+        if (i == 0 || i == g->n_procs - 1 || is_power_of_two(p) ||
+            is_power_of_two(p - 1) || is_power_of_two(p + 1)) {
+            idx[n++] = i;
+        }
+    }
+    return n;
+}
+
+static int coarse_msgs(const struct refine_grid *g, int step, int *idx)
+{
+    int n = 0;
+    for (int i = 0; i < g->n_msgs; i++) {
+        if (i % step == 0 || i == g->n_msgs - 1) {
+            idx[n++] = i;
+        }
+    }
+    return n;
+}
+
+/* A corner's method that is near optimal at all four corners, or -1 (a
+ * rectangle split as far as it goes can still have two). */
+static int covering_label(const struct walker *w, const struct rect *r)
+{
+    int ps[2] = {r->p0, r->p1}, ms[2] = {r->m0, r->m1};
+    for (int c = 0; c < 4; c++) {
+        int label = at(w, ps[c / 2], ms[c % 2])->label;
+        bool covers = label >= 0;
+        for (int k = 0; k < 4 && covers; k++) {
+            covers = is_near_optimal(w, ps[k / 2], ms[k % 2], label);
+        }
+        if (covers) {
+            return label;
+        }
+    }
+    return -1;
+}
+
+/* Every unmeasured point of a kept rectangle: the method that covers its
+ * corners, else its nearest corner's, and the corners' interpolated
+ * time. */
+static void infer(struct walker *w, const struct rect *r)
+{
+    int cover = covering_label(w, r);
+    for (int pi = r->p0; pi <= r->p1; pi++) {
+        for (int mi = r->m0; mi <= r->m1; mi++) {
+            struct refine_point *pt = at(w, pi, mi);
+            if (pt->is_measured) {
+                continue;
+            }
+            double u, v;
+            position(w, r, pi, mi, &u, &v);
+            const struct refine_point *near =
+                at(w, u <= 0.5 ? r->p0 : r->p1, v <= 0.5 ? r->m0 : r->m1);
+            pt->label = cover >= 0 ? cover : near->label;
+            pt->time_us = interpolate(w, r, pi, mi);
+        }
+    }
+}
+
+/* Splits pending rectangles until none is left, moving those that need
+ * no split to kept; then moves back every kept one that a neighbour's new
+ * points on their shared edge now split, until none does. */
+static int settle(struct walker *w)
+{
+    struct rect_list parts = {NULL, 0, 0};
+    int rc = 0;
+    for (;;) {
+        /* in rounds: every pending rectangle is split or kept, then the
+         * new corners of the round are measured together */
+        while (rc == 0 && w->pending.n > 0) {
+            parts.n = 0;
+            for (size_t i = 0; i < w->pending.n && rc == 0; i++) {
+                struct rect r = w->pending.r[i];
+                int axes = has_interior(&r) ? split_axes(w, &r) : 0;
+                rc = axes ? split(w, r, axes, &parts) : push(&w->kept, r);
+            }
+            rc = rc == 0 ? measure_wanted(w) : rc;
+            struct rect_list done = w->pending;
+            w->pending = parts;
+            parts = done;
+        }
+        if (rc != 0) {
+            break;
+        }
+        size_t n = 0;
+        for (size_t i = 0; i < w->kept.n && rc == 0; i++) {
+            struct rect r = w->kept.r[i];
+            if (has_interior(&r) && split_axes(w, &r)) {
+                rc = push(&w->pending, r);
+            } else {
+                w->kept.r[n++] = r;
+            }
+        }
+        w->kept.n = n;
+        if (rc != 0 || w->pending.n == 0) {
+            break;
+        }
+    }
+    free(parts.r);
+    return rc;
+}
+
+/* Wants the centre of every kept rectangle with at least min_points (>= 1)
+ * unmeasured points besides its corners and none measured; returns how
+ * many. The centre is one of those points, so each rectangle is probed
+ * once. */
+static int probe(struct walker *w, int min_points)
+{
+    int n = 0;
+    for (size_t i = 0; i < w->kept.n; i++) {
+        const struct rect *r = &w->kept.r[i];
+        int unmeasured = 0, measured = 0;
+        for (int pi = r->p0; pi <= r->p1; pi++) {
+            for (int mi = r->m0; mi <= r->m1; mi++) {
+                bool is_corner = (pi == r->p0 || pi == r->p1) &&
+                                 (mi == r->m0 || mi == r->m1);
+                if (!is_corner) {
+                    unmeasured += !at(w, pi, mi)->is_measured;
+                    measured += at(w, pi, mi)->is_measured;
+                }
+            }
+        }
+        if (unmeasured >= min_points && measured == 0) {
+            int pc = (r->p0 + r->p1) / 2, mc = (r->m0 + r->m1) / 2;
+            w->wanted[(size_t)pc * (size_t)w->g->n_msgs + (size_t)mc] = 1;
+            n++;
+        }
+    }
+    return n;
+}
+
+static void clear(const struct refine_grid *g, struct refine_point *out)
+{
+    for (size_t i = 0; i < (size_t)g->n_procs * (size_t)g->n_msgs; i++) {
+        out[i] = (struct refine_point){-1, -1, 0};
+    }
+}
+
+/* Measures every point of the sub-grid cp x cm, keeps its rectangles. */
+static int measure_subgrid(struct walker *w, const int *cp, int n_cp,
+                           const int *cm, int n_cm, struct rect_list *to)
+{
+    int rc = 0;
+    for (int a = 0; a < n_cp && rc == 0; a++) {
+        for (int b = 0; b < n_cm && rc == 0; b++) {
+            rc = measure(w, cp[a], cm[b]);
+        }
+    }
+    /* one rectangle between each pair of neighbouring indices (a
+     * degenerate one on an axis of one value) */
+    for (int a = 0; a + 1 < (n_cp > 1 ? n_cp : 2) && rc == 0; a++) {
+        for (int b = 0; b + 1 < (n_cm > 1 ? n_cm : 2) && rc == 0; b++) {
+            struct rect r = {cp[a], cp[n_cp > 1 ? a + 1 : a], cm[b],
+                             cm[n_cm > 1 ? b + 1 : b]};
+            rc = push(to, r);
+        }
+    }
+    return rc;
+}
+
+/* n indices spread evenly over 0..size-1, both ends included. */
+static int spread(int n, int size, int *idx)
+{
+    n = n < 1 ? 1 : n > size ? size : n;
+    for (int i = 0; i < n; i++) {
+        idx[i] = n > 1 ? (int)((long)i * (size - 1) / (n - 1)) : 0;
+    }
+    return n;
+}
+
+int refine_uniform(const struct refine_grid *g, int n_points,
+                   const struct refine_oracle *o, struct refine_point *out)
+{
+    int *cp = malloc(((size_t)g->n_procs + 1) * sizeof *cp);
+    int *cm = malloc(((size_t)g->n_msgs + 1) * sizeof *cm);
+    struct refine_params none = {1, 0, 0, 0};
+    struct walker w = {g, &none, o, out, {NULL, 0, 0}, {NULL, 0, 0}, NULL};
+    int rc = cp && cm ? 0 : -1;
+    clear(g, out);
+    /* as many procs as messages in proportion to the axes' lengths */
+    double share = sqrt((double)n_points * g->n_procs / g->n_msgs);
+    int n_cp = spread((int)lround(share), g->n_procs, cp);
+    int n_cm = spread((int)lround((double)n_points / n_cp), g->n_msgs, cm);
+    rc = rc == 0 ? measure_subgrid(&w, cp, n_cp, cm, n_cm, &w.kept) : rc;
+    for (size_t i = 0; i < w.kept.n && rc == 0; i++) {
+        infer(&w, &w.kept.r[i]);
+    }
+    free(w.kept.r);
+    free(cp);
+    free(cm);
+    return rc;
+}
+
+int refine_walk(const struct refine_grid *g, const struct refine_params *p,
+                const struct refine_oracle *o, struct refine_point *out)
+{
+    int *cp = malloc(((size_t)g->n_procs + 1) * sizeof *cp);
+    int *cm = malloc(((size_t)g->n_msgs + 1) * sizeof *cm);
+    struct walker w = {g,
+                       p,
+                       o,
+                       out,
+                       {NULL, 0, 0},
+                       {NULL, 0, 0},
+                       calloc((size_t)g->n_procs * (size_t)g->n_msgs, 1)};
+    int rc = cp && cm && w.wanted ? 0 : -1;
+    clear(g, out);
+    if (rc == 0) {
+        int n_cp = coarse_procs(g, cp);
+        int n_cm =
+            coarse_msgs(g, p->coarse_msg_step > 0 ? p->coarse_msg_step : 1, cm);
+        rc = measure_subgrid(&w, cp, n_cp, cm, n_cm, &w.pending);
+    }
+    /* A kept rectangle can be refined later by points its neighbours
+     * measured on their shared edge: check them all again until none
+     * splits. */
+    rc = rc == 0 ? settle(&w) : rc;
+    /* A kept rectangle of many points with nothing measured inside: its
+     * centre checks the corners' agreement and interpolation there (an
+     * island of another method between agreeing corners); one that does
+     * not fit splits the rectangle. */
+    while (rc == 0 && p->probe_points > 0 && probe(&w, p->probe_points)) {
+        rc = measure_wanted(&w);
+        rc = rc == 0 ? settle(&w) : rc;
+    }
+    for (size_t i = 0; i < w.kept.n && rc == 0; i++) {
+        infer(&w, &w.kept.r[i]);
+    }
+    free(w.pending.r);
+    free(w.kept.r);
+    free(w.wanted);
+    free(cp);
+    free(cm);
+    return rc;
+}

@@ -1,0 +1,74 @@
+/* Adaptive refinement of a (procs, message size) grid (seed 003 §3.1):
+ * which points to measure and what the others inherit. No MPI: the caller's
+ * oracle measures a point (runs a search there) or replays one. */
+#ifndef SEARCH_REFINE_H
+#define SEARCH_REFINE_H
+
+/* The finest grid: every point the walk may measure. Borrowed. */
+struct refine_grid {
+    const int *procs; /* ascending */
+    int n_procs;
+    const long *msg_bytes; /* ascending */
+    int n_msgs;
+};
+
+struct refine_params {
+    /* The coarse grid takes every this many message sizes (4: by 16 when
+     * they grow by 2), and procs at powers of two and 2^k +- 1 (where tree
+     * shapes change), plus both ends. */
+    int coarse_msg_step;
+    /* A measured time that the log-log interpolation of its rectangle's
+     * corners misses by more than this fraction refines the rectangle. */
+    double time_tolerance;
+    /* Two points whose optimal methods differ still agree when each one's
+     * method is within this fraction of the other point's optimum (both
+     * measured there): a boundary between near-equal methods costs nothing
+     * to miss. */
+    double agree_penalty;
+    /* A rectangle kept with at least this many points unmeasured besides
+     * its corners, none measured, gets its centre measured (0: never). */
+    int probe_points;
+};
+
+#define REFINE_PARAMS_DEFAULT                                                  \
+    {                                                                          \
+        4, 0.25, 0.05, 8                                                       \
+    }
+
+/* One point of the grid, out[pi * n_msgs + mi]. */
+struct refine_point {
+    int label;      /* the caller's method label, -1 where nothing can run */
+    double time_us; /* measured, or interpolated where inferred (-1: none) */
+    int is_measured;
+};
+
+struct refine_oracle {
+    /* Measures point (pi, mi): its optimal method's label (-1: none) and
+     * its time. Non-zero stops the walk. */
+    int (*measure)(void *ctx, int pi, int mi, int *label, double *time_us);
+    /* At the measured point (pi, mi): the penalty (fraction) of method
+     * label against the point's optimum, or < 0 when it is not known (not
+     * measured there). NULL: methods agree only when equal. */
+    double (*penalty)(void *ctx, int pi, int mi, int label);
+    void *ctx;
+};
+
+/* Walks the grid: measures the coarse grid, then, rectangle by rectangle,
+ * the midpoints between measured corners that disagree (or whose measured
+ * points miss the corners' interpolation), until neighbours agree or are
+ * adjacent, and the centre of each large rectangle kept unprobed. Every
+ * other point takes a method within agree_penalty at all its rectangle's
+ * corners, else its nearest corner's (in log procs, log bytes), and is
+ * marked inferred. out has room for n_procs * n_msgs points. Returns 0, or
+ * the oracle's error, or -1 out of memory; points measured before an
+ * error keep is_measured. */
+int refine_walk(const struct refine_grid *g, const struct refine_params *p,
+                const struct refine_oracle *o, struct refine_point *out);
+
+/* The plain subsampling that refine_walk is measured against: an evenly
+ * spaced sub-grid of about n_points points (both ends of each axis
+ * included), the rest inferred as refine_walk infers. Same returns. */
+int refine_uniform(const struct refine_grid *g, int n_points,
+                   const struct refine_oracle *o, struct refine_point *out);
+
+#endif

@@ -1,0 +1,226 @@
+/* The adaptive grid walk on synthetic decision maps whose boundaries are
+ * known: it must measure both sides of every boundary, and nothing but the
+ * coarse grid where one method wins everywhere. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "search/refine.h"
+#include "tests/check.h"
+
+#define N_PROCS 63 /* 2..64 */
+#define N_MSGS 21  /* 1 B..1 MiB by 2 */
+#define COARSE (15 * 6)
+/* the coarse cells with 8 points or more besides their corners: procs
+ * 5..7, 9..15, 17..31, 33..63 by the 5 message intervals */
+#define PROBES (4 * 5)
+
+static int procs[N_PROCS];
+static long msgs[N_MSGS];
+
+struct map {
+    int (*label)(int pi, int mi);
+    int measured;
+};
+
+static int one_method(int pi, int mi)
+{
+    (void)pi;
+    (void)mi;
+    return 7;
+}
+
+/* Three methods: 0 below a cut that rises with procs, 1 above it, 2 on
+ * large messages past 40 processes. */
+static int three_regions(int pi, int mi)
+{
+    int p = procs[pi];
+    if (p >= 40 && mi >= 15) {
+        return 2;
+    }
+    return mi >= 6 + pi / 10 ? 1 : 0;
+}
+
+/* A time that log-log interpolation reproduces exactly: P^0.5 m^0.75. */
+static double power_time(int pi, int mi)
+{
+    return 3 * pow(procs[pi], 0.5) * pow((double)msgs[mi], 0.75);
+}
+
+static int map_measure(void *ctx, int pi, int mi, int *label, double *time_us)
+{
+    struct map *m = ctx;
+    m->measured++;
+    *label = m->label(pi, mi);
+    *time_us = power_time(pi, mi);
+    return 0;
+}
+
+static int count_measured(const struct refine_point *out, int n)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        k += out[i].is_measured;
+    }
+    return k;
+}
+
+/* Walks the 63 x 21 grid over a map (with centre probes of rectangles of
+ * probe_points or more); returns how many points it measured. */
+static int walk_map(int (*label)(int, int),
+                    double (*penalty)(void *, int, int, int), int probe_points,
+                    struct refine_point *out)
+{
+    struct refine_grid g = {procs, N_PROCS, msgs, N_MSGS};
+    struct refine_params p = REFINE_PARAMS_DEFAULT;
+    p.probe_points = probe_points;
+    struct map m = {label, 0};
+    struct refine_oracle o = {map_measure, penalty, &m};
+    CHECK_INT(0, refine_walk(&g, &p, &o, out));
+    CHECK_INT(m.measured, count_measured(out, N_PROCS * N_MSGS));
+    return m.measured;
+}
+
+static void test_one_method(void)
+{
+    struct refine_point out[N_PROCS * N_MSGS];
+    /* procs 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64; messages
+     * 1, 16, ..., 1 MiB (index 0, 4, 8, 12, 16, 20) */
+    CHECK_INT(COARSE, walk_map(one_method, NULL, 0, out));
+    for (int pi = 0; pi < N_PROCS; pi++) {
+        for (int mi = 0; mi < N_MSGS; mi++) {
+            const struct refine_point *pt = &out[pi * N_MSGS + mi];
+            CHECK_INT(7, pt->label);
+            CHECK(fabs(pt->time_us - power_time(pi, mi)) <
+                  1e-9 * power_time(pi, mi));
+        }
+    }
+    /* with the default probes: the centre of each large coarse cell, which
+     * fits, and nothing more */
+    CHECK_INT(COARSE + PROBES, walk_map(one_method, NULL, 8, out));
+}
+
+static void test_boundaries(void)
+{
+    struct refine_point out[N_PROCS * N_MSGS];
+    struct refine_params defaults = REFINE_PARAMS_DEFAULT;
+    CHECK(walk_map(three_regions, NULL, defaults.probe_points, out) <
+          N_PROCS * N_MSGS / 2);
+    int wrong = 0, unseen = 0;
+    for (int pi = 0; pi < N_PROCS; pi++) {
+        for (int mi = 0; mi < N_MSGS; mi++) {
+            const struct refine_point *pt = &out[pi * N_MSGS + mi];
+            wrong += pt->label != three_regions(pi, mi);
+            /* a boundary cell on a line of the coarse grid (procs 2^k or
+             * 2^k +- 1, a message size by 16): the walk located it, so both
+             * sides were measured; between those lines the boundary
+             * cells are inferred, and must be right (wrong above) */
+            int n = procs[pi];
+            bool is_coarse_procs = (n & (n - 1)) == 0 ||
+                                   ((n - 1) & (n - 2)) == 0 ||
+                                   ((n + 1) & n) == 0;
+            if (mi % 4 == 0 && pi + 1 < N_PROCS &&
+                three_regions(pi, mi) != three_regions(pi + 1, mi)) {
+                unseen +=
+                    !pt->is_measured + !out[(pi + 1) * N_MSGS + mi].is_measured;
+            }
+            if (is_coarse_procs && mi + 1 < N_MSGS &&
+                three_regions(pi, mi) != three_regions(pi, mi + 1)) {
+                unseen +=
+                    !pt->is_measured + !out[pi * N_MSGS + mi + 1].is_measured;
+            }
+        }
+    }
+    CHECK_INT(0, wrong);
+    CHECK_INT(0, unseen);
+}
+
+/* Methods that differ by less than agree_penalty are one region: a map of
+ * two near-equal methods measures only the coarse grid. */
+static double near_equal_penalty(void *ctx, int pi, int mi, int label)
+{
+    (void)ctx;
+    (void)pi;
+    (void)mi;
+    return label == 0 || label == 1 ? 0.01 : -1;
+}
+
+static int striped(int pi, int mi)
+{
+    return (pi + mi) % 2;
+}
+
+static void test_near_equal(void)
+{
+    struct refine_point out[N_PROCS * N_MSGS];
+    CHECK_INT(COARSE, walk_map(striped, near_equal_penalty, 0, out));
+}
+
+/* What it cannot see: an island of another method strictly inside a
+ * coarse cell whose corners and centre agree (odd procs 17..23, 4 and 8
+ * bytes; the cell's centre is P=24). */
+static int island(int pi, int mi)
+{
+    int p = procs[pi];
+    return p >= 17 && p <= 23 && p % 2 == 1 && mi >= 2 && mi <= 3;
+}
+
+static void test_island_missed(void)
+{
+    struct refine_point out[N_PROCS * N_MSGS];
+    CHECK_INT(COARSE + PROBES, walk_map(island, NULL, 8, out));
+    CHECK_INT(0, out[(17 - 2) * N_MSGS + 2].label);
+}
+
+/* An island that holds its cell's centre: the probe there sees it, and
+ * the refinement around it finds all of it; without probes it is missed. */
+static int centred_island(int pi, int mi)
+{
+    int p = procs[pi];
+    return p >= 21 && p <= 27 && mi >= 1 && mi <= 3 ? 3 : 0;
+}
+
+static void test_island_probed(void)
+{
+    struct refine_point out[N_PROCS * N_MSGS];
+    walk_map(centred_island, NULL, 8, out);
+    int wrong = 0;
+    for (int i = 0; i < N_PROCS * N_MSGS; i++) {
+        wrong += out[i].label != centred_island(i / N_MSGS, i % N_MSGS);
+    }
+    CHECK_INT(0, wrong);
+    walk_map(centred_island, NULL, 0, out);
+    CHECK_INT(0, out[(24 - 2) * N_MSGS + 2].label);
+}
+
+/* One procs value and one message size: the single point is measured. */
+static void test_single_point(void)
+{
+    int one_proc = 4;
+    long one_msg = 0;
+    struct refine_grid g = {&one_proc, 1, &one_msg, 1};
+    struct refine_params p = REFINE_PARAMS_DEFAULT;
+    struct map m = {one_method, 0};
+    struct refine_oracle o = {map_measure, NULL, &m};
+    struct refine_point out[1];
+    CHECK_INT(0, refine_walk(&g, &p, &o, out));
+    CHECK_INT(1, m.measured);
+    CHECK_INT(1, out[0].is_measured);
+}
+
+int main(void)
+{
+    for (int i = 0; i < N_PROCS; i++) {
+        procs[i] = i + 2;
+    }
+    for (int i = 0; i < N_MSGS; i++) {
+        msgs[i] = 1L << i;
+    }
+    test_one_method();
+    test_boundaries();
+    test_near_equal();
+    test_island_missed();
+    test_island_probed();
+    test_single_point();
+    return check_exit();
+}
