@@ -1,0 +1,252 @@
+/* Cuts between measured message sizes: where a decision's method changes
+ * between two neighbouring training sizes, the cut goes where the log-log
+ * interpolated measured times of the two methods cross, not at a size.
+ * Only sizes strictly between two training sizes change their method. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decision/decision.h"
+#include "decision/internal.h"
+#include "store/journal.h"
+
+long between_cut(long lo_bytes, long hi_bytes, double diff_lo, double diff_hi)
+{
+    if (hi_bytes - lo_bytes < 2) {
+        return lo_bytes;
+    }
+    if (diff_lo >= 0 && diff_hi >= 0) {
+        return lo_bytes; /* the upper method is as fast all the way */
+    }
+    if (diff_lo <= 0 && diff_hi <= 0) {
+        return hi_bytes - 1;
+    }
+    if (diff_lo > 0) { /* each wins at the other's end: the better on average */
+        return diff_lo + diff_hi > 0 ? lo_bytes : hi_bytes - 1;
+    }
+    /* the difference of two lines in log-log space is a line in log m */
+    double s = diff_lo / (diff_lo - diff_hi);
+    double log_lo = log(lo_bytes > 1 ? (double)lo_bytes : 1);
+    double x = exp(log_lo + s * (log((double)hi_bytes) - log_lo));
+    long cut = (long)floor(x * (1 + 1e-12)); /* 1023.99999 is 1024 */
+    return cut < lo_bytes ? lo_bytes : cut >= hi_bytes ? hi_bytes - 1 : cut;
+}
+
+bool between_add(const struct run_data *r, const struct run_grid *g,
+                 long cell_lo, long cell_hi, int k_lo, int k_hi,
+                 double *diff_lo, double *diff_hi)
+{
+    const double *a = g->time_us + cell_lo * r->n_methods;
+    const double *b = g->time_us + cell_hi * r->n_methods;
+    if (a[k_lo] <= 0 || a[k_hi] <= 0 || b[k_lo] <= 0 || b[k_hi] <= 0) {
+        return false; /* one cannot run there: nothing to interpolate */
+    }
+    *diff_lo += log(a[k_lo] / a[k_hi]);
+    *diff_hi += log(b[k_lo] / b[k_hi]);
+    return true;
+}
+
+/* What placing the cuts of one collective needs. */
+struct placer {
+    const struct train_options *opt;
+    const struct run_data *r;
+    int g, skip;
+    struct decision *d;
+    int dc;
+    const int *to_run; /* d's method index -> r's, -1: none */
+};
+
+static bool is_training(const struct placer *pl, int p, int m)
+{
+    const struct run_grid *grid = &pl->r->grids[pl->g];
+    return train_is_training(pl->opt, pl->r, pl->g, (long)p * grid->n_msgs + m,
+                             pl->skip);
+}
+
+/* The message cut of node i, whose points are procs in (p_lo, p_hi] and
+ * sizes in (m_lo, m_hi], moved between its neighbouring training sizes. */
+static void place_msg_cut(const struct placer *pl, int i, int64_t p_lo,
+                          int64_t p_hi, int64_t m_lo, int64_t m_hi)
+{
+    const struct run_grid *grid = &pl->r->grids[pl->g];
+    int64_t cut = pl->d->nodes[i].msg_cut;
+    int a = -1, b = -1; /* the sizes' indexes around the cut */
+    for (int m = 0; m < grid->n_msgs; m++) {
+        if (grid->msgs[m] <= m_lo || grid->msgs[m] > m_hi) {
+            continue;
+        }
+        bool has_point = false;
+        for (int p = 0; p < grid->n_procs && !has_point; p++) {
+            has_point = grid->procs[p] > p_lo && grid->procs[p] <= p_hi &&
+                        is_training(pl, p, m);
+        }
+        if (has_point && grid->msgs[m] <= cut) {
+            a = m;
+        } else if (has_point && b < 0) {
+            b = m;
+        }
+    }
+    if (a < 0 || b < 0) {
+        return;
+    }
+    double diff_lo = 0, diff_hi = 0;
+    int n_procs = 0;
+    for (int p = 0; p < grid->n_procs; p++) {
+        if (grid->procs[p] <= p_lo || grid->procs[p] > p_hi ||
+            !is_training(pl, p, a) || !is_training(pl, p, b)) {
+            continue;
+        }
+        int lo = pl->to_run[decision_walk(pl->d, pl->dc, grid->procs[p],
+                                          grid->msgs[a])];
+        int hi = pl->to_run[decision_walk(pl->d, pl->dc, grid->procs[p],
+                                          grid->msgs[b])];
+        long row = (long)p * grid->n_msgs;
+        n_procs += lo >= 0 && hi >= 0 && lo != hi &&
+                   between_add(pl->r, grid, row + a, row + b, lo, hi, &diff_lo,
+                               &diff_hi);
+    }
+    if (n_procs > 0) {
+        pl->d->nodes[i].msg_cut =
+            between_cut(grid->msgs[a], grid->msgs[b], diff_lo, diff_hi);
+    }
+}
+
+/* Node i and what is under it; the ranges come from the cuts as built. */
+static void place_cuts(const struct placer *pl, int i, int64_t p_lo,
+                       int64_t p_hi, int64_t m_lo, int64_t m_hi)
+{
+    const struct decision_node n = pl->d->nodes[i];
+    enum node_kind kind = decision_node_kind(pl->d, i);
+    if (kind == NODE_LEAF) {
+        return;
+    }
+    if (kind != NODE_PROCS) {
+        place_msg_cut(pl, i, p_lo, p_hi, m_lo, m_hi);
+    }
+    for (int side = 0; side < 4; side++) {
+        bool is_procs_hi = side & 2, is_msg_hi = side & 1;
+        if ((kind == NODE_MSG && is_procs_hi) ||
+            (kind == NODE_PROCS && is_msg_hi)) {
+            continue;
+        }
+        int64_t pl_lo = p_lo, pl_hi = p_hi, ml_lo = m_lo, ml_hi = m_hi;
+        if (kind != NODE_MSG) {
+            *(is_procs_hi ? &pl_lo : &pl_hi) = n.procs_cut;
+        }
+        if (kind != NODE_PROCS) {
+            *(is_msg_hi ? &ml_lo : &ml_hi) = n.msg_cut;
+        }
+        place_cuts(pl, n.child + side, pl_lo, pl_hi, ml_lo, ml_hi);
+    }
+}
+
+int decision_place_cuts(const struct train_options *opt,
+                        const struct run_data *r, int g, int skip,
+                        struct decision *d, int dc)
+{
+    int *to_run = malloc((size_t)d->n_methods * sizeof *to_run);
+    if (!to_run) {
+        fprintf(stderr, "autotune: out of memory\n");
+        return -1;
+    }
+    for (int k = 0; k < d->n_methods; k++) {
+        to_run[k] = run_data_find_method(r, d->methods[k]);
+    }
+    struct placer pl = {opt, r, g, skip, d, dc, to_run};
+    decision_drop_flat(d);
+    place_cuts(&pl, d->roots[dc], INT64_MIN, INT64_MAX, INT64_MIN, INT64_MAX);
+    free(to_run);
+    return 0;
+}
+
+/* The index of each row's grid and cell in r, -1 where r lacks it. */
+static void locate_rows(const struct run_data *r, const struct measurement *rows,
+                        size_t n, int *grids, long *cells)
+{
+    for (size_t i = 0; i < n; i++) {
+        grids[i] = -1;
+        cells[i] = -1;
+        for (int g = 0; g < r->n_grids && grids[i] < 0; g++) {
+            const struct run_grid *grid = &r->grids[g];
+            if (strcmp(grid->name, rows[i].collective) != 0) {
+                continue;
+            }
+            int p = 0, m = 0;
+            while (p < grid->n_procs && grid->procs[p] != rows[i].procs) {
+                p++;
+            }
+            while (m < grid->n_msgs && grid->msgs[m] != rows[i].msg_bytes) {
+                m++;
+            }
+            if (p < grid->n_procs && m < grid->n_msgs) {
+                grids[i] = g;
+                cells[i] = (long)p * grid->n_msgs + m;
+            }
+        }
+    }
+}
+
+int between_table_cuts(const struct run_data *r, const struct measurement *rows,
+                       size_t n, long **out)
+{
+    long n_cells = 0, *first = calloc((size_t)r->n_grids + 1, sizeof *first);
+    for (int g = 0; first && g < r->n_grids; g++) {
+        first[g] = n_cells;
+        n_cells += (long)r->grids[g].n_procs * r->grids[g].n_msgs;
+    }
+    size_t size = n ? n : 1;
+    long *cuts = malloc(size * sizeof *cuts);
+    long *cells = malloc(size * sizeof *cells);
+    int *grids = malloc(size * sizeof *grids);
+    long *row_at = malloc((size_t)(n_cells + 1) * sizeof *row_at);
+    int rc = -1;
+    *out = NULL;
+    if (!first || !cuts || !cells || !grids || !row_at) {
+        fprintf(stderr, "autotune: out of memory\n");
+        goto done;
+    }
+    locate_rows(r, rows, n, grids, cells);
+    for (long c = 0; c < n_cells; c++) {
+        row_at[c] = -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (grids[i] >= 0) {
+            row_at[first[grids[i]] + cells[i]] = (long)i;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        cuts[i] = -1;
+        if (grids[i] < 0 || cells[i] % r->grids[grids[i]].n_msgs == 0) {
+            continue; /* unknown, or the smallest size */
+        }
+        long below = row_at[first[grids[i]] + cells[i] - 1];
+        if (below < 0) {
+            continue;
+        }
+        char label[2 * RUN_NAME_MAX];
+        method_label(label, sizeof label, rows[i].algorithm,
+                     rows[i].segment_bytes);
+        int hi = run_data_find_method(r, label);
+        method_label(label, sizeof label, rows[below].algorithm,
+                     rows[below].segment_bytes);
+        int lo = run_data_find_method(r, label);
+        double diff_lo = 0, diff_hi = 0;
+        cuts[i] = rows[below].msg_bytes;
+        if (lo >= 0 && hi >= 0 && lo != hi &&
+            between_add(r, &r->grids[grids[i]], cells[i] - 1, cells[i], lo,
+                        hi, &diff_lo, &diff_hi)) {
+            cuts[i] = between_cut(rows[below].msg_bytes, rows[i].msg_bytes,
+                                  diff_lo, diff_hi);
+        }
+    }
+    *out = cuts;
+    cuts = NULL;
+    rc = 0;
+done:
+    free(first);
+    free(cuts);
+    free(cells);
+    free(grids);
+    free(row_at);
+    return rc;
+}

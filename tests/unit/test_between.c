@@ -1,0 +1,173 @@
+/* Cuts between measured sizes: two methods whose times are power laws
+ * crossing at 1024 B, measured at 128, 512, 4096 and 16384 B only, put the
+ * cut of the C4.5 tree, of the quadtree and of the exact table at 1024 (the
+ * log-log interpolation is exact for power laws); a collective of one
+ * method keeps it everywhere; the old rule (--between next) still cuts at
+ * the measured size. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "decision/decision.h"
+#include "store/journal.h"
+#include "store/tables.h"
+#include "tests/check.h"
+
+static const long sizes[] = {128, 512, 4096, 16384};
+enum { N_SIZES = 4 };
+
+/* binomial wins above 1024 B, linear below: 2 m^0.5 = m^0.6 at m = 2^10 */
+static double time_binomial(long m) { return 2 * pow((double)m, 0.5); }
+static double time_linear(long m) { return pow((double)m, 0.6); }
+
+static void write_time(FILE *f, const char *coll, int procs, long m,
+                       const char *alg, double t)
+{
+    fprintf(f, "%s,%d,%ld,%s,0,1,%.17g,%.17g,%.17g,%.17g,0,0.001\n", coll,
+            procs, m, alg, t, t, t, t);
+}
+
+static void write_run(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/measurements.csv", dir);
+    FILE *meas = fopen(path, "w");
+    snprintf(path, sizeof path, "%s/optimal.csv", dir);
+    FILE *opt = fopen(path, "w");
+    CHECK(meas && opt);
+    if (!meas || !opt) {
+        exit(1);
+    }
+    fprintf(meas, "collective,procs,msg_bytes,algorithm,segment_bytes,reps,"
+                  "mean_us,median_us,min_us,max_us,sd_us,cost_s\n");
+    fprintf(opt, "collective,procs,msg_bytes,algorithm,segment_bytes,"
+                 "time_us\n");
+    for (int procs = 4; procs <= 8; procs += 4) {
+        for (int i = 0; i < N_SIZES; i++) {
+            long m = sizes[i];
+            double b = time_binomial(m), l = time_linear(m);
+            write_time(meas, "bcast", procs, m, "binomial", b);
+            write_time(meas, "bcast", procs, m, "linear", l);
+            fprintf(opt, "bcast,%d,%ld,%s,0,%.17g\n", procs, m,
+                    b < l ? "binomial" : "linear", b < l ? b : l);
+            /* reduce: binomial only, always the optimum */
+            write_time(meas, "reduce", procs, m, "binomial", b);
+            write_time(meas, "reduce", procs, m, "linear", 2 * b);
+            fprintf(opt, "reduce,%d,%ld,binomial,0,%.17g\n", procs, m, b);
+        }
+    }
+    fclose(meas);
+    fclose(opt);
+}
+
+static const char *choice(const struct decision *d, const char *coll,
+                          int procs, long m)
+{
+    int c = decision_find_collective(d, coll);
+    return c < 0 ? "?" : d->methods[decision_lookup(d, c, procs, m)];
+}
+
+/* bcast at both procs: linear up to 1024 B, binomial above; reduce
+ * binomial everywhere (between and beyond the measured sizes). */
+static void check_crossing(const struct decision *d, const char *what,
+                           long cut)
+{
+    for (int procs = 4; procs <= 8; procs += 4) {
+        for (long m = 1; m <= 20000; m++) {
+            const char *want = m <= cut ? "linear/0" : "binomial/0";
+            const char *got = choice(d, "bcast", procs, m);
+            if (strcmp(want, got) != 0) {
+                fprintf(stderr, "%s: bcast P=%d m=%ld: %s, expected %s\n",
+                        what, procs, m, got, want);
+                check_failures++;
+                return;
+            }
+            if (decision_find_collective(d, "reduce") >= 0) {
+                CHECK_STR("binomial/0", choice(d, "reduce", procs, m));
+            }
+        }
+    }
+}
+
+static void check_between_cut(void)
+{
+    double lo = log(time_linear(512) / time_binomial(512));
+    double hi = log(time_linear(4096) / time_binomial(4096));
+    CHECK_INT(1024, between_cut(512, 4096, lo, hi));
+    CHECK_INT(1448, between_cut(512, 4096, 2 * lo, hi)); /* 512 * 8^0.5 */
+    CHECK_INT(512, between_cut(512, 4096, 0.1, 0.2));    /* upper all along */
+    CHECK_INT(4095, between_cut(512, 4096, -0.1, -0.2)); /* lower all along */
+    CHECK_INT(512, between_cut(512, 4096, 0, 0));        /* a tie: as before */
+    CHECK_INT(512, between_cut(512, 513, lo, hi));       /* nothing between */
+}
+
+int main(void)
+{
+    check_between_cut();
+    char dir[] = "/tmp/autotune-between-XXXXXX";
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    write_run(dir);
+    struct run_data *r = NULL;
+    CHECK_INT(0, run_data_load(dir, NULL, 0, &r));
+    if (!r) {
+        return check_exit();
+    }
+    struct train_options opt;
+    train_options_init(&opt);
+    opt.c45.min_objs = 1;
+    const char *colls[] = {r->grids[0].name, r->grids[1].name};
+    for (int is_next = 0; is_next <= 1; is_next++) {
+        opt.is_next_size = is_next;
+        long cut = is_next ? 512 : 1024;
+        struct decision *d = NULL;
+        CHECK_INT(0, train_create_decision(r, "c45", colls, 2, &d));
+        CHECK_INT(0, train_trees(&opt, r, -1, NULL, d));
+        check_crossing(d, is_next ? "tree, next size" : "tree", cut);
+        decision_destroy(d);
+        CHECK_INT(0, train_exact(&opt, r, -1, &d));
+        check_crossing(d, is_next ? "exact, next size" : "exact", cut);
+        decision_destroy(d);
+        d = NULL;
+        opt.max_depth = 3;
+        CHECK_INT(0, train_quadtree(&opt, r, -1, &d));
+        check_crossing(d, is_next ? "quadtree, next size" : "quadtree", cut);
+        opt.max_depth = -1;
+        decision_destroy(d);
+    }
+    /* The export's cuts: the row at 4096 B (binomial after linear) cuts at
+     * the crossing; a row whose method goes on cuts at the size below. */
+    char path[4096];
+    struct measurement *rows = NULL;
+    size_t n = 0;
+    long *cuts = NULL;
+    snprintf(path, sizeof path, "%s/optimal.csv", dir);
+    CHECK_INT(0, table_read_optimal(path, &rows, &n));
+    CHECK_INT(0, between_table_cuts(r, rows, n, &cuts));
+    for (size_t i = 0; cuts && i < n; i++) {
+        long want = rows[i].msg_bytes == 128 ? -1
+                    : rows[i].msg_bytes == 4096 &&
+                            strcmp(rows[i].collective, "bcast") == 0
+                        ? 1024
+                        : rows[i].msg_bytes / (rows[i].msg_bytes == 4096 ? 8 : 4);
+        CHECK_INT(want, cuts[i]);
+    }
+    struct decision *d = NULL;
+    CHECK_INT(0, decision_from_table(rows, n, cuts, &d));
+    if (d) {
+        check_crossing(d, "export --format dec", 1024);
+    }
+    decision_destroy(d);
+    free(cuts);
+    free(rows);
+    run_data_destroy(r);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/measurements.csv", dir);
+    unlink(path);
+    rmdir(dir);
+    return check_exit();
+}
