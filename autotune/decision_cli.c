@@ -10,6 +10,11 @@
 #include "decision/decision.h"
 
 #define MAX_COLLS 16
+/* The defaults of tree -r and quadtree: the settings of the least held-out
+ * penalty (every other message size) on the committed dense runs
+ * (tests/bench/between.sh tune, results/bench/between-tune.csv). */
+#define TREE_RUN_MIN_OBJS 1
+#define QUADTREE_DEPTH 4
 
 /* What both commands accept; each reads the fields it needs. */
 struct run_args {
@@ -108,9 +113,9 @@ static int parse_args(int argc, char **argv, const char *usage,
     double v;
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i];
-        bool is_flag = strcmp(opt, "--combined") == 0 ||
-                       (strcmp(opt, "--exact") == 0 &&
-                        strcmp(a->cmd, "tree") == 0);
+        bool is_flag =
+            strcmp(opt, "--combined") == 0 ||
+            (strcmp(opt, "--exact") == 0 && strcmp(a->cmd, "tree") == 0);
         if (!is_flag && i + 1 >= argc) {
             fprintf(stderr, "autotune %s: %s needs a value\n%s", a->cmd, opt,
                     usage);
@@ -432,6 +437,9 @@ int tree_run_main(int argc, char **argv)
     char stem[4096];
     int status = 1;
     train_options_init(&a.train);
+    /* -m 1 held out best on the committed runs (make bench-between-tune);
+     * tree -f keeps c4.5's -m 2 */
+    a.train.c45.min_objs = TREE_RUN_MIN_OBJS;
     if (parse_args(argc, argv, tree_usage, &a)) {
         status = 2; /* a usage error */
         goto done;
@@ -507,8 +515,8 @@ done:
 /* ---- quadtree ---- */
 
 static const char quadtree_usage[] =
-    "usage: autotune quadtree -r RUN --collective C (--depth N | --accuracy "
-    "PCT)\n"
+    "usage: autotune quadtree -r RUN --collective C [--depth N | --accuracy "
+    "PCT]\n"
     "                         [--holdout sizes|K] [--near PCT] "
     "[--leaf penalty|majority]\n"
     "                         [--between cross|next] [--emit c,c-tree,c-table] "
@@ -536,11 +544,7 @@ int quadtree_main(int argc, char **argv)
         goto done;
     }
     if (a.train.max_depth < 0 && a.train.accuracy_pct < 0) {
-        fprintf(stderr,
-                "autotune quadtree: --depth or --accuracy is "
-                "required\n%s",
-                quadtree_usage);
-        goto done;
+        a.train.max_depth = QUADTREE_DEPTH; /* held out best */
     }
     status = 1;
     if (a.train.accuracy_pct < 0) {

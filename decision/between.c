@@ -10,22 +10,74 @@
 #include "decision/internal.h"
 #include "store/journal.h"
 
-long between_cut(long lo_bytes, long hi_bytes, double diff_lo, double diff_hi)
+/* How fast the summed penalty grows as the cut passes s (0 at the smaller
+ * size, 1 at the larger): each point adds what the lower method costs
+ * there if it is the slower, less what the upper would cost if it is. */
+static double penalty_slope(int n, const double *diff_lo, const double *diff_hi,
+                            double s)
 {
-    if (hi_bytes - lo_bytes < 2) {
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+        double f = diff_lo[i] + s * (diff_hi[i] - diff_lo[i]);
+        sum += f > 0 ? expm1(f) : -expm1(-f);
+    }
+    return sum;
+}
+
+enum { N_SAMPLES = 256 };
+
+long between_cut(long lo_bytes, long hi_bytes, int n, const double *diff_lo,
+                 const double *diff_hi)
+{
+    if (hi_bytes - lo_bytes < 2 || n < 1) {
         return lo_bytes;
     }
-    if (diff_lo >= 0 && diff_hi >= 0) {
-        return lo_bytes; /* the upper method is as fast all the way */
+    /* the summed penalty of each sampled cut: the lower method's below it,
+     * the upper's above (trapezoids of the two costs' integrands) */
+    double lower[N_SAMPLES + 1], upper[N_SAMPLES + 1];
+    for (int j = 0; j <= N_SAMPLES; j++) {
+        double s = (double)j / N_SAMPLES, lo_cost = 0, hi_cost = 0;
+        for (int i = 0; i < n; i++) {
+            double f = diff_lo[i] + s * (diff_hi[i] - diff_lo[i]);
+            lo_cost += f > 0 ? expm1(f) : 0;
+            hi_cost += f < 0 ? expm1(-f) : 0;
+        }
+        lower[j] = lo_cost;
+        upper[j] = hi_cost;
     }
-    if (diff_lo <= 0 && diff_hi <= 0) {
+    double below = 0, above = 0, best_cost;
+    for (int j = 0; j < N_SAMPLES; j++) {
+        above += upper[j] + upper[j + 1];
+    }
+    int best = 0;
+    best_cost = above;
+    for (int k = 1; k <= N_SAMPLES; k++) {
+        below += lower[k - 1] + lower[k];
+        above -= upper[k - 1] + upper[k];
+        if (below + above < best_cost * (1 - 1e-12)) {
+            best = k;
+            best_cost = below + above;
+        }
+    }
+    if (best == 0) {
+        return lo_bytes; /* also a tie: as the next size's rule */
+    }
+    if (best == N_SAMPLES) {
         return hi_bytes - 1;
     }
-    if (diff_lo > 0) { /* each wins at the other's end: the better on average */
-        return diff_lo + diff_hi > 0 ? lo_bytes : hi_bytes - 1;
+    /* the least penalty is where the slope turns from negative to
+     * positive: bisect for it around the best sample */
+    double s0 = (double)(best - 1) / N_SAMPLES,
+           s1 = (double)(best + 1) / N_SAMPLES;
+    double s = (double)best / N_SAMPLES;
+    if (penalty_slope(n, diff_lo, diff_hi, s0) < 0 &&
+        penalty_slope(n, diff_lo, diff_hi, s1) > 0) {
+        for (int it = 0; it < 100 && s1 - s0 > 1e-15; it++) {
+            s = (s0 + s1) / 2;
+            *(penalty_slope(n, diff_lo, diff_hi, s) < 0 ? &s0 : &s1) = s;
+        }
+        s = (s0 + s1) / 2;
     }
-    /* the difference of two lines in log-log space is a line in log m */
-    double s = diff_lo / (diff_lo - diff_hi);
     double log_lo = log(lo_bytes > 1 ? (double)lo_bytes : 1);
     double x = exp(log_lo + s * (log((double)hi_bytes) - log_lo));
     long cut = (long)floor(x * (1 + 1e-12)); /* 1023.99999 is 1024 */
@@ -41,8 +93,8 @@ bool between_add(const struct run_data *r, const struct run_grid *g,
     if (a[k_lo] <= 0 || a[k_hi] <= 0 || b[k_lo] <= 0 || b[k_hi] <= 0) {
         return false; /* one cannot run there: nothing to interpolate */
     }
-    *diff_lo += log(a[k_lo] / a[k_hi]);
-    *diff_hi += log(b[k_lo] / b[k_hi]);
+    *diff_lo = log(a[k_lo] / a[k_hi]);
+    *diff_hi = log(b[k_lo] / b[k_hi]);
     return true;
 }
 
@@ -65,8 +117,8 @@ static bool is_training(const struct placer *pl, int p, int m)
 
 /* The message cut of node i, whose points are procs in (p_lo, p_hi] and
  * sizes in (m_lo, m_hi], moved between its neighbouring training sizes. */
-static void place_msg_cut(const struct placer *pl, int i, int64_t p_lo,
-                          int64_t p_hi, int64_t m_lo, int64_t m_hi)
+static int place_msg_cut(const struct placer *pl, int i, int64_t p_lo,
+                         int64_t p_hi, int64_t m_lo, int64_t m_hi)
 {
     const struct run_grid *grid = &pl->r->grids[pl->g];
     int64_t cut = pl->d->nodes[i].msg_cut;
@@ -87,10 +139,13 @@ static void place_msg_cut(const struct placer *pl, int i, int64_t p_lo,
         }
     }
     if (a < 0 || b < 0) {
-        return;
+        return 0;
     }
-    double diff_lo = 0, diff_hi = 0;
+    double *diff = malloc(2 * (size_t)grid->n_procs * sizeof *diff);
     int n_procs = 0;
+    if (!diff) {
+        return -1;
+    }
     for (int p = 0; p < grid->n_procs; p++) {
         if (grid->procs[p] <= p_lo || grid->procs[p] > p_hi ||
             !is_training(pl, p, a) || !is_training(pl, p, b)) {
@@ -102,26 +157,28 @@ static void place_msg_cut(const struct placer *pl, int i, int64_t p_lo,
                                           grid->msgs[b])];
         long row = (long)p * grid->n_msgs;
         n_procs += lo >= 0 && hi >= 0 && lo != hi &&
-                   between_add(pl->r, grid, row + a, row + b, lo, hi, &diff_lo,
-                               &diff_hi);
+                   between_add(pl->r, grid, row + a, row + b, lo, hi,
+                               &diff[n_procs], &diff[grid->n_procs + n_procs]);
     }
     if (n_procs > 0) {
-        pl->d->nodes[i].msg_cut =
-            between_cut(grid->msgs[a], grid->msgs[b], diff_lo, diff_hi);
+        pl->d->nodes[i].msg_cut = between_cut(
+            grid->msgs[a], grid->msgs[b], n_procs, diff, diff + grid->n_procs);
     }
+    free(diff);
+    return 0;
 }
 
 /* Node i and what is under it; the ranges come from the cuts as built. */
-static void place_cuts(const struct placer *pl, int i, int64_t p_lo,
-                       int64_t p_hi, int64_t m_lo, int64_t m_hi)
+static int place_cuts(const struct placer *pl, int i, int64_t p_lo,
+                      int64_t p_hi, int64_t m_lo, int64_t m_hi)
 {
     const struct decision_node n = pl->d->nodes[i];
     enum node_kind kind = decision_node_kind(pl->d, i);
     if (kind == NODE_LEAF) {
-        return;
+        return 0;
     }
-    if (kind != NODE_PROCS) {
-        place_msg_cut(pl, i, p_lo, p_hi, m_lo, m_hi);
+    if (kind != NODE_PROCS && place_msg_cut(pl, i, p_lo, p_hi, m_lo, m_hi)) {
+        return -1;
     }
     for (int side = 0; side < 4; side++) {
         bool is_procs_hi = side & 2, is_msg_hi = side & 1;
@@ -136,8 +193,11 @@ static void place_cuts(const struct placer *pl, int i, int64_t p_lo,
         if (kind != NODE_PROCS) {
             *(is_msg_hi ? &ml_lo : &ml_hi) = n.msg_cut;
         }
-        place_cuts(pl, n.child + side, pl_lo, pl_hi, ml_lo, ml_hi);
+        if (place_cuts(pl, n.child + side, pl_lo, pl_hi, ml_lo, ml_hi)) {
+            return -1;
+        }
     }
+    return 0;
 }
 
 int decision_place_cuts(const struct train_options *opt,
@@ -154,14 +214,19 @@ int decision_place_cuts(const struct train_options *opt,
     }
     struct placer pl = {opt, r, g, skip, d, dc, to_run};
     decision_drop_flat(d);
-    place_cuts(&pl, d->roots[dc], INT64_MIN, INT64_MAX, INT64_MIN, INT64_MAX);
+    int rc = place_cuts(&pl, d->roots[dc], INT64_MIN, INT64_MAX, INT64_MIN,
+                        INT64_MAX);
+    if (rc) {
+        fprintf(stderr, "autotune: out of memory\n");
+    }
     free(to_run);
-    return 0;
+    return rc;
 }
 
 /* The index of each row's grid and cell in r, -1 where r lacks it. */
-static void locate_rows(const struct run_data *r, const struct measurement *rows,
-                        size_t n, int *grids, long *cells)
+static void locate_rows(const struct run_data *r,
+                        const struct measurement *rows, size_t n, int *grids,
+                        long *cells)
 {
     for (size_t i = 0; i < n; i++) {
         grids[i] = -1;
@@ -233,10 +298,10 @@ int between_table_cuts(const struct run_data *r, const struct measurement *rows,
         double diff_lo = 0, diff_hi = 0;
         cuts[i] = rows[below].msg_bytes;
         if (lo >= 0 && hi >= 0 && lo != hi &&
-            between_add(r, &r->grids[grids[i]], cells[i] - 1, cells[i], lo,
-                        hi, &diff_lo, &diff_hi)) {
-            cuts[i] = between_cut(rows[below].msg_bytes, rows[i].msg_bytes,
-                                  diff_lo, diff_hi);
+            between_add(r, &r->grids[grids[i]], cells[i] - 1, cells[i], lo, hi,
+                        &diff_lo, &diff_hi)) {
+            cuts[i] = between_cut(rows[below].msg_bytes, rows[i].msg_bytes, 1,
+                                  &diff_lo, &diff_hi);
         }
     }
     *out = cuts;

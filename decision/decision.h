@@ -371,25 +371,28 @@ int train_exact(const struct train_options *opt, const struct run_data *r,
 /* ---- Between measured sizes (decision/between.c) ---- */
 
 /* Where the method of a smaller measured size (lo_bytes) gives way to that
- * of the next larger (hi_bytes): diff_lo and diff_hi are the sums, over
- * the points that share the cut, of log(t_lower's method / t_upper's) at
- * each size. Times interpolated linearly in log-log space cross where the
- * sum, linear in log m, is 0: the cut is the largest size at or below the
- * crossing (sizes <= cut take the lower method), in lo_bytes..hi_bytes-1.
- * Without a crossing: lo_bytes when the upper method is as fast at both
- * sizes, hi_bytes - 1 when the lower is. */
-long between_cut(long lo_bytes, long hi_bytes, double diff_lo, double diff_hi);
-/* Adds to *diff_lo and *diff_hi the log time ratios of methods k_lo and
- * k_hi (r's indexes) at cells cell_lo and cell_hi of grid g; false, adding
- * nothing, when either cannot run at either cell. */
+ * of the next larger (hi_bytes), for n points (communicator sizes) that
+ * share the cut: diff_lo[i] and diff_hi[i] are point i's log(t_lower's
+ * method / t_upper's) at each size. Times interpolated linearly in log-log
+ * space make each a line in log m; the cut is the one of the least
+ * penalty summed over the points and integrated over log m between the
+ * sizes (against the faster of the two): for one point, where the two
+ * methods' times cross. Sizes <= cut take the lower method; the cut is in
+ * lo_bytes..hi_bytes-1: lo_bytes when the upper method is as fast all the
+ * way (or on a tie), hi_bytes - 1 when the lower is. */
+long between_cut(long lo_bytes, long hi_bytes, int n, const double *diff_lo,
+                 const double *diff_hi);
+/* *diff_lo and *diff_hi: the log time ratios of methods k_lo and k_hi (r's
+ * indexes) at cells cell_lo and cell_hi of grid g; false, setting nothing,
+ * when either cannot run at either cell. */
 bool between_add(const struct run_data *r, const struct run_grid *g,
                  long cell_lo, long cell_hi, int k_lo, int k_hi,
                  double *diff_lo, double *diff_hi);
 /* Moves every message cut of collective dc of d (built from grid g's
  * points outside fold skip) between the neighbouring training sizes, to
  * where the methods the decision gives at those two sizes cross
- * (between_cut, summed over the training procs the node covers). The
- * choice at every training point stays; cuts on procs stay. 0 or -1. */
+ * (between_cut over the training procs the node covers). The choice at
+ * every training point stays; cuts on procs stay. 0 or -1. */
 int decision_place_cuts(const struct train_options *opt,
                         const struct run_data *r, int g, int skip,
                         struct decision *d, int dc);

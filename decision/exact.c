@@ -86,8 +86,8 @@ static int build_procs(struct exact_build *b, int node, const int *starts,
         return build_row(b, node, starts[first], starts[first + 1]);
     }
     int mid = (first + last) / 2, l, h;
-    return decision_add_split(b->d, node, true, b->rows[starts[mid]].m.procs, &l,
-                              &h) ||
+    return decision_add_split(b->d, node, true, b->rows[starts[mid]].m.procs,
+                              &l, &h) ||
            build_procs(b, l, starts, first, mid) ||
            build_procs(b, h, starts, mid + 1, last);
 }
@@ -108,11 +108,11 @@ static int build_collective(struct exact_build *b, int coll, int n)
         }
     }
     starts[n_procs] = n;
-    int rc =
-        decision_add_split(b->d, root, true, b->rows[0].m.procs - 1, &lo, &hi) ||
-        decision_add_split(b->d, hi, true, b->rows[n - 1].m.procs, &in,
-                           &above) ||
-        build_procs(b, in, starts, 0, n_procs - 1);
+    int rc = decision_add_split(b->d, root, true, b->rows[0].m.procs - 1, &lo,
+                                &hi) ||
+             decision_add_split(b->d, hi, true, b->rows[n - 1].m.procs, &in,
+                                &above) ||
+             build_procs(b, in, starts, 0, n_procs - 1);
     if (rc == 0) {
         decision_set_leaf(b->d, lo, b->def);
         decision_set_leaf(b->d, above, b->def);

@@ -145,7 +145,8 @@ void train_labels(const struct train_options *opt, const struct run_data *r,
         for (int m = 0; m < grid->n_msgs; m++) {
             long c = (long)p * grid->n_msgs + m;
             int below = p > 0 ? labels[c - grid->n_msgs] : -1;
-            labels[c] = train_is_training(opt, r, g, c, skip) ? grid->best[c] : -1;
+            labels[c] =
+                train_is_training(opt, r, g, c, skip) ? grid->best[c] : -1;
             if (labels[c] < 0) {
                 continue;
             }
@@ -416,9 +417,8 @@ int train_trees(const struct train_options *opt, const struct run_data *r,
         }
         for (int g = g0; rc == 0 && g < g1; g++) {
             int given = train_give_back(opt, r, g, skip, d, g);
-            rc = given < 0 ||
-                 (!opt->is_next_size &&
-                  decision_place_cuts(opt, r, g, skip, d, g) != 0);
+            rc = given < 0 || (!opt->is_next_size &&
+                               decision_place_cuts(opt, r, g, skip, d, g) != 0);
             n_given += given;
         }
         if (rc == 0 && report) {
@@ -588,10 +588,8 @@ int train_exact(const struct train_options *opt, const struct run_data *r,
             }
             const struct run_method *k = &r->methods[grid->best[c]];
             struct measurement *row = &rows[n++];
-            snprintf(row->collective, sizeof row->collective, "%s",
-                     grid->name);
-            snprintf(row->algorithm, sizeof row->algorithm, "%s",
-                     k->algorithm);
+            snprintf(row->collective, sizeof row->collective, "%s", grid->name);
+            snprintf(row->algorithm, sizeof row->algorithm, "%s", k->algorithm);
             row->procs = grid->procs[c / grid->n_msgs];
             row->msg_bytes = grid->msgs[c % grid->n_msgs];
             row->segment_bytes = k->segment_bytes;

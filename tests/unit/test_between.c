@@ -19,8 +19,14 @@ static const long sizes[] = {128, 512, 4096, 16384};
 enum { N_SIZES = 4 };
 
 /* binomial wins above 1024 B, linear below: 2 m^0.5 = m^0.6 at m = 2^10 */
-static double time_binomial(long m) { return 2 * pow((double)m, 0.5); }
-static double time_linear(long m) { return pow((double)m, 0.6); }
+static double time_binomial(long m)
+{
+    return 2 * pow((double)m, 0.5);
+}
+static double time_linear(long m)
+{
+    return pow((double)m, 0.6);
+}
 
 static void write_time(FILE *f, const char *coll, int procs, long m,
                        const char *alg, double t)
@@ -62,8 +68,8 @@ static void write_run(const char *dir)
     fclose(opt);
 }
 
-static const char *choice(const struct decision *d, const char *coll,
-                          int procs, long m)
+static const char *choice(const struct decision *d, const char *coll, int procs,
+                          long m)
 {
     int c = decision_find_collective(d, coll);
     return c < 0 ? "?" : d->methods[decision_lookup(d, c, procs, m)];
@@ -71,16 +77,15 @@ static const char *choice(const struct decision *d, const char *coll,
 
 /* bcast at both procs: linear up to 1024 B, binomial above; reduce
  * binomial everywhere (between and beyond the measured sizes). */
-static void check_crossing(const struct decision *d, const char *what,
-                           long cut)
+static void check_crossing(const struct decision *d, const char *what, long cut)
 {
     for (int procs = 4; procs <= 8; procs += 4) {
         for (long m = 1; m <= 20000; m++) {
             const char *want = m <= cut ? "linear/0" : "binomial/0";
             const char *got = choice(d, "bcast", procs, m);
             if (strcmp(want, got) != 0) {
-                fprintf(stderr, "%s: bcast P=%d m=%ld: %s, expected %s\n",
-                        what, procs, m, got, want);
+                fprintf(stderr, "%s: bcast P=%d m=%ld: %s, expected %s\n", what,
+                        procs, m, got, want);
                 check_failures++;
                 return;
             }
@@ -95,12 +100,18 @@ static void check_between_cut(void)
 {
     double lo = log(time_linear(512) / time_binomial(512));
     double hi = log(time_linear(4096) / time_binomial(4096));
-    CHECK_INT(1024, between_cut(512, 4096, lo, hi));
-    CHECK_INT(1448, between_cut(512, 4096, 2 * lo, hi)); /* 512 * 8^0.5 */
-    CHECK_INT(512, between_cut(512, 4096, 0.1, 0.2));    /* upper all along */
-    CHECK_INT(4095, between_cut(512, 4096, -0.1, -0.2)); /* lower all along */
-    CHECK_INT(512, between_cut(512, 4096, 0, 0));        /* a tie: as before */
-    CHECK_INT(512, between_cut(512, 513, lo, hi));       /* nothing between */
+    double lo2 = 2 * lo, up[] = {0.1, 0.2}, down[] = {-0.1, -0.2}, zero = 0;
+    CHECK_INT(1024, between_cut(512, 4096, 1, &lo, &hi));
+    CHECK_INT(1448, between_cut(512, 4096, 1, &lo2, &hi));     /* 512 * 8^0.5 */
+    CHECK_INT(512, between_cut(512, 4096, 1, &up[0], &up[1])); /* upper wins */
+    CHECK_INT(4095, between_cut(512, 4096, 1, &down[0], &down[1]));
+    CHECK_INT(512, between_cut(512, 4096, 1, &zero, &zero)); /* a tie */
+    CHECK_INT(512, between_cut(512, 513, 1, &lo, &hi)); /* nothing between */
+    /* two points: one loses little below its crossing (512..1024), the
+     * other much above its own (at 2896): the cut goes near the latter */
+    double two_lo[] = {lo, 3 * lo}, two_hi[] = {hi, -0.5 * lo};
+    long cut = between_cut(512, 4096, 2, two_lo, two_hi);
+    CHECK(cut > 1024 && cut <= 2896);
 }
 
 int main(void)
@@ -149,11 +160,12 @@ int main(void)
     CHECK_INT(0, table_read_optimal(path, &rows, &n));
     CHECK_INT(0, between_table_cuts(r, rows, n, &cuts));
     for (size_t i = 0; cuts && i < n; i++) {
-        long want = rows[i].msg_bytes == 128 ? -1
-                    : rows[i].msg_bytes == 4096 &&
-                            strcmp(rows[i].collective, "bcast") == 0
-                        ? 1024
-                        : rows[i].msg_bytes / (rows[i].msg_bytes == 4096 ? 8 : 4);
+        long want =
+            rows[i].msg_bytes == 128 ? -1
+            : rows[i].msg_bytes == 4096 &&
+                    strcmp(rows[i].collective, "bcast") == 0
+                ? 1024
+                : rows[i].msg_bytes / (rows[i].msg_bytes == 4096 ? 8 : 4);
         CHECK_INT(want, cuts[i]);
     }
     struct decision *d = NULL;
