@@ -207,11 +207,11 @@ static inline const char *mpich_eval_alg(const struct json *root,
 /* An export written to memory (warnings dropped), with the cuts between
  * measured sizes msg_cuts (NULL: none); caller frees, NULL on failure (a
  * failed check). */
-static inline char *
-export_text(int (*write)(FILE *, const struct measurement *, size_t,
-                         const struct export_context *),
-            const struct measurement *rows, size_t n, const char *source,
-            const long *msg_cuts)
+static inline char *export_text(int (*write)(FILE *, const struct measurement *,
+                                             size_t,
+                                             const struct export_context *),
+                                const struct measurement *rows, size_t n,
+                                const char *source, const long *msg_cuts)
 {
     char *text = NULL;
     size_t len = 0;

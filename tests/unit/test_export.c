@@ -118,8 +118,8 @@ static void test_writers(void)
     size_t n;
     CHECK_INT(0, table_read_optimal("tests/export/optimal.csv", &rows, &n));
     FILE *quiet = fopen("/dev/null", "w");
-    struct export_context ctx = {"tests/export/optimal.csv", "own", "", 3,
-                                 quiet, NULL};
+    struct export_context ctx = {
+        "tests/export/optimal.csv", "own", "", 3, quiet, NULL};
     for (int i = 0; i < export_formats_size; i++) {
         const struct export_format *f = &export_formats[i];
         char *text = NULL;
