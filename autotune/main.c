@@ -108,7 +108,7 @@ static int export_context_of(const char *run, const char *source,
     char path[4096];
     struct journal *j = NULL;
     snprintf(path, sizeof path, "%s/" RUNDIR_JOURNAL, run);
-    *ctx = (struct export_context){source, "own", "", 4, stderr, NULL};
+    *ctx = (struct export_context){source, "own", "", 4, stderr, NULL, NULL};
     if (access(path, F_OK) != 0) {
         fprintf(stderr,
                 "note: %s has no journal; assuming backend own, chain_fanout "
@@ -143,19 +143,19 @@ static int export_context_of(const char *run, const char *source,
  * (none for a run directory without measurements.csv: then the next
  * measured size's method). */
 static int export_cuts_of(const char *run, const struct measurement *rows,
-                          size_t n, long **cuts)
+                          size_t n, long **cuts, long **procs_cuts)
 {
     char path[4096];
     struct run_data *r = NULL;
     snprintf(path, sizeof path, "%s/" RUNDIR_MEASUREMENTS, run);
-    *cuts = NULL;
+    *cuts = *procs_cuts = NULL;
     if (access(path, F_OK) != 0) {
         return 0;
     }
     if (run_data_load(run, NULL, 0, &r) != 0) {
         return -1;
     }
-    int rc = between_table_cuts(r, rows, n, cuts);
+    int rc = between_table_cuts(r, rows, n, cuts, procs_cuts);
     run_data_destroy(r);
     return rc;
 }
@@ -203,15 +203,17 @@ static int cmd_export(int argc, char **argv)
     snprintf(path, sizeof path, "%s/" RUNDIR_OPTIMAL, run);
     int rc = export_context_of(run, path, &ctx, library, sizeof library,
                                backend, sizeof backend);
-    long *cuts = NULL;
+    long *cuts = NULL, *procs_cuts = NULL;
     if (rc == 0) {
-        rc = export_cuts_of(run, rows, n, &cuts);
+        rc = export_cuts_of(run, rows, n, &cuts, &procs_cuts);
         ctx.msg_cuts = cuts;
+        ctx.procs_cuts = procs_cuts;
     }
     if (rc == 0) {
         rc = export_write(format, out_path, rows, n, &ctx);
     }
     free(cuts);
+    free(procs_cuts);
     free(rows);
     return rc == 0 ? 0 : 1;
 }

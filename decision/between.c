@@ -108,61 +108,94 @@ struct placer {
     const int *to_run; /* d's method index -> r's, -1: none */
 };
 
-static bool is_training(const struct placer *pl, int p, int m)
+/* A cut above a communicator of 2 stays: algorithms for two processes
+ * (two_proc) run there alone, and Open MPI refuses rules that give them
+ * more. */
+static bool procs_cut_moves(int64_t procs_below)
 {
-    const struct run_grid *grid = &pl->r->grids[pl->g];
-    return train_is_training(pl->opt, pl->r, pl->g, (long)p * grid->n_msgs + m,
-                             pl->skip);
+    return procs_below > 2;
 }
 
-/* The message cut of node i, whose points are procs in (p_lo, p_hi] and
- * sizes in (m_lo, m_hi], moved between its neighbouring training sizes. */
-static int place_msg_cut(const struct placer *pl, int i, int64_t p_lo,
-                         int64_t p_hi, int64_t m_lo, int64_t m_hi)
+/* Value k of the grid's procs (axis 0) or message sizes (axis 1). */
+static int64_t axis_value(const struct run_grid *grid, int axis, int k)
+{
+    return axis == 0 ? grid->procs[k] : grid->msgs[k];
+}
+
+static int axis_size(const struct run_grid *grid, int axis)
+{
+    return axis == 0 ? grid->n_procs : grid->n_msgs;
+}
+
+/* The cell of index k on axis and j on the other. */
+static long cell_at(const struct run_grid *grid, int axis, int k, int j)
+{
+    return axis == 0 ? (long)k * grid->n_msgs + j : (long)j * grid->n_msgs + k;
+}
+
+/* The cut of node i on axis (0: procs, 1: message size), whose points lie
+ * in (lo[axis], hi[axis]] on each, moved between its neighbouring training
+ * values on that axis; the other axis's training values it covers are the
+ * points that share it. */
+static int place_cut(const struct placer *pl, int i, int axis,
+                     const int64_t lo[2], const int64_t hi[2])
 {
     const struct run_grid *grid = &pl->r->grids[pl->g];
-    int64_t cut = pl->d->nodes[i].msg_cut;
-    int a = -1, b = -1; /* the sizes' indexes around the cut */
-    for (int m = 0; m < grid->n_msgs; m++) {
-        if (grid->msgs[m] <= m_lo || grid->msgs[m] > m_hi) {
-            continue;
-        }
+    int other = 1 - axis, n_other = axis_size(grid, other);
+    struct decision_node *node = &pl->d->nodes[i];
+    int64_t cut = axis == 0 ? node->procs_cut : node->msg_cut;
+    int a = -1, b = -1; /* the indexes of the values around the cut */
+    for (int k = 0; k < axis_size(grid, axis); k++) {
+        int64_t v = axis_value(grid, axis, k);
         bool has_point = false;
-        for (int p = 0; p < grid->n_procs && !has_point; p++) {
-            has_point = grid->procs[p] > p_lo && grid->procs[p] <= p_hi &&
-                        is_training(pl, p, m);
+        for (int j = 0;
+             j < n_other && !has_point && v > lo[axis] && v <= hi[axis]; j++) {
+            int64_t w = axis_value(grid, other, j);
+            has_point = w > lo[other] && w <= hi[other] &&
+                        train_is_training(pl->opt, pl->r, pl->g,
+                                          cell_at(grid, axis, k, j), pl->skip);
         }
-        if (has_point && grid->msgs[m] <= cut) {
-            a = m;
+        if (has_point && v <= cut) {
+            a = k;
         } else if (has_point && b < 0) {
-            b = m;
+            b = k;
         }
     }
-    if (a < 0 || b < 0) {
+    if (a < 0 || b < 0 || (axis == 0 && !procs_cut_moves(grid->procs[a]))) {
         return 0;
     }
-    double *diff = malloc(2 * (size_t)grid->n_procs * sizeof *diff);
-    int n_procs = 0;
+    double *diff = malloc(2 * (size_t)n_other * sizeof *diff);
+    int n = 0;
     if (!diff) {
         return -1;
     }
-    for (int p = 0; p < grid->n_procs; p++) {
-        if (grid->procs[p] <= p_lo || grid->procs[p] > p_hi ||
-            !is_training(pl, p, a) || !is_training(pl, p, b)) {
+    for (int j = 0; j < n_other; j++) {
+        int64_t w = axis_value(grid, other, j);
+        long ca = cell_at(grid, axis, a, j), cb = cell_at(grid, axis, b, j);
+        if (w <= lo[other] || w > hi[other] ||
+            !train_is_training(pl->opt, pl->r, pl->g, ca, pl->skip) ||
+            !train_is_training(pl->opt, pl->r, pl->g, cb, pl->skip)) {
             continue;
         }
-        int lo = pl->to_run[decision_walk(pl->d, pl->dc, grid->procs[p],
-                                          grid->msgs[a])];
-        int hi = pl->to_run[decision_walk(pl->d, pl->dc, grid->procs[p],
-                                          grid->msgs[b])];
-        long row = (long)p * grid->n_msgs;
-        n_procs += lo >= 0 && hi >= 0 && lo != hi &&
-                   between_add(pl->r, grid, row + a, row + b, lo, hi,
-                               &diff[n_procs], &diff[grid->n_procs + n_procs]);
+        int k_lo = pl->to_run[decision_walk(pl->d, pl->dc,
+                                            grid->procs[ca / grid->n_msgs],
+                                            grid->msgs[ca % grid->n_msgs])];
+        int k_hi = pl->to_run[decision_walk(pl->d, pl->dc,
+                                            grid->procs[cb / grid->n_msgs],
+                                            grid->msgs[cb % grid->n_msgs])];
+        n += k_lo >= 0 && k_hi >= 0 && k_lo != k_hi &&
+             between_add(pl->r, grid, ca, cb, k_lo, k_hi, &diff[n],
+                         &diff[n_other + n]);
     }
-    if (n_procs > 0) {
-        pl->d->nodes[i].msg_cut = between_cut(
-            grid->msgs[a], grid->msgs[b], n_procs, diff, diff + grid->n_procs);
+    if (n > 0) {
+        int64_t moved =
+            between_cut(axis_value(grid, axis, a), axis_value(grid, axis, b), n,
+                        diff, diff + n_other);
+        if (axis == 0) {
+            node->procs_cut = (int32_t)moved;
+        } else {
+            node->msg_cut = moved;
+        }
     }
     free(diff);
     return 0;
@@ -177,7 +210,9 @@ static int place_cuts(const struct placer *pl, int i, int64_t p_lo,
     if (kind == NODE_LEAF) {
         return 0;
     }
-    if (kind != NODE_PROCS && place_msg_cut(pl, i, p_lo, p_hi, m_lo, m_hi)) {
+    const int64_t lo[2] = {p_lo, m_lo}, hi[2] = {p_hi, m_hi};
+    if ((kind != NODE_MSG && place_cut(pl, i, 0, lo, hi)) ||
+        (kind != NODE_PROCS && place_cut(pl, i, 1, lo, hi))) {
         return -1;
     }
     for (int side = 0; side < 4; side++) {
@@ -251,22 +286,60 @@ static void locate_rows(const struct run_data *r,
     }
 }
 
+/* r's index of the method of a row, or -1. */
+static int row_method(const struct run_data *r, const struct measurement *row)
+{
+    char label[2 * RUN_NAME_MAX];
+    method_label(label, sizeof label, row->algorithm, row->segment_bytes);
+    return run_data_find_method(r, label);
+}
+
+/* The cut between procs index p - 1 and p of grid g (first: g's first
+ * cell in row_at): over the message sizes that have a row at both. */
+static long procs_cut(const struct run_data *r, const struct measurement *rows,
+                      int g, int p, const long *row_at, double *diff)
+{
+    const struct run_grid *grid = &r->grids[g];
+    int n = 0;
+    for (int m = 0; m < grid->n_msgs; m++) {
+        long c_lo = (long)(p - 1) * grid->n_msgs + m,
+             c_hi = c_lo + grid->n_msgs;
+        if (row_at[c_lo] < 0 || row_at[c_hi] < 0) {
+            continue;
+        }
+        int lo = row_method(r, &rows[row_at[c_lo]]);
+        int hi = row_method(r, &rows[row_at[c_hi]]);
+        n += lo >= 0 && hi >= 0 && lo != hi &&
+             between_add(r, grid, c_lo, c_hi, lo, hi, &diff[n],
+                         &diff[grid->n_msgs + n]);
+    }
+    return n > 0 && procs_cut_moves(grid->procs[p - 1])
+               ? between_cut(grid->procs[p - 1], grid->procs[p], n, diff,
+                             diff + grid->n_msgs)
+               : grid->procs[p - 1];
+}
+
 int between_table_cuts(const struct run_data *r, const struct measurement *rows,
-                       size_t n, long **out)
+                       size_t n, long **msg_cuts, long **procs_cuts)
 {
     long n_cells = 0, *first = calloc((size_t)r->n_grids + 1, sizeof *first);
+    int max_msgs = 1;
     for (int g = 0; first && g < r->n_grids; g++) {
         first[g] = n_cells;
         n_cells += (long)r->grids[g].n_procs * r->grids[g].n_msgs;
+        max_msgs =
+            r->grids[g].n_msgs > max_msgs ? r->grids[g].n_msgs : max_msgs;
     }
     size_t size = n ? n : 1;
     long *cuts = malloc(size * sizeof *cuts);
+    long *pcuts = malloc(size * sizeof *pcuts);
     long *cells = malloc(size * sizeof *cells);
     int *grids = malloc(size * sizeof *grids);
     long *row_at = malloc((size_t)(n_cells + 1) * sizeof *row_at);
+    double *diff = malloc(2 * (size_t)max_msgs * sizeof *diff);
     int rc = -1;
-    *out = NULL;
-    if (!first || !cuts || !cells || !grids || !row_at) {
+    *msg_cuts = *procs_cuts = NULL;
+    if (!first || !cuts || !pcuts || !cells || !grids || !row_at || !diff) {
         fprintf(stderr, "autotune: out of memory\n");
         goto done;
     }
@@ -280,38 +353,46 @@ int between_table_cuts(const struct run_data *r, const struct measurement *rows,
         }
     }
     for (size_t i = 0; i < n; i++) {
-        cuts[i] = -1;
-        if (grids[i] < 0 || cells[i] % r->grids[grids[i]].n_msgs == 0) {
-            continue; /* unknown, or the smallest size */
+        cuts[i] = pcuts[i] = -1;
+        if (grids[i] < 0) {
+            continue; /* a row the run lacks */
         }
-        long below = row_at[first[grids[i]] + cells[i] - 1];
+        const struct run_grid *grid = &r->grids[grids[i]];
+        int p = (int)(cells[i] / grid->n_msgs);
+        bool is_same = i > 0 && grids[i - 1] == grids[i] &&
+                       rows[i - 1].procs == rows[i].procs;
+        if (p > 0) {
+            pcuts[i] = is_same ? pcuts[i - 1]
+                               : procs_cut(r, rows, grids[i], p,
+                                           row_at + first[grids[i]], diff);
+        }
+        long below = cells[i] % grid->n_msgs == 0
+                         ? -1
+                         : row_at[first[grids[i]] + cells[i] - 1];
         if (below < 0) {
-            continue;
+            continue; /* the smallest size */
         }
-        char label[2 * RUN_NAME_MAX];
-        method_label(label, sizeof label, rows[i].algorithm,
-                     rows[i].segment_bytes);
-        int hi = run_data_find_method(r, label);
-        method_label(label, sizeof label, rows[below].algorithm,
-                     rows[below].segment_bytes);
-        int lo = run_data_find_method(r, label);
+        int lo = row_method(r, &rows[below]), hi = row_method(r, &rows[i]);
         double diff_lo = 0, diff_hi = 0;
         cuts[i] = rows[below].msg_bytes;
         if (lo >= 0 && hi >= 0 && lo != hi &&
-            between_add(r, &r->grids[grids[i]], cells[i] - 1, cells[i], lo, hi,
-                        &diff_lo, &diff_hi)) {
+            between_add(r, grid, cells[i] - 1, cells[i], lo, hi, &diff_lo,
+                        &diff_hi)) {
             cuts[i] = between_cut(rows[below].msg_bytes, rows[i].msg_bytes, 1,
                                   &diff_lo, &diff_hi);
         }
     }
-    *out = cuts;
-    cuts = NULL;
+    *msg_cuts = cuts;
+    *procs_cuts = pcuts;
+    cuts = pcuts = NULL;
     rc = 0;
 done:
     free(first);
     free(cuts);
+    free(pcuts);
     free(cells);
     free(grids);
     free(row_at);
+    free(diff);
     return rc;
 }

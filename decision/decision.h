@@ -230,17 +230,18 @@ int decision_write(const struct decision *d, FILE *f);
 /* The exact decision of an optimal table's rows (decision/exact.c, kind
  * "exact"): per collective, the row's method at every measured point; a
  * message size between two measured ones takes the smaller one's method up
- * to cut_below of the larger's row (between_table_cuts), the larger's
- * above it (without cut_below, NULL, or where it is -1: the larger's all
- * the way, as every test is `value <= cut`); a communicator size between
- * two measured ones takes the next measured one's above it; below the
- * smallest measured message size the smallest's, above the largest the
- * largest's; communicator sizes below or above the measured ones say
- * default/0 (the library decides). The methods are the rows' labels, then
- * default/0 if no row names it. Caller frees with decision_destroy. */
+ * to msg_cuts of the larger's row (between_table_cuts), the larger's above
+ * it; a communicator size between two measured ones likewise up to
+ * procs_cuts (without cuts, NULL, or where one is -1: the larger's all the
+ * way, as every test is `value <= cut`); below the smallest measured
+ * message size the smallest's, above the largest the largest's;
+ * communicator sizes below or above the measured ones say default/0 (the
+ * library decides). The methods are the rows' labels, then default/0 if no
+ * row names it. Caller frees with decision_destroy. */
 struct measurement;
 int decision_from_table(const struct measurement *rows, size_t n,
-                        const long *cut_below, struct decision **out);
+                        const long *msg_cuts, const long *procs_cuts,
+                        struct decision **out);
 int decision_load(const char *path, struct decision **out);
 /* decision_load from an open stream: path names it in messages, which go
  * to err (libautotune reads a file rank 0 broadcast, and prints rank 0's
@@ -388,21 +389,24 @@ long between_cut(long lo_bytes, long hi_bytes, int n, const double *diff_lo,
 bool between_add(const struct run_data *r, const struct run_grid *g,
                  long cell_lo, long cell_hi, int k_lo, int k_hi,
                  double *diff_lo, double *diff_hi);
-/* Moves every message cut of collective dc of d (built from grid g's
- * points outside fold skip) between the neighbouring training sizes, to
- * where the methods the decision gives at those two sizes cross
- * (between_cut over the training procs the node covers). The choice at
- * every training point stays; cuts on procs stay. 0 or -1. */
+/* Moves every cut of collective dc of d (built from grid g's points
+ * outside fold skip) between the neighbouring training values of its
+ * attribute, to where the methods the decision gives at those two values
+ * cross (between_cut over the training points of the other attribute the
+ * node covers). The choice at every training point stays. 0 or -1. */
 int decision_place_cuts(const struct train_options *opt,
                         const struct run_data *r, int g, int skip,
                         struct decision *d, int dc);
-/* For every optimal-table row, the cut between it and the row of the next
- * smaller measured size at its procs (sizes <= cut take that row's
- * method): between_cut of their two methods at that procs; that row's size
- * where they share the method or a time is missing; -1 for the smallest
- * size or a row the run lacks. *out (n entries) is caller-frees. */
+/* For every optimal-table row, the cut below it: msg_cuts between it and
+ * the row of the next smaller measured size at its procs (sizes <= cut
+ * take that row's method), between_cut of their two methods; that row's
+ * size where they share the method or a time is missing; -1 for the
+ * smallest size or a row the run lacks. procs_cuts between its procs and
+ * the next smaller measured procs of its collective, between_cut over the
+ * sizes measured at both; -1 for the smallest procs. Both (n entries)
+ * caller-frees. */
 int between_table_cuts(const struct run_data *r, const struct measurement *rows,
-                       size_t n, long **out);
+                       size_t n, long **msg_cuts, long **procs_cuts);
 
 /* Penalties of choices (fractions), for penalty_stats_compute. */
 struct train_scores {

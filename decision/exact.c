@@ -1,8 +1,8 @@
 /* The exact decision of an optimal table (export --format dec): the
  * table's method at every measured point, by the cut rule the exports
- * share (between two measured sizes, the cut between_table_cuts gives, or
- * without it the next measured size's method; a communicator size between
- * two measured ones goes with the next one above), and default/0 for
+ * share (between two measured sizes, message or communicator, the cut
+ * between_table_cuts gives, or without it the next measured one's
+ * method), and default/0 for
  * communicator sizes outside the measured ones. */
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +15,7 @@
  * next smaller measured size). */
 struct exact_row {
     struct measurement m;
-    long cut_below;
+    long cut_below, procs_cut_below;
 };
 
 struct exact_build {
@@ -86,8 +86,12 @@ static int build_procs(struct exact_build *b, int node, const int *starts,
         return build_row(b, node, starts[first], starts[first + 1]);
     }
     int mid = (first + last) / 2, l, h;
-    return decision_add_split(b->d, node, true, b->rows[starts[mid]].m.procs,
-                              &l, &h) ||
+    long cut = b->rows[starts[mid + 1]].procs_cut_below;
+    if (cut < b->rows[starts[mid]].m.procs ||
+        cut >= b->rows[starts[mid + 1]].m.procs) {
+        cut = b->rows[starts[mid]].m.procs; /* none given: the next one's */
+    }
+    return decision_add_split(b->d, node, true, cut, &l, &h) ||
            build_procs(b, l, starts, first, mid) ||
            build_procs(b, h, starts, mid + 1, last);
 }
@@ -123,7 +127,8 @@ static int build_collective(struct exact_build *b, int coll, int n)
 }
 
 int decision_from_table(const struct measurement *rows, size_t n,
-                        const long *cut_below, struct decision **out)
+                        const long *msg_cuts, const long *procs_cuts,
+                        struct decision **out)
 {
     int rc = -1, n_methods = 0, n_colls = 0;
     char(*labels)[2 * RUN_NAME_MAX] = calloc(n + 1, sizeof *labels);
@@ -178,7 +183,8 @@ int decision_from_table(const struct measurement *rows, size_t n,
         for (size_t i = 0; i < n; i++) {
             if (strcmp(rows[i].collective, colls[c]) == 0) {
                 sorted[count].m = rows[i];
-                sorted[count++].cut_below = cut_below ? cut_below[i] : -1;
+                sorted[count].procs_cut_below = procs_cuts ? procs_cuts[i] : -1;
+                sorted[count++].cut_below = msg_cuts ? msg_cuts[i] : -1;
             }
         }
         qsort(sorted, (size_t)count, sizeof *sorted, cmp_row);
@@ -203,7 +209,7 @@ int export_dec(FILE *out, const struct measurement *rows, size_t n,
                const struct export_context *ctx)
 {
     struct decision *d = NULL;
-    if (decision_from_table(rows, n, ctx->msg_cuts, &d) != 0) {
+    if (decision_from_table(rows, n, ctx->msg_cuts, ctx->procs_cuts, &d) != 0) {
         return -1;
     }
     int rc = decision_write(d, out);

@@ -596,7 +596,7 @@ int train_exact(const struct train_options *opt, const struct run_data *r,
             row->is_applicable = 1;
         }
     }
-    if (decision_from_table(rows, n, NULL, out) != 0 ||
+    if (decision_from_table(rows, n, NULL, NULL, out) != 0 ||
         adopt_run_methods(*out, r) != 0) {
         goto done;
     }

@@ -3,8 +3,9 @@
  * rule every decision shares: a rule covers the keys above the cut below
  * its point (ctx->msg_cuts; without it the previous measured key) up to
  * the cut above it (the first from 0, the last to any size); a block the
- * communicator sizes above the previous measured one up to its own, and
- * sizes outside the measured range go to the library. */
+ * communicator sizes above the procs cut below its own (ctx->procs_cuts;
+ * without it the previous measured one) up to the next block's, and sizes
+ * outside the measured range go to the library. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,6 +184,18 @@ static long rule_start(const struct export_context *ctx, rule_map_fn map,
     return r.msg_min + 1;
 }
 
+/* Where the block of entry e's procs starts: just above the procs cut
+ * below it (ctx->procs_cuts), else above the previous measured procs. */
+static int block_start(const struct export_context *ctx, int procs_below,
+                       const struct entry *e)
+{
+    long cut = ctx->procs_cuts ? ctx->procs_cuts[e->rule.line - 2] : -1;
+    if (cut < procs_below || cut >= e->m->procs) {
+        return procs_below + 1;
+    }
+    return (int)cut + 1;
+}
+
 int rules_build(const struct measurement *rows, size_t n,
                 const struct export_context *ctx, rule_map_fn map,
                 const char *fallback, struct rule_set *set)
@@ -218,7 +231,7 @@ int rules_build(const struct measurement *rows, size_t n,
         }
         if (c->n == 0 || procs != e->m->procs) {
             coll_close_block(c);
-            if (!coll_add_block(c, procs + 1)) {
+            if (!coll_add_block(c, block_start(ctx, procs, e))) {
                 goto oom;
             }
             procs = e->m->procs;

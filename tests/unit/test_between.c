@@ -3,7 +3,8 @@
  * cut of the C4.5 tree, of the quadtree and of the exact table at 1024 (the
  * log-log interpolation is exact for power laws); a collective of one
  * method keeps it everywhere; the old rule (--between next) still cuts at
- * the measured size. */
+ * the measured size; the same on communicator sizes (4 and 16 measured,
+ * crossing at 8). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,21 +36,28 @@ static void write_time(FILE *f, const char *coll, int procs, long m,
             procs, m, alg, t, t, t, t);
 }
 
-static void write_run(const char *dir)
+/* The run's two tables, opened for writing, their headers written. */
+static void open_run(const char *dir, FILE **meas, FILE **opt)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/measurements.csv", dir);
-    FILE *meas = fopen(path, "w");
+    *meas = fopen(path, "w");
     snprintf(path, sizeof path, "%s/optimal.csv", dir);
-    FILE *opt = fopen(path, "w");
-    CHECK(meas && opt);
-    if (!meas || !opt) {
+    *opt = fopen(path, "w");
+    CHECK(*meas && *opt);
+    if (!*meas || !*opt) {
         exit(1);
     }
-    fprintf(meas, "collective,procs,msg_bytes,algorithm,segment_bytes,reps,"
-                  "mean_us,median_us,min_us,max_us,sd_us,cost_s\n");
-    fprintf(opt, "collective,procs,msg_bytes,algorithm,segment_bytes,"
-                 "time_us\n");
+    fprintf(*meas, "collective,procs,msg_bytes,algorithm,segment_bytes,reps,"
+                   "mean_us,median_us,min_us,max_us,sd_us,cost_s\n");
+    fprintf(*opt, "collective,procs,msg_bytes,algorithm,segment_bytes,"
+                  "time_us\n");
+}
+
+static void write_run(const char *dir)
+{
+    FILE *meas, *opt;
+    open_run(dir, &meas, &opt);
     for (int procs = 4; procs <= 8; procs += 4) {
         for (int i = 0; i < N_SIZES; i++) {
             long m = sizes[i];
@@ -62,6 +70,26 @@ static void write_run(const char *dir)
             write_time(meas, "reduce", procs, m, "binomial", b);
             write_time(meas, "reduce", procs, m, "linear", 2 * b);
             fprintf(opt, "reduce,%d,%ld,binomial,0,%.17g\n", procs, m, b);
+        }
+    }
+    fclose(meas);
+    fclose(opt);
+}
+
+/* bcast at 1 KiB and 64 KiB on 4 and 16 processes: linear's time grows as
+ * P, binomial's as 2.83 sqrt(P): they cross at P = 8 between the two. */
+static void write_procs_run(const char *dir)
+{
+    FILE *meas, *opt;
+    open_run(dir, &meas, &opt);
+    for (int procs = 4; procs <= 16; procs *= 4) {
+        for (long m = 1024; m <= 65536; m *= 64) {
+            double l = procs * sqrt((double)m);
+            double b = sqrt(8.0) * sqrt((double)procs) * sqrt((double)m);
+            write_time(meas, "bcast", procs, m, "binomial", b);
+            write_time(meas, "bcast", procs, m, "linear", l);
+            fprintf(opt, "bcast,%d,%ld,%s,0,%.17g\n", procs, m,
+                    b < l ? "binomial" : "linear", b < l ? b : l);
         }
     }
     fclose(meas);
@@ -114,8 +142,71 @@ static void check_between_cut(void)
     CHECK(cut > 1024 && cut <= 2896);
 }
 
+static void remove_run(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/optimal.csv", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/measurements.csv", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* The procs cut of the tree, the exact table and the export's cuts at 8. */
+static void check_procs_crossing(void)
+{
+    char dir[] = "/tmp/autotune-between-procs-XXXXXX";
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        check_failures++;
+        return;
+    }
+    write_procs_run(dir);
+    struct run_data *r = NULL;
+    struct decision *tree = NULL, *exact = NULL, *table = NULL;
+    struct measurement *rows = NULL;
+    long *cuts = NULL, *procs_cuts = NULL;
+    size_t n = 0;
+    char path[4096];
+    struct train_options opt;
+    train_options_init(&opt);
+    opt.c45.min_objs = 1;
+    snprintf(path, sizeof path, "%s/optimal.csv", dir);
+    CHECK_INT(0, run_data_load(dir, NULL, 0, &r));
+    CHECK_INT(0, table_read_optimal(path, &rows, &n));
+    if (r && rows) {
+        const char *coll = r->grids[0].name;
+        CHECK_INT(0, train_create_decision(r, "c45", &coll, 1, &tree));
+        CHECK_INT(0, train_trees(&opt, r, -1, NULL, tree));
+        CHECK_INT(0, train_exact(&opt, r, -1, &exact));
+        CHECK_INT(0, between_table_cuts(r, rows, n, &cuts, &procs_cuts));
+        CHECK_INT(0, decision_from_table(rows, n, cuts, procs_cuts, &table));
+    }
+    const struct decision *ds[] = {tree, exact, table};
+    for (int k = 0; k < 3; k++) {
+        for (int procs = 4; ds[k] && procs <= 16; procs++) {
+            for (long m = 1024; m <= 65536; m *= 8) {
+                CHECK_STR(procs <= 8 ? "linear/0" : "binomial/0",
+                          choice(ds[k], "bcast", procs, m));
+            }
+        }
+    }
+    for (size_t i = 0; procs_cuts && i < n; i++) {
+        CHECK_INT(rows[i].procs == 16 ? 8 : -1, procs_cuts[i]);
+    }
+    decision_destroy(tree);
+    decision_destroy(exact);
+    decision_destroy(table);
+    free(cuts);
+    free(procs_cuts);
+    free(rows);
+    run_data_destroy(r);
+    remove_run(dir);
+}
+
 int main(void)
 {
+    check_procs_crossing();
     check_between_cut();
     char dir[] = "/tmp/autotune-between-XXXXXX";
     if (!mkdtemp(dir)) {
@@ -155,10 +246,10 @@ int main(void)
     char path[4096];
     struct measurement *rows = NULL;
     size_t n = 0;
-    long *cuts = NULL;
+    long *cuts = NULL, *procs_cuts = NULL;
     snprintf(path, sizeof path, "%s/optimal.csv", dir);
     CHECK_INT(0, table_read_optimal(path, &rows, &n));
-    CHECK_INT(0, between_table_cuts(r, rows, n, &cuts));
+    CHECK_INT(0, between_table_cuts(r, rows, n, &cuts, &procs_cuts));
     for (size_t i = 0; cuts && i < n; i++) {
         long want =
             rows[i].msg_bytes == 128 ? -1
@@ -169,17 +260,15 @@ int main(void)
         CHECK_INT(want, cuts[i]);
     }
     struct decision *d = NULL;
-    CHECK_INT(0, decision_from_table(rows, n, cuts, &d));
+    CHECK_INT(0, decision_from_table(rows, n, cuts, procs_cuts, &d));
     if (d) {
         check_crossing(d, "export --format dec", 1024);
     }
     decision_destroy(d);
     free(cuts);
+    free(procs_cuts);
     free(rows);
     run_data_destroy(r);
-    unlink(path);
-    snprintf(path, sizeof path, "%s/measurements.csv", dir);
-    unlink(path);
-    rmdir(dir);
+    remove_run(dir);
     return check_exit();
 }

@@ -9,6 +9,7 @@
  * scatter) are checked at the measured communicator sizes and outside
  * them only: between two measured sizes the library scales the key by the
  * call's size, the rules by the measured one. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,11 +59,11 @@ static int cmp_long(const void *a, const void *b)
 }
 
 static void check_run(const char *source, const struct measurement *rows,
-                      size_t n, const long *cuts)
+                      size_t n, const long *cuts, const long *procs_cuts)
 {
     struct decision *made = NULL, *d = NULL;
     char path[] = "/tmp/autotune-agree-XXXXXX";
-    CHECK_INT(0, decision_from_table(rows, n, cuts, &made));
+    CHECK_INT(0, decision_from_table(rows, n, cuts, procs_cuts, &made));
     int fd = mkstemp(path);
     CHECK(fd >= 0);
     if (!made || fd < 0) {
@@ -77,8 +78,8 @@ static void check_run(const char *source, const struct measurement *rows,
     if (!d) {
         return;
     }
-    char *ompi = export_text(export_ompi, rows, n, source, cuts);
-    char *mpich = export_text(export_mpich, rows, n, source, cuts);
+    char *ompi = export_text(export_ompi, rows, n, source, cuts, procs_cuts);
+    char *mpich = export_text(export_mpich, rows, n, source, cuts, procs_cuts);
     static struct ompi_eval e;
     struct json *root = NULL;
     if (!ompi || !mpich) {
@@ -195,27 +196,39 @@ int main(void)
         struct measurement *rows = NULL;
         size_t n = 0;
         struct run_data *r = NULL;
-        long *cuts = NULL;
+        long *cuts = NULL, *procs_cuts = NULL;
         int n_moved = 0;
         CHECK_INT(0, table_read_run_optimal(runs[i], "test", &rows, &n));
         if (i > 0) { /* tests/export has no measurements */
             CHECK_INT(0, run_data_load(runs[i], NULL, 0, &r));
-            CHECK_INT(0, r ? between_table_cuts(r, rows, n, &cuts) : -1);
+            CHECK_INT(0, r ? between_table_cuts(r, rows, n, &cuts, &procs_cuts)
+                           : -1);
         }
+        int n_procs_moved = 0;
         for (size_t k = 1; cuts && k < n; k++) {
             n_moved += cuts[k] > rows[k - 1].msg_bytes;
+            bool is_measured = false; /* a procs cut at a measured procs */
+            for (size_t j = 0; j < n && procs_cuts[k] >= 0; j++) {
+                is_measured |= rows[j].procs == procs_cuts[k];
+            }
+            n_procs_moved += procs_cuts[k] >= 0 && !is_measured &&
+                             rows[k - 1].procs != rows[k].procs;
         }
         if (cuts) {
-            printf("%s: %d cuts between measured sizes\n", runs[i], n_moved);
+            printf("%s: %d message and %d procs cuts between measured "
+                   "sizes\n",
+                   runs[i], n_moved, n_procs_moved);
             CHECK(n_moved > 10);
+            CHECK(n_procs_moved > 0);
         }
         if (rows) {
-            check_run(runs[i], rows, n, NULL); /* the next size's method */
+            check_run(runs[i], rows, n, NULL, NULL); /* the next size's */
         }
         if (rows && cuts) {
-            check_run(runs[i], rows, n, cuts);
+            check_run(runs[i], rows, n, cuts, procs_cuts);
         }
         free(cuts);
+        free(procs_cuts);
         run_data_destroy(r);
         free(rows);
     }
