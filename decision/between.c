@@ -1,7 +1,8 @@
-/* Cuts between measured message sizes: where a decision's method changes
- * between two neighbouring training sizes, the cut goes where the log-log
- * interpolated measured times of the two methods cross, not at a size.
- * Only sizes strictly between two training sizes change their method. */
+/* Cuts between measured sizes (message and communicator): where a
+ * decision's method changes between two neighbouring training values, the
+ * cut goes where the log-log interpolated measured times of the two methods
+ * cross, not at a measured value. Only values strictly between two
+ * training values change their method. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,11 +27,11 @@ static double penalty_slope(int n, const double *diff_lo, const double *diff_hi,
 
 enum { N_SAMPLES = 256 };
 
-long between_cut(long lo_bytes, long hi_bytes, int n, const double *diff_lo,
+long between_cut(long lo_value, long hi_value, int n, const double *diff_lo,
                  const double *diff_hi)
 {
-    if (hi_bytes - lo_bytes < 2 || n < 1) {
-        return lo_bytes;
+    if (hi_value - lo_value < 2 || n < 1) {
+        return lo_value;
     }
     /* the summed penalty of each sampled cut: the lower method's below it,
      * the upper's above (trapezoids of the two costs' integrands) */
@@ -60,10 +61,10 @@ long between_cut(long lo_bytes, long hi_bytes, int n, const double *diff_lo,
         }
     }
     if (best == 0) {
-        return lo_bytes; /* also a tie: as the next size's rule */
+        return lo_value; /* also a tie: as the next size's rule */
     }
     if (best == N_SAMPLES) {
-        return hi_bytes - 1;
+        return hi_value - 1;
     }
     /* the least penalty is where the slope turns from negative to
      * positive: bisect for it around the best sample */
@@ -78,10 +79,10 @@ long between_cut(long lo_bytes, long hi_bytes, int n, const double *diff_lo,
         }
         s = (s0 + s1) / 2;
     }
-    double log_lo = log(lo_bytes > 1 ? (double)lo_bytes : 1);
-    double x = exp(log_lo + s * (log((double)hi_bytes) - log_lo));
+    double log_lo = log(lo_value > 1 ? (double)lo_value : 1);
+    double x = exp(log_lo + s * (log((double)hi_value) - log_lo));
     long cut = (long)floor(x * (1 + 1e-12)); /* 1023.99999 is 1024 */
-    return cut < lo_bytes ? lo_bytes : cut >= hi_bytes ? hi_bytes - 1 : cut;
+    return cut < lo_value ? lo_value : cut >= hi_value ? hi_value - 1 : cut;
 }
 
 bool between_add(const struct run_data *r, const struct run_grid *g,

@@ -371,17 +371,17 @@ int train_exact(const struct train_options *opt, const struct run_data *r,
 
 /* ---- Between measured sizes (decision/between.c) ---- */
 
-/* Where the method of a smaller measured size (lo_bytes) gives way to that
- * of the next larger (hi_bytes), for n points (communicator sizes) that
- * share the cut: diff_lo[i] and diff_hi[i] are point i's log(t_lower's
- * method / t_upper's) at each size. Times interpolated linearly in log-log
- * space make each a line in log m; the cut is the one of the least
- * penalty summed over the points and integrated over log m between the
- * sizes (against the faster of the two): for one point, where the two
- * methods' times cross. Sizes <= cut take the lower method; the cut is in
- * lo_bytes..hi_bytes-1: lo_bytes when the upper method is as fast all the
- * way (or on a tie), hi_bytes - 1 when the lower is. */
-long between_cut(long lo_bytes, long hi_bytes, int n, const double *diff_lo,
+/* Where the method of a smaller measured value (lo_value, a message or a
+ * communicator size) gives way to that of the next larger (hi_value), for
+ * n points (values of the other attribute) that share the cut: diff_lo[i] and
+ * diff_hi[i] are point i's log(t_lower's method / t_upper's) at each size.
+ * Times interpolated linearly in log-log space make each a line in log value;
+ * the cut is the one of the least penalty summed over the points and integrated
+ * over log value between the sizes (against the faster of the two): for one
+ * point, where the two methods' times cross. Values <= cut take the lower
+ * method; the cut is in lo_value..hi_value-1: lo_value when the upper method is
+ * as fast all the way (or on a tie), hi_value - 1 when the lower is. */
+long between_cut(long lo_value, long hi_value, int n, const double *diff_lo,
                  const double *diff_hi);
 /* *diff_lo and *diff_hi: the log time ratios of methods k_lo and k_hi (r's
  * indexes) at cells cell_lo and cell_hi of grid g; false, setting nothing,
