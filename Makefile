@@ -244,6 +244,14 @@ bench-decision: all build/libautotune-tool.a
 .PHONY: report-sample
 report-sample: build/autotune
 	@tests/bench/report_sample.sh
+# Held-out penalties of C4.5 trees, quadtrees and the exact table between
+# measured sizes, before and after the crossing cuts, on every committed
+# run with tables (results/bench/between.{csv,txt}); bench-between-tune:
+# the options the defaults were chosen from (results/bench/between-tune.csv).
+bench-between: all
+	@tests/bench/between.sh
+bench-between-tune: all
+	@tests/bench/between.sh tune
 
 # libautotune's per-call overhead on MPI_COMM_SELF against PMPI_Bcast, with
 # a decision that says default (lookup, then the library), one that runs
@@ -345,7 +353,8 @@ clean:
 	rm -rf build
 
 .PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust bench-adaptive \
-        bench-decision bench-runtime bench-runtime-overhead golden-decision fuzz demo install format clean
+        bench-decision bench-between bench-between-tune bench-runtime bench-runtime-overhead \
+        golden-decision fuzz demo install format clean
 .SECONDARY:
 
 -include $(OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) \

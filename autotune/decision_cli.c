@@ -10,6 +10,11 @@
 #include "decision/decision.h"
 
 #define MAX_COLLS 16
+/* The defaults of tree -r and quadtree: the settings of the least held-out
+ * penalty (every other message size) on the committed dense runs
+ * (tests/bench/between.sh tune, results/bench/between-tune.csv). */
+#define TREE_RUN_MIN_OBJS 1
+#define QUADTREE_DEPTH 4
 
 /* What both commands accept; each reads the fields it needs. */
 struct run_args {
@@ -19,6 +24,7 @@ struct run_args {
     const char *colls[MAX_COLLS];
     int n_colls;
     bool emit_names, emit_c, emit_c_table, emit_c_tree;
+    bool is_exact; /* tree -r --exact: the exact table, not C4.5 */
     struct train_options train;
 };
 
@@ -107,7 +113,9 @@ static int parse_args(int argc, char **argv, const char *usage,
     double v;
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i];
-        bool is_flag = strcmp(opt, "--combined") == 0;
+        bool is_flag =
+            strcmp(opt, "--combined") == 0 ||
+            (strcmp(opt, "--exact") == 0 && strcmp(a->cmd, "tree") == 0);
         if (!is_flag && i + 1 >= argc) {
             fprintf(stderr, "autotune %s: %s needs a value\n%s", a->cmd, opt,
                     usage);
@@ -116,7 +124,16 @@ static int parse_args(int argc, char **argv, const char *usage,
         char *val = is_flag ? NULL : argv[++i];
         int rc = 0;
         if (is_flag) {
-            a->train.is_combined = true;
+            *(opt[2] == 'c' ? &a->train.is_combined : &a->is_exact) = true;
+        } else if (strcmp(opt, "--between") == 0) {
+            a->train.is_next_size = strcmp(val, "next") == 0;
+            if (!a->train.is_next_size && strcmp(val, "cross") != 0) {
+                fprintf(stderr,
+                        "autotune %s: %s: '%s' is neither 'cross' nor "
+                        "'next'\n",
+                        a->cmd, opt, val);
+                rc = -1;
+            }
         } else if (strcmp(opt, "-r") == 0) {
             a->run = val;
         } else if (strcmp(opt, "-o") == 0) {
@@ -361,6 +378,12 @@ static int train_tree_fold(const struct run_args *a, const struct run_data *r,
            train_trees(&a->train, r, fold, NULL, *out);
 }
 
+static int train_exact_fold(const struct run_args *a, const struct run_data *r,
+                            int fold, struct decision **out)
+{
+    return train_exact(&a->train, r, fold, out);
+}
+
 static int train_quadtree_fold(const struct run_args *a,
                                const struct run_data *r, int fold,
                                struct decision **out)
@@ -402,7 +425,8 @@ static const char tree_usage[] =
     "[--combined]\n"
     "                     [--depth N] [--holdout sizes|K] [--near PCT] "
     "[--leaf penalty|majority]\n"
-    "                     [--emit names,c,c-tree,c-table] [-o STEM]\n";
+    "                     [--between cross|next] [--exact] "
+    "[--emit names,c,c-tree,c-table] [-o STEM]\n";
 
 int tree_run_main(int argc, char **argv)
 {
@@ -413,6 +437,9 @@ int tree_run_main(int argc, char **argv)
     char stem[4096];
     int status = 1;
     train_options_init(&a.train);
+    /* -m 1 held out best on the committed runs (make bench-between-tune);
+     * tree -f keeps c4.5's -m 2 */
+    a.train.c45.min_objs = TREE_RUN_MIN_OBJS;
     if (parse_args(argc, argv, tree_usage, &a)) {
         status = 2; /* a usage error */
         goto done;
@@ -434,21 +461,26 @@ int tree_run_main(int argc, char **argv)
     for (int g = 0; g < r->n_grids && g <= MAX_COLLS; g++) {
         colls[g] = r->grids[g].name;
     }
-    if (train_create_decision(r, "c45", colls, r->n_grids, &d) ||
-        train_trees(&a.train, r, -1, stdout, d)) {
+    if (a.is_exact ? train_exact(&a.train, r, -1, &d)
+                   : (train_create_decision(r, "c45", colls, r->n_grids, &d) ||
+                      train_trees(&a.train, r, -1, stdout, d))) {
         goto done;
     }
+    const char *what = a.is_exact ? "exact" : "tree";
+    char held[32];
+    snprintf(held, sizeof held, "%s held out", what);
     long depth_sum = 0;
     print_penalty_header();
     for (int g = 0; g < r->n_grids; g++) {
         train_score_decision(&a.train, r, g, d, g, -1, &s, &depth_sum);
-        print_penalty(r->grids[g].name, "tree", &s);
+        print_penalty(r->grids[g].name, what, &s);
     }
     print_default(r, &s);
     if (a.train.holdout_folds) {
         print_held_out_header(&a);
         for (int g = 0; g < r->n_grids; g++) {
-            if (print_held_out(&a, r, g, "tree held out", train_tree_fold,
+            if (print_held_out(&a, r, g, held,
+                               a.is_exact ? train_exact_fold : train_tree_fold,
                                &s)) {
                 goto done;
             }
@@ -466,6 +498,9 @@ int tree_run_main(int argc, char **argv)
     snprintf(comment, sizeof comment, "C4.5 decision (-m %d -c %g)%s",
              a.train.c45.min_objs, (double)(a.train.c45.cf * 100),
              a.train.is_combined ? ", one tree for all collectives" : "");
+    if (a.is_exact) {
+        snprintf(comment, sizeof comment, "the exact decision of the table");
+    }
     if (write_outputs(&a, d, comment) || (a.emit_names && emit_names(&a, r))) {
         goto done;
     }
@@ -480,11 +515,12 @@ done:
 /* ---- quadtree ---- */
 
 static const char quadtree_usage[] =
-    "usage: autotune quadtree -r RUN --collective C (--depth N | --accuracy "
-    "PCT)\n"
+    "usage: autotune quadtree -r RUN --collective C [--depth N | --accuracy "
+    "PCT]\n"
     "                         [--holdout sizes|K] [--near PCT] "
     "[--leaf penalty|majority]\n"
-    "                         [--emit c,c-tree,c-table] [-o STEM]\n";
+    "                         [--between cross|next] [--emit c,c-tree,c-table] "
+    "[-o STEM]\n";
 
 int quadtree_main(int argc, char **argv)
 {
@@ -508,11 +544,7 @@ int quadtree_main(int argc, char **argv)
         goto done;
     }
     if (a.train.max_depth < 0 && a.train.accuracy_pct < 0) {
-        fprintf(stderr,
-                "autotune quadtree: --depth or --accuracy is "
-                "required\n%s",
-                quadtree_usage);
-        goto done;
+        a.train.max_depth = QUADTREE_DEPTH; /* held out best */
     }
     status = 1;
     if (a.train.accuracy_pct < 0) {

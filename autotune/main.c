@@ -19,6 +19,7 @@
 #include "autotune/profile_cli.h"
 #include "autotune/sweep.h"
 #include "collectives/collectives.h"
+#include "decision/decision.h"
 #include "search/search.h"
 #include "store/export.h"
 #include "store/journal.h"
@@ -45,7 +46,7 @@ static const char usage[] =
     "                [--leaf penalty|majority] [--emit names,c,c-tree] "
     "[-o STEM]\n"
     "                                                C4.5 trees of a run\n"
-    "  autotune quadtree -r RUN --collective C (--depth N | --accuracy PCT)\n"
+    "  autotune quadtree -r RUN --collective C [--depth N | --accuracy PCT]\n"
     "                [--holdout sizes|K] [--near PCT] [--leaf "
     "penalty|majority]\n"
     "                [--emit c,c-tree] [-o STEM]\n"
@@ -114,7 +115,7 @@ static int export_context_of(const char *run, const char *source,
     char path[4096];
     struct journal *j = NULL;
     snprintf(path, sizeof path, "%s/" RUNDIR_JOURNAL, run);
-    *ctx = (struct export_context){source, "own", "", 4, stderr};
+    *ctx = (struct export_context){source, "own", "", 4, stderr, NULL, NULL};
     if (access(path, F_OK) != 0) {
         fprintf(stderr,
                 "note: %s has no journal; assuming backend own, chain_fanout "
@@ -143,6 +144,27 @@ static int export_context_of(const char *run, const char *source,
     ctx->library = library;
     journal_close(j);
     return 0;
+}
+
+/* The cuts between measured sizes, from the times the run measured
+ * (none for a run directory without measurements.csv: then the next
+ * measured size's method). */
+static int export_cuts_of(const char *run, const struct measurement *rows,
+                          size_t n, long **cuts, long **procs_cuts)
+{
+    char path[4096];
+    struct run_data *r = NULL;
+    snprintf(path, sizeof path, "%s/" RUNDIR_MEASUREMENTS, run);
+    *cuts = *procs_cuts = NULL;
+    if (access(path, F_OK) != 0) {
+        return 0;
+    }
+    if (run_data_load(run, NULL, 0, &r) != 0) {
+        return -1;
+    }
+    int rc = between_table_cuts(r, rows, n, cuts, procs_cuts);
+    run_data_destroy(r);
+    return rc;
 }
 
 static int cmd_export(int argc, char **argv)
@@ -188,9 +210,17 @@ static int cmd_export(int argc, char **argv)
     snprintf(path, sizeof path, "%s/" RUNDIR_OPTIMAL, run);
     int rc = export_context_of(run, path, &ctx, library, sizeof library,
                                backend, sizeof backend);
+    long *cuts = NULL, *procs_cuts = NULL;
+    if (rc == 0) {
+        rc = export_cuts_of(run, rows, n, &cuts, &procs_cuts);
+        ctx.msg_cuts = cuts;
+        ctx.procs_cuts = procs_cuts;
+    }
     if (rc == 0) {
         rc = export_write(format, out_path, rows, n, &ctx);
     }
+    free(cuts);
+    free(procs_cuts);
     free(rows);
     return rc == 0 ? 0 : 1;
 }
@@ -301,17 +331,19 @@ static const struct command offline_commands[] = {
      "       autotune tree -r RUN [-m M] [-c C] [--collectives a,b] "
      "[--combined]\n"
      "                     [--depth N] [--holdout sizes|K] [--near PCT]\n"
-     "                     [--leaf penalty|majority] [--emit "
-     "names,c,c-tree,c-table]\n"
-     "                     [-o STEM]\n"
+     "                     [--leaf penalty|majority] [--between cross|next] "
+     "[--exact]\n"
+     "                     [--emit names,c,c-tree,c-table] [-o STEM]\n"
      "C4.5 as release 8 on STEM.names/STEM.data, or the C4.5 decision trees "
      "of a run.\n"},
     {"quadtree", quadtree_main,
-     "usage: autotune quadtree -r RUN --collective C (--depth N | --accuracy "
-     "PCT)\n"
+     "usage: autotune quadtree -r RUN --collective C [--depth N | --accuracy "
+     "PCT]\n"
      "                         [--holdout sizes|K] [--near PCT] "
      "[--leaf penalty|majority]\n"
-     "                         [--emit c,c-tree,c-table] [-o STEM]\n"
+     "                         [--between cross|next] [--emit "
+     "c,c-tree,c-table] "
+     "[-o STEM]\n"
      "The quadtree decision of one collective of a run.\n"},
     {"plan", plan_main,
      "usage: autotune plan -c tune.cfg\n"

@@ -247,15 +247,18 @@ int decision_save(const struct decision *d, const char *path);
 int decision_write(const struct decision *d, FILE *f);
 /* The exact decision of an optimal table's rows (decision/exact.c, kind
  * "exact"): per collective, the row's method at every measured point; a
- * size between two measured ones (message or communicator size) takes the
- * next measured one's method above it (every test is `value <= a measured
- * value`, as in trees and quadtrees); below the smallest measured message
- * size the smallest's, above the largest the largest's; communicator sizes
- * below or above the measured ones say default/0 (the library decides).
- * The methods are the rows' labels, then default/0 if no row names it.
- * Caller frees with decision_destroy. */
+ * message size between two measured ones takes the smaller one's method up
+ * to msg_cuts of the larger's row (between_table_cuts), the larger's above
+ * it; a communicator size between two measured ones likewise up to
+ * procs_cuts (without cuts, NULL, or where one is -1: the larger's all the
+ * way, as every test is `value <= cut`); below the smallest measured
+ * message size the smallest's, above the largest the largest's;
+ * communicator sizes below or above the measured ones say default/0 (the
+ * library decides). The methods are the rows' labels, then default/0 if no
+ * row names it. Caller frees with decision_destroy. */
 struct measurement;
 int decision_from_table(const struct measurement *rows, size_t n,
+                        const long *msg_cuts, const long *procs_cuts,
                         struct decision **out);
 int decision_load(const char *path, struct decision **out);
 /* decision_load from an open stream: path names it in messages, which go
@@ -319,6 +322,9 @@ struct train_options {
                                quadtree leaves the most common method */
     int holdout_folds; /* 0: none; 2 with holdout_sizes: every other size */
     bool holdout_sizes;
+    bool is_next_size; /* a size between two training sizes takes the next
+                          one's method (before: the cut where the two
+                          methods' interpolated times cross) */
 };
 
 /* c4.5's defaults, no depth limit, exact quadtrees, exact ties only,
@@ -328,6 +334,10 @@ void train_options_init(struct train_options *opt);
  * every other message size, or the grid points of all grids in turn. */
 int train_fold_of(const struct train_options *opt, const struct run_data *r,
                   int g, long cell);
+/* Cell of grid g is a training point: it has an optimum and is not in
+ * the held-out fold skip (none when skip < 0). */
+bool train_is_training(const struct train_options *opt,
+                       const struct run_data *r, int g, long cell, int skip);
 /* The training label of each cell of grid g outside fold skip (-1 for the
  * others, and for cells without an optimum): its optimum, unless the label
  * of the previous message size at these procs (the last labelled), or else
@@ -369,6 +379,52 @@ int train_trees(const struct train_options *opt, const struct run_data *r,
  * frees *out (also on failure). */
 int train_quadtree(const struct train_options *opt, const struct run_data *r,
                    int skip, struct decision **out);
+
+/* The exact decision of the training points of every grid (outside fold
+ * skip): decision_from_table of their optima, over the run's methods, its
+ * cuts placed by decision_place_cuts unless opt->is_next_size. Caller
+ * frees *out (also on failure). */
+int train_exact(const struct train_options *opt, const struct run_data *r,
+                int skip, struct decision **out);
+
+/* ---- Between measured sizes (decision/between.c) ---- */
+
+/* Where the method of a smaller measured value (lo_value, a message or a
+ * communicator size) gives way to that of the next larger (hi_value), for
+ * n points (values of the other attribute) that share the cut: diff_lo[i] and
+ * diff_hi[i] are point i's log(t_lower's method / t_upper's) at each size.
+ * Times interpolated linearly in log-log space make each a line in log value;
+ * the cut is the one of the least penalty summed over the points and integrated
+ * over log value between the sizes (against the faster of the two): for one
+ * point, where the two methods' times cross. Values <= cut take the lower
+ * method; the cut is in lo_value..hi_value-1: lo_value when the upper method is
+ * as fast all the way (or on a tie), hi_value - 1 when the lower is. */
+long between_cut(long lo_value, long hi_value, int n, const double *diff_lo,
+                 const double *diff_hi);
+/* *diff_lo and *diff_hi: the log time ratios of methods k_lo and k_hi (r's
+ * indexes) at cells cell_lo and cell_hi of grid g; false, setting nothing,
+ * when either cannot run at either cell. */
+bool between_add(const struct run_data *r, const struct run_grid *g,
+                 long cell_lo, long cell_hi, int k_lo, int k_hi,
+                 double *diff_lo, double *diff_hi);
+/* Moves every cut of collective dc of d (built from grid g's points
+ * outside fold skip) between the neighbouring training values of its
+ * attribute, to where the methods the decision gives at those two values
+ * cross (between_cut over the training points of the other attribute the
+ * node covers). The choice at every training point stays. 0 or -1. */
+int decision_place_cuts(const struct train_options *opt,
+                        const struct run_data *r, int g, int skip,
+                        struct decision *d, int dc);
+/* For every optimal-table row, the cut below it: msg_cuts between it and
+ * the row of the next smaller measured size at its procs (sizes <= cut
+ * take that row's method), between_cut of their two methods; that row's
+ * size where they share the method or a time is missing; -1 for the
+ * smallest size or a row the run lacks. procs_cuts between its procs and
+ * the next smaller measured procs of its collective, between_cut over the
+ * sizes measured at both; -1 for the smallest procs. Both (n entries)
+ * caller-frees. */
+int between_table_cuts(const struct run_data *r, const struct measurement *rows,
+                       size_t n, long **msg_cuts, long **procs_cuts);
 
 /* Penalties of choices (fractions), for penalty_stats_compute. */
 struct train_scores {

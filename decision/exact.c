@@ -1,9 +1,9 @@
 /* The exact decision of an optimal table (export --format dec): the
  * table's method at every measured point, by the cut rule the exports
- * share (a size between two measured ones goes with the next measured one
- * above it; tests are `value <= measured`), and default/0 for communicator
- * sizes outside the measured ones; each collective's measured range is
- * recorded. */
+ * share (between two measured sizes, message or communicator, the cut
+ * between_table_cuts gives, or without it the next measured one's
+ * method), and default/0 for communicator sizes outside the measured ones;
+ * each collective's measured range is recorded. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,23 +11,32 @@
 #include "store/export.h"
 #include "store/tables.h"
 
+/* A row and the cut below it (sizes <= cut_below take the method of the
+ * next smaller measured size). */
+struct exact_row {
+    struct measurement m;
+    long cut_below, procs_cut_below;
+};
+
 struct exact_build {
     struct decision *d;
-    const struct measurement *rows; /* one collective's, sorted */
-    int def;                        /* the default/0 method */
+    const struct exact_row *rows; /* one collective's, sorted */
+    int def;                      /* the default/0 method */
 };
 
 static int cmp_row(const void *pa, const void *pb)
 {
-    const struct measurement *a = pa, *b = pb;
+    const struct measurement *a = &((const struct exact_row *)pa)->m;
+    const struct measurement *b = &((const struct exact_row *)pb)->m;
     if (a->procs != b->procs) {
         return a->procs < b->procs ? -1 : 1;
     }
     return (a->msg_bytes > b->msg_bytes) - (a->msg_bytes < b->msg_bytes);
 }
 
-static int method_of(const struct decision *d, const struct measurement *m)
+static int method_of(const struct decision *d, const struct exact_row *row)
 {
+    const struct measurement *m = &row->m;
     char label[2 * RUN_NAME_MAX];
     method_label(label, sizeof label, m->algorithm, m->segment_bytes);
     for (int k = 0; k < d->n_methods; k++) {
@@ -61,8 +70,11 @@ static int build_row(struct exact_build *b, int node, int lo, int hi)
         }
     }
     int l, h;
-    return decision_add_split(b->d, node, false, b->rows[mid].msg_bytes, &l,
-                              &h) ||
+    long cut = b->rows[mid + 1].cut_below;
+    if (cut < b->rows[mid].m.msg_bytes || cut >= b->rows[mid + 1].m.msg_bytes) {
+        cut = b->rows[mid].m.msg_bytes; /* none given: the next size's */
+    }
+    return decision_add_split(b->d, node, false, cut, &l, &h) ||
            build_row(b, l, lo, mid + 1) || build_row(b, h, mid + 1, hi);
 }
 
@@ -74,8 +86,12 @@ static int build_procs(struct exact_build *b, int node, const int *starts,
         return build_row(b, node, starts[first], starts[first + 1]);
     }
     int mid = (first + last) / 2, l, h;
-    return decision_add_split(b->d, node, true, b->rows[starts[mid]].procs, &l,
-                              &h) ||
+    long cut = b->rows[starts[mid + 1]].procs_cut_below;
+    if (cut < b->rows[starts[mid]].m.procs ||
+        cut >= b->rows[starts[mid + 1]].m.procs) {
+        cut = b->rows[starts[mid]].m.procs; /* none given: the next one's */
+    }
+    return decision_add_split(b->d, node, true, cut, &l, &h) ||
            build_procs(b, l, starts, first, mid) ||
            build_procs(b, h, starts, mid + 1, last);
 }
@@ -91,15 +107,16 @@ static int build_collective(struct exact_build *b, int coll, int n)
         return -1;
     }
     for (int i = 0; i < n; i++) {
-        if (i == 0 || b->rows[i].procs != b->rows[i - 1].procs) {
+        if (i == 0 || b->rows[i].m.procs != b->rows[i - 1].m.procs) {
             starts[n_procs++] = i;
         }
     }
     starts[n_procs] = n;
-    int rc =
-        decision_add_split(b->d, root, true, b->rows[0].procs - 1, &lo, &hi) ||
-        decision_add_split(b->d, hi, true, b->rows[n - 1].procs, &in, &above) ||
-        build_procs(b, in, starts, 0, n_procs - 1);
+    int rc = decision_add_split(b->d, root, true, b->rows[0].m.procs - 1, &lo,
+                                &hi) ||
+             decision_add_split(b->d, hi, true, b->rows[n - 1].m.procs, &in,
+                                &above) ||
+             build_procs(b, in, starts, 0, n_procs - 1);
     if (rc == 0) {
         decision_set_leaf(b->d, lo, b->def);
         decision_set_leaf(b->d, above, b->def);
@@ -110,13 +127,14 @@ static int build_collective(struct exact_build *b, int coll, int n)
 }
 
 int decision_from_table(const struct measurement *rows, size_t n,
+                        const long *msg_cuts, const long *procs_cuts,
                         struct decision **out)
 {
     int rc = -1, n_methods = 0, n_colls = 0;
     char(*labels)[2 * RUN_NAME_MAX] = calloc(n + 1, sizeof *labels);
     const char **methods = calloc(n + 1, sizeof *methods);
     const char **colls = calloc(n + 1, sizeof *colls);
-    struct measurement *sorted = malloc((n + 1) * sizeof *sorted);
+    struct exact_row *sorted = malloc((n + 1) * sizeof *sorted);
     *out = NULL;
     if (!labels || !methods || !colls || !sorted) {
         fprintf(stderr, "autotune: out of memory\n");
@@ -164,20 +182,19 @@ int decision_from_table(const struct measurement *rows, size_t n,
         int count = 0;
         for (size_t i = 0; i < n; i++) {
             if (strcmp(rows[i].collective, colls[c]) == 0) {
-                sorted[count++] = rows[i];
+                sorted[count].m = rows[i];
+                sorted[count].procs_cut_below = procs_cuts ? procs_cuts[i] : -1;
+                sorted[count++].cut_below = msg_cuts ? msg_cuts[i] : -1;
             }
         }
         qsort(sorted, (size_t)count, sizeof *sorted, cmp_row);
-        struct decision_range range = {sorted[0].procs, sorted[count - 1].procs,
-                                       sorted[0].msg_bytes,
-                                       sorted[0].msg_bytes};
+        struct decision_range range = {
+            sorted[0].m.procs, sorted[count - 1].m.procs,
+            sorted[0].m.msg_bytes, sorted[0].m.msg_bytes};
         for (int i = 1; i < count; i++) {
-            range.msg_min = sorted[i].msg_bytes < range.msg_min
-                                ? sorted[i].msg_bytes
-                                : range.msg_min;
-            range.msg_max = sorted[i].msg_bytes > range.msg_max
-                                ? sorted[i].msg_bytes
-                                : range.msg_max;
+            long bytes = sorted[i].m.msg_bytes;
+            range.msg_min = bytes < range.msg_min ? bytes : range.msg_min;
+            range.msg_max = bytes > range.msg_max ? bytes : range.msg_max;
         }
         if (build_collective(&b, c, count) ||
             decision_set_range(*out, c, &range)) {
@@ -200,9 +217,8 @@ done:
 int export_dec(FILE *out, const struct measurement *rows, size_t n,
                const struct export_context *ctx)
 {
-    (void)ctx;
     struct decision *d = NULL;
-    if (decision_from_table(rows, n, &d) != 0) {
+    if (decision_from_table(rows, n, ctx->msg_cuts, ctx->procs_cuts, &d) != 0) {
         return -1;
     }
     int rc = decision_write(d, out);

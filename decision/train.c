@@ -7,6 +7,7 @@
 
 #include "decision/c45.h"
 #include "decision/decision.h"
+#include "store/journal.h"
 
 void train_options_init(struct train_options *opt)
 {
@@ -111,10 +112,8 @@ int train_create_decision(const struct run_data *r, const char *kind,
     return rc;
 }
 
-/* Cell c of grid g is a training point: it has an optimum and is not in
- * the held-out fold skip (none when skip < 0). */
-static bool is_training(const struct train_options *opt,
-                        const struct run_data *r, int g, long c, int skip)
+bool train_is_training(const struct train_options *opt,
+                       const struct run_data *r, int g, long c, int skip)
 {
     return r->grids[g].best[c] >= 0 &&
            (skip < 0 || train_fold_of(opt, r, g, c) != skip);
@@ -146,7 +145,8 @@ void train_labels(const struct train_options *opt, const struct run_data *r,
         for (int m = 0; m < grid->n_msgs; m++) {
             long c = (long)p * grid->n_msgs + m;
             int below = p > 0 ? labels[c - grid->n_msgs] : -1;
-            labels[c] = is_training(opt, r, g, c, skip) ? grid->best[c] : -1;
+            labels[c] =
+                train_is_training(opt, r, g, c, skip) ? grid->best[c] : -1;
             if (labels[c] < 0) {
                 continue;
             }
@@ -295,7 +295,7 @@ int train_leaves_by_penalty(const struct train_options *opt,
     for (int g = g0; g < g1; g++) {
         const struct run_grid *grid = &r->grids[g];
         for (long c = 0; c < (long)grid->n_procs * grid->n_msgs; c++) {
-            if (!is_training(opt, r, g, c, skip)) {
+            if (!train_is_training(opt, r, g, c, skip)) {
                 continue;
             }
             int leaf = decision_leaf(d, g, grid->procs[c / grid->n_msgs],
@@ -372,7 +372,7 @@ int train_give_back(const struct train_options *opt, const struct run_data *r,
     }
     for (long c = 0; def >= 0 && c < (long)grid->n_procs * grid->n_msgs; c++) {
         int p = (int)(c / grid->n_msgs), m = (int)(c % grid->n_msgs);
-        if (!is_training(opt, r, g, c, skip) || grid->best[c] != def) {
+        if (!train_is_training(opt, r, g, c, skip) || grid->best[c] != def) {
             continue;
         }
         int node = decision_leaf(d, dc, grid->procs[p], grid->msgs[m]);
@@ -417,7 +417,8 @@ int train_trees(const struct train_options *opt, const struct run_data *r,
         }
         for (int g = g0; rc == 0 && g < g1; g++) {
             int given = train_give_back(opt, r, g, skip, d, g);
-            rc = given < 0;
+            rc = given < 0 || (!opt->is_next_size &&
+                               decision_place_cuts(opt, r, g, skip, d, g) != 0);
             n_given += given;
         }
         if (rc == 0 && report) {
@@ -525,7 +526,9 @@ int train_quadtree(const struct train_options *opt, const struct run_data *r,
     if (train_create_decision(r, "quadtree", &coll, 1, out) ||
         fill_map(opt, r, 0, skip, labels, cells, penalty) ||
         quadtree_build(*out, 0, &in, opt->max_depth, opt->accuracy_pct) ||
-        train_give_back(opt, r, 0, skip, *out, 0) < 0) {
+        train_give_back(opt, r, 0, skip, *out, 0) < 0 ||
+        (!opt->is_next_size &&
+         decision_place_cuts(opt, r, 0, skip, *out, 0) != 0)) {
         goto done;
     }
     rc = 0;
@@ -533,5 +536,78 @@ done:
     free(cells);
     free(labels);
     free(penalty);
+    return rc;
+}
+
+/* Gives d, built over other methods, the run's: each leaf the run's index
+ * of its label. A label the run lacks (default/0 of a run that never timed
+ * it, on procs outside the measured ones, which no score reaches) becomes
+ * method 0. */
+static int adopt_run_methods(struct decision *d, const struct run_data *r)
+{
+    char(*methods)[2 * RUN_NAME_MAX] =
+        calloc((size_t)r->n_methods, sizeof *methods);
+    if (!methods) {
+        fprintf(stderr, "autotune: out of memory\n");
+        return -1;
+    }
+    for (int i = 0; i < d->n_nodes; i++) {
+        if (d->leaf_method[i] >= 0) {
+            int k = run_data_find_method(r, d->methods[d->leaf_method[i]]);
+            d->leaf_method[i] = k >= 0 ? k : 0;
+        }
+    }
+    for (int k = 0; k < r->n_methods; k++) {
+        snprintf(methods[k], sizeof methods[k], "%s", r->methods[k].label);
+    }
+    free(d->methods);
+    d->methods = methods;
+    d->n_methods = r->n_methods;
+    return decision_prepare(d);
+}
+
+int train_exact(const struct train_options *opt, const struct run_data *r,
+                int skip, struct decision **out)
+{
+    size_t n = 0, cap = 1;
+    for (int g = 0; g < r->n_grids; g++) {
+        cap += (size_t)r->grids[g].n_procs * r->grids[g].n_msgs;
+    }
+    struct measurement *rows = calloc(cap, sizeof *rows);
+    int rc = -1;
+    *out = NULL;
+    if (!rows) {
+        fprintf(stderr, "autotune: out of memory\n");
+        return -1;
+    }
+    for (int g = 0; g < r->n_grids; g++) {
+        const struct run_grid *grid = &r->grids[g];
+        for (long c = 0; c < (long)grid->n_procs * grid->n_msgs; c++) {
+            if (!train_is_training(opt, r, g, c, skip)) {
+                continue;
+            }
+            const struct run_method *k = &r->methods[grid->best[c]];
+            struct measurement *row = &rows[n++];
+            snprintf(row->collective, sizeof row->collective, "%s", grid->name);
+            snprintf(row->algorithm, sizeof row->algorithm, "%s", k->algorithm);
+            row->procs = grid->procs[c / grid->n_msgs];
+            row->msg_bytes = grid->msgs[c % grid->n_msgs];
+            row->segment_bytes = k->segment_bytes;
+            row->is_applicable = 1;
+        }
+    }
+    if (decision_from_table(rows, n, NULL, NULL, out) != 0 ||
+        adopt_run_methods(*out, r) != 0) {
+        goto done;
+    }
+    for (int g = 0; g < r->n_grids && !opt->is_next_size; g++) {
+        int dc = decision_find_collective(*out, r->grids[g].name);
+        if (dc >= 0 && decision_place_cuts(opt, r, g, skip, *out, dc) != 0) {
+            goto done;
+        }
+    }
+    rc = decision_prepare(*out);
+done:
+    free(rows);
     return rc;
 }

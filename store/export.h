@@ -16,6 +16,11 @@ struct export_context {
     const char *library; /* the MPI library the run measured; "" if unknown */
     int chain_fanout;    /* chains of the chain algorithms in the run */
     FILE *warn; /* one line per row that could not be exported, and why */
+    /* NULL, or per row the cut below it (between_table_cuts): sizes above
+     * the next smaller measured one up to the cut take that one's method;
+     * -1: none (the row's own method from just above that size); the same
+     * for communicator sizes in procs_cuts */
+    const long *msg_cuts, *procs_cuts;
 };
 
 /* Export formats of the optimal-method table, one row per format. rows[i]

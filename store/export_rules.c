@@ -1,9 +1,11 @@
 /* Turns the optimal table into the library exporters' decision table: one
  * rule per grid point, keyed as the library keys it, then merged. The cut
- * rule every decision shares: a rule covers the keys above the previous
- * measured one up to its own (the first from 0, the last to any size); a
- * block the communicator sizes above the previous measured one up to its
- * own, and sizes outside the measured range go to the library. */
+ * rule every decision shares: a rule covers the keys above the cut below
+ * its point (ctx->msg_cuts; without it the previous measured key) up to
+ * the cut above it (the first from 0, the last to any size); a block the
+ * communicator sizes above the procs cut below its own (ctx->procs_cuts;
+ * without it the previous measured one) up to the next block's, and sizes
+ * outside the measured range go to the library. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,6 +167,35 @@ static int check_duplicate(const struct export_context *ctx,
     return -1;
 }
 
+/* Where the rule of entry e starts: just above the key of the cut below
+ * its row (ctx->msg_cuts), else above the previous measured key. */
+static long rule_start(const struct export_context *ctx, rule_map_fn map,
+                       const struct entry *prev, const struct entry *e)
+{
+    long cut = ctx->msg_cuts ? ctx->msg_cuts[e->rule.line - 2] : -1;
+    if (cut < prev->m->msg_bytes || cut >= e->m->msg_bytes) {
+        return prev->rule.msg_min + 1;
+    }
+    struct measurement at = *prev->m; /* the library's key of the cut */
+    struct rule r = {0};
+    char why[256];
+    at.msg_bytes = cut;
+    map(&at, ctx, &r, why, sizeof why);
+    return r.msg_min + 1;
+}
+
+/* Where the block of entry e's procs starts: just above the procs cut
+ * below it (ctx->procs_cuts), else above the previous measured procs. */
+static int block_start(const struct export_context *ctx, int procs_below,
+                       const struct entry *e)
+{
+    long cut = ctx->procs_cuts ? ctx->procs_cuts[e->rule.line - 2] : -1;
+    if (cut < procs_below || cut >= e->m->procs) {
+        return procs_below + 1;
+    }
+    return (int)cut + 1;
+}
+
 int rules_build(const struct measurement *rows, size_t n,
                 const struct export_context *ctx, rule_map_fn map,
                 const char *fallback, struct rule_set *set)
@@ -200,7 +231,7 @@ int rules_build(const struct measurement *rows, size_t n,
         }
         if (c->n == 0 || procs != e->m->procs) {
             coll_close_block(c);
-            if (!coll_add_block(c, procs + 1)) {
+            if (!coll_add_block(c, block_start(ctx, procs, e))) {
                 goto oom;
             }
             procs = e->m->procs;
@@ -208,7 +239,7 @@ int rules_build(const struct measurement *rows, size_t n,
         }
         struct rule r = e->rule;
         if (prev) {
-            r.msg_min = prev->rule.msg_min + 1; /* above the previous key */
+            r.msg_min = rule_start(ctx, map, prev, e);
         }
         if (block_add_rule(&c->blocks[c->n - 1], &r) != 0) {
             goto oom;

@@ -45,10 +45,12 @@ typedef int (*rule_map_fn)(const struct measurement *m,
 
 /* Builds the table (sorted by collective, procs, key); every row that could
  * not be mapped is reported on ctx->warn with fallback (what runs instead).
- * The cut rule: a rule starts just above the previous measured key (the
- * first at 0), a block just above the previous measured size; blocks of
- * the library's decision cover the sizes below and above the measured
- * ones. *set is caller-frees with rules_destroy. */
+ * The cut rule: a rule starts just above the key of the cut below its row
+ * (ctx->msg_cuts), else the previous measured key (the first at 0); a
+ * block just above its procs cut (ctx->procs_cuts), else the previous
+ * measured size; blocks of the library's decision cover
+ * the sizes below and above the measured ones. *set is caller-frees with
+ * rules_destroy. */
 int rules_build(const struct measurement *rows, size_t n,
                 const struct export_context *ctx, rule_map_fn map,
                 const char *fallback, struct rule_set *set);

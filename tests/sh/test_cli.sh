@@ -71,7 +71,7 @@ for bin in "${bins[@]}"; do
     expect 2 $bin tree -f
     expect 2 $bin tree -m 2
     expect 2 $bin quadtree -r $run --depth 3
-    expect 2 $bin quadtree -r $run --collective bcast
+    expect 2 $bin quadtree -r $run --collective bcast --between near
     expect 2 $bin plan
     expect 2 $bin plan -c "$tmp/tune.cfg" --bogus
     # data errors

@@ -57,6 +57,8 @@ cases=(
     "acc|quadtree -r $run --collective reduce --accuracy 50"
     "leaf|quadtree -r $run --collective bcast --accuracy 1"
     "depth1|tree -r $run --collectives reduce --depth 1"
+    "exacttable|tree -r $run --exact"
+    "nextsize|tree -r $run --between next"
 )
 for c in "${cases[@]}"; do
     name=${c%%|*} args=${c#*|}

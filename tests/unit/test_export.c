@@ -118,8 +118,8 @@ static void test_writers(void)
     size_t n;
     CHECK_INT(0, table_read_optimal("tests/export/optimal.csv", &rows, &n));
     FILE *quiet = fopen("/dev/null", "w");
-    struct export_context ctx = {"tests/export/optimal.csv", "own", "", 3,
-                                 quiet};
+    struct export_context ctx = {
+        "tests/export/optimal.csv", "own", "", 3, quiet, NULL, NULL};
     for (int i = 0; i < export_formats_size; i++) {
         const struct export_format *f = &export_formats[i];
         char *text = NULL;
@@ -163,7 +163,7 @@ static void test_refusals(void)
     snprintf(row.collective, sizeof row.collective, "bcast");
     snprintf(row.algorithm, sizeof row.algorithm, "binomial");
     FILE *quiet = fopen("/dev/null", "w");
-    struct export_context ctx = {"test", "own", "", 4, quiet};
+    struct export_context ctx = {"test", "own", "", 4, quiet, NULL, NULL};
     const char *path = "build/tests/test_export.out";
     unlink(path);
     struct export_format bad = {"ompi", write_bad, export_check_ompi,

@@ -1,5 +1,7 @@
 /* The exports say what the decision says: on a grid of points between,
- * on and outside the measured ones, the exact decision (export --format
+ * on and outside the measured ones and at and next to every cut between
+ * two measured sizes (where the methods' interpolated times cross, from
+ * the run's measurements when it has them), the exact decision (export --format
  * dec, loaded back), the Open MPI rules file (read and matched as Open MPI
  * does) and the MPICH selection file (walked as MPICH does) name the same
  * algorithm, or all leave the call to the library. Keys that Open MPI or
@@ -7,6 +9,7 @@
  * scatter) are checked at the measured communicator sizes and outside
  * them only: between two measured sizes the library scales the key by the
  * call's size, the rules by the measured one. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,11 +59,11 @@ static int cmp_long(const void *a, const void *b)
 }
 
 static void check_run(const char *source, const struct measurement *rows,
-                      size_t n)
+                      size_t n, const long *cuts, const long *procs_cuts)
 {
     struct decision *made = NULL, *d = NULL;
     char path[] = "/tmp/autotune-agree-XXXXXX";
-    CHECK_INT(0, decision_from_table(rows, n, &made));
+    CHECK_INT(0, decision_from_table(rows, n, cuts, procs_cuts, &made));
     int fd = mkstemp(path);
     CHECK(fd >= 0);
     if (!made || fd < 0) {
@@ -75,8 +78,8 @@ static void check_run(const char *source, const struct measurement *rows,
     if (!d) {
         return;
     }
-    char *ompi = export_text(export_ompi, rows, n, source);
-    char *mpich = export_text(export_mpich, rows, n, source);
+    char *ompi = export_text(export_ompi, rows, n, source, cuts, procs_cuts);
+    char *mpich = export_text(export_mpich, rows, n, source, cuts, procs_cuts);
     static struct ompi_eval e;
     struct json *root = NULL;
     if (!ompi || !mpich) {
@@ -87,7 +90,7 @@ static void check_run(const char *source, const struct measurement *rows,
     }
     CHECK_INT(0, ompi_eval_load(ompi, &e));
     CHECK_INT(0, json_parse(mpich, strlen(mpich), "mpich", &root));
-    long *sizes = malloc((6 * n + 4) * sizeof *sizes);
+    long *sizes = malloc((9 * n + 4) * sizeof *sizes);
     int max_procs = 0, n_sizes = 0, n_points = 0, n_library = 0;
     sizes[n_sizes++] = 0;
     sizes[n_sizes++] = 1L << 30;
@@ -99,6 +102,11 @@ static void check_run(const char *source, const struct measurement *rows,
         sizes[n_sizes++] = m > 0 ? m - 1 : 0;
         sizes[n_sizes++] = m + m / 2 + 1;
         sizes[n_sizes++] = 2 * m + 3;
+        if (cuts && cuts[i] >= 0) {
+            sizes[n_sizes++] = cuts[i];
+            sizes[n_sizes++] = cuts[i] + 1;
+            sizes[n_sizes++] = cuts[i] > 0 ? cuts[i] - 1 : 0;
+        }
     }
     qsort(sizes, (size_t)n_sizes, sizeof *sizes, cmp_long);
     for (int c = 0; root && c < d->n_colls; c++) {
@@ -187,10 +195,41 @@ int main(void)
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         struct measurement *rows = NULL;
         size_t n = 0;
+        struct run_data *r = NULL;
+        long *cuts = NULL, *procs_cuts = NULL;
+        int n_moved = 0;
         CHECK_INT(0, table_read_run_optimal(runs[i], "test", &rows, &n));
-        if (rows) {
-            check_run(runs[i], rows, n);
+        if (i > 0) { /* tests/export has no measurements */
+            CHECK_INT(0, run_data_load(runs[i], NULL, 0, &r));
+            CHECK_INT(0, r ? between_table_cuts(r, rows, n, &cuts, &procs_cuts)
+                           : -1);
         }
+        int n_procs_moved = 0;
+        for (size_t k = 1; cuts && k < n; k++) {
+            n_moved += cuts[k] > rows[k - 1].msg_bytes;
+            bool is_measured = false; /* a procs cut at a measured procs */
+            for (size_t j = 0; j < n && procs_cuts[k] >= 0; j++) {
+                is_measured |= rows[j].procs == procs_cuts[k];
+            }
+            n_procs_moved += procs_cuts[k] >= 0 && !is_measured &&
+                             rows[k - 1].procs != rows[k].procs;
+        }
+        if (cuts) {
+            printf("%s: %d message and %d procs cuts between measured "
+                   "sizes\n",
+                   runs[i], n_moved, n_procs_moved);
+            CHECK(n_moved > 10);
+            CHECK(n_procs_moved > 0);
+        }
+        if (rows) {
+            check_run(runs[i], rows, n, NULL, NULL); /* the next size's */
+        }
+        if (rows && cuts) {
+            check_run(runs[i], rows, n, cuts, procs_cuts);
+        }
+        free(cuts);
+        free(procs_cuts);
+        run_data_destroy(r);
         free(rows);
     }
     return check_exit();

@@ -155,7 +155,7 @@ static void check_run(const char *run)
 
     /* the dec export (the exact decision): default/0 there */
     struct decision *exact = NULL;
-    CHECK_INT(0, decision_from_table(opt, n_opt, &exact));
+    CHECK_INT(0, decision_from_table(opt, n_opt, NULL, NULL, &exact));
     for (int k = 0; exact && k < n_pts; k++) {
         int dc = decision_find_collective(exact, pts[k].collective);
         CHECK_STR("default/0", exact->methods[decision_lookup(
@@ -164,7 +164,7 @@ static void check_run(const char *run)
     decision_destroy(exact);
 
     /* the Open MPI export: its fixed decision there */
-    char *text = export_text(export_ompi, opt, n_opt, path);
+    char *text = export_text(export_ompi, opt, n_opt, path, NULL, NULL);
     static struct ompi_eval e;
     CHECK(text && ompi_eval_load(text, &e) == 0);
     for (int k = 0; text && k < n_pts; k++) {

@@ -1,0 +1,399 @@
+/* Cuts between measured sizes (message and communicator): where a
+ * decision's method changes between two neighbouring training values, the
+ * cut goes where the log-log interpolated measured times of the two methods
+ * cross, not at a measured value. Only values strictly between two
+ * training values change their method. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decision/decision.h"
+#include "decision/internal.h"
+#include "store/journal.h"
+
+/* How fast the summed penalty grows as the cut passes s (0 at the smaller
+ * size, 1 at the larger): each point adds what the lower method costs
+ * there if it is the slower, less what the upper would cost if it is. */
+static double penalty_slope(int n, const double *diff_lo, const double *diff_hi,
+                            double s)
+{
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+        double f = diff_lo[i] + s * (diff_hi[i] - diff_lo[i]);
+        sum += f > 0 ? expm1(f) : -expm1(-f);
+    }
+    return sum;
+}
+
+enum { N_SAMPLES = 256 };
+
+long between_cut(long lo_value, long hi_value, int n, const double *diff_lo,
+                 const double *diff_hi)
+{
+    if (hi_value - lo_value < 2 || n < 1) {
+        return lo_value;
+    }
+    /* the summed penalty of each sampled cut: the lower method's below it,
+     * the upper's above (trapezoids of the two costs' integrands) */
+    double lower[N_SAMPLES + 1], upper[N_SAMPLES + 1];
+    for (int j = 0; j <= N_SAMPLES; j++) {
+        double s = (double)j / N_SAMPLES, lo_cost = 0, hi_cost = 0;
+        for (int i = 0; i < n; i++) {
+            double f = diff_lo[i] + s * (diff_hi[i] - diff_lo[i]);
+            lo_cost += f > 0 ? expm1(f) : 0;
+            hi_cost += f < 0 ? expm1(-f) : 0;
+        }
+        lower[j] = lo_cost;
+        upper[j] = hi_cost;
+    }
+    double below = 0, above = 0, best_cost;
+    for (int j = 0; j < N_SAMPLES; j++) {
+        above += upper[j] + upper[j + 1];
+    }
+    int best = 0;
+    best_cost = above;
+    for (int k = 1; k <= N_SAMPLES; k++) {
+        below += lower[k - 1] + lower[k];
+        above -= upper[k - 1] + upper[k];
+        if (below + above < best_cost * (1 - 1e-12)) {
+            best = k;
+            best_cost = below + above;
+        }
+    }
+    if (best == 0) {
+        return lo_value; /* also a tie: as the next size's rule */
+    }
+    if (best == N_SAMPLES) {
+        return hi_value - 1;
+    }
+    /* the least penalty is where the slope turns from negative to
+     * positive: bisect for it around the best sample */
+    double s0 = (double)(best - 1) / N_SAMPLES,
+           s1 = (double)(best + 1) / N_SAMPLES;
+    double s = (double)best / N_SAMPLES;
+    if (penalty_slope(n, diff_lo, diff_hi, s0) < 0 &&
+        penalty_slope(n, diff_lo, diff_hi, s1) > 0) {
+        for (int it = 0; it < 100 && s1 - s0 > 1e-15; it++) {
+            s = (s0 + s1) / 2;
+            *(penalty_slope(n, diff_lo, diff_hi, s) < 0 ? &s0 : &s1) = s;
+        }
+        s = (s0 + s1) / 2;
+    }
+    double log_lo = log(lo_value > 1 ? (double)lo_value : 1);
+    double x = exp(log_lo + s * (log((double)hi_value) - log_lo));
+    long cut = (long)floor(x * (1 + 1e-12)); /* 1023.99999 is 1024 */
+    return cut < lo_value ? lo_value : cut >= hi_value ? hi_value - 1 : cut;
+}
+
+bool between_add(const struct run_data *r, const struct run_grid *g,
+                 long cell_lo, long cell_hi, int k_lo, int k_hi,
+                 double *diff_lo, double *diff_hi)
+{
+    const double *a = g->time_us + cell_lo * r->n_methods;
+    const double *b = g->time_us + cell_hi * r->n_methods;
+    if (a[k_lo] <= 0 || a[k_hi] <= 0 || b[k_lo] <= 0 || b[k_hi] <= 0) {
+        return false; /* one cannot run there: nothing to interpolate */
+    }
+    *diff_lo = log(a[k_lo] / a[k_hi]);
+    *diff_hi = log(b[k_lo] / b[k_hi]);
+    return true;
+}
+
+/* What placing the cuts of one collective needs. */
+struct placer {
+    const struct train_options *opt;
+    const struct run_data *r;
+    int g, skip;
+    struct decision *d;
+    int dc;
+    const int *to_run; /* d's method index -> r's, -1: none */
+};
+
+/* A cut above a communicator of 2 stays: algorithms for two processes
+ * (two_proc) run there alone, and Open MPI refuses rules that give them
+ * more. */
+static bool procs_cut_moves(int64_t procs_below)
+{
+    return procs_below > 2;
+}
+
+/* Value k of the grid's procs (axis 0) or message sizes (axis 1). */
+static int64_t axis_value(const struct run_grid *grid, int axis, int k)
+{
+    return axis == 0 ? grid->procs[k] : grid->msgs[k];
+}
+
+static int axis_size(const struct run_grid *grid, int axis)
+{
+    return axis == 0 ? grid->n_procs : grid->n_msgs;
+}
+
+/* The cell of index k on axis and j on the other. */
+static long cell_at(const struct run_grid *grid, int axis, int k, int j)
+{
+    return axis == 0 ? (long)k * grid->n_msgs + j : (long)j * grid->n_msgs + k;
+}
+
+/* The cut of node i on axis (0: procs, 1: message size), whose points lie
+ * in (lo[axis], hi[axis]] on each, moved between its neighbouring training
+ * values on that axis; the other axis's training values it covers are the
+ * points that share it. */
+static int place_cut(const struct placer *pl, int i, int axis,
+                     const int64_t lo[2], const int64_t hi[2])
+{
+    const struct run_grid *grid = &pl->r->grids[pl->g];
+    int other = 1 - axis, n_other = axis_size(grid, other);
+    struct decision_node *node = &pl->d->nodes[i];
+    int64_t cut = axis == 0 ? node->procs_cut : node->msg_cut;
+    int a = -1, b = -1; /* the indexes of the values around the cut */
+    for (int k = 0; k < axis_size(grid, axis); k++) {
+        int64_t v = axis_value(grid, axis, k);
+        bool has_point = false;
+        for (int j = 0;
+             j < n_other && !has_point && v > lo[axis] && v <= hi[axis]; j++) {
+            int64_t w = axis_value(grid, other, j);
+            has_point = w > lo[other] && w <= hi[other] &&
+                        train_is_training(pl->opt, pl->r, pl->g,
+                                          cell_at(grid, axis, k, j), pl->skip);
+        }
+        if (has_point && v <= cut) {
+            a = k;
+        } else if (has_point && b < 0) {
+            b = k;
+        }
+    }
+    if (a < 0 || b < 0 || (axis == 0 && !procs_cut_moves(grid->procs[a]))) {
+        return 0;
+    }
+    double *diff = malloc(2 * (size_t)n_other * sizeof *diff);
+    int n = 0;
+    if (!diff) {
+        return -1;
+    }
+    for (int j = 0; j < n_other; j++) {
+        int64_t w = axis_value(grid, other, j);
+        long ca = cell_at(grid, axis, a, j), cb = cell_at(grid, axis, b, j);
+        if (w <= lo[other] || w > hi[other] ||
+            !train_is_training(pl->opt, pl->r, pl->g, ca, pl->skip) ||
+            !train_is_training(pl->opt, pl->r, pl->g, cb, pl->skip)) {
+            continue;
+        }
+        int k_lo = pl->to_run[decision_walk(pl->d, pl->dc,
+                                            grid->procs[ca / grid->n_msgs],
+                                            grid->msgs[ca % grid->n_msgs])];
+        int k_hi = pl->to_run[decision_walk(pl->d, pl->dc,
+                                            grid->procs[cb / grid->n_msgs],
+                                            grid->msgs[cb % grid->n_msgs])];
+        n += k_lo >= 0 && k_hi >= 0 && k_lo != k_hi &&
+             between_add(pl->r, grid, ca, cb, k_lo, k_hi, &diff[n],
+                         &diff[n_other + n]);
+    }
+    if (n > 0) {
+        int64_t moved =
+            between_cut(axis_value(grid, axis, a), axis_value(grid, axis, b), n,
+                        diff, diff + n_other);
+        if (axis == 0) {
+            node->procs_cut = (int32_t)moved;
+        } else {
+            node->msg_cut = moved;
+        }
+    }
+    free(diff);
+    return 0;
+}
+
+/* Node i and what is under it; the ranges come from the cuts as built. */
+static int place_cuts(const struct placer *pl, int i, int64_t p_lo,
+                      int64_t p_hi, int64_t m_lo, int64_t m_hi)
+{
+    const struct decision_node n = pl->d->nodes[i];
+    enum node_kind kind = decision_node_kind(pl->d, i);
+    if (kind == NODE_LEAF) {
+        return 0;
+    }
+    const int64_t lo[2] = {p_lo, m_lo}, hi[2] = {p_hi, m_hi};
+    if ((kind != NODE_MSG && place_cut(pl, i, 0, lo, hi)) ||
+        (kind != NODE_PROCS && place_cut(pl, i, 1, lo, hi))) {
+        return -1;
+    }
+    for (int side = 0; side < 4; side++) {
+        bool is_procs_hi = side & 2, is_msg_hi = side & 1;
+        if ((kind == NODE_MSG && is_procs_hi) ||
+            (kind == NODE_PROCS && is_msg_hi)) {
+            continue;
+        }
+        int64_t pl_lo = p_lo, pl_hi = p_hi, ml_lo = m_lo, ml_hi = m_hi;
+        if (kind != NODE_MSG) {
+            *(is_procs_hi ? &pl_lo : &pl_hi) = n.procs_cut;
+        }
+        if (kind != NODE_PROCS) {
+            *(is_msg_hi ? &ml_lo : &ml_hi) = n.msg_cut;
+        }
+        if (place_cuts(pl, n.child + side, pl_lo, pl_hi, ml_lo, ml_hi)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int decision_place_cuts(const struct train_options *opt,
+                        const struct run_data *r, int g, int skip,
+                        struct decision *d, int dc)
+{
+    int *to_run = malloc((size_t)d->n_methods * sizeof *to_run);
+    if (!to_run) {
+        fprintf(stderr, "autotune: out of memory\n");
+        return -1;
+    }
+    for (int k = 0; k < d->n_methods; k++) {
+        to_run[k] = run_data_find_method(r, d->methods[k]);
+    }
+    struct placer pl = {opt, r, g, skip, d, dc, to_run};
+    decision_drop_flat(d);
+    int rc = place_cuts(&pl, d->roots[dc], INT64_MIN, INT64_MAX, INT64_MIN,
+                        INT64_MAX);
+    if (rc) {
+        fprintf(stderr, "autotune: out of memory\n");
+    }
+    free(to_run);
+    return rc;
+}
+
+/* The index of each row's grid and cell in r, -1 where r lacks it. */
+static void locate_rows(const struct run_data *r,
+                        const struct measurement *rows, size_t n, int *grids,
+                        long *cells)
+{
+    for (size_t i = 0; i < n; i++) {
+        grids[i] = -1;
+        cells[i] = -1;
+        for (int g = 0; g < r->n_grids && grids[i] < 0; g++) {
+            const struct run_grid *grid = &r->grids[g];
+            if (strcmp(grid->name, rows[i].collective) != 0) {
+                continue;
+            }
+            int p = 0, m = 0;
+            while (p < grid->n_procs && grid->procs[p] != rows[i].procs) {
+                p++;
+            }
+            while (m < grid->n_msgs && grid->msgs[m] != rows[i].msg_bytes) {
+                m++;
+            }
+            if (p < grid->n_procs && m < grid->n_msgs) {
+                grids[i] = g;
+                cells[i] = (long)p * grid->n_msgs + m;
+            }
+        }
+    }
+}
+
+/* r's index of the method of a row, or -1. */
+static int row_method(const struct run_data *r, const struct measurement *row)
+{
+    char label[2 * RUN_NAME_MAX];
+    method_label(label, sizeof label, row->algorithm, row->segment_bytes);
+    return run_data_find_method(r, label);
+}
+
+/* The cut between procs index p - 1 and p of grid g (first: g's first
+ * cell in row_at): over the message sizes that have a row at both. */
+static long procs_cut(const struct run_data *r, const struct measurement *rows,
+                      int g, int p, const long *row_at, double *diff)
+{
+    const struct run_grid *grid = &r->grids[g];
+    int n = 0;
+    for (int m = 0; m < grid->n_msgs; m++) {
+        long c_lo = (long)(p - 1) * grid->n_msgs + m,
+             c_hi = c_lo + grid->n_msgs;
+        if (row_at[c_lo] < 0 || row_at[c_hi] < 0) {
+            continue;
+        }
+        int lo = row_method(r, &rows[row_at[c_lo]]);
+        int hi = row_method(r, &rows[row_at[c_hi]]);
+        n += lo >= 0 && hi >= 0 && lo != hi &&
+             between_add(r, grid, c_lo, c_hi, lo, hi, &diff[n],
+                         &diff[grid->n_msgs + n]);
+    }
+    return n > 0 && procs_cut_moves(grid->procs[p - 1])
+               ? between_cut(grid->procs[p - 1], grid->procs[p], n, diff,
+                             diff + grid->n_msgs)
+               : grid->procs[p - 1];
+}
+
+int between_table_cuts(const struct run_data *r, const struct measurement *rows,
+                       size_t n, long **msg_cuts, long **procs_cuts)
+{
+    long n_cells = 0, *first = calloc((size_t)r->n_grids + 1, sizeof *first);
+    int max_msgs = 1;
+    for (int g = 0; first && g < r->n_grids; g++) {
+        first[g] = n_cells;
+        n_cells += (long)r->grids[g].n_procs * r->grids[g].n_msgs;
+        max_msgs =
+            r->grids[g].n_msgs > max_msgs ? r->grids[g].n_msgs : max_msgs;
+    }
+    size_t size = n ? n : 1;
+    long *cuts = malloc(size * sizeof *cuts);
+    long *pcuts = malloc(size * sizeof *pcuts);
+    long *cells = malloc(size * sizeof *cells);
+    int *grids = malloc(size * sizeof *grids);
+    long *row_at = malloc((size_t)(n_cells + 1) * sizeof *row_at);
+    double *diff = malloc(2 * (size_t)max_msgs * sizeof *diff);
+    int rc = -1;
+    *msg_cuts = *procs_cuts = NULL;
+    if (!first || !cuts || !pcuts || !cells || !grids || !row_at || !diff) {
+        fprintf(stderr, "autotune: out of memory\n");
+        goto done;
+    }
+    locate_rows(r, rows, n, grids, cells);
+    for (long c = 0; c < n_cells; c++) {
+        row_at[c] = -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (grids[i] >= 0) {
+            row_at[first[grids[i]] + cells[i]] = (long)i;
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        cuts[i] = pcuts[i] = -1;
+        if (grids[i] < 0) {
+            continue; /* a row the run lacks */
+        }
+        const struct run_grid *grid = &r->grids[grids[i]];
+        int p = (int)(cells[i] / grid->n_msgs);
+        bool is_same = i > 0 && grids[i - 1] == grids[i] &&
+                       rows[i - 1].procs == rows[i].procs;
+        if (p > 0) {
+            pcuts[i] = is_same ? pcuts[i - 1]
+                               : procs_cut(r, rows, grids[i], p,
+                                           row_at + first[grids[i]], diff);
+        }
+        long below = cells[i] % grid->n_msgs == 0
+                         ? -1
+                         : row_at[first[grids[i]] + cells[i] - 1];
+        if (below < 0) {
+            continue; /* the smallest size */
+        }
+        int lo = row_method(r, &rows[below]), hi = row_method(r, &rows[i]);
+        double diff_lo = 0, diff_hi = 0;
+        cuts[i] = rows[below].msg_bytes;
+        if (lo >= 0 && hi >= 0 && lo != hi &&
+            between_add(r, grid, cells[i] - 1, cells[i], lo, hi, &diff_lo,
+                        &diff_hi)) {
+            cuts[i] = between_cut(rows[below].msg_bytes, rows[i].msg_bytes, 1,
+                                  &diff_lo, &diff_hi);
+        }
+    }
+    *msg_cuts = cuts;
+    *procs_cuts = pcuts;
+    cuts = pcuts = NULL;
+    rc = 0;
+done:
+    free(first);
+    free(cuts);
+    free(pcuts);
+    free(cells);
+    free(grids);
+    free(row_at);
+    free(diff);
+    return rc;
+}

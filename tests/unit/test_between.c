@@ -1,0 +1,274 @@
+/* Cuts between measured sizes: two methods whose times are power laws
+ * crossing at 1024 B, measured at 128, 512, 4096 and 16384 B only, put the
+ * cut of the C4.5 tree, of the quadtree and of the exact table at 1024 (the
+ * log-log interpolation is exact for power laws); a collective of one
+ * method keeps it everywhere; the old rule (--between next) still cuts at
+ * the measured size; the same on communicator sizes (4 and 16 measured,
+ * crossing at 8). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "decision/decision.h"
+#include "store/journal.h"
+#include "store/tables.h"
+#include "tests/check.h"
+
+static const long sizes[] = {128, 512, 4096, 16384};
+enum { N_SIZES = 4 };
+
+/* binomial wins above 1024 B, linear below: 2 m^0.5 = m^0.6 at m = 2^10 */
+static double time_binomial(long m)
+{
+    return 2 * pow((double)m, 0.5);
+}
+static double time_linear(long m)
+{
+    return pow((double)m, 0.6);
+}
+
+static void write_time(FILE *f, const char *coll, int procs, long m,
+                       const char *alg, double t)
+{
+    fprintf(f, "%s,%d,%ld,%s,0,1,%.17g,%.17g,%.17g,%.17g,0,0.001\n", coll,
+            procs, m, alg, t, t, t, t);
+}
+
+/* The run's two tables, opened for writing, their headers written. */
+static void open_run(const char *dir, FILE **meas, FILE **opt)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/measurements.csv", dir);
+    *meas = fopen(path, "w");
+    snprintf(path, sizeof path, "%s/optimal.csv", dir);
+    *opt = fopen(path, "w");
+    CHECK(*meas && *opt);
+    if (!*meas || !*opt) {
+        exit(1);
+    }
+    fprintf(*meas, "collective,procs,msg_bytes,algorithm,segment_bytes,reps,"
+                   "mean_us,median_us,min_us,max_us,sd_us,cost_s\n");
+    fprintf(*opt, "collective,procs,msg_bytes,algorithm,segment_bytes,"
+                  "time_us\n");
+}
+
+static void write_run(const char *dir)
+{
+    FILE *meas, *opt;
+    open_run(dir, &meas, &opt);
+    for (int procs = 4; procs <= 8; procs += 4) {
+        for (int i = 0; i < N_SIZES; i++) {
+            long m = sizes[i];
+            double b = time_binomial(m), l = time_linear(m);
+            write_time(meas, "bcast", procs, m, "binomial", b);
+            write_time(meas, "bcast", procs, m, "linear", l);
+            fprintf(opt, "bcast,%d,%ld,%s,0,%.17g\n", procs, m,
+                    b < l ? "binomial" : "linear", b < l ? b : l);
+            /* reduce: binomial only, always the optimum */
+            write_time(meas, "reduce", procs, m, "binomial", b);
+            write_time(meas, "reduce", procs, m, "linear", 2 * b);
+            fprintf(opt, "reduce,%d,%ld,binomial,0,%.17g\n", procs, m, b);
+        }
+    }
+    fclose(meas);
+    fclose(opt);
+}
+
+/* bcast at 1 KiB and 64 KiB on 4 and 16 processes: linear's time grows as
+ * P, binomial's as 2.83 sqrt(P): they cross at P = 8 between the two. */
+static void write_procs_run(const char *dir)
+{
+    FILE *meas, *opt;
+    open_run(dir, &meas, &opt);
+    for (int procs = 4; procs <= 16; procs *= 4) {
+        for (long m = 1024; m <= 65536; m *= 64) {
+            double l = procs * sqrt((double)m);
+            double b = sqrt(8.0) * sqrt((double)procs) * sqrt((double)m);
+            write_time(meas, "bcast", procs, m, "binomial", b);
+            write_time(meas, "bcast", procs, m, "linear", l);
+            fprintf(opt, "bcast,%d,%ld,%s,0,%.17g\n", procs, m,
+                    b < l ? "binomial" : "linear", b < l ? b : l);
+        }
+    }
+    fclose(meas);
+    fclose(opt);
+}
+
+static const char *choice(const struct decision *d, const char *coll, int procs,
+                          long m)
+{
+    int c = decision_find_collective(d, coll);
+    return c < 0 ? "?" : d->methods[decision_lookup(d, c, procs, m)];
+}
+
+/* bcast at both procs: linear up to 1024 B, binomial above; reduce
+ * binomial everywhere (between and beyond the measured sizes). */
+static void check_crossing(const struct decision *d, const char *what, long cut)
+{
+    for (int procs = 4; procs <= 8; procs += 4) {
+        for (long m = 1; m <= 20000; m++) {
+            const char *want = m <= cut ? "linear/0" : "binomial/0";
+            const char *got = choice(d, "bcast", procs, m);
+            if (strcmp(want, got) != 0) {
+                fprintf(stderr, "%s: bcast P=%d m=%ld: %s, expected %s\n", what,
+                        procs, m, got, want);
+                check_failures++;
+                return;
+            }
+            if (decision_find_collective(d, "reduce") >= 0) {
+                CHECK_STR("binomial/0", choice(d, "reduce", procs, m));
+            }
+        }
+    }
+}
+
+static void check_between_cut(void)
+{
+    double lo = log(time_linear(512) / time_binomial(512));
+    double hi = log(time_linear(4096) / time_binomial(4096));
+    double lo2 = 2 * lo, up[] = {0.1, 0.2}, down[] = {-0.1, -0.2}, zero = 0;
+    CHECK_INT(1024, between_cut(512, 4096, 1, &lo, &hi));
+    CHECK_INT(1448, between_cut(512, 4096, 1, &lo2, &hi));     /* 512 * 8^0.5 */
+    CHECK_INT(512, between_cut(512, 4096, 1, &up[0], &up[1])); /* upper wins */
+    CHECK_INT(4095, between_cut(512, 4096, 1, &down[0], &down[1]));
+    CHECK_INT(512, between_cut(512, 4096, 1, &zero, &zero)); /* a tie */
+    CHECK_INT(512, between_cut(512, 513, 1, &lo, &hi)); /* nothing between */
+    /* two points: one loses little below its crossing (512..1024), the
+     * other much above its own (at 2896): the cut goes near the latter */
+    double two_lo[] = {lo, 3 * lo}, two_hi[] = {hi, -0.5 * lo};
+    long cut = between_cut(512, 4096, 2, two_lo, two_hi);
+    CHECK(cut > 1024 && cut <= 2896);
+}
+
+static void remove_run(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/optimal.csv", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/measurements.csv", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* The procs cut of the tree, the exact table and the export's cuts at 8. */
+static void check_procs_crossing(void)
+{
+    char dir[] = "/tmp/autotune-between-procs-XXXXXX";
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        check_failures++;
+        return;
+    }
+    write_procs_run(dir);
+    struct run_data *r = NULL;
+    struct decision *tree = NULL, *exact = NULL, *table = NULL;
+    struct measurement *rows = NULL;
+    long *cuts = NULL, *procs_cuts = NULL;
+    size_t n = 0;
+    char path[4096];
+    struct train_options opt;
+    train_options_init(&opt);
+    opt.c45.min_objs = 1;
+    snprintf(path, sizeof path, "%s/optimal.csv", dir);
+    CHECK_INT(0, run_data_load(dir, NULL, 0, &r));
+    CHECK_INT(0, table_read_optimal(path, &rows, &n));
+    if (r && rows) {
+        const char *coll = r->grids[0].name;
+        CHECK_INT(0, train_create_decision(r, "c45", &coll, 1, &tree));
+        CHECK_INT(0, train_trees(&opt, r, -1, NULL, tree));
+        CHECK_INT(0, train_exact(&opt, r, -1, &exact));
+        CHECK_INT(0, between_table_cuts(r, rows, n, &cuts, &procs_cuts));
+        CHECK_INT(0, decision_from_table(rows, n, cuts, procs_cuts, &table));
+    }
+    const struct decision *ds[] = {tree, exact, table};
+    for (int k = 0; k < 3; k++) {
+        for (int procs = 4; ds[k] && procs <= 16; procs++) {
+            for (long m = 1024; m <= 65536; m *= 8) {
+                CHECK_STR(procs <= 8 ? "linear/0" : "binomial/0",
+                          choice(ds[k], "bcast", procs, m));
+            }
+        }
+    }
+    for (size_t i = 0; procs_cuts && i < n; i++) {
+        CHECK_INT(rows[i].procs == 16 ? 8 : -1, procs_cuts[i]);
+    }
+    decision_destroy(tree);
+    decision_destroy(exact);
+    decision_destroy(table);
+    free(cuts);
+    free(procs_cuts);
+    free(rows);
+    run_data_destroy(r);
+    remove_run(dir);
+}
+
+int main(void)
+{
+    check_procs_crossing();
+    check_between_cut();
+    char dir[] = "/tmp/autotune-between-XXXXXX";
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        return 1;
+    }
+    write_run(dir);
+    struct run_data *r = NULL;
+    CHECK_INT(0, run_data_load(dir, NULL, 0, &r));
+    if (!r) {
+        return check_exit();
+    }
+    struct train_options opt;
+    train_options_init(&opt);
+    opt.c45.min_objs = 1;
+    const char *colls[] = {r->grids[0].name, r->grids[1].name};
+    for (int is_next = 0; is_next <= 1; is_next++) {
+        opt.is_next_size = is_next;
+        long cut = is_next ? 512 : 1024;
+        struct decision *d = NULL;
+        CHECK_INT(0, train_create_decision(r, "c45", colls, 2, &d));
+        CHECK_INT(0, train_trees(&opt, r, -1, NULL, d));
+        check_crossing(d, is_next ? "tree, next size" : "tree", cut);
+        decision_destroy(d);
+        CHECK_INT(0, train_exact(&opt, r, -1, &d));
+        check_crossing(d, is_next ? "exact, next size" : "exact", cut);
+        decision_destroy(d);
+        d = NULL;
+        opt.max_depth = 3;
+        CHECK_INT(0, train_quadtree(&opt, r, -1, &d));
+        check_crossing(d, is_next ? "quadtree, next size" : "quadtree", cut);
+        opt.max_depth = -1;
+        decision_destroy(d);
+    }
+    /* The export's cuts: the row at 4096 B (binomial after linear) cuts at
+     * the crossing; a row whose method goes on cuts at the size below. */
+    char path[4096];
+    struct measurement *rows = NULL;
+    size_t n = 0;
+    long *cuts = NULL, *procs_cuts = NULL;
+    snprintf(path, sizeof path, "%s/optimal.csv", dir);
+    CHECK_INT(0, table_read_optimal(path, &rows, &n));
+    CHECK_INT(0, between_table_cuts(r, rows, n, &cuts, &procs_cuts));
+    for (size_t i = 0; cuts && i < n; i++) {
+        long want =
+            rows[i].msg_bytes == 128 ? -1
+            : rows[i].msg_bytes == 4096 &&
+                    strcmp(rows[i].collective, "bcast") == 0
+                ? 1024
+                : rows[i].msg_bytes / (rows[i].msg_bytes == 4096 ? 8 : 4);
+        CHECK_INT(want, cuts[i]);
+    }
+    struct decision *d = NULL;
+    CHECK_INT(0, decision_from_table(rows, n, cuts, procs_cuts, &d));
+    if (d) {
+        check_crossing(d, "export --format dec", 1024);
+    }
+    decision_destroy(d);
+    free(cuts);
+    free(procs_cuts);
+    free(rows);
+    run_data_destroy(r);
+    remove_run(dir);
+    return check_exit();
+}
