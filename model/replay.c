@@ -1,0 +1,368 @@
+/* The replay of a schedule with point-to-point parameters (LogGP-like,
+ * seed 003 Fig. 5). Each rank's clock advances by its own overheads; a
+ * message leaves its sender no earlier than the sender's previous one plus
+ * the gap, and arrives its transfer time later, no earlier than the
+ * receiver's previous arrival plus the gap; a receive completes at the later
+ * of the arrival and its posting plus the late-receive time; a rendezvous
+ * message leaves only once its receive is posted, and its send completes
+ * with it. Ranks run in turn as far as their dependencies allow. */
+#include "model/model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct message {
+    int src, dst, tag;
+    long bytes;
+    struct model_p2p p;
+    double send_end;  /* the sender's clock after posting it */
+    double recv_post; /* NAN until a receive matches it */
+    double depart;    /* NAN until it leaves */
+};
+
+/* A request: the message it sends or receives (-1: receive not matched). */
+struct request {
+    int is_send;
+    int msg;
+    double post; /* receives: when posted */
+};
+
+/* Unmatched sends and receives of one (source, dest, tag), in order. */
+struct channel {
+    int src, dst, tag; /* src -1: empty slot */
+    int *sends, n_sends, cap_sends, head_sends;
+    int *recvs, n_recvs, cap_recvs, head_recvs; /* request ids of dst */
+};
+
+struct replay {
+    const struct model_schedule *s;
+    const struct model_params *params;
+    struct message *msgs;
+    int n_msgs, cap_msgs;
+    struct request **reqs; /* per rank */
+    double *clock, *nic_free, *rx_free;
+    int *pc, *pending;
+    struct channel *chans;
+    size_t n_chans, cap_chans; /* open addressing, cap a power of two */
+};
+
+static size_t chan_hash(int src, int dst, int tag, size_t cap)
+{
+    size_t h = (size_t)src * 2654435761u ^ (size_t)dst * 40503u ^
+               (size_t)tag * 97u;
+    return h & (cap - 1);
+}
+
+static int chans_grow(struct replay *r);
+
+/* The channel (src, dst, tag), created if new; NULL when out of memory. */
+static struct channel *chan_get(struct replay *r, int src, int dst, int tag)
+{
+    if (2 * (r->n_chans + 1) > r->cap_chans && chans_grow(r) != 0) {
+        return NULL;
+    }
+    size_t i = chan_hash(src, dst, tag, r->cap_chans);
+    while (r->chans[i].src != -1) {
+        struct channel *c = &r->chans[i];
+        if (c->src == src && c->dst == dst && c->tag == tag) {
+            return c;
+        }
+        i = (i + 1) & (r->cap_chans - 1);
+    }
+    struct channel *c = &r->chans[i];
+    *c = (struct channel){.src = src, .dst = dst, .tag = tag};
+    r->n_chans++;
+    return c;
+}
+
+static int chans_grow(struct replay *r)
+{
+    size_t cap = r->cap_chans ? 2 * r->cap_chans : 1024;
+    struct channel *old = r->chans;
+    size_t old_cap = r->cap_chans;
+    r->chans = malloc(cap * sizeof *r->chans);
+    if (!r->chans) {
+        r->chans = old;
+        return -1;
+    }
+    for (size_t i = 0; i < cap; i++) {
+        r->chans[i].src = -1;
+    }
+    r->cap_chans = cap;
+    for (size_t i = 0; i < old_cap; i++) {
+        if (old[i].src != -1) {
+            size_t j = chan_hash(old[i].src, old[i].dst, old[i].tag, cap);
+            while (r->chans[j].src != -1) {
+                j = (j + 1) & (cap - 1);
+            }
+            r->chans[j] = old[i];
+        }
+    }
+    free(old);
+    return 0;
+}
+
+static int push(int **items, int *n, int *cap, int value)
+{
+    if (*n == *cap) {
+        int c = *cap ? 2 * *cap : 4;
+        int *more = realloc(*items, (size_t)c * sizeof *more);
+        if (!more) {
+            return -1;
+        }
+        *items = more;
+        *cap = c;
+    }
+    (*items)[(*n)++] = value;
+    return 0;
+}
+
+/* Matches a new send (msg) or receive (rank dst's request req). */
+static int match_send(struct replay *r, int msg)
+{
+    struct message *m = &r->msgs[msg];
+    struct channel *c = chan_get(r, m->src, m->dst, m->tag);
+    if (!c) {
+        return -1;
+    }
+    if (c->head_recvs < c->n_recvs) {
+        struct request *q = &r->reqs[m->dst][c->recvs[c->head_recvs++]];
+        q->msg = msg;
+        m->recv_post = q->post;
+        return 0;
+    }
+    return push(&c->sends, &c->n_sends, &c->cap_sends, msg);
+}
+
+static int match_recv(struct replay *r, int dst, const struct model_op *op)
+{
+    struct channel *c = chan_get(r, op->peer, dst, op->tag);
+    struct request *q = &r->reqs[dst][op->req];
+    if (!c) {
+        return -1;
+    }
+    if (c->head_sends < c->n_sends) {
+        q->msg = c->sends[c->head_sends++];
+        r->msgs[q->msg].recv_post = q->post;
+        return 0;
+    }
+    return push(&c->recvs, &c->n_recvs, &c->cap_recvs, op->req);
+}
+
+/* When a message leaves its sender: eager at once (after the gap),
+ * rendezvous once its receive is posted. 0 if it cannot be known yet. */
+static int depart(struct replay *r, struct message *m)
+{
+    if (!isnan(m->depart)) {
+        return 1;
+    }
+    if (m->p.is_rendezvous && isnan(m->recv_post)) {
+        return 0;
+    }
+    double t = m->send_end;
+    if (m->p.is_rendezvous && m->recv_post > t) {
+        t = m->recv_post;
+    }
+    if (m->src != m->dst) {
+        t = fmax(t, r->nic_free[m->src]);
+        r->nic_free[m->src] = t + m->p.gap_us;
+    }
+    m->depart = t;
+    return 1;
+}
+
+static int post_send(struct replay *r, int rank, const struct model_op *op)
+{
+    if (r->n_msgs == r->cap_msgs) {
+        int cap = r->cap_msgs ? 2 * r->cap_msgs : 1024;
+        struct message *more = realloc(r->msgs, (size_t)cap * sizeof *more);
+        if (!more) {
+            return -1;
+        }
+        r->msgs = more;
+        r->cap_msgs = cap;
+    }
+    struct message *m = &r->msgs[r->n_msgs];
+    *m = (struct message){.src = rank, .dst = op->peer, .tag = op->tag,
+                          .bytes = op->bytes, .recv_post = NAN,
+                          .depart = NAN};
+    if (op->peer == rank) {
+        /* To oneself: a local copy, free like collectives/' memcpy. */
+        m->p = (struct model_p2p){0};
+    } else {
+        model_params_at(r->params, op->bytes, r->pending[rank], &m->p);
+    }
+    r->clock[rank] += m->p.isend_us;
+    m->send_end = r->clock[rank];
+    r->pending[rank]++;
+    r->reqs[rank][op->req] = (struct request){.is_send = 1, .msg = r->n_msgs};
+    r->n_msgs++;
+    if (!m->p.is_rendezvous) {
+        depart(r, m);
+    }
+    return match_send(r, r->n_msgs - 1);
+}
+
+/* Completes rank's wait for req if its dependencies are known: 1 done,
+ * 0 blocked. */
+static int wait(struct replay *r, int rank, int req)
+{
+    struct request *q = &r->reqs[rank][req];
+    double done;
+    if (q->is_send) {
+        struct message *m = &r->msgs[q->msg];
+        double rest = fmax(0, m->p.send_us - m->p.isend_us);
+        if (!m->p.is_rendezvous) {
+            done = m->send_end + rest;
+        } else if (depart(r, m)) {
+            done = m->depart + rest;
+        } else {
+            return 0;
+        }
+        r->pending[rank]--;
+    } else {
+        if (q->msg < 0) {
+            return 0;
+        }
+        struct message *m = &r->msgs[q->msg];
+        if (!depart(r, m)) {
+            return 0;
+        }
+        /* A rendezvous message's data moves after the handshake: what a
+         * blocking send waits beyond posting. */
+        double arrival = m->depart + m->p.transfer_us;
+        if (m->p.is_rendezvous) {
+            arrival += fmax(0, m->p.send_us - m->p.isend_us);
+        }
+        if (m->src != m->dst) {
+            arrival = fmax(arrival, r->rx_free[rank] + m->p.gap_us);
+            r->rx_free[rank] = arrival;
+        }
+        done = fmax(arrival, q->post + m->p.recv_late_us);
+    }
+    r->clock[rank] = fmax(r->clock[rank], done);
+    return 1;
+}
+
+/* Runs rank as far as it can go: -1 error, else the ops it completed. */
+static int advance(struct replay *r, int rank)
+{
+    const struct model_rank_ops *prog = &r->s->ranks[rank];
+    int n_done = 0;
+    while (r->pc[rank] < prog->n_ops) {
+        const struct model_op *op = &prog->ops[r->pc[rank]];
+        switch (op->kind) {
+        case MODEL_ISEND:
+            if (post_send(r, rank, op) != 0) {
+                return -1;
+            }
+            break;
+        case MODEL_IRECV:
+            r->reqs[rank][op->req] =
+                (struct request){.is_send = 0, .msg = -1,
+                                 .post = r->clock[rank]};
+            if (match_recv(r, rank, op) != 0) {
+                return -1;
+            }
+            break;
+        case MODEL_WAIT:
+            if (!wait(r, rank, op->req)) {
+                return n_done;
+            }
+            break;
+        case MODEL_REDUCE:
+            r->clock[rank] += model_params_reduce_us(r->params, op->bytes);
+            break;
+        }
+        r->pc[rank]++;
+        n_done++;
+    }
+    return n_done;
+}
+
+int model_replay(const struct model_schedule *s, const struct model_params *p,
+                 double *time_us)
+{
+    struct replay r = {.s = s, .params = p};
+    int n = s->n_ranks, rc = -1;
+    r.reqs = calloc((size_t)n, sizeof *r.reqs);
+    r.clock = calloc((size_t)n, sizeof *r.clock);
+    r.nic_free = calloc((size_t)n, sizeof *r.nic_free);
+    r.rx_free = calloc((size_t)n, sizeof *r.rx_free);
+    r.pc = calloc((size_t)n, sizeof *r.pc);
+    r.pending = calloc((size_t)n, sizeof *r.pending);
+    int failed = !r.reqs || !r.clock || !r.nic_free || !r.rx_free || !r.pc ||
+                 !r.pending;
+    for (int i = 0; i < n && !failed; i++) {
+        r.reqs[i] = calloc((size_t)s->ranks[i].n_reqs + 1, sizeof **r.reqs);
+        failed = !r.reqs[i];
+    }
+    if (failed) {
+        fprintf(stderr, "model: out of memory replaying a schedule\n");
+        goto done;
+    }
+    int n_left = n;
+    while (n_left > 0) {
+        int progress = 0;
+        n_left = 0;
+        for (int i = 0; i < n; i++) {
+            int k = advance(&r, i);
+            if (k < 0) {
+                fprintf(stderr, "model: out of memory replaying a schedule\n");
+                goto done;
+            }
+            progress += k;
+            n_left += r.pc[i] < s->ranks[i].n_ops;
+        }
+        if (n_left > 0 && progress == 0) {
+            for (int i = 0; i < n; i++) {
+                if (r.pc[i] < s->ranks[i].n_ops) {
+                    fprintf(stderr,
+                            "model: schedule deadlocks: rank %d waits at op "
+                            "%d of %d\n",
+                            i, r.pc[i], s->ranks[i].n_ops);
+                    goto done;
+                }
+            }
+        }
+    }
+    *time_us = 0;
+    for (int i = 0; i < n; i++) {
+        *time_us = fmax(*time_us, r.clock[i]);
+    }
+    rc = 0;
+done:
+    for (size_t i = 0; i < r.cap_chans; i++) {
+        if (r.chans[i].src != -1) {
+            free(r.chans[i].sends);
+            free(r.chans[i].recvs);
+        }
+    }
+    free(r.chans);
+    for (int i = 0; r.reqs && i < n; i++) {
+        free(r.reqs[i]);
+    }
+    free(r.reqs);
+    free(r.clock);
+    free(r.nic_free);
+    free(r.rx_free);
+    free(r.pc);
+    free(r.pending);
+    free(r.msgs);
+    return rc;
+}
+
+int model_predict(const struct model_params *p, const char *collective,
+                  const char *algorithm, int procs, long msg_bytes,
+                  int seg_bytes, int chain_fanout, double *time_us)
+{
+    struct model_schedule *s;
+    int rc = model_record(collective, algorithm, procs, msg_bytes, seg_bytes,
+                          chain_fanout, &s);
+    if (rc == 0) {
+        rc = model_replay(s, p, time_us);
+        model_schedule_destroy(s);
+    }
+    return rc;
+}
