@@ -94,6 +94,8 @@ void model_params_destroy(struct model_params *p);
  * sizes of the same send mode (extrapolated past the ends). */
 struct model_p2p {
     int is_rendezvous;
+    int waits_for_recv; /* data moves only once the receive is posted (a
+                           late receive takes most of a transfer) */
     double isend_us;     /* CPU time of posting the send */
     double send_us;      /* CPU time of a blocking send */
     double transfer_us;  /* from the send's return to the data's arrival */

@@ -30,7 +30,7 @@ struct size_params {
     long msg_bytes;
     double isend_us[N_LEVELS];
     double send_us, oneway_us, recv_late_us, gap_us, transfer_us;
-    int is_rendezvous;
+    int is_rendezvous, waits_for_recv;
 };
 
 struct model_params {
@@ -151,6 +151,7 @@ int model_params_fit(const struct model_obs *obs, size_t n,
         }
         s->gap_us = fmax(0, (streamk - stream1) / (MODEL_STREAM_K - 1));
         s->transfer_us = fmax(0, s->oneway_us - s->send_us);
+        s->waits_for_recv = s->recv_late_us > 0.5 * s->transfer_us;
         /* Rendezvous: the blocking send waits for most of the transfer. */
         s->is_rendezvous =
             s->send_us - s->isend_us[0] > 0.5 * (s->oneway_us - s->isend_us[0]);
@@ -222,6 +223,7 @@ void model_params_at(const struct model_params *p, long msg_bytes, int pending,
     const struct size_params *a = &p->sizes[i], *b = &p->sizes[j];
     long x0 = a->msg_bytes, x1 = b->msg_bytes, x = msg_bytes;
     out->is_rendezvous = is_rdv;
+    out->waits_for_recv = is_rdv || (x <= x0 ? a : b)->waits_for_recv;
     out->send_us = lerp(x0, a->send_us, x1, b->send_us, x);
     out->transfer_us = lerp(x0, a->transfer_us, x1, b->transfer_us, x);
     out->recv_late_us = lerp(x0, a->recv_late_us, x1, b->recv_late_us, x);
