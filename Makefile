@@ -217,6 +217,11 @@ check: tests
 bench: all
 	@tests/bench/run.sh
 
+# The model's accuracy on the wide grids of both simulated clusters, its
+# parameters measured under smpirun (results/bench/model-*.txt).
+bench-model: all
+	@tests/bench/model.sh
+
 # The tuned choice against the library default on the simulated clusters.
 bench-default: all
 	@tests/bench/default.sh
@@ -317,7 +322,7 @@ format:
 clean:
 	rm -rf build
 
-.PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust \
+.PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust bench-model \
         bench-decision bench-runtime-overhead golden-decision fuzz demo install format clean
 .SECONDARY:
 
