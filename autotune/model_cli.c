@@ -117,6 +117,8 @@ static void observe(MPI_Comm pair, int rank, enum model_quantity q, int m,
     double times[MODEL_REPS];
     int observer = q == MODEL_Q_RECV_LATE || q == MODEL_Q_STREAM1 ||
                    q == MODEL_Q_STREAMK;
+    /* Both ranks start together, whatever came before (a resumed run). */
+    MPI_Barrier(pair);
     double start = MPI_Wtime();
     one_rep(pair, rank, q, m, pending, late_wait_s);
     for (int i = 0; i < MODEL_REPS; i++) {
