@@ -10,11 +10,11 @@
 #include <simgrid/version.h>
 #endif
 
-#include "autotune/model_cli.h"
 #include "autotune/baseline.h"
 #include "autotune/compare.h"
 #include "autotune/config.h"
 #include "autotune/decision_cli.h"
+#include "autotune/model_cli.h"
 #include "autotune/plan_cli.h"
 #include "autotune/sweep.h"
 #include "collectives/collectives.h"
@@ -48,6 +48,10 @@ static const char usage[] =
     "                                                quadtree of a run\n"
     "  autotune plan -c tune.cfg                     grid, points, "
     "experiments, estimate\n"
+    "  mpirun -np 2 autotune model -c tune.cfg       point-to-point "
+    "calibration\n"
+    "  autotune predict -r RUN [--procs P,..] [--sizes M,..]   the model's "
+    "times\n"
     "  autotune --list                               algorithms, "
     "strategies, formats\n"
     "  autotune --version\n"

@@ -4,9 +4,9 @@
  * RUN/model.journal like experiments (a rerun measures only what is
  * missing), then written to RUN/model.csv. Rank 0 drives; rank 1 answers;
  * the other ranks wait. */
+#include "autotune/model_cli.h"
 #include "autotune/clock.h"
 #include "autotune/config.h"
-#include "autotune/model_cli.h"
 #include "model/model.h"
 #include "store/journal.h"
 #include "store/rundir.h"
@@ -115,8 +115,8 @@ static void observe(MPI_Comm pair, int rank, enum model_quantity q, int m,
                     int pending, double late_wait_s, struct measurement *out)
 {
     double times[MODEL_REPS];
-    int observer = q == MODEL_Q_RECV_LATE || q == MODEL_Q_STREAM1 ||
-                   q == MODEL_Q_STREAMK;
+    int observer =
+        q == MODEL_Q_RECV_LATE || q == MODEL_Q_STREAM1 || q == MODEL_Q_STREAMK;
     /* Both ranks start together, whatever came before (a resumed run). */
     MPI_Barrier(pair);
     double start = MPI_Wtime();

@@ -69,8 +69,9 @@ static int parse_list(const char *opt, const char *text, long **out, int *n)
         errno = 0;
         long v = strtol(p, &end, 10);
         if (end == p || errno || v < 0 || (*end && *end != ',')) {
-            fprintf(stderr, "autotune predict: %s: '%s' is not a list of "
-                            "sizes (at '%s')\n",
+            fprintf(stderr,
+                    "autotune predict: %s: '%s' is not a list of "
+                    "sizes (at '%s')\n",
                     opt, text, p);
             return -1;
         }
@@ -84,16 +85,15 @@ static int predict_one(const struct model_params *params, int chain_fanout,
                        struct prediction *p)
 {
     int rc = model_predict(params, p->row.collective, p->row.algorithm,
-                           p->row.procs, p->row.msg_bytes,
-                           p->row.segment_bytes, chain_fanout,
-                           &p->predicted_us);
+                           p->row.procs, p->row.msg_bytes, p->row.segment_bytes,
+                           chain_fanout, &p->predicted_us);
     return rc;
 }
 
 /* The run's own points: every measured method but the library default. */
 static int predict_measured(const struct measurement *rows, size_t n,
-                            const struct model_params *params,
-                            int chain_fanout, struct predictions *ps)
+                            const struct model_params *params, int chain_fanout,
+                            struct predictions *ps)
 {
     for (size_t i = 0; i < n; i++) {
         if (strcmp(rows[i].algorithm, STORE_DEFAULT_ALGORITHM) == 0 ||
@@ -114,9 +114,9 @@ static int predict_measured(const struct measurement *rows, size_t n,
 
 /* Points never measured: every algorithm, unsegmented and at each segment
  * size below the message (larger ones behave as unsegmented). */
-static int predict_new(const char *const *colls, int n_colls,
-                       const long *procs, int n_procs, const long *sizes,
-                       int n_sizes, const long *segs, int n_segs,
+static int predict_new(const char *const *colls, int n_colls, const long *procs,
+                       int n_procs, const long *sizes, int n_sizes,
+                       const long *segs, int n_segs,
                        const struct model_params *params, int chain_fanout,
                        struct predictions *ps)
 {
@@ -127,8 +127,8 @@ static int predict_new(const char *const *colls, int n_colls,
                     colls[c]);
             return -1;
         }
-        int is_barrier = def->send_blocks == BLOCKS_NONE &&
-                         def->recv_blocks == BLOCKS_NONE;
+        int is_barrier =
+            def->send_blocks == BLOCKS_NONE && def->recv_blocks == BLOCKS_NONE;
         for (int pi = 0; pi < n_procs; pi++) {
             for (int si = 0; si < (is_barrier ? 1 : n_sizes); si++) {
                 long m = is_barrier ? 0 : sizes[si];
@@ -136,8 +136,8 @@ static int predict_new(const char *const *colls, int n_colls,
                     const struct coll_alg *alg = &def->algs[a];
                     for (int g = -1; g < n_segs; g++) {
                         long seg = g < 0 ? 0 : segs[g];
-                        if (g >= 0 && (!alg->is_segmented || seg == 0 ||
-                                       seg >= m)) {
+                        if (g >= 0 &&
+                            (!alg->is_segmented || seg == 0 || seg >= m)) {
                             continue;
                         }
                         struct prediction p = {0};
@@ -211,7 +211,8 @@ static void print_accuracy(const struct predictions *ps, const char *coll)
             j++;
         }
         const struct prediction *pt = &ps->items[i];
-        if (pt->is_measured && (!coll || strcmp(coll, pt->row.collective) == 0)) {
+        if (pt->is_measured &&
+            (!coll || strcmp(coll, pt->row.collective) == 0)) {
             size_t best = i, chosen = i;
             for (size_t k = i; k < j; k++) {
                 const struct prediction *a = &ps->items[k];
@@ -231,7 +232,8 @@ static void print_accuracy(const struct predictions *ps, const char *coll)
                     }
                 }
             }
-            double r = ps->items[chosen].row.mean_us / ps->items[best].row.mean_us;
+            double r =
+                ps->items[chosen].row.mean_us / ps->items[best].row.mean_us;
             ratios[n_points++] = r;
             n_optimal += r <= 1.0;
         }
@@ -239,8 +241,8 @@ static void print_accuracy(const struct predictions *ps, const char *coll)
     }
     if (n_points > 0) {
         qsort(ratios, n_points, sizeof *ratios, cmp_double);
-        printf("%-10s %6zu %8.3f %8.3f %8.3f %9.1f %9.1f\n", coll ? coll : "all",
-               n_points, quantile(ratios, n_points, 0.5),
+        printf("%-10s %6zu %8.3f %8.3f %8.3f %9.1f %9.1f\n",
+               coll ? coll : "all", n_points, quantile(ratios, n_points, 0.5),
                quantile(ratios, n_points, 0.9), ratios[n_points - 1],
                100.0 * (double)n_optimal / (double)n_points,
                pairs ? 100.0 * (double)pairs_right / (double)pairs : 100.0);
@@ -264,8 +266,8 @@ static int write_predicted_run(const char *dir, const struct predictions *ps)
     }
     for (size_t i = 0; i < ps->n; i++) {
         rows[i] = ps->items[i].row;
-        rows[i].mean_us = rows[i].median_us = rows[i].min_us =
-            rows[i].max_us = ps->items[i].predicted_us;
+        rows[i].mean_us = rows[i].median_us = rows[i].min_us = rows[i].max_us =
+            ps->items[i].predicted_us;
         rows[i].sd_us = 0;
         rows[i].reps = 0;
         rows[i].cost_s = 0;
@@ -372,8 +374,9 @@ int predict_main(int argc, char **argv)
             goto done;
         }
     } else if (!procs_text) {
-        fprintf(stderr, "autotune predict: %s: %s (give --procs and --sizes "
-                        "to predict points never measured)\n",
+        fprintf(stderr,
+                "autotune predict: %s: %s (give --procs and --sizes "
+                "to predict points never measured)\n",
                 path, strerror(errno));
         goto done;
     }
@@ -396,8 +399,9 @@ int predict_main(int argc, char **argv)
         }
         for (int i = 0; i < n_procs; i++) {
             if (procs[i] < 1 || procs[i] > INT_MAX) {
-                fprintf(stderr, "autotune predict: --procs: %ld is not a "
-                                "communicator size\n",
+                fprintf(stderr,
+                        "autotune predict: --procs: %ld is not a "
+                        "communicator size\n",
                         procs[i]);
                 status = 2;
                 goto done;

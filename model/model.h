@@ -94,16 +94,16 @@ void model_params_destroy(struct model_params *p);
  * sizes of the same send mode (extrapolated past the ends). */
 struct model_p2p {
     int is_rendezvous;
-    int waits_for_recv; /* data moves only once the receive is posted (a
-                           late receive takes most of a transfer) */
+    int waits_for_recv;  /* data moves only once the receive is posted (a
+                            late receive takes most of a transfer) */
     double isend_us;     /* CPU time of posting the send */
     double send_us;      /* CPU time of a blocking send */
     double transfer_us;  /* from the send's return to the data's arrival */
     double recv_late_us; /* from posting a late receive to its completion */
     double gap_us;       /* the sender's (and receiver's) time per message */
 };
-void model_params_at(const struct model_params *p, long msg_bytes,
-                     int pending, struct model_p2p *out);
+void model_params_at(const struct model_params *p, long msg_bytes, int pending,
+                     struct model_p2p *out);
 /* The local reduction of bytes (fitted a + b * bytes). */
 double model_params_reduce_us(const struct model_params *p, long bytes);
 /* The largest size measured eager (0 if none). */

@@ -137,12 +137,12 @@ int model_params_fit(const struct model_obs *obs, size_t n,
         double stream1 = find_obs(obs, n, MODEL_Q_STREAM1, m, 0);
         double streamk = find_obs(obs, n, MODEL_Q_STREAMK, m, 0);
         for (int q = 0; q < MODEL_Q_REDUCE; q++) {
-            int missing = q == MODEL_Q_ISEND
-                              ? isnan(s->isend_us[0]) || isnan(s->isend_us[1]) ||
-                                    isnan(s->isend_us[2]) ||
-                                    isnan(s->isend_us[3]) ||
-                                    isnan(s->isend_us[4])
-                              : isnan(find_obs(obs, n, q, m, 0));
+            int missing = q == MODEL_Q_ISEND ? isnan(s->isend_us[0]) ||
+                                                   isnan(s->isend_us[1]) ||
+                                                   isnan(s->isend_us[2]) ||
+                                                   isnan(s->isend_us[3]) ||
+                                                   isnan(s->isend_us[4])
+                                             : isnan(find_obs(obs, n, q, m, 0));
             if (missing) {
                 fprintf(stderr, "model: no %s observation at %ld bytes\n",
                         model_quantity_names[q], m);
@@ -257,8 +257,9 @@ int model_csv_read(const char *path, struct model_obs **obs, size_t *n,
     *n = 0;
     *cost_s = 0;
     if (!f) {
-        fprintf(stderr, "%s: %s (measure it with `autotune model -c "
-                        "tune.cfg` under mpirun or smpirun)\n",
+        fprintf(stderr,
+                "%s: %s (measure it with `autotune model -c "
+                "tune.cfg` under mpirun or smpirun)\n",
                 path, strerror(errno));
         return -1;
     }

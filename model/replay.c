@@ -49,8 +49,8 @@ struct replay {
 
 static size_t chan_hash(int src, int dst, int tag, size_t cap)
 {
-    size_t h = (size_t)src * 2654435761u ^ (size_t)dst * 40503u ^
-               (size_t)tag * 97u;
+    size_t h =
+        (size_t)src * 2654435761u ^ (size_t)dst * 40503u ^ (size_t)tag * 97u;
     return h & (cap - 1);
 }
 
@@ -184,8 +184,11 @@ static int post_send(struct replay *r, int rank, const struct model_op *op)
         r->cap_msgs = cap;
     }
     struct message *m = &r->msgs[r->n_msgs];
-    *m = (struct message){.src = rank, .dst = op->peer, .tag = op->tag,
-                          .bytes = op->bytes, .recv_post = NAN,
+    *m = (struct message){.src = rank,
+                          .dst = op->peer,
+                          .tag = op->tag,
+                          .bytes = op->bytes,
+                          .recv_post = NAN,
                           .depart = NAN};
     if (op->peer == rank) {
         /* To oneself: a local copy, free like collectives/' memcpy. */
@@ -259,9 +262,8 @@ static int advance(struct replay *r, int rank)
             }
             break;
         case MODEL_IRECV:
-            r->reqs[rank][op->req] =
-                (struct request){.is_send = 0, .msg = -1,
-                                 .post = r->clock[rank]};
+            r->reqs[rank][op->req] = (struct request){
+                .is_send = 0, .msg = -1, .post = r->clock[rank]};
             if (match_recv(r, rank, op) != 0) {
                 return -1;
             }
@@ -292,8 +294,8 @@ int model_replay(const struct model_schedule *s, const struct model_params *p,
     r.rx_free = calloc((size_t)n, sizeof *r.rx_free);
     r.pc = calloc((size_t)n, sizeof *r.pc);
     r.pending = calloc((size_t)n, sizeof *r.pending);
-    int failed = !r.reqs || !r.clock || !r.nic_free || !r.rx_free || !r.pc ||
-                 !r.pending;
+    int failed =
+        !r.reqs || !r.clock || !r.nic_free || !r.rx_free || !r.pc || !r.pending;
     for (int i = 0; i < n && !failed; i++) {
         r.reqs[i] = calloc((size_t)s->ranks[i].n_reqs + 1, sizeof **r.reqs);
         failed = !r.reqs[i];

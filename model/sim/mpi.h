@@ -62,8 +62,8 @@ int MPI_Reduce_local(const void *in, void *inout, int count, MPI_Datatype t,
 int PMPI_Bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm);
 int PMPI_Reduce(const void *s, void *r, int count, MPI_Datatype t, MPI_Op op,
                 int root, MPI_Comm comm);
-int PMPI_Allreduce(const void *s, void *r, int count, MPI_Datatype t,
-                   MPI_Op op, MPI_Comm comm);
+int PMPI_Allreduce(const void *s, void *r, int count, MPI_Datatype t, MPI_Op op,
+                   MPI_Comm comm);
 int PMPI_Allgather(const void *s, int sc, MPI_Datatype st, void *r, int rc,
                    MPI_Datatype rt, MPI_Comm comm);
 int PMPI_Alltoall(const void *s, int sc, MPI_Datatype st, void *r, int rc,

@@ -63,8 +63,8 @@ int MPI_Op_commutative(MPI_Op op, int *commute)
 static int record(MPI_Comm comm, enum model_op_kind kind, int peer, int tag,
                   long bytes, int req)
 {
-    int id = model_schedule_add(comm->s, comm->rank, kind, peer, tag, bytes,
-                                req);
+    int id =
+        model_schedule_add(comm->s, comm->rank, kind, peer, tag, bytes, req);
     if (id < 0) {
         comm->failed = 1;
     }
@@ -210,8 +210,8 @@ int PMPI_Reduce(const void *s, void *r, int count, MPI_Datatype t, MPI_Op op,
     return MPI_ERR_OTHER;
 }
 
-int PMPI_Allreduce(const void *s, void *r, int count, MPI_Datatype t,
-                   MPI_Op op, MPI_Comm comm)
+int PMPI_Allreduce(const void *s, void *r, int count, MPI_Datatype t, MPI_Op op,
+                   MPI_Comm comm)
 {
     (void)s, (void)r, (void)count, (void)t, (void)op, (void)comm;
     return MPI_ERR_OTHER;
@@ -261,8 +261,7 @@ EXPORTED int model_record(const char *collective, const char *algorithm,
     int a = c ? coll_find_alg(c, algorithm) : -1;
     *out = NULL;
     if (a < 0) {
-        fprintf(stderr, "model: unknown method %s %s\n", collective,
-                algorithm);
+        fprintf(stderr, "model: unknown method %s %s\n", collective, algorithm);
         return -1;
     }
     const struct coll_alg *alg = &c->algs[a];
@@ -271,7 +270,8 @@ EXPORTED int model_record(const char *collective, const char *algorithm,
                 collective, algorithm, procs, msg_bytes);
         return -1;
     }
-    if (!coll_alg_applies(alg, procs, c->is_reduction ? MPI_SUM : MPI_OP_NULL)) {
+    if (!coll_alg_applies(alg, procs,
+                          c->is_reduction ? MPI_SUM : MPI_OP_NULL)) {
         return 1;
     }
     long send_bytes = coll_buffer_bytes(c->send_blocks, procs, msg_bytes);

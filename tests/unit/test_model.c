@@ -51,8 +51,8 @@ static size_t synthetic(struct model_obs *obs)
         obs[n++] = (struct model_obs){MODEL_Q_STREAM1, m, 0, oneway};
         obs[n++] = (struct model_obs){
             MODEL_Q_STREAMK, m, 0, oneway + (MODEL_STREAM_K - 1) * gap_of(m)};
-        obs[n++] = (struct model_obs){MODEL_Q_REDUCE, m, 0,
-                                      1 + 0.002 * (double)m};
+        obs[n++] =
+            (struct model_obs){MODEL_Q_REDUCE, m, 0, 1 + 0.002 * (double)m};
     }
     return n;
 }
@@ -143,10 +143,10 @@ static void test_replay(const struct model_params *p)
     s = model_schedule_create(4);
     for (int step = 0; step < 3; step++) {
         for (int r = 0; r < 4; r++) {
-            int rq = model_schedule_add(s, r, MODEL_IRECV, (r + 3) % 4, 1,
-                                        1000, 0);
-            int sq = model_schedule_add(s, r, MODEL_ISEND, (r + 1) % 4, 1,
-                                        1000, 0);
+            int rq =
+                model_schedule_add(s, r, MODEL_IRECV, (r + 3) % 4, 1, 1000, 0);
+            int sq =
+                model_schedule_add(s, r, MODEL_ISEND, (r + 1) % 4, 1, 1000, 0);
             model_schedule_add(s, r, MODEL_WAIT, 0, 0, 0, sq);
             model_schedule_add(s, r, MODEL_WAIT, 0, 0, 0, rq);
         }
@@ -210,11 +210,11 @@ static void test_record(const struct model_params *p)
         {"gather", "binomial"},      {"barrier", "bruck"}};
     for (size_t i = 0; i < sizeof colls / sizeof colls[0]; i++) {
         t = -1;
-        int rc = model_predict(p, colls[i][0], colls[i][1], 7, 5000, 1024, 2,
-                               &t);
+        int rc =
+            model_predict(p, colls[i][0], colls[i][1], 7, 5000, 1024, 2, &t);
         if (rc != 0 || !(t > 0)) {
-            fprintf(stderr, "%s %s: rc %d, %.3f us\n", colls[i][0],
-                    colls[i][1], rc, t);
+            fprintf(stderr, "%s %s: rc %d, %.3f us\n", colls[i][0], colls[i][1],
+                    rc, t);
         }
         CHECK(rc == 0 && t > 0);
     }
