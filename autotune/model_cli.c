@@ -17,7 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MODEL_REPS = 9, MODEL_TAG = 9001 };
+enum { MODEL_MAX_REPS = 9, MODEL_TAG = 9001 };
+/* Repetitions and warm-ups of each observation: the config's measure
+ * settings, at most 9 and 1 (a simulation needs 1 and none). */
+static int n_reps = MODEL_MAX_REPS, n_warmup = 1;
 static const int pending_levels[] = {0, 1, 3, 7, 15};
 #define N_LEVELS ((int)(sizeof pending_levels / sizeof pending_levels[0]))
 
@@ -109,37 +112,39 @@ static double one_rep(MPI_Comm pair, int rank, enum model_quantity q, int m,
     return t * 1e6;
 }
 
-/* Runs one observation on ranks 0 and 1 (one warm-up, MODEL_REPS timed);
- * rank 0 gets the median and the other statistics in *out. */
+/* Runs one observation on ranks 0 and 1 (n_warmup, then n_reps timed);
+ * rank 0 gets the statistics in *out. */
 static void observe(MPI_Comm pair, int rank, enum model_quantity q, int m,
                     int pending, double late_wait_s, struct measurement *out)
 {
-    double times[MODEL_REPS];
+    double times[MODEL_MAX_REPS];
     int observer =
         q == MODEL_Q_RECV_LATE || q == MODEL_Q_STREAM1 || q == MODEL_Q_STREAMK;
     /* Both ranks start together, whatever came before (a resumed run). */
     MPI_Barrier(pair);
     double start = MPI_Wtime();
-    one_rep(pair, rank, q, m, pending, late_wait_s);
-    for (int i = 0; i < MODEL_REPS; i++) {
+    for (int i = 0; i < n_warmup; i++) {
+        one_rep(pair, rank, q, m, pending, late_wait_s);
+    }
+    for (int i = 0; i < n_reps; i++) {
         times[i] = one_rep(pair, rank, q, m, pending, late_wait_s);
     }
     if (observer && rank == 1) {
-        MPI_Send(times, MODEL_REPS, MPI_DOUBLE, 0, MODEL_TAG, pair);
+        MPI_Send(times, n_reps, MPI_DOUBLE, 0, MODEL_TAG, pair);
     } else if (observer && rank == 0) {
-        MPI_Recv(times, MODEL_REPS, MPI_DOUBLE, 1, MODEL_TAG, pair,
+        MPI_Recv(times, n_reps, MPI_DOUBLE, 1, MODEL_TAG, pair,
                  MPI_STATUS_IGNORE);
     }
     if (rank != 0) {
         return;
     }
-    qsort(times, MODEL_REPS, sizeof times[0], cmp_double);
+    qsort(times, (size_t)n_reps, sizeof times[0], cmp_double);
     double sum = 0, sq = 0;
-    for (int i = 0; i < MODEL_REPS; i++) {
+    for (int i = 0; i < n_reps; i++) {
         sum += times[i];
     }
-    double mean = sum / MODEL_REPS;
-    for (int i = 0; i < MODEL_REPS; i++) {
+    double mean = sum / n_reps;
+    for (int i = 0; i < n_reps; i++) {
         sq += (times[i] - mean) * (times[i] - mean);
     }
     memset(out, 0, sizeof *out);
@@ -150,12 +155,12 @@ static void observe(MPI_Comm pair, int rank, enum model_quantity q, int m,
     out->msg_bytes = m;
     out->segment_bytes = pending;
     out->is_applicable = 1;
-    out->reps = MODEL_REPS;
+    out->reps = n_reps;
     out->mean_us = mean;
-    out->median_us = times[MODEL_REPS / 2];
+    out->median_us = times[n_reps / 2];
     out->min_us = times[0];
-    out->max_us = times[MODEL_REPS - 1];
-    out->sd_us = sqrt(sq / (MODEL_REPS - 1));
+    out->max_us = times[n_reps - 1];
+    out->sd_us = n_reps > 1 ? sqrt(sq / (n_reps - 1)) : 0;
     out->cost_s = MPI_Wtime() - start;
 }
 
@@ -211,8 +216,10 @@ static int write_model_csv(FILE *f, const void *arg)
     for (size_t i = 0; i < journal_count(j); i++) {
         const struct measurement *m = journal_record(j, i);
         if (strcmp(m->collective, "p2p") == 0) {
+            /* The least of the repetitions: the cost itself, without
+             * what other processes of a busy machine added. */
             fprintf(f, "%s,%ld,%d,%.3f,%d,%.6f\n", m->algorithm, m->msg_bytes,
-                    m->segment_bytes, m->median_us, m->reps, m->cost_s);
+                    m->segment_bytes, m->min_us, m->reps, m->cost_s);
         }
     }
     return ferror(f) ? -1 : 0;
@@ -236,7 +243,12 @@ static int controller_open(const char *config_path, int world_size,
     }
     journal_settings_add(&settings, "model.quantities", "%d",
                          (int)MODEL_N_QUANTITIES);
-    journal_settings_add(&settings, "model.reps", "%d", MODEL_REPS);
+    n_reps = c->measure.max_reps < MODEL_MAX_REPS ? c->measure.max_reps
+                                                  : MODEL_MAX_REPS;
+    n_reps = n_reps < 1 ? 1 : n_reps;
+    n_warmup = c->measure.warmup > 0;
+    journal_settings_add(&settings, "model.reps", "%d", n_reps);
+    journal_settings_add(&settings, "model.warmup", "%d", n_warmup);
     journal_settings_add(&settings, "model.ranks", "0,1");
     if (store_make_dir(c->output) != 0 ||
         rundir_lock_open(c->output, lock) != 0) {
@@ -356,6 +368,8 @@ int model_main(int argc, char **argv)
     }
     MPI_Bcast(&is_setup, 1, MPI_INT, 0, MPI_COMM_WORLD);
     MPI_Bcast(&max_size, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&n_reps, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&n_warmup, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (!is_setup) {
         goto done;
     }
