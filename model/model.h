@@ -115,10 +115,11 @@ long model_params_eager_max(const struct model_params *p);
 int model_csv_read(const char *path, struct model_obs **obs, size_t *n,
                    double *cost_s);
 
-/* Replays the schedule with the parameters (LogGP-like: each rank's clock
- * advances by its overheads; a message leaves after its sender's gap,
- * arrives after its transfer time and the receiver's gap; a receive waits
- * for its message; a rendezvous send waits for its receive). *time_us is
+/* Replays the schedule with the parameters, in time order (LogGP-like:
+ * each rank's clock advances by its overheads; a message is a flow of its
+ * gap's work on its sender's and receiver's links, shared equally among the
+ * flows on each, and arrives its latency after; a receive waits for its
+ * message; rendezvous data leaves once its receive is posted). *time_us is
  * the last rank's end. Fails with one line if the schedule deadlocks. */
 int model_replay(const struct model_schedule *s, const struct model_params *p,
                  double *time_us);

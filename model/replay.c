@@ -1,16 +1,18 @@
 /* The replay of a schedule with point-to-point parameters (LogGP-like,
- * seed 003 Fig. 5). Each rank's clock advances by its own overheads; a
- * message leaves its sender no earlier than the sender's previous one plus
- * the gap, and arrives its transfer time later, no earlier than the
- * receiver's previous arrival plus the gap; a receive completes at the later
- * of the arrival and its posting plus the late-receive time; a rendezvous
- * message leaves only once its receive is posted, and its send completes
- * with it. Ranks run in turn as far as their dependencies allow. */
+ * seed 003 Fig. 5), event-driven. Each rank's clock advances by its own
+ * overheads; a message leaves when posted (or, rendezvous or where eager
+ * data waits for the receive, once its receive is posted) as a flow of
+ * gap - Isend microseconds of work on its sender's uplink and receiver's
+ * downlink, each link shared equally among its flows (as TCP and SimGrid
+ * share them); it arrives its remaining latency after the flow ends; a
+ * receive completes at the later of that and its posting plus the
+ * late-receive time. Ranks and flows advance in time order. */
 #include "model/model.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct message {
     int src, dst, tag;
@@ -19,6 +21,9 @@ struct message {
     double send_end;  /* the sender's clock after posting it */
     double recv_post; /* NAN until a receive matches it */
     double depart;    /* NAN until it leaves */
+    /* Shared links: the flow's work at the full rate, what is left of it,
+     * its rate, and when it ended (NAN until then). */
+    double work, remaining, rate, finish;
 };
 
 /* A request: the message it sends or receives (-1: receive not matched). */
@@ -41,11 +46,20 @@ struct replay {
     struct message *msgs;
     int n_msgs, cap_msgs;
     struct request **reqs; /* per rank */
-    double *clock, *nic_free, *rx_free;
+    double *clock;
     int *pc, *pending;
     struct channel *chans;
     size_t n_chans, cap_chans; /* open addressing, cap a power of two */
+    /* Flows waiting to start, flows active, per rank the flows on its
+     * uplink and downlink, and the ranks blocked on a wait. */
+    int *starting, n_starting, cap_starting;
+    int *active, n_active, cap_active;
+    int *n_up, *n_down;
+    int *blocked;
+    int has_finished; /* a flow ended since the ranks were last unblocked */
 };
+
+static int depart(struct replay *r, struct message *m);
 
 static size_t chan_hash(int src, int dst, int tag, size_t cap)
 {
@@ -130,7 +144,7 @@ static int match_send(struct replay *r, int msg)
         struct request *q = &r->reqs[m->dst][c->recvs[c->head_recvs++]];
         q->msg = msg;
         m->recv_post = q->post;
-        return 0;
+        return depart(r, m) < 0 ? -1 : 0;
     }
     return push(&c->sends, &c->n_sends, &c->cap_sends, msg);
 }
@@ -145,7 +159,7 @@ static int match_recv(struct replay *r, int dst, const struct model_op *op)
     if (c->head_sends < c->n_sends) {
         q->msg = c->sends[c->head_sends++];
         r->msgs[q->msg].recv_post = q->post;
-        return 0;
+        return depart(r, &r->msgs[q->msg]) < 0 ? -1 : 0;
     }
     return push(&c->recvs, &c->n_recvs, &c->cap_recvs, op->req);
 }
@@ -157,19 +171,26 @@ static int depart(struct replay *r, struct message *m)
     if (!isnan(m->depart)) {
         return 1;
     }
-    if (m->p.is_rendezvous && isnan(m->recv_post)) {
+    int is_held = m->p.is_rendezvous || m->p.waits_for_recv;
+    if (is_held && isnan(m->recv_post)) {
         return 0;
     }
     double t = m->send_end;
-    if (m->p.is_rendezvous && m->recv_post > t) {
+    if (is_held && m->recv_post > t) {
         t = m->recv_post;
     }
-    if (m->src != m->dst) {
-        t = fmax(t, r->nic_free[m->src]);
-        r->nic_free[m->src] = t + m->p.gap_us;
-    }
+    /* The flow starts then; one of no work has ended already. */
     m->depart = t;
-    return 1;
+    m->work = m->src == m->dst ? 0 : fmax(0, m->p.gap_us - m->p.isend_us);
+    if (m->work <= 0) {
+        m->finish = t;
+        r->has_finished = 1;
+        return 1;
+    }
+    return push(&r->starting, &r->n_starting, &r->cap_starting,
+                (int)(m - r->msgs)) == 0
+               ? 1
+               : -1;
 }
 
 static int post_send(struct replay *r, int rank, const struct model_op *op)
@@ -189,7 +210,8 @@ static int post_send(struct replay *r, int rank, const struct model_op *op)
                           .tag = op->tag,
                           .bytes = op->bytes,
                           .recv_post = NAN,
-                          .depart = NAN};
+                          .depart = NAN,
+                          .finish = NAN};
     if (op->peer == rank) {
         /* To oneself: a local copy, free like collectives/' memcpy. */
         m->p = (struct model_p2p){0};
@@ -201,8 +223,8 @@ static int post_send(struct replay *r, int rank, const struct model_op *op)
     r->pending[rank]++;
     r->reqs[rank][op->req] = (struct request){.is_send = 1, .msg = r->n_msgs};
     r->n_msgs++;
-    if (!m->p.is_rendezvous) {
-        depart(r, m);
+    if (!m->p.is_rendezvous && !m->p.waits_for_recv && depart(r, m) < 0) {
+        return -1;
     }
     return match_send(r, r->n_msgs - 1);
 }
@@ -218,8 +240,8 @@ static int wait(struct replay *r, int rank, int req)
         double rest = fmax(0, m->p.send_us - m->p.isend_us);
         if (!m->p.is_rendezvous) {
             done = m->send_end + rest;
-        } else if (depart(r, m)) {
-            done = m->depart + rest;
+        } else if (!isnan(m->finish)) {
+            done = m->finish + fmax(0, rest - m->work);
         } else {
             return 0;
         }
@@ -229,58 +251,149 @@ static int wait(struct replay *r, int rank, int req)
             return 0;
         }
         struct message *m = &r->msgs[q->msg];
-        if (!depart(r, m)) {
+        if (isnan(m->finish)) {
             return 0;
         }
-        /* A rendezvous message's data moves after the handshake: what a
-         * blocking send waits beyond posting. */
-        double arrival = m->depart + m->p.transfer_us;
+        /* The latency beyond the flow's own work comes after it. */
+        double after = m->p.transfer_us - m->work;
         if (m->p.is_rendezvous) {
-            arrival += fmax(0, m->p.send_us - m->p.isend_us);
+            after += fmax(0, m->p.send_us - m->p.isend_us);
         }
-        if (m->src != m->dst) {
-            arrival = fmax(arrival, r->rx_free[rank] + m->p.gap_us);
-            r->rx_free[rank] = arrival;
-        }
-        done = fmax(arrival, q->post + m->p.recv_late_us);
+        done = fmax(m->finish + fmax(0, after), q->post + m->p.recv_late_us);
     }
     r->clock[rank] = fmax(r->clock[rank], done);
     return 1;
 }
 
-/* Runs rank as far as it can go: -1 error, else the ops it completed. */
-static int advance(struct replay *r, int rank)
+/* Runs rank's next op: 1 done, 0 blocked on a wait, -1 error. */
+static int step(struct replay *r, int rank)
 {
-    const struct model_rank_ops *prog = &r->s->ranks[rank];
-    int n_done = 0;
-    while (r->pc[rank] < prog->n_ops) {
-        const struct model_op *op = &prog->ops[r->pc[rank]];
-        switch (op->kind) {
-        case MODEL_ISEND:
-            if (post_send(r, rank, op) != 0) {
-                return -1;
+    const struct model_op *op = &r->s->ranks[rank].ops[r->pc[rank]];
+    switch (op->kind) {
+    case MODEL_ISEND:
+        if (post_send(r, rank, op) != 0) {
+            return -1;
+        }
+        break;
+    case MODEL_IRECV:
+        r->reqs[rank][op->req] =
+            (struct request){.is_send = 0, .msg = -1, .post = r->clock[rank]};
+        if (match_recv(r, rank, op) != 0) {
+            return -1;
+        }
+        break;
+    case MODEL_WAIT:
+        if (!wait(r, rank, op->req)) {
+            return 0;
+        }
+        break;
+    case MODEL_REDUCE:
+        r->clock[rank] += model_params_reduce_us(r->params, op->bytes);
+        break;
+    }
+    r->pc[rank]++;
+    return 1;
+}
+
+/* The flows' rates: each link shared equally among its flows, a flow
+ * going at the rate of the busier of its two links. */
+static void flows_rate(struct replay *r)
+{
+    for (int i = 0; i < r->n_active; i++) {
+        struct message *m = &r->msgs[r->active[i]];
+        int n = r->n_up[m->src] > r->n_down[m->dst] ? r->n_up[m->src]
+                                                    : r->n_down[m->dst];
+        m->rate = 1.0 / n;
+    }
+}
+
+/* The event-driven replay with shared links: ranks run in time order, one
+ * op at a time; flows start, share their links and end as events. */
+static int run_shared(struct replay *r)
+{
+    int n = r->s->n_ranks;
+    double now = 0;
+    for (;;) {
+        if (r->has_finished) {
+            memset(r->blocked, 0, (size_t)n * sizeof *r->blocked);
+            r->has_finished = 0;
+        }
+        int rank = -1;
+        double t_rank = INFINITY, t_start = INFINITY, t_end = INFINITY;
+        for (int i = 0; i < n; i++) {
+            if (!r->blocked[i] && r->pc[i] < r->s->ranks[i].n_ops &&
+                r->clock[i] < t_rank) {
+                t_rank = r->clock[i];
+                rank = i;
             }
-            break;
-        case MODEL_IRECV:
-            r->reqs[rank][op->req] = (struct request){
-                .is_send = 0, .msg = -1, .post = r->clock[rank]};
-            if (match_recv(r, rank, op) != 0) {
-                return -1;
-            }
-            break;
-        case MODEL_WAIT:
-            if (!wait(r, rank, op->req)) {
-                return n_done;
-            }
-            break;
-        case MODEL_REDUCE:
-            r->clock[rank] += model_params_reduce_us(r->params, op->bytes);
+        }
+        for (int i = 0; i < r->n_starting; i++) {
+            t_start = fmin(t_start, r->msgs[r->starting[i]].depart);
+        }
+        for (int i = 0; i < r->n_active; i++) {
+            const struct message *m = &r->msgs[r->active[i]];
+            t_end = fmin(t_end, now + m->remaining / m->rate);
+        }
+        if (rank < 0 && isinf(t_start) && isinf(t_end)) {
             break;
         }
-        r->pc[rank]++;
-        n_done++;
+        if (t_end <= t_start && t_end <= t_rank) {
+            double eps = 1e-9 * (1 + t_end);
+            for (int i = 0; i < r->n_active;) {
+                struct message *m = &r->msgs[r->active[i]];
+                m->remaining -= m->rate * (t_end - now);
+                if (m->remaining <= eps * m->rate) {
+                    m->finish = t_end;
+                    r->n_up[m->src]--;
+                    r->n_down[m->dst]--;
+                    r->active[i] = r->active[--r->n_active];
+                    r->has_finished = 1;
+                } else {
+                    i++;
+                }
+            }
+            now = t_end;
+            flows_rate(r);
+        } else if (t_start <= t_rank) {
+            for (int i = 0; i < r->n_active; i++) {
+                struct message *m = &r->msgs[r->active[i]];
+                m->remaining -= m->rate * (t_start - now);
+            }
+            now = fmax(now, t_start);
+            for (int i = 0; i < r->n_starting;) {
+                int k = r->starting[i];
+                struct message *m = &r->msgs[k];
+                if (m->depart <= t_start) {
+                    m->remaining = m->work;
+                    r->n_up[m->src]++;
+                    r->n_down[m->dst]++;
+                    if (push(&r->active, &r->n_active, &r->cap_active, k) !=
+                        0) {
+                        return -1;
+                    }
+                    r->starting[i] = r->starting[--r->n_starting];
+                } else {
+                    i++;
+                }
+            }
+            flows_rate(r);
+        } else {
+            int rc = step(r, rank);
+            if (rc < 0) {
+                return -1;
+            }
+            r->blocked[rank] = rc == 0;
+        }
     }
-    return n_done;
+    for (int i = 0; i < n; i++) {
+        if (r->pc[i] < r->s->ranks[i].n_ops) {
+            fprintf(stderr,
+                    "model: schedule deadlocks: rank %d waits at op %d of %d\n",
+                    i, r->pc[i], r->s->ranks[i].n_ops);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 int model_replay(const struct model_schedule *s, const struct model_params *p,
@@ -290,12 +403,13 @@ int model_replay(const struct model_schedule *s, const struct model_params *p,
     int n = s->n_ranks, rc = -1;
     r.reqs = calloc((size_t)n, sizeof *r.reqs);
     r.clock = calloc((size_t)n, sizeof *r.clock);
-    r.nic_free = calloc((size_t)n, sizeof *r.nic_free);
-    r.rx_free = calloc((size_t)n, sizeof *r.rx_free);
     r.pc = calloc((size_t)n, sizeof *r.pc);
     r.pending = calloc((size_t)n, sizeof *r.pending);
-    int failed =
-        !r.reqs || !r.clock || !r.nic_free || !r.rx_free || !r.pc || !r.pending;
+    r.n_up = calloc((size_t)n, sizeof *r.n_up);
+    r.n_down = calloc((size_t)n, sizeof *r.n_down);
+    r.blocked = calloc((size_t)n, sizeof *r.blocked);
+    int failed = !r.reqs || !r.clock || !r.pc || !r.pending || !r.n_up ||
+                 !r.n_down || !r.blocked;
     for (int i = 0; i < n && !failed; i++) {
         r.reqs[i] = calloc((size_t)s->ranks[i].n_reqs + 1, sizeof **r.reqs);
         failed = !r.reqs[i];
@@ -304,30 +418,8 @@ int model_replay(const struct model_schedule *s, const struct model_params *p,
         fprintf(stderr, "model: out of memory replaying a schedule\n");
         goto done;
     }
-    int n_left = n;
-    while (n_left > 0) {
-        int progress = 0;
-        n_left = 0;
-        for (int i = 0; i < n; i++) {
-            int k = advance(&r, i);
-            if (k < 0) {
-                fprintf(stderr, "model: out of memory replaying a schedule\n");
-                goto done;
-            }
-            progress += k;
-            n_left += r.pc[i] < s->ranks[i].n_ops;
-        }
-        if (n_left > 0 && progress == 0) {
-            for (int i = 0; i < n; i++) {
-                if (r.pc[i] < s->ranks[i].n_ops) {
-                    fprintf(stderr,
-                            "model: schedule deadlocks: rank %d waits at op "
-                            "%d of %d\n",
-                            i, r.pc[i], s->ranks[i].n_ops);
-                    goto done;
-                }
-            }
-        }
+    if (run_shared(&r) != 0) {
+        goto done;
     }
     *time_us = 0;
     for (int i = 0; i < n; i++) {
@@ -347,10 +439,13 @@ done:
     }
     free(r.reqs);
     free(r.clock);
-    free(r.nic_free);
-    free(r.rx_free);
     free(r.pc);
     free(r.pending);
+    free(r.n_up);
+    free(r.n_down);
+    free(r.blocked);
+    free(r.starting);
+    free(r.active);
     free(r.msgs);
     return rc;
 }

@@ -57,8 +57,8 @@ p="$tmp/run/predicted.csv"
 grep -q '^all  *18 ' "$tmp/predict.out" || fail "accuracy over 18 points not printed"
 # Every prediction is a positive time.
 awk -F, 'NR > 1 && !($6 > 0) { exit 1 }' "$p" || fail "a prediction is not positive"
-# Points never measured: a 256-rank communicator, into tables tree reads.
-build/autotune predict -r "$tmp/run" --procs 64,256 --sizes 1024,1048576 -o "$tmp/pred" > "$tmp/new.out" 2>&1 ||
+# Points never measured: a 256-rank communicator, into tables export reads.
+build/autotune predict -r "$tmp/run" --procs 64,256 --sizes 1,1024 -o "$tmp/pred" > "$tmp/new.out" 2>&1 ||
     { cat "$tmp/new.out"; fail "predict --procs"; }
 [ "$(($(wc -l < "$tmp/pred/optimal.csv") - 1))" -eq 8 ] || fail "predicted optimal.csv: not 8 points"
 build/autotune export -r "$tmp/pred" --format csv > /dev/null || fail "export of the predicted tables"

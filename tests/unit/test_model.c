@@ -127,8 +127,8 @@ static void test_replay(const struct model_params *p)
     CHECK_NEAR(3 * 70, replay(s, p));
     model_schedule_destroy(s);
 
-    /* A binomial tree on 4: 0 -> 2, then 0 -> 1 (which leaves after the
-     * gap of 12, at 22: arrives at 82), 2 -> 3 (at 70 + 10 + 60). */
+    /* A binomial tree on 4: 0 -> 2 (at 10, 2 us on the root's link), then
+     * 0 -> 1 (at 20, alone on it: arrives at 80), 2 -> 3 (at 70 + 10 + 60). */
     s = model_schedule_create(4);
     send(s, 0, 2, 1000);
     send(s, 0, 1, 1000);
@@ -137,6 +137,19 @@ static void test_replay(const struct model_params *p)
     send(s, 2, 3, 1000);
     recv(s, 3, 2, 1000);
     CHECK_NEAR(140, replay(s, p));
+    model_schedule_destroy(s);
+
+    /* Links are shared: 0 sends 10000 bytes to 1 (at 10) and to 2 (at 20),
+     * each 92 us of work on 0's uplink (gap 102 - Isend 10). The first
+     * runs alone for 10 us, then both at half rate: it ends at 20 + 82 * 2
+     * = 184, the second with 10 us left at full rate at 194; each arrives
+     * its remaining latency (transfer 150 - work 92 = 58) later. */
+    s = model_schedule_create(3);
+    send(s, 0, 1, 10000);
+    send(s, 0, 2, 10000);
+    recv(s, 1, 0, 10000);
+    recv(s, 2, 0, 10000);
+    CHECK_NEAR(194 + 58, replay(s, p));
     model_schedule_destroy(s);
 
     /* A ring on 4, 3 steps of receive-from-left, send-to-right: 70 each. */
