@@ -24,13 +24,15 @@ struct message {
     /* Shared links: the flow's work at the full rate, what is left of it,
      * its rate, and when it ended (NAN until then). */
     double work, remaining, rate, finish;
+    int waiter[2]; /* the ranks blocked on its send [1] and receive [0] */
 };
 
 /* A request: the message it sends or receives (-1: receive not matched). */
 struct request {
     int is_send;
     int msg;
-    double post; /* receives: when posted */
+    double post;    /* receives: when posted */
+    int is_awaited; /* a receive its rank is blocked on before it matched */
 };
 
 /* Unmatched sends and receives of one (source, dest, tag), in order. */
@@ -56,8 +58,19 @@ struct replay {
     int *active, n_active, cap_active;
     int *n_up, *n_down;
     int *blocked;
-    int has_finished; /* a flow ended since the ranks were last unblocked */
 };
+
+/* The message has arrived (its flow ended): its waiters run again. */
+static void finished(struct replay *r, struct message *m, double t)
+{
+    m->finish = t;
+    for (int i = 0; i < 2; i++) {
+        if (m->waiter[i] >= 0) {
+            r->blocked[m->waiter[i]] = 0;
+            m->waiter[i] = -1;
+        }
+    }
+}
 
 static int depart(struct replay *r, struct message *m);
 
@@ -144,7 +157,17 @@ static int match_send(struct replay *r, int msg)
         struct request *q = &r->reqs[m->dst][c->recvs[c->head_recvs++]];
         q->msg = msg;
         m->recv_post = q->post;
-        return depart(r, m) < 0 ? -1 : 0;
+        if (q->is_awaited) {
+            m->waiter[0] = m->dst;
+        }
+        if (depart(r, m) < 0) {
+            return -1;
+        }
+        /* Sent before it matched (a flow of no work): already there. */
+        if (q->is_awaited && !isnan(m->finish)) {
+            r->blocked[m->dst] = 0;
+        }
+        return 0;
     }
     return push(&c->sends, &c->n_sends, &c->cap_sends, msg);
 }
@@ -183,8 +206,7 @@ static int depart(struct replay *r, struct message *m)
     m->depart = t;
     m->work = m->src == m->dst ? 0 : fmax(0, m->p.gap_us - m->p.isend_us);
     if (m->work <= 0) {
-        m->finish = t;
-        r->has_finished = 1;
+        finished(r, m, t);
         return 1;
     }
     return push(&r->starting, &r->n_starting, &r->cap_starting,
@@ -211,7 +233,8 @@ static int post_send(struct replay *r, int rank, const struct model_op *op)
                           .bytes = op->bytes,
                           .recv_post = NAN,
                           .depart = NAN,
-                          .finish = NAN};
+                          .finish = NAN,
+                          .waiter = {-1, -1}};
     if (op->peer == rank) {
         /* To oneself: a local copy, free like collectives/' memcpy. */
         m->p = (struct model_p2p){0};
@@ -295,6 +318,20 @@ static int step(struct replay *r, int rank)
     return 1;
 }
 
+/* rank waits for its current op's request: it runs again when the
+ * message arrives. */
+static void block(struct replay *r, int rank)
+{
+    const struct model_op *op = &r->s->ranks[rank].ops[r->pc[rank]];
+    struct request *q = &r->reqs[rank][op->req];
+    r->blocked[rank] = 1;
+    if (q->msg < 0) {
+        q->is_awaited = 1;
+    } else {
+        r->msgs[q->msg].waiter[q->is_send] = rank;
+    }
+}
+
 /* The flows' rates: each link shared equally among its flows, a flow
  * going at the rate of the busier of its two links. */
 static void flows_rate(struct replay *r)
@@ -314,10 +351,6 @@ static int run_shared(struct replay *r)
     int n = r->s->n_ranks;
     double now = 0;
     for (;;) {
-        if (r->has_finished) {
-            memset(r->blocked, 0, (size_t)n * sizeof *r->blocked);
-            r->has_finished = 0;
-        }
         int rank = -1;
         double t_rank = INFINITY, t_start = INFINITY, t_end = INFINITY;
         for (int i = 0; i < n; i++) {
@@ -343,11 +376,10 @@ static int run_shared(struct replay *r)
                 struct message *m = &r->msgs[r->active[i]];
                 m->remaining -= m->rate * (t_end - now);
                 if (m->remaining <= eps * m->rate) {
-                    m->finish = t_end;
+                    finished(r, m, t_end);
                     r->n_up[m->src]--;
                     r->n_down[m->dst]--;
                     r->active[i] = r->active[--r->n_active];
-                    r->has_finished = 1;
                 } else {
                     i++;
                 }
@@ -382,7 +414,9 @@ static int run_shared(struct replay *r)
             if (rc < 0) {
                 return -1;
             }
-            r->blocked[rank] = rc == 0;
+            if (rc == 0) {
+                block(r, rank);
+            }
         }
     }
     for (int i = 0; i < n; i++) {
