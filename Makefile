@@ -23,10 +23,10 @@ CFLAGS   += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 LDFLAGS  += -fsanitize=$(SANITIZE)
 endif
 
-MODULES  := autotune search collectives store decision
+MODULES  := autotune search collectives store decision model
 # The modules that never call MPI, compiled with plain cc into
 # build/libautotune-core.a: an #include <mpi.h> there breaks the build.
-CORE_MODULES := search store decision
+CORE_MODULES := search store decision model
 comma    := ,
 # report/ (pictures of a run, no MPI) is in both.
 MODULES      += report
@@ -95,9 +95,24 @@ build/libautotune-smpi.a: build/rt-smpi/libautotune-smpi.o
 build/autotune: $(OBJS) build/libautotune-core.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-build/libautotune-core.a: $(CORE_OBJS)
+build/libautotune-core.a: $(CORE_OBJS) build/model-sim.o
 	@mkdir -p $(@D)
 	ar rcs $@ $^
+
+# The model's schedule recorder: collectives/ compiled once more, with cc
+# against model/sim/mpi.h (a recording point-to-point layer, no network),
+# into one object whose symbols but model_record are local, so it links
+# beside the real collectives and MPI.
+MODEL_SIM_SRCS := model/sim/record.c \
+                  $(filter-out collectives/native.c,$(wildcard collectives/*.c))
+MODEL_SIM_OBJS := $(MODEL_SIM_SRCS:%.c=build/model-sim/%.o)
+build/model-sim/%.o: %.c
+	@mkdir -p $(@D)
+	$(CORE_CC) -Imodel/sim $(CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c -o $@ $<
+
+build/model-sim.o: $(MODEL_SIM_OBJS)
+	ld -r -o $@ $^
+	objcopy --localize-hidden $@
 
 # Everything but main, for the MPI tests and the benchmarks.
 build/libautotune-tool.a: $(LIB_OBJS) $(CORE_OBJS)
@@ -123,7 +138,7 @@ SMPI_INTERP := $(if $(and $(SMPICC),$(if $(SANITIZE),,yes)),$(shell \
                  sed -n 's/.*program interpreter: \(.*\)]/\1/p'))
 build/smpi/autotune/main.o: CFLAGS += \
     $(if $(SMPI_INTERP),-DAUTOTUNE_SMPI_INTERP='"$(SMPI_INTERP)"')
-build/autotune-smpi: $(SMPI_OBJS)
+build/autotune-smpi: $(SMPI_OBJS) build/model-sim.o
 	$(SMPICC) $(LDFLAGS) $(if $(SMPI_INTERP),-Wl$(comma)-e$(comma)autotune_smpi_entry) \
 	    -o $@ $^ $(LDLIBS)
 
@@ -219,6 +234,11 @@ check: tests
 
 bench: all
 	@tests/bench/run.sh
+
+# The model's accuracy on the wide grids of both simulated clusters, its
+# parameters measured under smpirun (results/bench/model-*.txt).
+bench-model: all
+	@tests/bench/model.sh
 
 # The tuned choice against the library default on the simulated clusters.
 bench-default: all
@@ -353,11 +373,12 @@ clean:
 	rm -rf build
 
 .PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust bench-adaptive \
-        bench-decision bench-between bench-between-tune bench-runtime bench-runtime-overhead \
-        golden-decision fuzz demo install format clean
+        bench-decision bench-between bench-between-tune bench-model bench-runtime \
+        bench-runtime-overhead golden-decision fuzz demo install format clean
 .SECONDARY:
 
 -include $(OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) \
+         $(MODEL_SIM_OBJS:.o=.d) \
          $(RT_OBJS:.o=.d) $(RT_SMPI_OBJS:.o=.d) \
          $(MPIT_BINS:=.d) $(REPLAY_BINS:=.d) \
          $(wildcard build/replay/*/*.d build/fuzz/obj/*/*.d)

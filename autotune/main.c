@@ -14,9 +14,10 @@
 #include "autotune/compare.h"
 #include "autotune/config.h"
 #include "autotune/decision_cli.h"
+#include "autotune/model_cli.h"
 #include "autotune/plan_cli.h"
-#include "autotune/report_cli.h"
 #include "autotune/profile_cli.h"
+#include "autotune/report_cli.h"
 #include "autotune/sweep.h"
 #include "collectives/collectives.h"
 #include "decision/decision.h"
@@ -55,6 +56,10 @@ static const char usage[] =
     "experiments, estimate\n"
     "  autotune profile FILE.prof [-r RUN] [-n N]    an application's "
     "costliest points\n"
+    "  mpirun -np 2 autotune model -c tune.cfg       point-to-point "
+    "calibration\n"
+    "  autotune predict -r RUN [--procs P,..] [--sizes M,..]   the model's "
+    "times\n"
     "  autotune --list                               algorithms, "
     "strategies, formats\n"
     "  autotune --version\n"
@@ -280,6 +285,17 @@ static int cmd_version(int argc, char **argv)
     return 0;
 }
 
+/* `model` runs under MPI (main starts it); here only when no MPI can
+ * start: autotune-smpi started by itself. */
+static int cmd_model_offline(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "autotune model: start it with mpirun -np 2 autotune "
+                    "model -c tune.cfg (or smpirun)\n");
+    return 2;
+}
+
 struct command {
     const char *name;
     int (*run)(int argc, char **argv);
@@ -355,6 +371,21 @@ static const struct command offline_commands[] = {
      "The N (20) points of an application profile (AUTOTUNE_PROFILE) that "
      "took the\nmost time; with a run, each point's tuned method, its time "
      "and the default's,\nand the time saved: calls x (default - tuned).\n"},
+    {"model", cmd_model_offline,
+     "usage: mpirun -np N autotune model -c tune.cfg\n"
+     "       smpirun -np N -platform P.xml autotune-smpi model -c tune.cfg\n"
+     "Measures the point-to-point parameters of the model (docs/usage.md: "
+     "The model)\nbetween ranks 0 and 1 into RUN/model.journal and "
+     "RUN/model.csv; rerunning\nmeasures only what is missing.\n"},
+    {"predict", predict_main,
+     "usage: autotune predict -r RUN [--model FILE] [--procs P,P,...] "
+     "[--sizes M,M,...]\n"
+     "                        [--segments S,S,...] [--collectives a,b] "
+     "[-o DIR]\n"
+     "The model's time of every method at the run's points into "
+     "RUN/predicted.csv,\nand its accuracy where the run measured them; "
+     "--procs and --sizes predict\npoints never measured into DIR "
+     "(RUN/predicted/ by default).\n"},
     {"--list", cmd_list,
      "usage: autotune --list\n"
      "The collectives and their algorithms, the search strategies and the "
@@ -415,6 +446,10 @@ static int run_offline(int argc, char **argv, int *status)
 int main(int argc, char **argv)
 {
     int status;
+    if (argc >= 2 && strcmp(argv[1], "model") == 0 &&
+        !has_help(argc - 1, argv + 1)) {
+        return model_main(argc - 1, argv + 1);
+    }
     if (run_offline(argc, argv, &status)) {
         return status;
     }

@@ -189,8 +189,8 @@ int decision_from_table(const struct measurement *rows, size_t n,
         }
         qsort(sorted, (size_t)count, sizeof *sorted, cmp_row);
         struct decision_range range = {
-            sorted[0].m.procs, sorted[count - 1].m.procs,
-            sorted[0].m.msg_bytes, sorted[0].m.msg_bytes};
+            sorted[0].m.procs, sorted[count - 1].m.procs, sorted[0].m.msg_bytes,
+            sorted[0].m.msg_bytes};
         for (int i = 1; i < count; i++) {
             long bytes = sorted[i].m.msg_bytes;
             range.msg_min = bytes < range.msg_min ? bytes : range.msg_min;

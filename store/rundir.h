@@ -15,6 +15,10 @@
 #define RUNDIR_LOCK "lock"
 /* A copy of the application profile the sweep was configured with. */
 #define RUNDIR_PROFILE "profile.prof"
+/* The model (autotune model, autotune predict). */
+#define RUNDIR_MODEL_JOURNAL "model.journal"
+#define RUNDIR_MODEL "model.csv"
+#define RUNDIR_PREDICTED "predicted.csv"
 
 /* dir/name into buf; fails with one line when it does not fit. */
 int rundir_path(char *buf, size_t size, const char *dir, const char *name);

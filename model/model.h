@@ -1,0 +1,132 @@
+/* The model (seed 003 §3.3): point-to-point parameters measured per message
+ * size, each algorithm's communication schedule recorded from its own code,
+ * and a replay of that schedule that predicts the collective's time.
+ * Never calls MPI. */
+#ifndef MODEL_MODEL_H
+#define MODEL_MODEL_H
+
+#include <stddef.h>
+
+/* One step of a rank's program, in program order. */
+enum model_op_kind {
+    MODEL_ISEND,  /* post a send of bytes to peer (request req) */
+    MODEL_IRECV,  /* post a receive of bytes from peer (request req) */
+    MODEL_WAIT,   /* wait for request req */
+    MODEL_REDUCE, /* combine bytes locally (MPI_Reduce_local) */
+};
+
+struct model_op {
+    enum model_op_kind kind;
+    int peer; /* ISEND, IRECV */
+    int tag;  /* ISEND, IRECV: messages match per (source, dest, tag) */
+    long bytes;
+    int req; /* ISEND, IRECV: the request it creates; WAIT: the one awaited */
+};
+
+struct model_rank_ops {
+    struct model_op *ops;
+    int n_ops, cap_ops;
+    int n_reqs; /* requests are numbered 0..n_reqs-1 per rank */
+};
+
+/* A collective's communication schedule: every rank's program. */
+struct model_schedule {
+    int n_ranks;
+    struct model_rank_ops *ranks;
+};
+
+struct model_schedule *model_schedule_create(int n_ranks);
+void model_schedule_destroy(struct model_schedule *s);
+/* Appends an op to rank's program; ISEND and IRECV get the next request
+ * number (returned), the others return 0; -1 when out of memory. */
+int model_schedule_add(struct model_schedule *s, int rank,
+                       enum model_op_kind kind, int peer, int tag, long bytes,
+                       int req);
+
+/* Records the schedule of one method by running the algorithm's own code
+ * (collectives/) rank by rank over a recording point-to-point layer, root
+ * 0, msg_bytes in the sweep's meaning (one rank's buffer or block).
+ * Returns 0 and *out (caller-frees), 1 when the algorithm does not apply
+ * at procs (nothing recorded), -1 with one line on stderr on error. */
+int model_record(const char *collective, const char *algorithm, int procs,
+                 long msg_bytes, int seg_bytes, int chain_fanout,
+                 struct model_schedule **out);
+
+/* Point-to-point parameters, as measured by `autotune model`. The raw
+ * quantities, each a median in microseconds over repetitions, at a message
+ * size (and, for isend, a number of sends already pending): */
+enum model_quantity {
+    MODEL_Q_ISEND,     /* MPI_Isend's duration, receive posted (os) */
+    MODEL_Q_SEND,      /* MPI_Send's duration, receive posted */
+    MODEL_Q_ONEWAY,    /* half a ping-pong of blocking calls */
+    MODEL_Q_RECV_LATE, /* MPI_Recv posted long after the send (or) */
+    MODEL_Q_STREAM1,   /* receiver's time for 1 message, Irecv posted */
+    MODEL_Q_STREAMK,   /* ... for MODEL_STREAM_K messages back to back */
+    MODEL_Q_REDUCE,    /* MPI_Reduce_local over msg_bytes unsigned chars */
+    MODEL_N_QUANTITIES
+};
+enum { MODEL_STREAM_K = 16, MODEL_MAX_PENDING = 15 };
+extern const char *const model_quantity_names[MODEL_N_QUANTITIES];
+/* The quantity named so, or -1. */
+int model_quantity_find(const char *name);
+
+/* One raw observation (a row of model.csv's input side). */
+struct model_obs {
+    enum model_quantity q;
+    long msg_bytes;
+    int pending; /* isend only: sends already pending; 0 otherwise */
+    double value_us;
+};
+
+/* The fitted parameters at each measured size: opaque. */
+struct model_params;
+
+/* Fits the parameters from raw observations: per size, the send mode
+ * (eager when MPI_Send returns well before the data is across, rendezvous
+ * otherwise), the gap g(m) = (streamK - stream1) / (K - 1), the transfer
+ * time oneway - send, and the reduction cost per byte (least squares
+ * slope). Fails with one line naming what is missing. *out caller-frees. */
+int model_params_fit(const struct model_obs *obs, size_t n,
+                     struct model_params **out);
+void model_params_destroy(struct model_params *p);
+
+/* The fitted value at any size, interpolated linearly between the measured
+ * sizes of the same send mode (extrapolated past the ends). */
+struct model_p2p {
+    int is_rendezvous;
+    int waits_for_recv;  /* data moves only once the receive is posted (a
+                            late receive takes most of a transfer) */
+    double isend_us;     /* CPU time of posting the send */
+    double send_us;      /* CPU time of a blocking send */
+    double transfer_us;  /* from the send's return to the data's arrival */
+    double recv_late_us; /* from posting a late receive to its completion */
+    double gap_us;       /* the sender's (and receiver's) time per message */
+};
+void model_params_at(const struct model_params *p, long msg_bytes, int pending,
+                     struct model_p2p *out);
+/* The local reduction of bytes (fitted a + b * bytes). */
+double model_params_reduce_us(const struct model_params *p, long bytes);
+/* The largest size measured eager (0 if none). */
+long model_params_eager_max(const struct model_params *p);
+
+/* model.csv: `quantity,msg_bytes,pending,value_us,reps,cost_s`, one row per
+ * observation. Reads it (file:line errors) into *obs (caller-frees) and
+ * sums the cost column into *cost_s. */
+int model_csv_read(const char *path, struct model_obs **obs, size_t *n,
+                   double *cost_s);
+
+/* Replays the schedule with the parameters, in time order (LogGP-like:
+ * each rank's clock advances by its overheads; a message is a flow of its
+ * gap's work on its sender's and receiver's links, shared equally among the
+ * flows on each, and arrives its latency after; a receive waits for its
+ * message; rendezvous data leaves once its receive is posted). *time_us is
+ * the last rank's end. Fails with one line if the schedule deadlocks. */
+int model_replay(const struct model_schedule *s, const struct model_params *p,
+                 double *time_us);
+
+/* Record and replay in one: 1 when the method does not apply. */
+int model_predict(const struct model_params *p, const char *collective,
+                  const char *algorithm, int procs, long msg_bytes,
+                  int seg_bytes, int chain_fanout, double *time_us);
+
+#endif

@@ -1,0 +1,317 @@
+/* Point-to-point parameters: fitted per measured message size from the raw
+ * observations of `autotune model`, interpolated between sizes of the same
+ * send mode (an eager limit is a step, never averaged across). */
+#include "model/model.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const model_quantity_names[MODEL_N_QUANTITIES] = {
+    "isend", "send", "oneway", "recv_late", "stream1", "streamK", "reduce"};
+
+/* The pending counts at which isend is measured. */
+static const int pending_levels[] = {0, 1, 3, 7, 15};
+#define N_LEVELS ((int)(sizeof pending_levels / sizeof pending_levels[0]))
+
+int model_quantity_find(const char *name)
+{
+    for (int q = 0; q < MODEL_N_QUANTITIES; q++) {
+        if (strcmp(name, model_quantity_names[q]) == 0) {
+            return q;
+        }
+    }
+    return -1;
+}
+
+struct size_params {
+    long msg_bytes;
+    double isend_us[N_LEVELS];
+    double send_us, oneway_us, recv_late_us, gap_us, transfer_us;
+    int is_rendezvous, waits_for_recv;
+};
+
+struct model_params {
+    int n;
+    struct size_params *sizes; /* ascending msg_bytes */
+    double reduce_us, reduce_us_per_byte;
+};
+
+void model_params_destroy(struct model_params *p)
+{
+    if (p) {
+        free(p->sizes);
+        free(p);
+    }
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+/* The value of q at this size and pending count, or NAN. */
+static double find_obs(const struct model_obs *obs, size_t n,
+                       enum model_quantity q, long msg_bytes, int pending)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (obs[i].q == q && obs[i].msg_bytes == msg_bytes &&
+            obs[i].pending == pending) {
+            return obs[i].value_us;
+        }
+    }
+    return NAN;
+}
+
+/* Least squares y = a + b x over the reduce observations. */
+static void fit_reduce(const struct model_obs *obs, size_t n, double *a,
+                       double *b)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    int k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (obs[i].q == MODEL_Q_REDUCE) {
+            double x = (double)obs[i].msg_bytes, y = obs[i].value_us;
+            sx += x, sy += y, sxx += x * x, sxy += x * y, k++;
+        }
+    }
+    *a = *b = 0;
+    if (k == 0) {
+        return;
+    }
+    double den = k * sxx - sx * sx;
+    *b = den > 0 ? (k * sxy - sx * sy) / den : 0;
+    *a = (sy - *b * sx) / k;
+    if (*b < 0) {
+        *b = 0;
+        *a = sy / k;
+    }
+    if (*a < 0) {
+        *a = 0;
+    }
+}
+
+int model_params_fit(const struct model_obs *obs, size_t n,
+                     struct model_params **out)
+{
+    struct model_params *p = calloc(1, sizeof *p);
+    long *sizes = malloc((n ? n : 1) * sizeof *sizes);
+    int n_sizes = 0, rc = -1;
+    *out = NULL;
+    if (!p || !sizes) {
+        fprintf(stderr, "model: out of memory\n");
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (obs[i].q == MODEL_Q_ONEWAY) {
+            sizes[n_sizes++] = obs[i].msg_bytes;
+        }
+    }
+    qsort(sizes, (size_t)n_sizes, sizeof *sizes, cmp_long);
+    if (n_sizes == 0) {
+        fprintf(stderr, "model: no oneway observation: nothing to fit\n");
+        goto done;
+    }
+    p->sizes = calloc((size_t)n_sizes, sizeof *p->sizes);
+    if (!p->sizes) {
+        fprintf(stderr, "model: out of memory\n");
+        goto done;
+    }
+    for (int i = 0; i < n_sizes; i++) {
+        if (i > 0 && sizes[i] == sizes[i - 1]) {
+            continue;
+        }
+        struct size_params *s = &p->sizes[p->n++];
+        long m = sizes[i];
+        s->msg_bytes = m;
+        for (int l = 0; l < N_LEVELS; l++) {
+            s->isend_us[l] =
+                find_obs(obs, n, MODEL_Q_ISEND, m, pending_levels[l]);
+        }
+        s->send_us = find_obs(obs, n, MODEL_Q_SEND, m, 0);
+        s->oneway_us = find_obs(obs, n, MODEL_Q_ONEWAY, m, 0);
+        s->recv_late_us = find_obs(obs, n, MODEL_Q_RECV_LATE, m, 0);
+        double stream1 = find_obs(obs, n, MODEL_Q_STREAM1, m, 0);
+        double streamk = find_obs(obs, n, MODEL_Q_STREAMK, m, 0);
+        for (int q = 0; q < MODEL_Q_REDUCE; q++) {
+            int missing = q == MODEL_Q_ISEND ? isnan(s->isend_us[0]) ||
+                                                   isnan(s->isend_us[1]) ||
+                                                   isnan(s->isend_us[2]) ||
+                                                   isnan(s->isend_us[3]) ||
+                                                   isnan(s->isend_us[4])
+                                             : isnan(find_obs(obs, n, q, m, 0));
+            if (missing) {
+                fprintf(stderr, "model: no %s observation at %ld bytes\n",
+                        model_quantity_names[q], m);
+                goto done;
+            }
+        }
+        s->gap_us = fmax(0, (streamk - stream1) / (MODEL_STREAM_K - 1));
+        s->transfer_us = fmax(0, s->oneway_us - s->send_us);
+        s->waits_for_recv = s->recv_late_us > 0.5 * s->transfer_us;
+        /* Rendezvous: the blocking send waits for most of the transfer. */
+        s->is_rendezvous =
+            s->send_us - s->isend_us[0] > 0.5 * (s->oneway_us - s->isend_us[0]);
+    }
+    /* Modes are monotone: rendezvous from the smallest size above which
+     * every size is rendezvous, eager below it. */
+    int first_rdv = p->n;
+    while (first_rdv > 0 && p->sizes[first_rdv - 1].is_rendezvous) {
+        first_rdv--;
+    }
+    for (int i = 0; i < p->n; i++) {
+        p->sizes[i].is_rendezvous = i >= first_rdv;
+    }
+    fit_reduce(obs, n, &p->reduce_us, &p->reduce_us_per_byte);
+    *out = p;
+    p = NULL;
+    rc = 0;
+done:
+    free(sizes);
+    model_params_destroy(p);
+    return rc;
+}
+
+long model_params_eager_max(const struct model_params *p)
+{
+    long max = 0;
+    for (int i = 0; i < p->n && !p->sizes[i].is_rendezvous; i++) {
+        max = p->sizes[i].msg_bytes;
+    }
+    return max;
+}
+
+double model_params_reduce_us(const struct model_params *p, long bytes)
+{
+    return p->reduce_us + p->reduce_us_per_byte * (double)bytes;
+}
+
+/* Linear through (x0, y0), (x1, y1) at x; never below 0. */
+static double lerp(long x0, double y0, long x1, double y1, long x)
+{
+    if (x1 == x0) {
+        return y0;
+    }
+    double y = y0 + (y1 - y0) * (double)(x - x0) / (double)(x1 - x0);
+    return y > 0 ? y : 0;
+}
+
+void model_params_at(const struct model_params *p, long msg_bytes, int pending,
+                     struct model_p2p *out)
+{
+    /* The mode: eager up to the midpoint between the last eager size and
+     * the first rendezvous one. */
+    int first_rdv = 0;
+    while (first_rdv < p->n && !p->sizes[first_rdv].is_rendezvous) {
+        first_rdv++;
+    }
+    int is_rdv = first_rdv == 0 ||
+                 (first_rdv < p->n &&
+                  2 * msg_bytes > p->sizes[first_rdv].msg_bytes +
+                                      p->sizes[first_rdv - 1].msg_bytes);
+    int lo = is_rdv ? first_rdv : 0, hi = is_rdv ? p->n : first_rdv;
+    /* The two sizes of this mode that bracket msg_bytes, or the nearest two
+     * to extrapolate from. */
+    int i = lo;
+    while (i + 2 < hi && p->sizes[i + 1].msg_bytes < msg_bytes) {
+        i++;
+    }
+    int j = i + 1 < hi ? i + 1 : i;
+    const struct size_params *a = &p->sizes[i], *b = &p->sizes[j];
+    long x0 = a->msg_bytes, x1 = b->msg_bytes, x = msg_bytes;
+    out->is_rendezvous = is_rdv;
+    out->waits_for_recv = is_rdv || (x <= x0 ? a : b)->waits_for_recv;
+    out->send_us = lerp(x0, a->send_us, x1, b->send_us, x);
+    out->transfer_us = lerp(x0, a->transfer_us, x1, b->transfer_us, x);
+    out->recv_late_us = lerp(x0, a->recv_late_us, x1, b->recv_late_us, x);
+    out->gap_us = lerp(x0, a->gap_us, x1, b->gap_us, x);
+    if (pending < 0) {
+        pending = 0;
+    }
+    int l = 0;
+    while (l + 2 < N_LEVELS && pending_levels[l + 1] < pending) {
+        l++;
+    }
+    double y0 = lerp(x0, a->isend_us[l], x1, b->isend_us[l], x);
+    double y1 = lerp(x0, a->isend_us[l + 1], x1, b->isend_us[l + 1], x);
+    if (pending >= pending_levels[N_LEVELS - 1]) {
+        out->isend_us = y1;
+    } else {
+        out->isend_us =
+            lerp(pending_levels[l], y0, pending_levels[l + 1], y1, pending);
+    }
+}
+
+int model_csv_read(const char *path, struct model_obs **obs, size_t *n,
+                   double *cost_s)
+{
+    FILE *f = fopen(path, "r");
+    char line[512];
+    size_t cap = 0, count = 0;
+    struct model_obs *rows = NULL;
+    int lineno = 0, rc = -1;
+    *obs = NULL;
+    *n = 0;
+    *cost_s = 0;
+    if (!f) {
+        fprintf(stderr,
+                "%s: %s (measure it with `autotune model -c "
+                "tune.cfg` under mpirun or smpirun)\n",
+                path, strerror(errno));
+        return -1;
+    }
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (lineno == 1) {
+            if (strcmp(line, "quantity,msg_bytes,pending,value_us,reps,"
+                             "cost_s") != 0) {
+                fprintf(stderr, "%s:1: not a model.csv header: '%s'\n", path,
+                        line);
+                goto done;
+            }
+            continue;
+        }
+        char name[32];
+        struct model_obs o;
+        int reps, used = 0;
+        double cost;
+        if (sscanf(line, "%31[^,],%ld,%d,%lf,%d,%lf%n", name, &o.msg_bytes,
+                   &o.pending, &o.value_us, &reps, &cost, &used) != 6 ||
+            line[used] != '\0' || o.msg_bytes < 0 || o.pending < 0 ||
+            !isfinite(o.value_us) || o.value_us < 0 || !isfinite(cost)) {
+            fprintf(stderr, "%s:%d: not a model row: '%s'\n", path, lineno,
+                    line);
+            goto done;
+        }
+        int q = model_quantity_find(name);
+        if (q < 0) {
+            fprintf(stderr, "%s:%d: quantity: unknown '%s'\n", path, lineno,
+                    name);
+            goto done;
+        }
+        o.q = (enum model_quantity)q;
+        if (count == cap) {
+            cap = cap ? 2 * cap : 64;
+            struct model_obs *more = realloc(rows, cap * sizeof *rows);
+            if (!more) {
+                fprintf(stderr, "%s: out of memory\n", path);
+                goto done;
+            }
+            rows = more;
+        }
+        rows[count++] = o;
+        *cost_s += cost;
+    }
+    *obs = rows;
+    *n = count;
+    rows = NULL;
+    rc = 0;
+done:
+    free(rows);
+    fclose(f);
+    return rc;
+}

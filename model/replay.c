@@ -1,0 +1,499 @@
+/* The replay of a schedule with point-to-point parameters (LogGP-like,
+ * seed 003 Fig. 5), event-driven. Each rank's clock advances by its own
+ * overheads; a message leaves when posted (or, rendezvous or where eager
+ * data waits for the receive, once its receive is posted) as a flow of
+ * gap - Isend microseconds of work on its sender's uplink and receiver's
+ * downlink, each link shared equally among its flows (as TCP and SimGrid
+ * share them); it arrives its remaining latency after the flow ends; a
+ * receive completes at the later of that and its posting plus the
+ * late-receive time. Ranks and flows advance in time order. */
+#include "model/model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct message {
+    int src, dst, tag;
+    long bytes;
+    struct model_p2p p;
+    double send_end;  /* the sender's clock after posting it */
+    double recv_post; /* NAN until a receive matches it */
+    double depart;    /* NAN until it leaves */
+    /* Shared links: the flow's work at the full rate, what is left of it,
+     * its rate, and when it ended (NAN until then). */
+    double work, remaining, rate, finish;
+    int waiter[2]; /* the ranks blocked on its send [1] and receive [0] */
+};
+
+/* A request: the message it sends or receives (-1: receive not matched). */
+struct request {
+    int is_send;
+    int msg;
+    double post;    /* receives: when posted */
+    int is_awaited; /* a receive its rank is blocked on before it matched */
+};
+
+/* Unmatched sends and receives of one (source, dest, tag), in order. */
+struct channel {
+    int src, dst, tag; /* src -1: empty slot */
+    int *sends, n_sends, cap_sends, head_sends;
+    int *recvs, n_recvs, cap_recvs, head_recvs; /* request ids of dst */
+};
+
+struct replay {
+    const struct model_schedule *s;
+    const struct model_params *params;
+    struct message *msgs;
+    int n_msgs, cap_msgs;
+    struct request **reqs; /* per rank */
+    double *clock;
+    int *pc, *pending;
+    struct channel *chans;
+    size_t n_chans, cap_chans; /* open addressing, cap a power of two */
+    /* Flows waiting to start, flows active, per rank the flows on its
+     * uplink and downlink, and the ranks blocked on a wait. */
+    int *starting, n_starting, cap_starting;
+    int *active, n_active, cap_active;
+    int *n_up, *n_down;
+    int *blocked;
+};
+
+/* The message has arrived (its flow ended): its waiters run again. */
+static void finished(struct replay *r, struct message *m, double t)
+{
+    m->finish = t;
+    for (int i = 0; i < 2; i++) {
+        if (m->waiter[i] >= 0) {
+            r->blocked[m->waiter[i]] = 0;
+            m->waiter[i] = -1;
+        }
+    }
+}
+
+static int depart(struct replay *r, struct message *m);
+
+static size_t chan_hash(int src, int dst, int tag, size_t cap)
+{
+    size_t h =
+        (size_t)src * 2654435761u ^ (size_t)dst * 40503u ^ (size_t)tag * 97u;
+    return h & (cap - 1);
+}
+
+static int chans_grow(struct replay *r);
+
+/* The channel (src, dst, tag), created if new; NULL when out of memory. */
+static struct channel *chan_get(struct replay *r, int src, int dst, int tag)
+{
+    if (2 * (r->n_chans + 1) > r->cap_chans && chans_grow(r) != 0) {
+        return NULL;
+    }
+    size_t i = chan_hash(src, dst, tag, r->cap_chans);
+    while (r->chans[i].src != -1) {
+        struct channel *c = &r->chans[i];
+        if (c->src == src && c->dst == dst && c->tag == tag) {
+            return c;
+        }
+        i = (i + 1) & (r->cap_chans - 1);
+    }
+    struct channel *c = &r->chans[i];
+    *c = (struct channel){.src = src, .dst = dst, .tag = tag};
+    r->n_chans++;
+    return c;
+}
+
+static int chans_grow(struct replay *r)
+{
+    size_t cap = r->cap_chans ? 2 * r->cap_chans : 1024;
+    struct channel *old = r->chans;
+    size_t old_cap = r->cap_chans;
+    r->chans = malloc(cap * sizeof *r->chans);
+    if (!r->chans) {
+        r->chans = old;
+        return -1;
+    }
+    for (size_t i = 0; i < cap; i++) {
+        r->chans[i].src = -1;
+    }
+    r->cap_chans = cap;
+    for (size_t i = 0; i < old_cap; i++) {
+        if (old[i].src != -1) {
+            size_t j = chan_hash(old[i].src, old[i].dst, old[i].tag, cap);
+            while (r->chans[j].src != -1) {
+                j = (j + 1) & (cap - 1);
+            }
+            r->chans[j] = old[i];
+        }
+    }
+    free(old);
+    return 0;
+}
+
+static int push(int **items, int *n, int *cap, int value)
+{
+    if (*n == *cap) {
+        int c = *cap ? 2 * *cap : 4;
+        int *more = realloc(*items, (size_t)c * sizeof *more);
+        if (!more) {
+            return -1;
+        }
+        *items = more;
+        *cap = c;
+    }
+    (*items)[(*n)++] = value;
+    return 0;
+}
+
+/* Matches a new send (msg) or receive (rank dst's request req). */
+static int match_send(struct replay *r, int msg)
+{
+    struct message *m = &r->msgs[msg];
+    struct channel *c = chan_get(r, m->src, m->dst, m->tag);
+    if (!c) {
+        return -1;
+    }
+    if (c->head_recvs < c->n_recvs) {
+        struct request *q = &r->reqs[m->dst][c->recvs[c->head_recvs++]];
+        q->msg = msg;
+        m->recv_post = q->post;
+        if (q->is_awaited) {
+            m->waiter[0] = m->dst;
+        }
+        if (depart(r, m) < 0) {
+            return -1;
+        }
+        /* Sent before it matched (a flow of no work): already there. */
+        if (q->is_awaited && !isnan(m->finish)) {
+            r->blocked[m->dst] = 0;
+        }
+        return 0;
+    }
+    return push(&c->sends, &c->n_sends, &c->cap_sends, msg);
+}
+
+static int match_recv(struct replay *r, int dst, const struct model_op *op)
+{
+    struct channel *c = chan_get(r, op->peer, dst, op->tag);
+    struct request *q = &r->reqs[dst][op->req];
+    if (!c) {
+        return -1;
+    }
+    if (c->head_sends < c->n_sends) {
+        q->msg = c->sends[c->head_sends++];
+        r->msgs[q->msg].recv_post = q->post;
+        return depart(r, &r->msgs[q->msg]) < 0 ? -1 : 0;
+    }
+    return push(&c->recvs, &c->n_recvs, &c->cap_recvs, op->req);
+}
+
+/* When a message leaves its sender: eager at once (after the gap),
+ * rendezvous once its receive is posted. 0 if it cannot be known yet. */
+static int depart(struct replay *r, struct message *m)
+{
+    if (!isnan(m->depart)) {
+        return 1;
+    }
+    int is_held = m->p.is_rendezvous || m->p.waits_for_recv;
+    if (is_held && isnan(m->recv_post)) {
+        return 0;
+    }
+    double t = m->send_end;
+    if (is_held && m->recv_post > t) {
+        t = m->recv_post;
+    }
+    /* The flow starts then; one of no work has ended already. */
+    m->depart = t;
+    m->work = m->src == m->dst ? 0 : fmax(0, m->p.gap_us - m->p.isend_us);
+    if (m->work <= 0) {
+        finished(r, m, t);
+        return 1;
+    }
+    return push(&r->starting, &r->n_starting, &r->cap_starting,
+                (int)(m - r->msgs)) == 0
+               ? 1
+               : -1;
+}
+
+static int post_send(struct replay *r, int rank, const struct model_op *op)
+{
+    if (r->n_msgs == r->cap_msgs) {
+        int cap = r->cap_msgs ? 2 * r->cap_msgs : 1024;
+        struct message *more = realloc(r->msgs, (size_t)cap * sizeof *more);
+        if (!more) {
+            return -1;
+        }
+        r->msgs = more;
+        r->cap_msgs = cap;
+    }
+    struct message *m = &r->msgs[r->n_msgs];
+    *m = (struct message){.src = rank,
+                          .dst = op->peer,
+                          .tag = op->tag,
+                          .bytes = op->bytes,
+                          .recv_post = NAN,
+                          .depart = NAN,
+                          .finish = NAN,
+                          .waiter = {-1, -1}};
+    if (op->peer == rank) {
+        /* To oneself: a local copy, free like collectives/' memcpy. */
+        m->p = (struct model_p2p){0};
+    } else {
+        model_params_at(r->params, op->bytes, r->pending[rank], &m->p);
+    }
+    r->clock[rank] += m->p.isend_us;
+    m->send_end = r->clock[rank];
+    r->pending[rank]++;
+    r->reqs[rank][op->req] = (struct request){.is_send = 1, .msg = r->n_msgs};
+    r->n_msgs++;
+    if (!m->p.is_rendezvous && !m->p.waits_for_recv && depart(r, m) < 0) {
+        return -1;
+    }
+    return match_send(r, r->n_msgs - 1);
+}
+
+/* Completes rank's wait for req if its dependencies are known: 1 done,
+ * 0 blocked. */
+static int wait(struct replay *r, int rank, int req)
+{
+    struct request *q = &r->reqs[rank][req];
+    double done;
+    if (q->is_send) {
+        struct message *m = &r->msgs[q->msg];
+        double rest = fmax(0, m->p.send_us - m->p.isend_us);
+        if (!m->p.is_rendezvous) {
+            done = m->send_end + rest;
+        } else if (!isnan(m->finish)) {
+            done = m->finish + fmax(0, rest - m->work);
+        } else {
+            return 0;
+        }
+        r->pending[rank]--;
+    } else {
+        if (q->msg < 0) {
+            return 0;
+        }
+        struct message *m = &r->msgs[q->msg];
+        if (isnan(m->finish)) {
+            return 0;
+        }
+        /* The latency beyond the flow's own work comes after it. */
+        double after = m->p.transfer_us - m->work;
+        if (m->p.is_rendezvous) {
+            after += fmax(0, m->p.send_us - m->p.isend_us);
+        }
+        done = fmax(m->finish + fmax(0, after), q->post + m->p.recv_late_us);
+    }
+    r->clock[rank] = fmax(r->clock[rank], done);
+    return 1;
+}
+
+/* Runs rank's next op: 1 done, 0 blocked on a wait, -1 error. */
+static int step(struct replay *r, int rank)
+{
+    const struct model_op *op = &r->s->ranks[rank].ops[r->pc[rank]];
+    switch (op->kind) {
+    case MODEL_ISEND:
+        if (post_send(r, rank, op) != 0) {
+            return -1;
+        }
+        break;
+    case MODEL_IRECV:
+        r->reqs[rank][op->req] =
+            (struct request){.is_send = 0, .msg = -1, .post = r->clock[rank]};
+        if (match_recv(r, rank, op) != 0) {
+            return -1;
+        }
+        break;
+    case MODEL_WAIT:
+        if (!wait(r, rank, op->req)) {
+            return 0;
+        }
+        break;
+    case MODEL_REDUCE:
+        r->clock[rank] += model_params_reduce_us(r->params, op->bytes);
+        break;
+    }
+    r->pc[rank]++;
+    return 1;
+}
+
+/* rank waits for its current op's request: it runs again when the
+ * message arrives. */
+static void block(struct replay *r, int rank)
+{
+    const struct model_op *op = &r->s->ranks[rank].ops[r->pc[rank]];
+    struct request *q = &r->reqs[rank][op->req];
+    r->blocked[rank] = 1;
+    if (q->msg < 0) {
+        q->is_awaited = 1;
+    } else {
+        r->msgs[q->msg].waiter[q->is_send] = rank;
+    }
+}
+
+/* The flows' rates: each link shared equally among its flows, a flow
+ * going at the rate of the busier of its two links. */
+static void flows_rate(struct replay *r)
+{
+    for (int i = 0; i < r->n_active; i++) {
+        struct message *m = &r->msgs[r->active[i]];
+        int n = r->n_up[m->src] > r->n_down[m->dst] ? r->n_up[m->src]
+                                                    : r->n_down[m->dst];
+        m->rate = 1.0 / n;
+    }
+}
+
+/* The event-driven replay with shared links: ranks run in time order, one
+ * op at a time; flows start, share their links and end as events. */
+static int run_shared(struct replay *r)
+{
+    int n = r->s->n_ranks;
+    double now = 0;
+    for (;;) {
+        int rank = -1;
+        double t_rank = INFINITY, t_start = INFINITY, t_end = INFINITY;
+        for (int i = 0; i < n; i++) {
+            if (!r->blocked[i] && r->pc[i] < r->s->ranks[i].n_ops &&
+                r->clock[i] < t_rank) {
+                t_rank = r->clock[i];
+                rank = i;
+            }
+        }
+        for (int i = 0; i < r->n_starting; i++) {
+            t_start = fmin(t_start, r->msgs[r->starting[i]].depart);
+        }
+        for (int i = 0; i < r->n_active; i++) {
+            const struct message *m = &r->msgs[r->active[i]];
+            t_end = fmin(t_end, now + m->remaining / m->rate);
+        }
+        if (rank < 0 && isinf(t_start) && isinf(t_end)) {
+            break;
+        }
+        if (t_end <= t_start && t_end <= t_rank) {
+            double eps = 1e-9 * (1 + t_end);
+            for (int i = 0; i < r->n_active;) {
+                struct message *m = &r->msgs[r->active[i]];
+                m->remaining -= m->rate * (t_end - now);
+                if (m->remaining <= eps * m->rate) {
+                    finished(r, m, t_end);
+                    r->n_up[m->src]--;
+                    r->n_down[m->dst]--;
+                    r->active[i] = r->active[--r->n_active];
+                } else {
+                    i++;
+                }
+            }
+            now = t_end;
+            flows_rate(r);
+        } else if (t_start <= t_rank) {
+            for (int i = 0; i < r->n_active; i++) {
+                struct message *m = &r->msgs[r->active[i]];
+                m->remaining -= m->rate * (t_start - now);
+            }
+            now = fmax(now, t_start);
+            for (int i = 0; i < r->n_starting;) {
+                int k = r->starting[i];
+                struct message *m = &r->msgs[k];
+                if (m->depart <= t_start) {
+                    m->remaining = m->work;
+                    r->n_up[m->src]++;
+                    r->n_down[m->dst]++;
+                    if (push(&r->active, &r->n_active, &r->cap_active, k) !=
+                        0) {
+                        return -1;
+                    }
+                    r->starting[i] = r->starting[--r->n_starting];
+                } else {
+                    i++;
+                }
+            }
+            flows_rate(r);
+        } else {
+            int rc = step(r, rank);
+            if (rc < 0) {
+                return -1;
+            }
+            if (rc == 0) {
+                block(r, rank);
+            }
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        if (r->pc[i] < r->s->ranks[i].n_ops) {
+            fprintf(stderr,
+                    "model: schedule deadlocks: rank %d waits at op %d of %d\n",
+                    i, r->pc[i], r->s->ranks[i].n_ops);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int model_replay(const struct model_schedule *s, const struct model_params *p,
+                 double *time_us)
+{
+    struct replay r = {.s = s, .params = p};
+    int n = s->n_ranks, rc = -1;
+    r.reqs = calloc((size_t)n, sizeof *r.reqs);
+    r.clock = calloc((size_t)n, sizeof *r.clock);
+    r.pc = calloc((size_t)n, sizeof *r.pc);
+    r.pending = calloc((size_t)n, sizeof *r.pending);
+    r.n_up = calloc((size_t)n, sizeof *r.n_up);
+    r.n_down = calloc((size_t)n, sizeof *r.n_down);
+    r.blocked = calloc((size_t)n, sizeof *r.blocked);
+    int failed = !r.reqs || !r.clock || !r.pc || !r.pending || !r.n_up ||
+                 !r.n_down || !r.blocked;
+    for (int i = 0; i < n && !failed; i++) {
+        r.reqs[i] = calloc((size_t)s->ranks[i].n_reqs + 1, sizeof **r.reqs);
+        failed = !r.reqs[i];
+    }
+    if (failed) {
+        fprintf(stderr, "model: out of memory replaying a schedule\n");
+        goto done;
+    }
+    if (run_shared(&r) != 0) {
+        goto done;
+    }
+    *time_us = 0;
+    for (int i = 0; i < n; i++) {
+        *time_us = fmax(*time_us, r.clock[i]);
+    }
+    rc = 0;
+done:
+    for (size_t i = 0; i < r.cap_chans; i++) {
+        if (r.chans[i].src != -1) {
+            free(r.chans[i].sends);
+            free(r.chans[i].recvs);
+        }
+    }
+    free(r.chans);
+    for (int i = 0; r.reqs && i < n; i++) {
+        free(r.reqs[i]);
+    }
+    free(r.reqs);
+    free(r.clock);
+    free(r.pc);
+    free(r.pending);
+    free(r.n_up);
+    free(r.n_down);
+    free(r.blocked);
+    free(r.starting);
+    free(r.active);
+    free(r.msgs);
+    return rc;
+}
+
+int model_predict(const struct model_params *p, const char *collective,
+                  const char *algorithm, int procs, long msg_bytes,
+                  int seg_bytes, int chain_fanout, double *time_us)
+{
+    struct model_schedule *s;
+    int rc = model_record(collective, algorithm, procs, msg_bytes, seg_bytes,
+                          chain_fanout, &s);
+    if (rc == 0) {
+        rc = model_replay(s, p, time_us);
+        model_schedule_destroy(s);
+    }
+    return rc;
+}

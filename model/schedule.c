@@ -1,0 +1,56 @@
+/* Communication schedules: each rank's program of sends, receives, waits
+ * and local reductions, in program order. */
+#include "model/model.h"
+
+#include <stdlib.h>
+
+struct model_schedule *model_schedule_create(int n_ranks)
+{
+    struct model_schedule *s = calloc(1, sizeof *s);
+    if (!s || n_ranks < 1) {
+        free(s);
+        return NULL;
+    }
+    s->ranks = calloc((size_t)n_ranks, sizeof *s->ranks);
+    if (!s->ranks) {
+        free(s);
+        return NULL;
+    }
+    s->n_ranks = n_ranks;
+    return s;
+}
+
+void model_schedule_destroy(struct model_schedule *s)
+{
+    if (!s) {
+        return;
+    }
+    for (int r = 0; r < s->n_ranks; r++) {
+        free(s->ranks[r].ops);
+    }
+    free(s->ranks);
+    free(s);
+}
+
+int model_schedule_add(struct model_schedule *s, int rank,
+                       enum model_op_kind kind, int peer, int tag, long bytes,
+                       int req)
+{
+    struct model_rank_ops *r = &s->ranks[rank];
+    if (r->n_ops == r->cap_ops) {
+        int cap = r->cap_ops ? 2 * r->cap_ops : 16;
+        struct model_op *ops = realloc(r->ops, (size_t)cap * sizeof *ops);
+        if (!ops) {
+            return -1;
+        }
+        r->ops = ops;
+        r->cap_ops = cap;
+    }
+    int is_post = kind == MODEL_ISEND || kind == MODEL_IRECV;
+    if (is_post) {
+        req = r->n_reqs++;
+    }
+    r->ops[r->n_ops++] = (struct model_op){
+        .kind = kind, .peer = peer, .tag = tag, .bytes = bytes, .req = req};
+    return is_post ? req : 0;
+}

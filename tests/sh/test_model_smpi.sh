@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# The model on a simulated cluster: `autotune model` measures the
+# point-to-point parameters on the platform (not from its file) into
+# model.csv, journaled (a rerun measures nothing, a cut journal is
+# completed into the same table); `autotune predict` predicts every method
+# an exhaustive sweep measured, says how accurate it was, and writes
+# predicted tables for points never measured that tree and export read;
+# bad input is one line naming the file and line.
+set -u
+. "$(dirname "$0")/lib.sh"
+command -v smpirun >/dev/null || { echo "smpirun not found (./setup.sh installs simgrid)"; exit 77; }
+smpi() { # NP CFG ARGS...
+    local np=$1
+    shift
+    smpirun -np "$np" -platform conf/platforms/grig.xml --cfg=smpi/simulate-computation:no \
+        --log=root.thres:critical build/autotune-smpi "$@"
+}
+cat > "$tmp/t.cfg" <<CFG
+output        = "$tmp/run";
+collectives   = ["bcast", "reduce"];
+procs         = [3, 4, 8];
+message_sizes = [1, 4096, 65536];
+segment_sizes = [0, 1024, 8192];
+search        = "exhaustive";
+measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
+baseline      = false;
+CFG
+smpi 2 model -c "$tmp/t.cfg" > "$tmp/model.out" 2>&1 || { cat "$tmp/model.out"; fail "model"; }
+cat "$tmp/model.out"
+m="$tmp/run/model.csv"
+[ "$(head -1 "$m")" = "quantity,msg_bytes,pending,value_us,reps,cost_s" ] || fail "model.csv header"
+# 0, powers of two to 65536 (18 sizes) and 4096*... : every quantity at every size.
+sizes=$(awk -F, 'NR > 1 && $1 == "oneway"' "$m" | wc -l)
+[ "$sizes" -eq 18 ] || fail "$sizes sizes measured, expected 18"
+[ "$(awk -F, 'NR > 1' "$m" | wc -l)" -eq $((sizes * 11)) ] || fail "not 11 observations per size"
+# Grig's one-way latency of a small message is tens of microseconds
+# (its file says 66.5 us for its own ping-pong); measured, not read.
+awk -F, '$1 == "oneway" && $2 == 1 { exit !($4 > 30 && $4 < 200) }' "$m" || fail "one-way 1 B: $(grep '^oneway,1,' "$m")"
+# Resumed: nothing measured again, the same table.
+cp "$m" "$tmp/model.first"
+smpi 2 model -c "$tmp/t.cfg" > "$tmp/model2.out" 2>&1 || fail "model rerun"
+grep -q ' 0 observations measured now' "$tmp/model2.out" || fail "rerun measured again: $(cat "$tmp/model2.out")"
+cmp -s "$m" "$tmp/model.first" || fail "rerun changed model.csv"
+# A journal cut in the middle is completed into the same table.
+head -n 100 "$tmp/run/model.journal" > "$tmp/cut" && mv "$tmp/cut" "$tmp/run/model.journal"
+smpi 2 model -c "$tmp/t.cfg" > "$tmp/model3.out" 2>&1 || fail "model resume"
+cmp -s "$m" "$tmp/model.first" || fail "resumed model.csv differs"
+
+# The exhaustive sweep, then the model's predictions of every method.
+smpi 8 -c "$tmp/t.cfg" > "$tmp/sweep.out" 2>&1 || { cat "$tmp/sweep.out"; fail "sweep"; }
+build/autotune predict -r "$tmp/run" > "$tmp/predict.out" 2>&1 || { cat "$tmp/predict.out"; fail "predict"; }
+cat "$tmp/predict.out"
+p="$tmp/run/predicted.csv"
+[ "$(head -1 "$p")" = "collective,procs,msg_bytes,algorithm,segment_bytes,predicted_us" ] || fail "predicted.csv header"
+[ "$(($(wc -l < "$p") - 1))" -eq "$(($(wc -l < "$tmp/run/measurements.csv") - 1))" ] ||
+    fail "predicted.csv: not one row per measured method"
+grep -q '^all  *18 ' "$tmp/predict.out" || fail "accuracy over 18 points not printed"
+# Every prediction is a positive time.
+awk -F, 'NR > 1 && !($6 > 0) { exit 1 }' "$p" || fail "a prediction is not positive"
+# Points never measured: a 256-rank communicator, into tables export reads.
+build/autotune predict -r "$tmp/run" --procs 64,256 --sizes 1,1024 -o "$tmp/pred" > "$tmp/new.out" 2>&1 ||
+    { cat "$tmp/new.out"; fail "predict --procs"; }
+[ "$(($(wc -l < "$tmp/pred/optimal.csv") - 1))" -eq 8 ] || fail "predicted optimal.csv: not 8 points"
+build/autotune export -r "$tmp/pred" --format csv > /dev/null || fail "export of the predicted tables"
+
+# Bad input: one line with file and line, exit 1; usage errors exit 2.
+printf 'quantity,msg_bytes,pending,value_us,reps,cost_s\noneway,1,0,abc,9,0.1\n' > "$tmp/bad.csv"
+build/autotune predict -r "$tmp/run" --model "$tmp/bad.csv" > /dev/null 2> "$tmp/bad.err"
+[ $? -eq 1 ] || fail "bad model.csv: exit status"
+grep -q "bad.csv:2: not a model row" "$tmp/bad.err" || fail "bad model.csv: $(cat "$tmp/bad.err")"
+build/autotune predict -r "$tmp/run" --procs 4 > /dev/null 2>&1
+[ $? -eq 2 ] || fail "--procs without --sizes: exit status"
+build/autotune predict -r "$tmp/run" --procs 4,x --sizes 1 > /dev/null 2> "$tmp/bad.err"
+[ $? -eq 2 ] || fail "--procs 4,x: exit status"
+build/autotune model --help | grep -q '^usage: mpirun' || fail "model --help"
+exit $((fails > 0))

@@ -1,0 +1,252 @@
+/* The model: the parameter fit on synthetic LogGP measurements with a known
+ * answer, the replay against hand-computed schedules (a chain, a binomial
+ * tree, a ring, a late rendezvous), and schedules recorded from the
+ * algorithms' own code. */
+#include "../check.h"
+#include "model/model.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define CHECK_NEAR(expected, actual)                                           \
+    do {                                                                       \
+        double e_ = (expected), a_ = (actual);                                 \
+        if (!(fabs(e_ - a_) <= 1e-6 * (1 + fabs(e_)))) {                       \
+            fprintf(stderr, "%s:%d: %s: expected %.6f, got %.6f\n", __FILE__,  \
+                    __LINE__, #actual, e_, a_);                                \
+            check_failures++;                                                  \
+        }                                                                      \
+    } while (0)
+
+/* The synthetic network: eager below 100000 bytes (os 10 us, transfer
+ * 50 us + 0.01 us/byte), rendezvous from there (Isend 3 us, the blocking
+ * send waits 150 us + 0.01 us/byte, then 10 us more to the receiver); gap
+ * 2 us + 0.01 us/byte; a late receive 5 us; reduction 1 us + 0.002 us/byte. */
+static const long sizes[] = {1, 1000, 10000, 65536, 131072, 1048576};
+#define N_SIZES ((int)(sizeof sizes / sizeof sizes[0]))
+
+static double gap_of(long m)
+{
+    return 2 + 0.01 * (double)m;
+}
+
+static size_t synthetic(struct model_obs *obs)
+{
+    static const int levels[] = {0, 1, 3, 7, 15};
+    size_t n = 0;
+    for (int i = 0; i < N_SIZES; i++) {
+        long m = sizes[i];
+        int is_rdv = m >= 100000;
+        double isend = is_rdv ? 3 : 10;
+        double send = is_rdv ? 3 + 150 + 0.01 * (double)m : 10;
+        double oneway = is_rdv ? send + 10 : 10 + 50 + 0.01 * (double)m;
+        for (int l = 0; l < 5; l++) {
+            /* Each pending send makes the next Isend 1 us dearer. */
+            obs[n++] = (struct model_obs){MODEL_Q_ISEND, m, levels[l],
+                                          isend + levels[l]};
+        }
+        obs[n++] = (struct model_obs){MODEL_Q_SEND, m, 0, send};
+        obs[n++] = (struct model_obs){MODEL_Q_ONEWAY, m, 0, oneway};
+        obs[n++] = (struct model_obs){MODEL_Q_RECV_LATE, m, 0, 5};
+        obs[n++] = (struct model_obs){MODEL_Q_STREAM1, m, 0, oneway};
+        obs[n++] = (struct model_obs){
+            MODEL_Q_STREAMK, m, 0, oneway + (MODEL_STREAM_K - 1) * gap_of(m)};
+        obs[n++] =
+            (struct model_obs){MODEL_Q_REDUCE, m, 0, 1 + 0.002 * (double)m};
+    }
+    return n;
+}
+
+static void test_fit(const struct model_params *p)
+{
+    struct model_p2p q;
+    model_params_at(p, 1000, 0, &q);
+    CHECK_INT(0, q.is_rendezvous);
+    CHECK_NEAR(10, q.isend_us);
+    CHECK_NEAR(10, q.send_us);
+    CHECK_NEAR(60, q.transfer_us);
+    CHECK_NEAR(12, q.gap_us);
+    CHECK_NEAR(5, q.recv_late_us);
+    /* Between measured sizes of one mode: linear. */
+    model_params_at(p, 5000, 0, &q);
+    CHECK_NEAR(100, q.transfer_us);
+    CHECK_NEAR(52, q.gap_us);
+    /* Pending sends: measured at 0, 1, 3, 7, 15, interpolated between. */
+    model_params_at(p, 1000, 5, &q);
+    CHECK_NEAR(15, q.isend_us);
+    model_params_at(p, 1000, 40, &q);
+    CHECK_NEAR(25, q.isend_us);
+    /* Across the eager limit: a step at the midpoint of the measured sizes
+     * around it, never an average. */
+    CHECK_INT(65536, model_params_eager_max(p));
+    model_params_at(p, 90000, 0, &q);
+    CHECK_INT(0, q.is_rendezvous);
+    CHECK_NEAR(950, q.transfer_us);
+    model_params_at(p, 100000, 0, &q);
+    CHECK_INT(1, q.is_rendezvous);
+    CHECK_NEAR(3, q.isend_us);
+    CHECK_NEAR(3 + 150 + 1000, q.send_us);
+    CHECK_NEAR(10, q.transfer_us);
+    CHECK_NEAR(1002, q.gap_us);
+    CHECK_NEAR(1 + 0.002 * 5000, model_params_reduce_us(p, 5000));
+}
+
+static double replay(const struct model_schedule *s,
+                     const struct model_params *p)
+{
+    double t = -1;
+    CHECK_INT(0, model_replay(s, p, &t));
+    return t;
+}
+
+/* rank sends bytes to peer and waits (blocking send). */
+static void send(struct model_schedule *s, int rank, int peer, long bytes)
+{
+    int req = model_schedule_add(s, rank, MODEL_ISEND, peer, 1, bytes, 0);
+    model_schedule_add(s, rank, MODEL_WAIT, 0, 0, 0, req);
+}
+
+static void recv(struct model_schedule *s, int rank, int peer, long bytes)
+{
+    int req = model_schedule_add(s, rank, MODEL_IRECV, peer, 1, bytes, 0);
+    model_schedule_add(s, rank, MODEL_WAIT, 0, 0, 0, req);
+}
+
+static void test_replay(const struct model_params *p)
+{
+    /* A chain 0 -> 1 -> 2 -> 3 of 1000 bytes: each hop os 10 + transfer 60. */
+    struct model_schedule *s = model_schedule_create(4);
+    for (int r = 0; r < 4; r++) {
+        if (r > 0) {
+            recv(s, r, r - 1, 1000);
+        }
+        if (r < 3) {
+            send(s, r, r + 1, 1000);
+        }
+    }
+    CHECK_NEAR(3 * 70, replay(s, p));
+    model_schedule_destroy(s);
+
+    /* A binomial tree on 4: 0 -> 2 (at 10, 2 us on the root's link), then
+     * 0 -> 1 (at 20, alone on it: arrives at 80), 2 -> 3 (at 70 + 10 + 60). */
+    s = model_schedule_create(4);
+    send(s, 0, 2, 1000);
+    send(s, 0, 1, 1000);
+    recv(s, 1, 0, 1000);
+    recv(s, 2, 0, 1000);
+    send(s, 2, 3, 1000);
+    recv(s, 3, 2, 1000);
+    CHECK_NEAR(140, replay(s, p));
+    model_schedule_destroy(s);
+
+    /* Links are shared: 0 sends 10000 bytes to 1 (at 10) and to 2 (at 20),
+     * each 92 us of work on 0's uplink (gap 102 - Isend 10). The first
+     * runs alone for 10 us, then both at half rate: it ends at 20 + 82 * 2
+     * = 184, the second with 10 us left at full rate at 194; each arrives
+     * its remaining latency (transfer 150 - work 92 = 58) later. */
+    s = model_schedule_create(3);
+    send(s, 0, 1, 10000);
+    send(s, 0, 2, 10000);
+    recv(s, 1, 0, 10000);
+    recv(s, 2, 0, 10000);
+    CHECK_NEAR(194 + 58, replay(s, p));
+    model_schedule_destroy(s);
+
+    /* A ring on 4, 3 steps of receive-from-left, send-to-right: 70 each. */
+    s = model_schedule_create(4);
+    for (int step = 0; step < 3; step++) {
+        for (int r = 0; r < 4; r++) {
+            int rq =
+                model_schedule_add(s, r, MODEL_IRECV, (r + 3) % 4, 1, 1000, 0);
+            int sq =
+                model_schedule_add(s, r, MODEL_ISEND, (r + 1) % 4, 1, 1000, 0);
+            model_schedule_add(s, r, MODEL_WAIT, 0, 0, 0, sq);
+            model_schedule_add(s, r, MODEL_WAIT, 0, 0, 0, rq);
+        }
+    }
+    CHECK_NEAR(210, replay(s, p));
+    model_schedule_destroy(s);
+
+    /* Rendezvous (200000 bytes) to a receiver busy reducing for 201 us:
+     * the data leaves when the receive is posted, the send completes
+     * 2150 us later, the receive 10 us after that. */
+    s = model_schedule_create(2);
+    send(s, 0, 1, 200000);
+    model_schedule_add(s, 1, MODEL_REDUCE, 0, 0, 100000, 0);
+    recv(s, 1, 0, 200000);
+    CHECK_NEAR(201 + 2150 + 10, replay(s, p));
+    model_schedule_destroy(s);
+
+    /* A receive nobody sends: one line, no time. */
+    s = model_schedule_create(2);
+    recv(s, 1, 0, 10);
+    double t;
+    CHECK_INT(-1, model_replay(s, p, &t));
+    model_schedule_destroy(s);
+}
+
+/* Recorded from the algorithms' own code: the binomial bcast on 4 is the
+ * hand-built tree above (0 sends to 2 then 1), its replay the same 140 us;
+ * the pipeline with segments is the chain, one message per segment. */
+static void test_record(const struct model_params *p)
+{
+    struct model_schedule *s;
+    CHECK_INT(0, model_record("bcast", "binomial", 4, 1000, 0, 1, &s));
+    if (s) {
+        int n_sends = 0;
+        for (int i = 0; i < s->ranks[0].n_ops; i++) {
+            n_sends += s->ranks[0].ops[i].kind == MODEL_ISEND;
+        }
+        CHECK_INT(2, n_sends);
+        CHECK_NEAR(140, replay(s, p));
+        model_schedule_destroy(s);
+    }
+    double t;
+    CHECK_INT(0, model_predict(p, "bcast", "pipeline", 4, 1000, 0, 1, &t));
+    CHECK_NEAR(210, t);
+    CHECK_INT(0, model_record("bcast", "pipeline", 4, 4000, 1000, 1, &s));
+    if (s) {
+        int n_sends = 0;
+        for (int i = 0; i < s->ranks[1].n_ops; i++) {
+            n_sends += s->ranks[1].ops[i].kind == MODEL_ISEND;
+        }
+        CHECK_INT(4, n_sends);
+        model_schedule_destroy(s);
+    }
+    /* Not applicable: nothing recorded. */
+    CHECK_INT(1, model_record("allgather", "two_proc", 3, 1000, 0, 1, &s));
+    /* Every algorithm of every collective records and replays. */
+    static const char *const colls[][2] = {
+        {"bcast", "linear"},         {"reduce", "rabenseifner"},
+        {"allreduce", "ring"},       {"allgather", "bruck"},
+        {"alltoall", "linear_sync"}, {"scatter", "binomial"},
+        {"gather", "binomial"},      {"barrier", "bruck"}};
+    for (size_t i = 0; i < sizeof colls / sizeof colls[0]; i++) {
+        t = -1;
+        int rc =
+            model_predict(p, colls[i][0], colls[i][1], 7, 5000, 1024, 2, &t);
+        if (rc != 0 || !(t > 0)) {
+            fprintf(stderr, "%s %s: rc %d, %.3f us\n", colls[i][0], colls[i][1],
+                    rc, t);
+        }
+        CHECK(rc == 0 && t > 0);
+    }
+}
+
+int main(void)
+{
+    struct model_obs obs[N_SIZES * 11];
+    size_t n = synthetic(obs);
+    struct model_params *p;
+    CHECK_INT(0, model_params_fit(obs, n, &p));
+    if (p) {
+        test_fit(p);
+        test_replay(p);
+        test_record(p);
+    }
+    model_params_destroy(p);
+    p = NULL;
+    /* Missing quantities are named. */
+    CHECK_INT(-1, model_params_fit(obs, 3, &p));
+    return check_exit();
+}
