@@ -211,6 +211,11 @@ bench-default: all
 bench-robust: all
 	@tests/bench/robust.sh
 
+# Large simulated clusters (conf/platforms/fattree.xml, 64..1,024 ranks):
+# wall time, CPU time and peak memory (results/bench/scale.txt).
+bench-scale: all
+	@tests/bench/scale.sh
+
 # Decision functions: penalties of trees and quadtrees on the Grig runs and
 # the time of a decision (results/bench/decision-*).
 bench-decision: all build/libautotune-tool.a
@@ -302,7 +307,7 @@ format:
 clean:
 	rm -rf build
 
-.PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust \
+.PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust bench-scale \
         bench-decision bench-runtime-overhead golden-decision fuzz demo install format clean
 .SECONDARY:
 
