@@ -91,7 +91,8 @@ for p in 8 16 32 49; do
     l=$(load)
     read -r wall cpu peak <<< "$(timed "$runs/reduce-$p.log" timeout "$limit" $smpi -np "$p" \
         -platform conf/platforms/grig.xml build/autotune-smpi -c "$runs/reduce-$p.cfg")"
-    grep -q ' 1 experiments run' "$runs/reduce-$p.log" || wall=">$limit"
+    # Stopped: smpirun's own process is gone, and with it its figures.
+    grep -q ' 1 experiments run' "$runs/reduce-$p.log" || { wall=">$limit"; cpu=-; peak=-; }
     printf "%6s %9s %8s %8s %9s %6s\n" "$p" $(((p - 1) * 2048)) "$wall" "$cpu" "$peak" "$l" | tee -a "$out"
 done
 
