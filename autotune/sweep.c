@@ -71,7 +71,7 @@ struct sweep {
      * surrogate times pipelines on fewer ranks than the point's); a rank
      * holds those it is in, rank 0 all of them. */
     struct sub_comm subs[SUB_CACHE_SIZE];
-    long n_sub_uses; /* rank 0: the clock of sub_comm.last_use */
+    long n_sub_uses;    /* rank 0: the clock of sub_comm.last_use */
     MPI_Comm ctl_world; /* the commands' communicator */
     double *synced_at;  /* rank 0: when each rank's clock offset was
                            measured (rank 0's MPI_Wtime), -1 never */
@@ -178,8 +178,8 @@ static int sub_create(struct sweep *s, int slot, int procs)
         MPI_Group_free(&world_group);
     }
     if (err == MPI_SUCCESS) {
-        err = MPI_Comm_create_group(s->world, group, SUB_CREATE_TAG,
-                                    &sub->comm);
+        err =
+            MPI_Comm_create_group(s->world, group, SUB_CREATE_TAG, &sub->comm);
         MPI_Group_free(&group);
     }
     if (err == MPI_SUCCESS) {
@@ -229,8 +229,8 @@ static int sub_prepare(struct sweep *s, int procs)
                 oldest = i;
             }
         }
-        double cmd[CMD_LEN] = {[CMD_OP] = OP_FREE,
-                               [CMD_PROCS] = s->subs[oldest].procs};
+        double cmd[CMD_LEN] = {
+            [CMD_OP] = OP_FREE, [CMD_PROCS] = s->subs[oldest].procs};
         if (command_forward(s, 0, cmd) != MPI_SUCCESS) {
             return -1;
         }
@@ -386,8 +386,7 @@ static int sweep_time(struct sweep *s, int procs, long msg_bytes,
             return -1;
         }
         request_from_command(cmd, &req);
-        if (measure_run(&req, s->subs[slot].comm, s->subs[slot].ctl, &m) !=
-            0) {
+        if (measure_run(&req, s->subs[slot].comm, s->subs[slot].ctl, &m) != 0) {
             return -1;
         }
         if (is_baseline) {
@@ -666,9 +665,8 @@ static int write_tables(const struct sweep *s, struct grid_results *r)
 static int make_control(struct sweep *s)
 {
     s->synced_at = malloc((size_t)s->world_size * sizeof *s->synced_at);
-    if (!s->synced_at ||
-        mpi_check(MPI_Comm_dup(s->world, &s->ctl_world),
-                  "creating a communicator") != MPI_SUCCESS) {
+    if (!s->synced_at || mpi_check(MPI_Comm_dup(s->world, &s->ctl_world),
+                                   "creating a communicator") != MPI_SUCCESS) {
         return -1;
     }
     for (int i = 0; i < s->world_size; i++) {
