@@ -253,6 +253,10 @@ bench-robust: all
 # (results/bench/adaptive.csv, adaptive-robust.csv); no new sweep.
 bench-adaptive: all
 	@tests/bench/adaptive.sh
+# Large simulated clusters (conf/platforms/fattree.xml, 64..1,024 ranks):
+# wall time, CPU time and peak memory (results/bench/scale.txt).
+bench-scale: all
+	@tests/bench/scale.sh
 
 # Decision functions: penalties of trees and quadtrees on the Grig runs and
 # the time of a decision (results/bench/decision-*).
@@ -374,7 +378,7 @@ clean:
 
 .PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust bench-adaptive \
         bench-decision bench-between bench-between-tune bench-model bench-runtime \
-        bench-runtime-overhead golden-decision fuzz demo install format clean
+        bench-runtime-overhead bench-scale golden-decision fuzz demo install format clean
 .SECONDARY:
 
 -include $(OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) \

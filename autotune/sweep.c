@@ -39,22 +39,41 @@ enum {
     CMD_CLOCK_SYNC,
     CMD_LEN
 };
-enum { OP_STOP = 0, OP_MEASURE = 1, CMD_TAG = 9302 };
+enum { OP_STOP = 0, OP_MEASURE = 1, OP_CREATE = 2, OP_FREE = 3 };
+enum { CMD_TAG = 9302 };
+enum { SUB_CREATE_TAG = 9303 };
+
+/* How many point communicators live at once: a point needs its own and the
+ * surrogate's pipelines (a few lengths per point, the same at every message
+ * size), so a grid's procs block reuses them; beyond it the least recently
+ * used is freed. Bounded, because a communicator costs memory on each of
+ * its ranks, which on a thousand simulated ranks adds up. */
+#define SUB_CACHE_SIZE 8
 
 /* Clocks that are not one global clock drift apart: a rank's offset is
  * measured again once it is older than this (rank 0's seconds). */
 #define CLOCK_RESYNC_S 1.0
 
+/* A point's communicator: made when rank 0 first needs it (OP_CREATE),
+ * collectively over its ranks only; freed when rank 0 says so (OP_FREE)
+ * or at the end. */
+struct sub_comm {
+    int procs;     /* world ranks 0..procs-1; 0: an empty slot */
+    MPI_Comm comm; /* the one the collective runs on */
+    MPI_Comm ctl;  /* a duplicate for the harness's own messages */
+    long last_use; /* rank 0 */
+};
+
 struct sweep {
     const struct config *cfg;
     struct journal *journal;
     MPI_Comm world;
-    /* subs[k - 1]: world ranks 0..k-1, for every k up to the world size
-     * (the surrogate times pipelines on fewer ranks than the point's) */
-    MPI_Comm *subs;
-    MPI_Comm *ctls; /* ctls[k - 1]: a duplicate of subs[k - 1] for the
-                       harness's own messages */
-    int n_subs;
+    int world_size;
+    /* The communicators of world ranks 0..procs-1 made so far (the
+     * surrogate times pipelines on fewer ranks than the point's); a rank
+     * holds those it is in, rank 0 all of them. */
+    struct sub_comm subs[SUB_CACHE_SIZE];
+    long n_sub_uses;    /* rank 0: the clock of sub_comm.last_use */
     MPI_Comm ctl_world; /* the commands' communicator */
     double *synced_at;  /* rank 0: when each rank's clock offset was
                            measured (rank 0's MPI_Wtime), -1 never */
@@ -116,7 +135,7 @@ static int command_forward(const struct sweep *s, int rank, const double *cmd)
     int procs = (int)cmd[CMD_PROCS], err = MPI_SUCCESS;
     int low = rank & -rank;
     if (rank == 0) {
-        for (low = 1; low < s->n_subs; low *= 2) {
+        for (low = 1; low < s->world_size; low *= 2) {
         }
     }
     for (int bit = low / 2; bit >= 1 && err == MPI_SUCCESS; bit /= 2) {
@@ -132,8 +151,122 @@ static int broadcast_stop(struct sweep *s)
 {
     double cmd[CMD_LEN] = {0};
     cmd[CMD_OP] = OP_STOP;
-    cmd[CMD_PROCS] = s->n_subs;
+    cmd[CMD_PROCS] = s->world_size;
     return command_forward(s, 0, cmd);
+}
+
+/* The slot of the communicator of procs ranks, -1 if there is none; with
+ * procs 0, an empty slot. */
+static int sub_find(const struct sweep *s, int procs)
+{
+    for (int i = 0; i < SUB_CACHE_SIZE; i++) {
+        if (s->subs[i].procs == procs) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* Collective over world ranks 0..procs-1 (MPI_Comm_create_group: the
+ * other ranks take no part). The slot must be empty. */
+static int sub_create(struct sweep *s, int slot, int procs)
+{
+    struct sub_comm *sub = &s->subs[slot];
+    MPI_Group world_group, group;
+    int range[1][3] = {{0, procs - 1, 1}};
+    int err = MPI_Comm_group(s->world, &world_group);
+    if (err == MPI_SUCCESS) {
+        err = MPI_Group_range_incl(world_group, 1, range, &group);
+        MPI_Group_free(&world_group);
+    }
+    if (err == MPI_SUCCESS) {
+        err =
+            MPI_Comm_create_group(s->world, group, SUB_CREATE_TAG, &sub->comm);
+        MPI_Group_free(&group);
+    }
+    if (err == MPI_SUCCESS) {
+        MPI_Comm_set_errhandler(sub->comm, MPI_ERRORS_RETURN);
+        err = MPI_Comm_dup(sub->comm, &sub->ctl);
+        if (err != MPI_SUCCESS) {
+            MPI_Comm_free(&sub->comm);
+        }
+    }
+    if (mpi_check(err, "creating a communicator") != MPI_SUCCESS) {
+        return -1;
+    }
+    sub->procs = procs;
+    /* Ranks leave the creation at different times: settled as after an
+     * experiment, the first experiment on it costs what it would cost on
+     * a communicator made earlier (a resumed sweep makes them elsewhere). */
+    return measure_settle(sub->ctl) == MPI_SUCCESS ? 0 : -1;
+}
+
+/* Collective over the communicator's ranks. */
+static void sub_free(struct sub_comm *sub)
+{
+    MPI_Comm_free(&sub->ctl);
+    MPI_Comm_free(&sub->comm);
+    sub->procs = 0;
+}
+
+/* Any rank, on OP_CREATE: the communicator of procs ranks in an empty
+ * slot (rank 0 has emptied one: a rank holds none that rank 0 does not). */
+static int sub_create_in_free_slot(struct sweep *s, int procs)
+{
+    int slot = sub_find(s, 0);
+    return slot < 0 ? -1 : sub_create(s, slot, procs);
+}
+
+/* Rank 0, before an experiment on procs ranks: the slot of their
+ * communicator, made now if it is new, after the least recently used is
+ * freed if every slot is taken. Each is a command of its own, so the
+ * experiment's command finds every rank waiting, as after any other. */
+static int sub_prepare(struct sweep *s, int procs)
+{
+    int slot = sub_find(s, procs);
+    if (slot < 0 && sub_find(s, 0) < 0) {
+        int oldest = 0;
+        for (int i = 1; i < SUB_CACHE_SIZE; i++) {
+            if (s->subs[i].last_use < s->subs[oldest].last_use) {
+                oldest = i;
+            }
+        }
+        double cmd[CMD_LEN] = {
+            [CMD_OP] = OP_FREE, [CMD_PROCS] = s->subs[oldest].procs};
+        if (command_forward(s, 0, cmd) != MPI_SUCCESS) {
+            return -1;
+        }
+        sub_free(&s->subs[oldest]);
+    }
+    if (slot < 0) {
+        double cmd[CMD_LEN] = {[CMD_OP] = OP_CREATE, [CMD_PROCS] = procs};
+        if (command_forward(s, 0, cmd) != MPI_SUCCESS ||
+            sub_create_in_free_slot(s, procs) != 0) {
+            return -1;
+        }
+        slot = sub_find(s, procs);
+    }
+    s->subs[slot].last_use = ++s->n_sub_uses;
+    return slot;
+}
+
+/* At the end, on every rank: the communicators it is in, smallest first
+ * on every rank, so the collective frees meet in the same order. */
+static void sub_free_all(struct sweep *s)
+{
+    for (;;) {
+        int smallest = -1;
+        for (int i = 0; i < SUB_CACHE_SIZE; i++) {
+            if (s->subs[i].procs > 0 &&
+                (smallest < 0 || s->subs[i].procs < s->subs[smallest].procs)) {
+                smallest = i;
+            }
+        }
+        if (smallest < 0) {
+            return;
+        }
+        sub_free(&s->subs[smallest]);
+    }
 }
 
 /* Ranks other than 0: run what rank 0 asks until it says stop. */
@@ -153,11 +286,28 @@ static int worker_loop(struct sweep *s)
             return 0;
         }
         int procs = (int)cmd[CMD_PROCS];
+        int slot = sub_find(s, procs);
+        if (cmd[CMD_OP] == OP_FREE) {
+            if (slot >= 0) { /* always: rank 0 frees only what it made */
+                sub_free(&s->subs[slot]);
+            }
+            continue;
+        }
+        if (cmd[CMD_OP] == OP_CREATE) {
+            if (sub_create_in_free_slot(s, procs) != 0) {
+                return 1;
+            }
+            continue;
+        }
+        if (slot < 0) {
+            fprintf(stderr, "autotune: no communicator of %d ranks\n", procs);
+            return 1;
+        }
         struct measure_request req;
         struct measurement m;
         request_from_command(cmd, &req);
         /* rank 0 reports */
-        measure_run(&req, s->subs[procs - 1], s->ctls[procs - 1], &m);
+        measure_run(&req, s->subs[slot].comm, s->subs[slot].ctl, &m);
     }
 }
 
@@ -233,12 +383,12 @@ static int sweep_time(struct sweep *s, int procs, long msg_bytes,
                     CLOCK_EPOCH_LOG2 + 1);
         }
         progress_experiment(s->progress, name, method->seg_bytes);
-        if (command_forward(s, 0, cmd) != MPI_SUCCESS) {
+        int slot = sub_prepare(s, procs);
+        if (slot < 0 || command_forward(s, 0, cmd) != MPI_SUCCESS) {
             return -1;
         }
         request_from_command(cmd, &req);
-        if (measure_run(&req, s->subs[procs - 1], s->ctls[procs - 1], &m) !=
-            0) {
+        if (measure_run(&req, s->subs[slot].comm, s->subs[slot].ctl, &m) != 0) {
             return -1;
         }
         if (is_baseline) {
@@ -269,7 +419,7 @@ static int sweep_pipeline(void *ctx, const struct search_point *p, int n_ranks,
 {
     struct sweep *s = ctx;
     struct search_method m = {p->pipeline_alg, seg_bytes};
-    if (p->pipeline_alg < 0 || n_ranks < 1 || n_ranks > s->n_subs) {
+    if (p->pipeline_alg < 0 || n_ranks < 1 || n_ranks > s->world_size) {
         *time_us = -1;
         return 0;
     }
@@ -694,51 +844,25 @@ static int write_tables(const struct sweep *s, struct grid_results *r)
     return 0;
 }
 
-static int make_subcommunicators(struct sweep *s, int rank)
+static int make_control(struct sweep *s)
 {
-    s->subs = calloc((size_t)s->n_subs, sizeof *s->subs);
-    s->ctls = calloc((size_t)s->n_subs, sizeof *s->ctls);
-    s->synced_at = malloc((size_t)s->n_subs * sizeof *s->synced_at);
-    if (!s->subs || !s->ctls || !s->synced_at ||
-        mpi_check(MPI_Comm_dup(s->world, &s->ctl_world),
-                  "creating a communicator") != MPI_SUCCESS) {
+    s->synced_at = malloc((size_t)s->world_size * sizeof *s->synced_at);
+    if (!s->synced_at || mpi_check(MPI_Comm_dup(s->world, &s->ctl_world),
+                                   "creating a communicator") != MPI_SUCCESS) {
         return -1;
     }
-    for (int i = 0; i < s->n_subs; i++) {
-        s->ctls[i] = MPI_COMM_NULL;
+    for (int i = 0; i < s->world_size; i++) {
         s->synced_at[i] = -1;
-    }
-    for (int i = 0; i < s->n_subs; i++) {
-        int color = rank <= i ? 0 : MPI_UNDEFINED;
-        if (mpi_check(MPI_Comm_split(s->world, color, rank, &s->subs[i]),
-                      "creating a communicator") != MPI_SUCCESS) {
-            return -1;
-        }
-        if (s->subs[i] != MPI_COMM_NULL &&
-            (MPI_Comm_set_errhandler(s->subs[i], MPI_ERRORS_RETURN),
-             mpi_check(MPI_Comm_dup(s->subs[i], &s->ctls[i]),
-                       "creating a communicator") != MPI_SUCCESS)) {
-            return -1;
-        }
     }
     return 0;
 }
 
-static void free_subcommunicators(struct sweep *s)
+static void free_communicators(struct sweep *s)
 {
-    for (int i = 0; s->subs && i < s->n_subs; i++) {
-        if (s->subs[i] != MPI_COMM_NULL) {
-            MPI_Comm_free(&s->subs[i]);
-        }
-        if (s->ctls && s->ctls[i] != MPI_COMM_NULL) {
-            MPI_Comm_free(&s->ctls[i]);
-        }
-    }
+    sub_free_all(s);
     if (s->ctl_world != MPI_COMM_NULL) {
         MPI_Comm_free(&s->ctl_world);
     }
-    free(s->subs);
-    free(s->ctls);
     free(s->synced_at);
 }
 
@@ -767,8 +891,8 @@ int sweep_main(const char *config_path, int is_fresh)
     if (!is_setup) {
         goto done;
     }
-    s.n_subs = world_size;
-    if (make_subcommunicators(&s, rank) != 0) {
+    s.world_size = world_size;
+    if (make_control(&s) != 0) {
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     clock_enter_epoch();
@@ -817,7 +941,7 @@ done:
     }
     free(results.optimal);
     free(results.measured);
-    free_subcommunicators(&s);
+    free_communicators(&s);
     measure_free_buffers();
     native_close();
     MPI_Comm_free(&s.world);
