@@ -529,8 +529,7 @@ int quadtree_main(int argc, char **argv)
     struct decision *d = NULL;
     struct train_scores s = {0};
     char stem[4096];
-    int status = 1;
-    status = 2; /* until the arguments are known good: usage errors */
+    int status = 2; /* until the arguments are known good: usage errors */
     train_options_init(&a.train);
     a.train.accuracy_pct = -1; /* not given */
     if (parse_args(argc, argv, quadtree_usage, &a)) {
