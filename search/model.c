@@ -1,7 +1,8 @@
 /* Model-guided search (issue 15): time only the algorithms the model
- * predicts near the best, each at its predicted-best segment size, then walk
- * the leader's neighbouring segment sizes while time falls. Predictions are
- * corrected per algorithm by measured/predicted at the neighbouring points. */
+ * predicts near the best (and any predicted below the best measured), each
+ * at its predicted-best segment size, then walk the leader's neighbouring
+ * segment sizes while time falls. Predictions are corrected by
+ * measured/predicted at the neighbouring points. */
 #include "search/strategies.h"
 #include "search/walk.h"
 
@@ -109,6 +110,24 @@ int search_model(const struct search_point *p, const struct search_oracle *o,
             is_known[a] ? p->params->model_margin : MODEL_UNKNOWN_MARGIN;
         if (start[a] >= 0 && q_us[a] <= (1 + margin) * best_q) {
             rc = descent_probe(&d[a], start[a], p, o);
+        }
+    }
+    /* Where the measured best is slower than the model said, an algorithm
+     * predicted below it may win: each such one is timed, fastest
+     * predicted first, until none is left. */
+    for (int is_more = 1; is_more && rc == 0;) {
+        double best_us = descent_best_us(d, n);
+        int pick = -1;
+        for (int a = 0; a < n; a++) {
+            if (start[a] >= 0 && d[a].n_timed == 0 && !d[a].is_first_timed &&
+                !d[a].is_done && q_us[a] < best_us &&
+                (pick < 0 || q_us[a] < q_us[pick])) {
+                pick = a;
+            }
+        }
+        is_more = pick >= 0;
+        if (is_more) {
+            rc = descent_probe(&d[pick], start[pick], p, o);
         }
     }
     int lead = -1;
