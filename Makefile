@@ -236,7 +236,9 @@ bench: all
 	@tests/bench/run.sh
 
 # The model's accuracy on the wide grids of both simulated clusters, its
-# parameters measured under smpirun (results/bench/model-*.txt).
+# parameters measured under smpirun (results/bench/model-*.txt), and
+# search = "model" replayed there and on the 12 generated platforms
+# (results/bench/model-search.txt).
 bench-model: all
 	@tests/bench/model.sh
 

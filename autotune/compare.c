@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "autotune/compare.h"
 #include "autotune/grid.h"
 #include "collectives/collectives.h"
+#include "model/model.h"
 #include "search/refine.h"
 #include "search/search.h"
 #include "store/journal.h"
@@ -257,7 +259,14 @@ struct compare_table {
     const struct strategy_score *scores;
     const struct strategy_score *oracle;
     double exhaustive_s;
+    bool has_model; /* else the model strategy has no row */
 };
+
+/* The strategy that needs the model's predictions. */
+static bool is_model_strategy(int s)
+{
+    return strcmp(search_strategies[s].name, "model") == 0;
+}
 
 static int write_compare_csv(FILE *f, const void *arg)
 {
@@ -265,6 +274,9 @@ static int write_compare_csv(FILE *f, const void *arg)
     fprintf(f, "strategy,points,experiments,experiment_seconds,speedup,"
                "mean_penalty_pct,max_penalty_pct,optimal_pct\n");
     for (int i = 0; i < search_strategies_size; i++) {
+        if (is_model_strategy(i) && !t->has_model) {
+            continue;
+        }
         write_row(f, search_strategies[i].name, &t->scores[i], t->exhaustive_s);
     }
     write_row(f, "oracle", t->oracle, t->exhaustive_s);
@@ -375,19 +387,49 @@ static void print_miss(const char *strategy, const struct replay_point *rp,
             rp->methods[opt].seg_bytes, rp->best_us, 100 * penalty);
 }
 
-/* Replays every strategy at one point and scores its choice. */
+/* The model's time of every method of rp into predicted_us (< 0: it does
+ * not apply). */
+static int predict_point(const struct replay_point *rp,
+                         const struct model_params *model, double *predicted_us)
+{
+    for (int i = 0; i < rp->n; i++) {
+        const struct search_method *m = &rp->methods[i];
+        int rc = model_predict(
+            model, rp->coll->name, rp->coll->algs[m->alg].name, rp->procs,
+            rp->msg_bytes, m->seg_bytes, rp->chain_fanout, &predicted_us[i]);
+        if (rc < 0) {
+            return -1;
+        }
+        if (rc > 0) {
+            predicted_us[i] = -1;
+        }
+    }
+    return 0;
+}
+
+/* Replays every strategy at one point and scores its choice; the model
+ * strategy only with a model. */
 static int replay_point_all(const struct replay_point *rp,
-                            const struct search_params *params, bool misses,
+                            const struct search_params *params,
+                            const struct model_params *model, bool misses,
                             struct search_series **series,
                             struct replay *replays,
                             struct strategy_score *scores)
 {
+    static double predicted_us[MAX_METHODS];
+    if (model && predict_point(rp, model, predicted_us) != 0) {
+        return -1;
+    }
     for (int s = 0; s < search_strategies_size; s++) {
         struct replay *r = &replays[s];
         struct search_point sp;
         int depths[CONFIG_MAX_ALGS];
+        if (is_model_strategy(s) && !model) {
+            continue;
+        }
         grid_search_point(&sp, rp->coll, rp->procs, rp->msg_bytes,
                           rp->chain_fanout, rp->methods, rp->n, depths, params);
+        sp.predicted_us = model ? predicted_us : NULL;
         struct search_oracle o = {replay_oracle, replay_pipeline, r};
         long experiments = r->experiments;
         double seconds = r->seconds;
@@ -480,8 +522,9 @@ int compare_main(int argc, char **argv)
     static const char usage_line[] =
         "usage: autotune compare -r RUN [--lookahead N] [--drop-ratio R] "
         "[--steep-rise F] [--segments S,S,...] [--misses] "
-        "[--trace STRATEGY] [--grid adaptive]\n";
-    const char *run = NULL;
+        "[--trace STRATEGY] [--grid adaptive] [--model FILE] "
+        "[--model-margin F]\n";
+    const char *run = NULL, *model_path = NULL;
     bool misses = false;
     struct search_params params = SEARCH_PARAMS_DEFAULT;
     struct seg_filter segs = {0, {0}};
@@ -518,12 +561,16 @@ int compare_main(int argc, char **argv)
             params.drop_ratio = strtod(argv[++i], &end);
         } else if (strcmp(argv[i], "--steep-rise") == 0 && i + 1 < argc) {
             params.steep_rise = strtod(argv[++i], &end);
+        } else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc) {
+            model_path = argv[++i];
+        } else if (strcmp(argv[i], "--model-margin") == 0 && i + 1 < argc) {
+            params.model_margin = strtod(argv[++i], &end);
         } else {
             fprintf(stderr, "%s", usage_line);
             return 2;
         }
         if (end && (*end || params.lookahead < 0 || params.drop_ratio < 1 ||
-                    !(params.steep_rise >= 0))) {
+                    !(params.steep_rise >= 0) || !(params.model_margin >= 0))) {
             fprintf(stderr, "compare: %s: '%s' is not valid\n", argv[i - 1],
                     argv[i]);
             return 2;
@@ -546,6 +593,22 @@ int compare_main(int argc, char **argv)
     const struct point_result **points = NULL;
     size_t n_points;
     int status = 1;
+    struct model_obs *obs = NULL;
+    struct model_params *model = NULL;
+    size_t n_obs = 0;
+    double model_cost_s = 0;
+    char model_default[4096];
+    if (!model_path &&
+        rundir_path(model_default, sizeof model_default, run, RUNDIR_MODEL) ==
+            0 &&
+        access(model_default, R_OK) == 0) {
+        model_path = model_default; /* the run's own calibration */
+    }
+    if (model_path && !is_grid &&
+        (model_csv_read(model_path, &obs, &n_obs, &model_cost_s) != 0 ||
+         model_params_fit(obs, n_obs, &model) != 0)) {
+        goto done;
+    }
     snprintf(path, sizeof path, "%s/" RUNDIR_JOURNAL, run);
     if (!rp || !scores || !replays || !series || journal_load(path, &j) != 0 ||
         index_records(j, &ix) != 0 || check_segments(run, &ix, &segs) != 0 ||
@@ -590,8 +653,9 @@ int compare_main(int argc, char **argv)
             oracle.optimal++;
             oracle.seconds += ix.records[rp->records[rp->best]]->cost_s;
         }
-        if (rp->best_us >= 0 && replay_point_all(rp, &params, misses, series,
-                                                 replays, scores) != 0) {
+        if (rp->best_us >= 0 &&
+            replay_point_all(rp, &params, model, misses, series, replays,
+                             scores) != 0) {
             goto done;
         }
     }
@@ -599,6 +663,9 @@ int compare_main(int argc, char **argv)
     for (int s = 0; s < n_strategies; s++) {
         if (strcmp(search_strategies[s].name, "exhaustive") == 0) {
             exhaustive_s = scores[s].seconds;
+        }
+        if (is_model_strategy(s)) {
+            scores[s].seconds += model_cost_s; /* the calibration */
         }
         if (replays[s].missing > 0) {
             fprintf(stderr,
@@ -609,13 +676,21 @@ int compare_main(int argc, char **argv)
                     search_strategies[s].name, replays[s].missing);
         }
     }
-    struct compare_table table = {scores, &oracle, exhaustive_s};
+    struct compare_table table = {scores, &oracle, exhaustive_s, model != NULL};
+    if (model) {
+        fprintf(stderr,
+                "compare: model: %s (calibration %.3f s, charged to the "
+                "model strategy)\n",
+                model_path, model_cost_s);
+    }
     write_compare_csv(stdout, &table);
     snprintf(path, sizeof path, "%s/" RUNDIR_COMPARE, run);
     if (store_write_file(path, write_compare_csv, &table) == 0) {
         status = 0;
     }
 done:
+    model_params_destroy(model);
+    free(obs);
     journal_close(j);
     free(ix.records);
     free(rp);
@@ -935,8 +1010,9 @@ static int compare_grid(const char *run, const struct record_index *ix,
                         int fanout, const struct seg_filter *segs,
                         const struct search_params *params)
 {
-    int n_rows = 2 * search_strategies_size;
-    struct grid_row *rows = calloc((size_t)n_rows, sizeof *rows);
+    int n_rows = 0;
+    struct grid_row *rows =
+        calloc(2 * (size_t)search_strategies_size, sizeof *rows);
     struct replay r = {ix, NULL, calloc(ix->n ? ix->n : 1, 1), 0, 0, 0, NULL};
     struct grid_replay *g = calloc(1, sizeof *g);
     struct replay_point *rp = malloc(sizeof *rp);
@@ -951,8 +1027,11 @@ static int compare_grid(const char *run, const struct record_index *ix,
         }
     }
     for (int s = 0; s < search_strategies_size && rc == 0; s++) {
+        if (is_model_strategy(s)) {
+            continue; /* no predictions on the adaptive walk yet */
+        }
         for (int is_uniform = 0; is_uniform < 2 && rc == 0; is_uniform++) {
-            struct grid_row *row = &rows[2 * s + is_uniform];
+            struct grid_row *row = &rows[n_rows++];
             memset(g, 0, sizeof *g);
             g->ix = ix;
             g->fanout = fanout;

@@ -325,13 +325,16 @@ static const struct command offline_commands[] = {
      "[--steep-rise F]\n"
      "                        [--segments S,S,...] [--misses] "
      "[--trace STRATEGY]\n"
-     "                        [--grid adaptive]\n"
+     "                        [--grid adaptive] [--model FILE] "
+     "[--model-margin F]\n"
      "Replays every search strategy on a run swept with search = "
      "\"exhaustive\" and\nwrites RUN/compare.csv; --misses prints where a "
      "strategy missed the optimum,\n--trace every experiment a strategy "
      "asked for; --segments replays a sub-list of\nthe run's segment sizes "
      "(0 among them); --grid adaptive replays the adaptive\ngrid walk "
-     "instead and writes RUN/grid.csv.\n"},
+     "instead and writes RUN/grid.csv. With a model (--model, or "
+     "RUN/model.csv)\n"
+     "the strategy model is replayed too, its calibration's cost charged.\n"},
     {"report", report_cli_main,
      "usage: autotune report -r RUN [--html FILE] [--map COLLECTIVE] "
      "[--points P:M,...]\n"

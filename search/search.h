@@ -14,21 +14,24 @@ struct search_method {
 
 /* Knobs of the pruned strategies (config key search_options). */
 struct search_params {
-    int lookahead;     /* steps tried past a minimum before giving up */
-    double drop_ratio; /* r: drop an algorithm whose best is r times the
-                          best found (and, for smgd, not predicted to
-                          improve); at a point with neighbours, search an
-                          algorithm within r of the best at one of them,
-                          time once one within r^2, skip the others */
-    double steep_rise; /* smgd and the surrogate: a step past a descent's
-                          best that is more than this fraction slower ends
-                          that direction at once (the gradient has turned;
-                          lookahead is for rises within the noise); 0:
-                          never. Off by default: it assumes a convex curve
-                          over the segment sizes, which an eager limit
-                          among them breaks (a step across it doubles the
-                          time, the next halves it: up to 61 % lost on a
-                          generated cluster) */
+    int lookahead;       /* steps tried past a minimum before giving up */
+    double drop_ratio;   /* r: drop an algorithm whose best is r times the
+                            best found (and, for smgd, not predicted to
+                            improve); at a point with neighbours, search an
+                            algorithm within r of the best at one of them,
+                            time once one within r^2, skip the others */
+    double steep_rise;   /* smgd and the surrogate: a step past a descent's
+                            best that is more than this fraction slower ends
+                            that direction at once (the gradient has turned;
+                            lookahead is for rises within the noise); 0:
+                            never. Off by default: it assumes a convex curve
+                            over the segment sizes, which an eager limit
+                            among them breaks (a step across it doubles the
+                            time, the next halves it: up to 61 % lost on a
+                            generated cluster) */
+    double model_margin; /* the model strategy: time every algorithm whose
+                            corrected prediction is within this fraction of
+                            the best corrected prediction */
 };
 /* lookahead 3: segment sizes just above an eager limit pay a rendezvous
  * each, so up to three steps can rise before the curve falls to its
@@ -37,7 +40,7 @@ struct search_params {
  * 128 KiB; with 3, none on the 12). */
 #define SEARCH_PARAMS_DEFAULT                                                  \
     {                                                                          \
-        3, 1.3, 0                                                              \
+        3, 1.3, 0, 0.05                                                        \
     }
 
 /* What the strategy learned at a grid point: one of the oracle's answers
@@ -47,6 +50,7 @@ struct search_result {
     double time_us;
     double point_best_us; /* < 0: nothing could run there */
     long msg_bytes;
+    double predicted_us; /* the model's time of the method there, < 0: none */
 };
 
 /* What is known along one neighbouring line of the grid: every answer
@@ -68,6 +72,9 @@ struct search_point {
      * tree-shaped; NULL when nothing is known. */
     const int *depths;
     int pipeline_alg; /* the one-chain pipeline's algorithm index, or -1 */
+    /* Per method: the model's predicted time (< 0: the model says it does
+     * not apply), or NULL without a model (borrowed). */
+    const double *predicted_us;
     /* Neighbours searched before (filled by search_series_run): the same
      * procs at smaller message sizes, and the previous procs at message
      * sizes up to this one. NULL when there is none. */

@@ -91,7 +91,8 @@ static int record_time(void *ctx, const struct search_point *p, int i,
         return -1;
     }
     sp->results[sp->n++] =
-        (struct search_result){p->methods[i], *time_us, -1, p->msg_bytes};
+        (struct search_result){p->methods[i], *time_us, -1, p->msg_bytes,
+                               p->predicted_us ? p->predicted_us[i] : -1};
     return 0;
 }
 

@@ -46,6 +46,10 @@ const struct search_strategy search_strategies[] = {
     {"surrogate", search_surrogate,
      "segment size of each tree found on a pipeline along its longest "
      "path, confirmed on the tree"},
+    {"model", search_model,
+     "times the algorithms the model predicts near the best (corrected by "
+     "the neighbours' measured/predicted), then their neighbouring "
+     "segments while time falls"},
 };
 const int search_strategies_size =
     (int)(sizeof search_strategies / sizeof search_strategies[0]);

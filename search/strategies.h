@@ -8,6 +8,8 @@ int search_mgd(const struct search_point *p, const struct search_oracle *o,
                int *best);
 int search_smgd(const struct search_point *p, const struct search_oracle *o,
                 int *best);
+int search_model(const struct search_point *p, const struct search_oracle *o,
+                 int *best);
 int search_surrogate(const struct search_point *p,
                      const struct search_oracle *o, int *best);
 

@@ -127,7 +127,7 @@ static int run(const char *name, struct landscape *l, int hint,
             }
         }
         known[prior.n++] =
-            (struct search_result){l->methods[i], t, 0, l->msg_bytes / 2};
+            (struct search_result){l->methods[i], t, 0, l->msg_bytes / 2, -1};
     }
     for (int i = 0; i < prior.n; i++) {
         known[i].point_best_us = known[hint].time_us;
@@ -246,7 +246,7 @@ static void test_local_minimum(void)
     l.n_algs = 1;
     l.msg_bytes = 1 << 20;
     memcpy(l.time_us[0], by_seg, sizeof by_seg);
-    struct search_params eager = {0, 1.5, 0.05}, patient = {3, 1.5, 0.05};
+    struct search_params eager = {0, 1.5, 0.05, 0}, patient = {3, 1.5, 0.05, 0};
     CHECK_INT(3, optimum(&l));
     CHECK_INT(6, run("mgd", &l, -1, &eager));
     CHECK_INT(5, l.experiments); /* 900 400 150 120 180, then stops */
@@ -383,9 +383,9 @@ static void test_two_segments(void)
     /* At 8 KiB: algorithm 0 unsegmented best, the pipeline 1.27x behind
      * with 4 KiB segments no better than none. */
     static const struct search_result known[] = {
-        {{0, 0}, 1221, 1221, 8192},
-        {{1, 0}, 1556, 1221, 8192},
-        {{1, 4096}, 1559, 1221, 8192},
+        {{0, 0}, 1221, 1221, 8192, -1},
+        {{1, 0}, 1556, 1221, 8192, -1},
+        {{1, 4096}, 1559, 1221, 8192, -1},
     };
     static const int depths3[MAX_ALGS] = {-1, 2};
     landscape_index(&l);
@@ -397,8 +397,8 @@ static void test_two_segments(void)
         l.time_us[1][k] = k == 0 ? 6 * 2205 : 2 * 2205;
     }
     static const struct search_result far[] = {
-        {{0, 0}, 1221, 1221, 8192},
-        {{1, 0}, 1600, 1221, 8192},
+        {{0, 0}, 1221, 1221, 8192, -1},
+        {{1, 0}, 1600, 1221, 8192, -1},
     };
     CHECK_INT(method_of(&l, 0), run_after("smgd", &l, 3, depths3, far, 2));
     CHECK_INT(1, timed_of(&l, 1));
@@ -409,8 +409,8 @@ static void test_two_segments(void)
                                          2305, -1,   -1,   -1};
     memcpy(l.time_us[1], falls, sizeof falls);
     static const struct search_result near[] = {
-        {{0, 0}, 1221, 1221, 8192},
-        {{1, 0}, 1245, 1221, 8192},
+        {{0, 0}, 1221, 1221, 8192, -1},
+        {{1, 0}, 1245, 1221, 8192, -1},
     };
     landscape_index(&l);
     CHECK_INT(method_of(&l, N_SEGS + 1),
@@ -437,10 +437,10 @@ static void test_rival(void)
     /* Both searched at the neighbour (two segment sizes each), best at
      * 2 KiB: a single time would not locate their best. */
     static const struct search_result known[] = {
-        {{0, 2048}, 50, 50, 1 << 19},
-        {{1, 2048}, 52, 50, 1 << 19},
-        {{0, 1024}, 55, 50, 1 << 19},
-        {{1, 1024}, 58, 50, 1 << 19},
+        {{0, 2048}, 50, 50, 1 << 19, -1},
+        {{1, 2048}, 52, 50, 1 << 19, -1},
+        {{0, 1024}, 55, 50, 1 << 19, -1},
+        {{1, 1024}, 58, 50, 1 << 19, -1},
     };
     static const int depths[MAX_ALGS] = {4, 4};
     landscape_index(&l);
@@ -475,8 +475,8 @@ static void test_bracket(void)
     struct landscape l = {.msg_bytes = 1 << 20, .n_algs = 1};
     memcpy(l.time_us[0], one_hop, sizeof one_hop);
     static const struct search_result known[] = {
-        {{0, 16384}, 502, 502, 1 << 19},
-        {{0, 8192}, 510, 502, 1 << 19},
+        {{0, 16384}, 502, 502, 1 << 19, -1},
+        {{0, 8192}, 510, 502, 1 << 19, -1},
     };
     static const int depth1[MAX_ALGS] = {1}, depth2[MAX_ALGS] = {2};
     landscape_index(&l);
@@ -558,9 +558,9 @@ static void test_eager_bump(void)
     struct landscape l = {.msg_bytes = 65536, .n_algs = 1};
     memcpy(l.time_us[0], bump, sizeof bump);
     static const struct search_result known[] = {
-        {{0, 8192}, 538, 538, 32768},
-        {{0, 4096}, 965, 538, 32768},
-        {{0, 16384}, 997, 538, 32768},
+        {{0, 8192}, 538, 538, 32768, -1},
+        {{0, 4096}, 965, 538, 32768, -1},
+        {{0, 16384}, 997, 538, 32768, -1},
     };
     static const int depth1[MAX_ALGS] = {1};
     landscape_index(&l);

@@ -1,0 +1,176 @@
+/* The model strategy on a synthetic landscape with a synthetic predictor
+ * whose errors are known: one algorithm underestimated (measured slower
+ * than predicted, it sends the search to the true winner, and the next
+ * point learns its ratio and leaves it alone), a
+ * segment curve whose predicted minimum is one step off (the short descent
+ * must find the true one), and no predictions (it is smgd then). */
+#include <math.h>
+#include <stdio.h>
+
+#include "../check.h"
+#include "search/search.h"
+
+#define N_ALGS 3
+#define N_SEGS 6 /* 0 (unsegmented), 1 KiB .. 16 KiB */
+
+static const int seg_bytes[N_SEGS] = {0, 1024, 2048, 4096, 8192, 16384};
+
+/* A pipelined tree of depth h: (segments + h - 1) segment times. */
+static double pipeline_us(long msg, int seg, int h, double alpha_us,
+                          double beta_us)
+{
+    double s = seg == 0 || seg >= msg ? (double)msg : seg;
+    return (ceil((double)msg / s) + h - 1) * (alpha_us + s * beta_us);
+}
+
+/* The truth: algorithm 0 a deep pipeline, 1 a shallow tree (the winner),
+ * 2 a flat tree far behind. */
+static double true_us(int alg, int seg, long msg)
+{
+    static const int depth[N_ALGS] = {8, 3, 1};
+    static const double alpha[N_ALGS] = {20, 30, 200};
+    static const double scale[N_ALGS] = {1.3, 1, 3};
+    return pipeline_us(msg, seg, depth[alg], alpha[alg], 0.01) * scale[alg];
+}
+
+/* The model: algorithm 0 predicted at half its time, and every segmented
+ * curve's minimum one step toward larger segments. */
+static double model_us(int alg, int seg, long msg)
+{
+    double t = true_us(alg, seg > 1024 ? seg / 2 : seg, msg);
+    return alg == 0 ? 0.5 * t : t;
+}
+
+struct landscape {
+    long msg_bytes;
+    struct search_method methods[N_ALGS * N_SEGS];
+    double predicted_us[N_ALGS * N_SEGS];
+    int n_methods;
+    int experiments, twice;
+    int timed[N_ALGS * N_SEGS];
+};
+
+static int oracle(void *ctx, const struct search_point *p, int i,
+                  double *time_us)
+{
+    struct landscape *l = ctx;
+    l->twice += l->timed[i];
+    l->timed[i] = 1;
+    l->experiments++;
+    *time_us =
+        true_us(p->methods[i].alg, p->methods[i].seg_bytes, l->msg_bytes);
+    return 0;
+}
+
+/* Runs strategy name at msg_bytes along series s (with predictions when
+ * is_predicted); returns the chosen method, *optimum the true best. */
+static int run_at(struct search_series *s, const char *name, long msg_bytes,
+                  int is_predicted, struct landscape *l, int *optimum)
+{
+    static const int depths[N_ALGS] = {8, 3, 1};
+    struct search_params params = SEARCH_PARAMS_DEFAULT;
+    *l = (struct landscape){.msg_bytes = msg_bytes};
+    double best_us = -1;
+    for (int a = 0; a < N_ALGS; a++) {
+        for (int k = 0; k < N_SEGS; k++) {
+            if (k > 0 && seg_bytes[k] >= msg_bytes) {
+                continue;
+            }
+            int i = l->n_methods++;
+            l->methods[i] = (struct search_method){a, seg_bytes[k]};
+            l->predicted_us[i] = model_us(a, seg_bytes[k], msg_bytes);
+            double t = true_us(a, seg_bytes[k], msg_bytes);
+            if (best_us < 0 || t < best_us) {
+                best_us = t;
+                *optimum = i;
+            }
+        }
+    }
+    struct search_point p = {
+        .collective = "bcast",
+        .procs = 16,
+        .msg_bytes = msg_bytes,
+        .methods = l->methods,
+        .n_methods = l->n_methods,
+        .depths = depths,
+        .pipeline_alg = -1,
+        .predicted_us = is_predicted ? l->predicted_us : NULL,
+        .params = &params,
+    };
+    struct search_oracle o = {oracle, NULL, l};
+    int best = -1;
+    CHECK_INT(0, search_series_run(s, search_find(name), &p, &o, &best));
+    return best;
+}
+
+/* Algorithm 0 is predicted far ahead: the first point times it, finds it
+ * twice as slow as predicted, so times algorithm 1, predicted below that,
+ * which wins; the next point has learned the ratio and leaves 0 alone. */
+static int alg_timed(const struct landscape *l, int alg)
+{
+    int n = 0;
+    for (int i = 0; i < l->n_methods; i++) {
+        n += l->timed[i] && l->methods[i].alg == alg;
+    }
+    return n;
+}
+
+static void test_learns_ratio(void)
+{
+    struct search_series *s = search_series_create();
+    struct landscape l;
+    int optimum;
+    int best = run_at(s, "model", 1L << 17, 1, &l, &optimum);
+    CHECK_INT(optimum, best);
+    CHECK_INT(1, l.methods[best].alg);
+    CHECK(alg_timed(&l, 0) >= 1);
+    CHECK_INT(0, alg_timed(&l, 2)); /* far behind, never predicted below */
+    CHECK_INT(0, l.twice);
+    CHECK(l.experiments < l.n_methods / 2);
+    best = run_at(s, "model", 1L << 18, 1, &l, &optimum);
+    CHECK_INT(optimum, best);
+    CHECK_INT(0, alg_timed(&l, 0));
+    CHECK_INT(0, l.twice);
+    CHECK(l.experiments < l.n_methods / 3);
+    search_series_destroy(s);
+}
+
+/* The predicted best segment is one step too large: the descent toward
+ * smaller segments finds the true one. */
+static void test_descends_to_segment(void)
+{
+    struct search_series *s = search_series_create();
+    struct landscape l;
+    int optimum;
+    run_at(s, "model", 1L << 17, 1, &l, &optimum);
+    run_at(s, "model", 1L << 18, 1, &l, &optimum);
+    int best = run_at(s, "model", 1L << 19, 1, &l, &optimum);
+    CHECK_INT(optimum, best);
+    CHECK(l.methods[best].seg_bytes > 0);
+    search_series_destroy(s);
+}
+
+/* Without predictions the model strategy is smgd. */
+static void test_no_model(void)
+{
+    struct search_series *a = search_series_create();
+    struct search_series *b = search_series_create();
+    for (long m = 1L << 15; m <= 1L << 19; m *= 4) {
+        struct landscape la, lb;
+        int optimum;
+        int best_model = run_at(a, "model", m, 0, &la, &optimum);
+        int best_smgd = run_at(b, "smgd", m, 0, &lb, &optimum);
+        CHECK_INT(best_smgd, best_model);
+        CHECK_INT(lb.experiments, la.experiments);
+    }
+    search_series_destroy(a);
+    search_series_destroy(b);
+}
+
+int main(void)
+{
+    test_learns_ratio();
+    test_descends_to_segment();
+    test_no_model();
+    return check_exit();
+}
