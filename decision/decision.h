@@ -32,6 +32,8 @@ struct run_grid {
     double *best_us; /* the optimum's time */
     double *default_us; /* the "default" method's time; -1: not timed */
     double *time_us;    /* cell x n_methods; -1: the method cannot run */
+    bool *is_inferred;  /* the optimum was inferred (grid = "adaptive") */
+    bool has_inferred;  /* some cell's was */
 };
 
 struct run_data {

@@ -21,6 +21,7 @@ void run_data_destroy(struct run_data *r)
         free(grid->best_us);
         free(grid->default_us);
         free(grid->time_us);
+        free(grid->is_inferred);
     }
     free(r->grids);
     free(r->methods);
@@ -186,7 +187,9 @@ static int alloc_grid(struct run_grid *grid, int n_methods)
     grid->best_us = malloc(cells * sizeof *grid->best_us);
     grid->default_us = malloc(cells * sizeof *grid->default_us);
     grid->time_us = malloc(cells * (size_t)n_methods * sizeof(double));
-    if (!grid->best || !grid->best_us || !grid->default_us || !grid->time_us) {
+    grid->is_inferred = calloc(cells, sizeof *grid->is_inferred);
+    if (!grid->best || !grid->best_us || !grid->default_us || !grid->time_us ||
+        !grid->is_inferred) {
         return -1;
     }
     for (size_t i = 0; i < cells; i++) {
@@ -287,6 +290,9 @@ int run_data_load(const char *run_dir, const char *const *collectives, int n,
         long cell = grid_cell(&r->grids[g], opt[i].procs, opt[i].msg_bytes);
         r->grids[g].best[cell] = k;
         r->grids[g].best_us[cell] = opt[i].mean_us;
+        /* table_read_optimal: reps 0 is a row an adaptive grid inferred. */
+        r->grids[g].is_inferred[cell] = opt[i].reps == 0;
+        r->grids[g].has_inferred |= opt[i].reps == 0;
     }
     for (size_t i = 0; i < n_meas; i++) {
         int g = find_grid(r, meas[i].collective);

@@ -248,13 +248,15 @@ static void decision_look(const void *ctx, int p, int m, long cell,
     if (rm->segment_bytes > 0) {
         svg_format_bytes(seg, sizeof seg, rm->segment_bytes);
     }
-    snprintf(look->text, sizeof look->text, "%c%s", c->a->letter[i], seg);
+    bool is_inferred = c->grid->has_inferred && c->grid->is_inferred[cell];
+    snprintf(look->text, sizeof look->text, "%s%c%s", is_inferred ? "~" : "",
+             c->a->letter[i], seg);
     svg_escape_to(label, sizeof label, rm->label);
     snprintf(look->attrs, sizeof look->attrs,
              "class=\"cell\" data-procs=\"%d\" data-msg=\"%ld\" "
-             "data-method=\"%s\" data-time-us=\"%.3f\"",
-             c->grid->procs[p], c->grid->msgs[m], label,
-             c->grid->best_us[cell]);
+             "data-method=\"%s\" data-time-us=\"%.3f\" data-inferred=\"%d\"",
+             c->grid->procs[p], c->grid->msgs[m], label, c->grid->best_us[cell],
+             is_inferred);
 }
 
 void report_svg_decision_map(FILE *f, const char *id, const struct run_data *r,
@@ -272,7 +274,8 @@ void report_svg_decision_map(FILE *f, const char *id, const struct run_data *r,
              grid->name);
     /* Room for the legend below a short map: a line per algorithm, the
      * "never the fastest" heading, "not measured" and the note. */
-    L.height = fmax(L.height, L.y0 + 14 + 21 * (a->n + 1) + 18 + 50);
+    L.height = fmax(L.height, L.y0 + 14 + 21 * (a->n + 1) + 18 + 50 +
+                                  (grid->has_inferred ? 30 : 0));
     map_begin(f, id, &L, grid, title, decision_look, &ctx);
     double x = L.x0 + L.w + 20, y = L.y0;
     svg_text(f, x, y + 4, "start", 12, "#000000", 0, "algorithm (letter)");
@@ -292,6 +295,12 @@ void report_svg_decision_map(FILE *f, const char *id, const struct run_data *r,
     svg_text(f, x, y, "start", 11, "#000000", 0, "cell: letter and segment");
     svg_text(f, x, y + 14, "start", 11, "#000000", 0,
              "size (none: unsegmented)");
+    if (grid->has_inferred) {
+        svg_text(f, x, y + 28, "start", 11, "#000000", 0,
+                 "~: inferred, not measured");
+        svg_text(f, x, y + 42, "start", 11, "#000000", 0,
+                 "(grid = \"adaptive\")");
+    }
     svg_end(f);
     layout_destroy(&L);
 }

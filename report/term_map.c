@@ -29,7 +29,9 @@ static void cell_text(const struct run_data *r, const struct run_grid *grid,
     if (r->methods[k].segment_bytes > 0) {
         svg_format_bytes(seg, sizeof seg, r->methods[k].segment_bytes);
     }
-    snprintf(buf, size, "%c%s", a->letter[*alg], seg);
+    snprintf(buf, size, "%s%c%s",
+             grid->has_inferred && grid->is_inferred[cell] ? "~" : "",
+             a->letter[*alg], seg);
 }
 
 static void put_coloured(FILE *out, const char *text, int alg, int width,
@@ -66,6 +68,10 @@ int report_print_map(const char *run_dir, const char *collective, FILE *out,
             "letter, then its segment size\n(none: unsegmented); '.' not "
             "measured\n\n",
             grid->name);
+    if (grid->has_inferred) {
+        fputs("'~' first: inferred by the adaptive grid, not measured\n\n",
+              out);
+    }
     fprintf(out, "%6s ", "procs");
     for (int m = 0; m < grid->n_msgs; m++) {
         svg_format_bytes(text, sizeof text, (double)grid->msgs[m]);

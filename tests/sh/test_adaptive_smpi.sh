@@ -51,6 +51,16 @@ grep -q "adaptive grid: $measured of $points points measured" "$tmp/adaptive.out
 # the offline commands read the marked table
 build/autotune export -r "$tmp/adaptive" --format csv -o "$tmp/x.csv" > /dev/null 2>&1 ||
     fail "export of an adaptive run"
+# the report marks the inferred points, in the terminal and in the page
+inferred=$((rows - measured))
+build/autotune report -r "$tmp/adaptive" --map bcast > "$tmp/map.txt" 2>&1 ||
+    fail "report --map of an adaptive run"
+[ "$(grep -o '~' "$tmp/map.txt" | wc -l)" -eq $((inferred + 1)) ] ||
+    fail "report --map marks $(grep -o '~' "$tmp/map.txt" | wc -l) cells (and its note), expected $inferred"
+build/autotune report -r "$tmp/adaptive" --html "$tmp/a.html" > /dev/null 2>&1 ||
+    fail "report --html of an adaptive run"
+[ "$(grep -o 'data-inferred="1"' "$tmp/a.html" | wc -l)" -eq "$inferred" ] ||
+    fail "report --html marks $(grep -o 'data-inferred="1"' "$tmp/a.html" | wc -l) cells inferred, expected $inferred"
 
 # Killed at a third of its records, then resumed.
 total=$(records "$tmp/adaptive/journal")
