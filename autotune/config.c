@@ -504,13 +504,6 @@ static int read_search(const struct reader *r, const config_setting_t *s,
                valid);
         return -1;
     }
-    if (strcmp(name, "model") == 0) {
-        /* The sweep loads no model.csv yet: it would run smgd unasked. */
-        report(r, s, "search",
-               "'model' is replayed by `autotune compare --model FILE` "
-               "only; a sweep cannot use it yet");
-        return -1;
-    }
     return 0;
 }
 

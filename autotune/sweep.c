@@ -1,6 +1,7 @@
 /* The sweep: rank 0 walks the grid and runs the search; the oracle answers
  * from the journal or has the point's ranks time the method. Invariant: a
  * result is in the journal, on disk, before the search sees it. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "autotune/measure.h"
 #include "autotune/progress.h"
 #include "autotune/sweep.h"
+#include "model/model.h"
 #include "search/refine.h"
 #include "store/journal.h"
 #include "store/profile.h"
@@ -87,6 +89,8 @@ struct sweep {
     double experiment_s;
     struct baseline_counts baseline;
     struct progress *progress;
+    /* search = "model": the calibration in RUN/model.csv (rank 0). */
+    struct model_params *model;
 };
 
 static int mpi_check(int err, const char *what)
@@ -579,6 +583,63 @@ struct point_walk {
 /* Searches one point (and times the baseline there), journals the choice
  * and keeps its optimal row; *chosen: the strategy's choice, alg -1 where
  * nothing can run. */
+/* search = "model": the model's time of each of the point's methods
+ * (< 0: it does not apply there), borrowed by the point. */
+static int predict_methods(const struct model_params *model,
+                           const struct config *c, int ci,
+                           struct search_point *point, double *predicted_us)
+{
+    const struct coll_def *coll = c->colls[ci];
+    for (int i = 0; i < point->n_methods; i++) {
+        const struct search_method *m = &point->methods[i];
+        int rc = model_predict(model, coll->name, coll->algs[m->alg].name,
+                               point->procs, point->msg_bytes, m->seg_bytes,
+                               c->chain_fanout, &predicted_us[i]);
+        if (rc < 0) {
+            return -1;
+        }
+        predicted_us[i] = rc > 0 ? -1 : predicted_us[i];
+    }
+    point->predicted_us = predicted_us;
+    return 0;
+}
+
+/* search = "model" needs the calibration `autotune model -c CONFIG` writes
+ * into the run directory; other strategies need nothing. */
+static int load_model(const char *config_path, const struct config *c,
+                      struct model_params **out)
+{
+    char path[4096];
+    struct model_obs *obs = NULL;
+    size_t n_obs = 0;
+    double cost_s = 0;
+    *out = NULL;
+    if (strcmp(c->search->name, "model") != 0) {
+        return 0;
+    }
+    if (rundir_path(path, sizeof path, c->output, RUNDIR_MODEL) != 0) {
+        return -1;
+    }
+    if (access(path, R_OK) != 0) {
+        fprintf(stderr,
+                "%s: search: \"model\" needs the calibration %s: %s (run "
+                "`autotune model -c %s` first)\n",
+                config_path, path, strerror(errno), config_path);
+        return -1;
+    }
+    int rc = model_csv_read(path, &obs, &n_obs, &cost_s) != 0 ||
+                     model_params_fit(obs, n_obs, out) != 0
+                 ? -1
+                 : 0;
+    free(obs);
+    if (rc == 0) {
+        printf("autotune: search = \"model\": the calibration of %s "
+               "(%.3f s of experiments)\n",
+               path, cost_s);
+    }
+    return rc;
+}
+
 static int sweep_point(struct point_walk *w, int procs, long msg_bytes,
                        struct search_method *chosen)
 {
@@ -592,6 +653,10 @@ static int sweep_point(struct point_walk *w, int procs, long msg_bytes,
                       c->chain_fanout, methods,
                       grid_point_methods(c, w->ci, msg_bytes, methods), depths,
                       &c->search_params);
+    double predicted_us[GRID_MAX_METHODS];
+    if (s->model && predict_methods(s->model, c, w->ci, &point, predicted_us)) {
+        return -1;
+    }
     int best = -1;
     progress_point_start(w->progress);
     s->point_measured = 0;
@@ -886,6 +951,12 @@ int sweep_main(const char *config_path, int is_fresh)
                                       &lock, &s.journal) == 0) {
         is_setup = 1;
         s.cfg = &cfg;
+        if (load_model(config_path, &cfg, &s.model) != 0) {
+            journal_close(s.journal);
+            rundir_lock_close(lock);
+            config_free(&cfg);
+            is_setup = 0;
+        }
     }
     MPI_Bcast(&is_setup, 1, MPI_INT, 0, s.world);
     if (!is_setup) {
@@ -939,6 +1010,7 @@ done:
         rundir_lock_close(lock);
         config_free(&cfg);
     }
+    model_params_destroy(s.model);
     free(results.optimal);
     free(results.measured);
     free_communicators(&s);

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# search = "model" in a live simulated sweep: refused without the
+# calibration (one line naming it); after `autotune model` it times far
+# fewer methods than exhaustive search on the same grid, and its choice at
+# every point is within 5 % of the exhaustive optimum (the issue's max
+# penalty); killed (kill -9) and resumed it ends byte-identical to an
+# uninterrupted sweep.
+set -u
+. "$(dirname "$0")/lib.sh"
+command -v smpirun >/dev/null || { echo "smpirun not found (./setup.sh installs simgrid)"; exit 77; }
+np=8
+smpi() { # NP ARGS...
+    local n=$1
+    shift
+    smpirun -np "$n" -platform conf/platforms/grig.xml --cfg=smpi/simulate-computation:no \
+        --log=root.thres:critical build/autotune-smpi "$@"
+}
+write_cfg() { # NAME SEARCH
+    cat > "$tmp/$1.cfg" <<CFG
+output        = "$tmp/$1";
+collectives   = ["bcast", "reduce"];
+procs         = [3, 4, 5, 8];
+message_sizes = { min = 1; max = 65536; factor = 4; };
+segment_sizes = [0, 1024, 8192];
+search        = "$2";
+measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
+baseline      = false;
+CFG
+}
+write_cfg model model
+write_cfg part model
+write_cfg exh exhaustive
+
+# Without its calibration the sweep says what to run, and stops.
+if smpi $np -c "$tmp/model.cfg" > "$tmp/none.out" 2>&1; then
+    fail "a model sweep without model.csv succeeded"
+fi
+grep -q "model.cfg: search: \"model\" needs the calibration .*model.csv.*autotune model -c" "$tmp/none.out" ||
+    fail "no line naming the missing calibration: $(head -3 "$tmp/none.out")"
+
+smpi 2 model -c "$tmp/model.cfg" > "$tmp/calib.out" 2>&1 || { cat "$tmp/calib.out"; fail "model"; }
+smpi $np -c "$tmp/model.cfg" > "$tmp/model.out" 2>&1 || { cat "$tmp/model.out"; fail "model sweep"; }
+smpi $np -c "$tmp/exh.cfg" > "$tmp/exh.out" 2>&1 || { cat "$tmp/exh.out"; fail "exhaustive sweep"; }
+grep -q 'search = "model": the calibration of' "$tmp/model.out" || fail "the sweep does not name its calibration"
+experiments() { sed -n 's/.* \([0-9]*\) experiments run.*/\1/p' "$1"; }
+echo "model: $(experiments "$tmp/model.out") experiments, exhaustive: $(experiments "$tmp/exh.out")"
+[ "$(experiments "$tmp/model.out")" -lt $(($(experiments "$tmp/exh.out") / 3)) ] ||
+    fail "the model-guided sweep timed more than a third of exhaustive's experiments"
+
+# The measured time of the model's choice at each point (from the
+# exhaustive sweep's measurements) against the exhaustive optimum.
+awk -F, '
+    FILENAME ~ /exh\/measurements.csv/ && FNR > 1 { t[$1","$2","$3","$4","$5] = $6 }
+    FILENAME ~ /exh\/optimal.csv/ && FNR > 1 { best[$1","$2","$3] = $6 }
+    FILENAME ~ /model\/optimal.csv/ && FNR > 1 {
+        k = $1","$2","$3
+        p = (t[k","$4","$5] - best[k]) / best[k]
+        n++; if (p > max) { max = p; at = k" "$4"/"$5 }
+    }
+    END { printf "%d points, max penalty %.2f %% (%s)\n", n, 100 * max, at; exit !(n > 0 && max <= 0.05) }
+' "$tmp/exh/measurements.csv" "$tmp/exh/optimal.csv" "$tmp/model/optimal.csv" ||
+    fail "the model-guided choices lose more than 5 % somewhere"
+
+# Killed at a third of its records, then resumed, with the same calibration.
+mkdir -p "$tmp/part"
+cp "$tmp/model/model.csv" "$tmp/model/model.journal" "$tmp/part/"
+total=$(records "$tmp/model/journal")
+setsid bash -c "$(declare -f smpi); tmp=$tmp smpi $np -c $tmp/part.cfg" > "$tmp/part1.out" 2>&1 &
+pid=$!
+wait_for_records "$tmp/part/journal" $((total / 3)) $pid
+kill -9 -- -$pid 2>/dev/null
+wait $pid 2>/dev/null
+killed_at=$(records "$tmp/part/journal")
+[ "$killed_at" -lt "$total" ] || fail "the sweep finished before it could be killed"
+smpi $np -c "$tmp/part.cfg" > "$tmp/part2.out" 2>&1 || { cat "$tmp/part2.out"; fail "resumed sweep"; }
+echo "killed with $killed_at of $total records"
+for t in optimal.csv measurements.csv; do
+    cmp "$tmp/model/$t" "$tmp/part/$t" || fail "$t differs from the uninterrupted run"
+done
+
+echo "$fails failure(s)"
+[ $fails -eq 0 ]
