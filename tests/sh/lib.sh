@@ -1,7 +1,7 @@
 # Sourced by the shell tests: they run from the top of the tree, with a
 # temporary directory $tmp removed at exit (kept when KEEP is set), and
 # fail() counting failures that the test reports at its end; records() and
-# wait_for_records() watch a sweep's journal.
+# wait_for_records() watch a sweep's journal, kill_at_records() kills one.
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 tmp=$(mktemp -d)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
@@ -21,4 +21,19 @@ wait_for_records() { # JOURNAL N PID
         sleep 0.01
     done
     return 1
+}
+# Runs the shell function FUNC with ARGS (it sees the test's tmp, np and
+# platform) in a process group of its own, output to OUT, kills the group
+# with SIGKILL once JOURNAL holds N records (or FUNC has ended), and prints
+# the records then on disk.
+kill_at_records() { # JOURNAL N OUT FUNC ARGS...
+    local journal=$1 n=$2 out=$3 pid
+    shift 3
+    setsid bash -c "$(declare -f "$1"); $(declare -p tmp np platform 2>/dev/null); $(printf "%q " "$@")" \
+        > "$out" 2>&1 &
+    pid=$!
+    wait_for_records "$journal" "$n" $pid
+    kill -9 -- -$pid 2>/dev/null
+    wait $pid 2>/dev/null
+    records "$journal"
 }

@@ -64,13 +64,7 @@ build/autotune report -r "$tmp/adaptive" --html "$tmp/a.html" > /dev/null 2>&1 |
 
 # Killed at a third of its records, then resumed.
 total=$(records "$tmp/adaptive/journal")
-setsid bash -c "$(declare -f sweep); tmp=$tmp np=$np platform=$platform sweep part" \
-    > "$tmp/part1.out" 2>&1 &
-pid=$!
-wait_for_records "$tmp/part/journal" $((total / 3)) $pid
-kill -9 -- -$pid 2>/dev/null
-wait $pid 2>/dev/null
-killed_at=$(records "$tmp/part/journal")
+killed_at=$(kill_at_records "$tmp/part/journal" $((total / 3)) "$tmp/part1.out" sweep part)
 [ "$killed_at" -lt "$total" ] || fail "the sweep finished before it could be killed"
 sweep part > "$tmp/part2.out" 2>&1 || { cat "$tmp/part2.out"; fail "resumed sweep"; }
 new=$(sed -n 's/.* \([0-9]*\) experiments run.*/\1/p' "$tmp/part2.out")

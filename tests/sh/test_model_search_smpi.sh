@@ -65,12 +65,8 @@ awk -F, '
 mkdir -p "$tmp/part"
 cp "$tmp/model/model.csv" "$tmp/model/model.journal" "$tmp/part/"
 total=$(records "$tmp/model/journal")
-setsid bash -c "$(declare -f smpi); tmp=$tmp smpi $np -c $tmp/part.cfg" > "$tmp/part1.out" 2>&1 &
-pid=$!
-wait_for_records "$tmp/part/journal" $((total / 3)) $pid
-kill -9 -- -$pid 2>/dev/null
-wait $pid 2>/dev/null
-killed_at=$(records "$tmp/part/journal")
+killed_at=$(kill_at_records "$tmp/part/journal" $((total / 3)) "$tmp/part1.out" \
+    smpi $np -c "$tmp/part.cfg")
 [ "$killed_at" -lt "$total" ] || fail "the sweep finished before it could be killed"
 smpi $np -c "$tmp/part.cfg" > "$tmp/part2.out" 2>&1 || { cat "$tmp/part2.out"; fail "resumed sweep"; }
 echo "killed with $killed_at of $total records"

@@ -40,13 +40,8 @@ kill_and_resume() {
 
     # Start the same sweep in its own process group; kill it with SIGKILL once
     # about a third of the records are on disk.
-    setsid bash -c "$(declare -f sweep); tmp=$tmp np=$np platform=$platform sweep $part" \
-        > "$tmp/${part}1.out" 2>&1 &
-    pid=$!
-    wait_for_records "$tmp/$part/journal" $((total / 3)) $pid
-    kill -9 -- -$pid 2>/dev/null
-    wait $pid 2>/dev/null
-    killed_at=$(records "$tmp/$part/journal")
+    killed_at=$(kill_at_records "$tmp/$part/journal" $((total / 3)) \
+        "$tmp/${part}1.out" sweep $part)
     echo "$2 killed with $killed_at of $total records on disk"
     [ "$killed_at" -lt "$total" ] || fail "the sweep finished before it could be killed"
     [ -e "$tmp/$part/optimal.csv" ] && fail "a killed sweep left an optimal table"
