@@ -114,8 +114,9 @@ build/model-sim.o: $(MODEL_SIM_OBJS)
 	ld -r -o $@ $^
 	objcopy --localize-hidden $@
 
-# Everything but main, for the MPI tests and the benchmarks.
-build/libautotune-tool.a: $(LIB_OBJS) $(CORE_OBJS)
+# Everything but main (the model's recorder included), for the MPI tests
+# and the benchmarks.
+build/libautotune-tool.a: $(LIB_OBJS) $(CORE_OBJS) build/model-sim.o
 	@mkdir -p $(@D)
 	ar rcs $@ $^
 
@@ -158,7 +159,8 @@ build/tests/mpi/%: tests/mpi/%.c build/libautotune-tool.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -o $@ $< build/libautotune-tool.a $(LDLIBS)
 
-build/smpi/libautotune-tool.a: $(filter-out build/smpi/autotune/main.o,$(SMPI_OBJS))
+build/smpi/libautotune-tool.a: $(filter-out build/smpi/autotune/main.o,$(SMPI_OBJS)) \
+                               build/model-sim.o
 	ar rcs $@ $^
 
 build/tests/smpi/%: tests/mpi/%.c build/smpi/libautotune-tool.a

@@ -387,26 +387,6 @@ static void print_miss(const char *strategy, const struct replay_point *rp,
             rp->methods[opt].seg_bytes, rp->best_us, 100 * penalty);
 }
 
-/* The model's time of every method of rp into predicted_us (< 0: it does
- * not apply). */
-static int predict_point(const struct replay_point *rp,
-                         const struct model_params *model, double *predicted_us)
-{
-    for (int i = 0; i < rp->n; i++) {
-        const struct search_method *m = &rp->methods[i];
-        int rc = model_predict(
-            model, rp->coll->name, rp->coll->algs[m->alg].name, rp->procs,
-            rp->msg_bytes, m->seg_bytes, rp->chain_fanout, &predicted_us[i]);
-        if (rc < 0) {
-            return -1;
-        }
-        if (rc > 0) {
-            predicted_us[i] = -1;
-        }
-    }
-    return 0;
-}
-
 /* Replays every strategy at one point and scores its choice; the model
  * strategy only with a model. */
 static int replay_point_all(const struct replay_point *rp,
@@ -417,7 +397,9 @@ static int replay_point_all(const struct replay_point *rp,
                             struct strategy_score *scores)
 {
     static double predicted_us[MAX_METHODS];
-    if (model && predict_point(rp, model, predicted_us) != 0) {
+    if (model && grid_predict_methods(model, rp->coll, rp->procs, rp->msg_bytes,
+                                      rp->chain_fanout, rp->methods, rp->n,
+                                      predicted_us) != 0) {
         return -1;
     }
     for (int s = 0; s < search_strategies_size; s++) {
@@ -593,9 +575,7 @@ int compare_main(int argc, char **argv)
     const struct point_result **points = NULL;
     size_t n_points;
     int status = 1;
-    struct model_obs *obs = NULL;
     struct model_params *model = NULL;
-    size_t n_obs = 0;
     double model_cost_s = 0;
     char model_default[4096];
     if (!model_path &&
@@ -605,8 +585,7 @@ int compare_main(int argc, char **argv)
         model_path = model_default; /* the run's own calibration */
     }
     if (model_path && !is_grid &&
-        (model_csv_read(model_path, &obs, &n_obs, &model_cost_s) != 0 ||
-         model_params_fit(obs, n_obs, &model) != 0)) {
+        model_load(model_path, &model, &model_cost_s) != 0) {
         goto done;
     }
     snprintf(path, sizeof path, "%s/" RUNDIR_JOURNAL, run);
@@ -690,7 +669,6 @@ int compare_main(int argc, char **argv)
     }
 done:
     model_params_destroy(model);
-    free(obs);
     journal_close(j);
     free(ix.records);
     free(rp);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "autotune/grid.h"
+#include "model/model.h"
 
 /* The candidate methods at a point, grouped by algorithm in table order,
  * segments ascending. Segments as large as the longest message behave like
@@ -132,4 +133,22 @@ void grid_search_point(struct search_point *p, const struct coll_def *coll,
         .pipeline_alg = coll_find_alg(coll, "pipeline"),
         .params = params,
     };
+}
+
+int grid_predict_methods(const struct model_params *model,
+                         const struct coll_def *coll, int procs, long msg_bytes,
+                         int chain_fanout, const struct search_method *methods,
+                         int n_methods, double *predicted_us)
+{
+    for (int i = 0; i < n_methods; i++) {
+        const struct search_method *m = &methods[i];
+        int rc = model_predict(model, coll->name, coll->algs[m->alg].name,
+                               procs, msg_bytes, m->seg_bytes, chain_fanout,
+                               &predicted_us[i]);
+        if (rc < 0) {
+            return -1;
+        }
+        predicted_us[i] = rc > 0 ? -1 : predicted_us[i];
+    }
+    return 0;
 }

@@ -395,14 +395,13 @@ int predict_main(int argc, char **argv)
         return 2;
     }
     char path[4096], model_default[4096];
-    struct model_obs *obs = NULL;
     struct model_params *params = NULL;
     struct measurement *rows = NULL;
     struct journal *j = NULL;
     struct predictions ps = {0};
     long *procs = NULL, *sizes = NULL, *segs = NULL;
     int n_procs = 0, n_sizes = 0, n_segs = 0, chain_fanout = 4, status = 1;
-    size_t n_obs = 0, n_rows = 0;
+    size_t n_rows = 0;
     double model_cost_s = 0;
     const char *colls[16];
     int n_colls = 0;
@@ -414,8 +413,7 @@ int predict_main(int argc, char **argv)
         }
         model_path = model_default;
     }
-    if (model_csv_read(model_path, &obs, &n_obs, &model_cost_s) != 0 ||
-        model_params_fit(obs, n_obs, &params) != 0) {
+    if (model_load(model_path, &params, &model_cost_s) != 0) {
         goto done;
     }
     /* The run's chain_fanout, from its journal's settings. */
@@ -547,7 +545,6 @@ int predict_main(int argc, char **argv)
     }
     status = 0;
 done:
-    free(obs);
     model_params_destroy(params);
     free(rows);
     if (j) {

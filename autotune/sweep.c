@@ -583,35 +583,12 @@ struct point_walk {
 /* Searches one point (and times the baseline there), journals the choice
  * and keeps its optimal row; *chosen: the strategy's choice, alg -1 where
  * nothing can run. */
-/* search = "model": the model's time of each of the point's methods
- * (< 0: it does not apply there), borrowed by the point. */
-static int predict_methods(const struct model_params *model,
-                           const struct config *c, int ci,
-                           struct search_point *point, double *predicted_us)
-{
-    const struct coll_def *coll = c->colls[ci];
-    for (int i = 0; i < point->n_methods; i++) {
-        const struct search_method *m = &point->methods[i];
-        int rc = model_predict(model, coll->name, coll->algs[m->alg].name,
-                               point->procs, point->msg_bytes, m->seg_bytes,
-                               c->chain_fanout, &predicted_us[i]);
-        if (rc < 0) {
-            return -1;
-        }
-        predicted_us[i] = rc > 0 ? -1 : predicted_us[i];
-    }
-    point->predicted_us = predicted_us;
-    return 0;
-}
-
 /* search = "model" needs the calibration `autotune model -c CONFIG` writes
  * into the run directory; other strategies need nothing. */
 static int load_model(const char *config_path, const struct config *c,
                       struct model_params **out)
 {
     char path[4096];
-    struct model_obs *obs = NULL;
-    size_t n_obs = 0;
     double cost_s = 0;
     *out = NULL;
     if (strcmp(c->search->name, "model") != 0) {
@@ -627,11 +604,7 @@ static int load_model(const char *config_path, const struct config *c,
                 config_path, path, strerror(errno), config_path);
         return -1;
     }
-    int rc = model_csv_read(path, &obs, &n_obs, &cost_s) != 0 ||
-                     model_params_fit(obs, n_obs, out) != 0
-                 ? -1
-                 : 0;
-    free(obs);
+    int rc = model_load(path, out, &cost_s);
     if (rc == 0) {
         printf("autotune: search = \"model\": the calibration of %s "
                "(%.3f s of experiments)\n",
@@ -654,8 +627,13 @@ static int sweep_point(struct point_walk *w, int procs, long msg_bytes,
                       grid_point_methods(c, w->ci, msg_bytes, methods), depths,
                       &c->search_params);
     double predicted_us[GRID_MAX_METHODS];
-    if (s->model && predict_methods(s->model, c, w->ci, &point, predicted_us)) {
-        return -1;
+    if (s->model) {
+        if (grid_predict_methods(s->model, c->colls[w->ci], procs, msg_bytes,
+                                 c->chain_fanout, point.methods,
+                                 point.n_methods, predicted_us) != 0) {
+            return -1;
+        }
+        point.predicted_us = predicted_us;
     }
     int best = -1;
     progress_point_start(w->progress);

@@ -114,6 +114,9 @@ long model_params_eager_max(const struct model_params *p);
  * sums the cost column into *cost_s. */
 int model_csv_read(const char *path, struct model_obs **obs, size_t *n,
                    double *cost_s);
+/* model_csv_read, then model_params_fit: the calibration at path as
+ * parameters (*out caller-frees) and its cost. */
+int model_load(const char *path, struct model_params **out, double *cost_s);
 
 /* Replays the schedule with the parameters, in time order (LogGP-like:
  * each rank's clock advances by its overheads; a message is a flow of its

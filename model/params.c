@@ -315,3 +315,16 @@ done:
     fclose(f);
     return rc;
 }
+
+int model_load(const char *path, struct model_params **out, double *cost_s)
+{
+    struct model_obs *obs = NULL;
+    size_t n_obs = 0;
+    *out = NULL;
+    int rc = model_csv_read(path, &obs, &n_obs, cost_s) != 0 ||
+                     model_params_fit(obs, n_obs, out) != 0
+                 ? -1
+                 : 0;
+    free(obs);
+    return rc;
+}
