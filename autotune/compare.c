@@ -497,7 +497,8 @@ static int check_segments(const char *run, const struct record_index *ix,
 static int compare_grid(const char *run, const struct record_index *ix,
                         const struct point_result **points, size_t n_points,
                         int fanout, const struct seg_filter *segs,
-                        const struct search_params *params);
+                        const struct search_params *params,
+                        const struct model_params *model, double model_cost_s);
 
 int compare_main(int argc, char **argv)
 {
@@ -584,9 +585,14 @@ int compare_main(int argc, char **argv)
         access(model_default, R_OK) == 0) {
         model_path = model_default; /* the run's own calibration */
     }
-    if (model_path && !is_grid &&
-        model_load(model_path, &model, &model_cost_s) != 0) {
+    if (model_path && model_load(model_path, &model, &model_cost_s) != 0) {
         goto done;
+    }
+    if (model) {
+        fprintf(stderr,
+                "compare: model: %s (calibration %.3f s, charged to the "
+                "model strategy)\n",
+                model_path, model_cost_s);
     }
     snprintf(path, sizeof path, "%s/" RUNDIR_JOURNAL, run);
     if (!rp || !scores || !replays || !series || journal_load(path, &j) != 0 ||
@@ -608,7 +614,7 @@ int compare_main(int argc, char **argv)
     int fanout = chain_fanout_of(j);
     if (is_grid) {
         status = compare_grid(run, &ix, points, n_points, fanout, &segs,
-                              &params) == 0
+                              &params, model, model_cost_s) == 0
                      ? 0
                      : 1;
         goto done;
@@ -656,12 +662,6 @@ int compare_main(int argc, char **argv)
         }
     }
     struct compare_table table = {scores, &oracle, exhaustive_s, model != NULL};
-    if (model) {
-        fprintf(stderr,
-                "compare: model: %s (calibration %.3f s, charged to the "
-                "model strategy)\n",
-                model_path, model_cost_s);
-    }
     write_compare_csv(stdout, &table);
     snprintf(path, sizeof path, "%s/" RUNDIR_COMPARE, run);
     if (store_write_file(path, write_compare_csv, &table) == 0) {
@@ -698,6 +698,7 @@ struct grid_replay {
     int fanout;
     const struct seg_filter *segs;
     const struct search_params *params;
+    const struct model_params *model; /* NULL: no predictions */
     const struct search_strategy *strategy;
     struct search_series *series;
     struct replay *r;
@@ -737,8 +738,16 @@ static int grid_measure(void *ctx, int pi, int mi, int *label, double *time_us)
     }
     struct search_point sp;
     int depths[CONFIG_MAX_ALGS];
+    static double predicted_us[MAX_METHODS];
+    if (g->model &&
+        grid_predict_methods(g->model, rp->coll, rp->procs, rp->msg_bytes,
+                             rp->chain_fanout, rp->methods, rp->n,
+                             predicted_us) != 0) {
+        return -1;
+    }
     grid_search_point(&sp, rp->coll, rp->procs, rp->msg_bytes, rp->chain_fanout,
                       rp->methods, rp->n, depths, g->params);
+    sp.predicted_us = g->model ? predicted_us : NULL;
     struct search_oracle o = {replay_oracle, replay_pipeline, g->r};
     int best = -1;
     g->r->point = rp;
@@ -986,7 +995,8 @@ static int grid_replay_strategy(const char *run, struct grid_replay *g,
 static int compare_grid(const char *run, const struct record_index *ix,
                         const struct point_result **points, size_t n_points,
                         int fanout, const struct seg_filter *segs,
-                        const struct search_params *params)
+                        const struct search_params *params,
+                        const struct model_params *model, double model_cost_s)
 {
     int n_rows = 0;
     struct grid_row *rows =
@@ -1005,8 +1015,8 @@ static int compare_grid(const char *run, const struct record_index *ix,
         }
     }
     for (int s = 0; s < search_strategies_size && rc == 0; s++) {
-        if (is_model_strategy(s)) {
-            continue; /* no predictions on the adaptive walk yet */
+        if (is_model_strategy(s) && !model) {
+            continue;
         }
         for (int is_uniform = 0; is_uniform < 2 && rc == 0; is_uniform++) {
             struct grid_row *row = &rows[n_rows++];
@@ -1015,6 +1025,7 @@ static int compare_grid(const char *run, const struct record_index *ix,
             g->fanout = fanout;
             g->segs = segs;
             g->params = params;
+            g->model = is_model_strategy(s) ? model : NULL;
             g->strategy = &search_strategies[s];
             g->series = search_series_create();
             g->r = &r;
@@ -1025,6 +1036,9 @@ static int compare_grid(const char *run, const struct record_index *ix,
                      ? grid_replay_strategy(run, g, points, n_points,
                                             is_uniform, measured, &row->score)
                      : -1;
+            if (is_model_strategy(s)) {
+                row->score.seconds += model_cost_s; /* the calibration */
+            }
             search_series_destroy(g->series);
         }
     }

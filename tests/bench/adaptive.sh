@@ -3,7 +3,8 @@
 # committed dense exhaustive journals, no new sweep: per platform, every
 # strategy at the points the walk measures and at a uniform sub-grid of as
 # many points, scored at every point of the grid against its exhaustive
-# optimum (build/autotune compare --grid adaptive).
+# optimum (build/autotune compare --grid adaptive --model: search = "model"
+# with each platform's calibration from make bench-model, charged).
 #   results/bench/adaptive.csv         Grig and Frodo full grids (procs 2..64,
 #                                      1 B..1 MiB): where the rule was developed
 #   results/bench/adaptive-robust.csv  the 12 generated clusters, held out
@@ -23,7 +24,9 @@ replay() {
     shift 2
     mkdir -p "$tmp/$name"
     journal_merge "$tmp/$name/journal" "$@"
-    build/autotune compare -r "$tmp/$name" --grid adaptive 2> "$tmp/$name.err" |
+    # search = "model" too, with the platform's calibration (make bench-model)
+    local model=results/bench-runs/model-$name/model.csv
+    build/autotune compare -r "$tmp/$name" --grid adaptive --model "$model" 2> "$tmp/$name.err" |
         awk -v p="$name" 'NR > 1 { print p "," $0 }' >> "$out" ||
         { cat "$tmp/$name.err"; exit 1; }
     sed -e "s|$tmp/||" -e "s/^/# $name: /" "$tmp/$name.err" >> "$out.notes"
@@ -54,7 +57,7 @@ bench() {
     done
     {
         echo "# $(date -u +%Y-%m-%d) make bench-adaptive (tests/bench/adaptive.sh): $what"
-        echo "# build/autotune compare -r RUN --grid adaptive, RUN = the journals named merged (tests/bench/journals.sh journal_merge)"
+        echo "# build/autotune compare -r RUN --grid adaptive --model results/bench-runs/model-PLATFORM/model.csv, RUN = the journals named merged (tests/bench/journals.sh journal_merge)"
         echo "# rows: full = exhaustive at every point; STRATEGY = the adaptive walk searching each point it measures with STRATEGY;"
         echo "# STRATEGY@uniform = an evenly spaced sub-grid of as many points; penalties over every point against the exhaustive optimum"
         cat "$tmp/rows.notes"

@@ -74,5 +74,24 @@ for t in optimal.csv measurements.csv; do
     cmp "$tmp/model/$t" "$tmp/part/$t" || fail "$t differs from the uninterrupted run"
 done
 
+# grid = "adaptive" with the model searching each point the walk measures:
+# `compare --grid adaptive` on the exhaustive run replays the walk (the
+# model's row charged its calibration) and measures as many points as the
+# live sweep, and the same ones.
+sed -e "s#$tmp/model\"#$tmp/adaptive\"#" "$tmp/model.cfg" > "$tmp/adaptive.cfg"
+echo 'grid          = "adaptive";' >> "$tmp/adaptive.cfg"
+mkdir -p "$tmp/adaptive"
+cp "$tmp/model/model.csv" "$tmp/model/model.journal" "$tmp/adaptive/"
+smpi $np -c "$tmp/adaptive.cfg" > "$tmp/adaptive.out" 2>&1 || { cat "$tmp/adaptive.out"; fail "adaptive model sweep"; }
+build/autotune compare -r "$tmp/exh" --grid adaptive --model "$tmp/model/model.csv" > "$tmp/grid.out" 2>&1 ||
+    { cat "$tmp/grid.out"; fail "compare --grid adaptive --model"; }
+live=$(grep -c ',1$' "$tmp/adaptive/optimal.csv")
+replayed=$(awk -F, '$1 == "model" { print $3 }' "$tmp/exh/grid.csv")
+echo "adaptive grid with the model: $live points measured live, $replayed replayed"
+[ -n "$replayed" ] && [ "$live" -eq "$replayed" ] || fail "the replay measured $replayed points, the live sweep $live"
+grep -q '^model@uniform,' "$tmp/exh/grid.csv" || fail "no model@uniform row in grid.csv"
+grep -q '^compare: model: .* (calibration .* s, charged to the model strategy)' "$tmp/grid.out" ||
+    fail "compare --grid does not name the calibration it charged"
+
 echo "$fails failure(s)"
 [ $fails -eq 0 ]
