@@ -7,6 +7,7 @@
 #include "store/journal.h"
 #include "store/rundir.h"
 #include "store/tables.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -35,16 +36,13 @@ struct predictions {
 
 static int add(struct predictions *ps, const struct prediction *p)
 {
-    if (ps->n == ps->cap) {
-        size_t cap = ps->cap ? 2 * ps->cap : 256;
-        struct prediction *more = realloc(ps->items, cap * sizeof *more);
-        if (!more) {
-            fprintf(stderr, "autotune predict: out of memory\n");
-            return -1;
-        }
-        ps->items = more;
-        ps->cap = cap;
+    struct prediction *more =
+        grow(ps->items, &ps->cap, ps->n + 1, sizeof *more, 256);
+    if (!more) {
+        fprintf(stderr, "autotune predict: out of memory\n");
+        return -1;
     }
+    ps->items = more;
     ps->items[ps->n++] = *p;
     return 0;
 }

@@ -10,6 +10,7 @@
 
 #include "autotune/grid.h"
 #include "autotune/progress.h"
+#include "util/grow.h"
 
 /* SMPI redefines clock_gettime to return simulated time; progress is for a
  * person waiting, so it wants the real clock. */
@@ -65,15 +66,12 @@ int progress_costs_add(struct progress_costs *costs, int procs, long msg_bytes,
             return 0;
         }
     }
-    if (costs->n == costs->cap) {
-        size_t cap = costs->cap ? 2 * costs->cap : 64;
-        struct cost *grown = realloc(costs->v, cap * sizeof *grown);
-        if (!grown) {
-            return -1;
-        }
-        costs->v = grown;
-        costs->cap = cap;
+    struct cost *grown =
+        grow(costs->v, &costs->cap, costs->n + 1, sizeof *grown, 64);
+    if (!grown) {
+        return -1;
     }
+    costs->v = grown;
     costs->v[costs->n++] = (struct cost){procs, msg_bytes, seconds, 1};
     return 0;
 }

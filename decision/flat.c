@@ -6,19 +6,16 @@
 
 #include "decision/decision.h"
 #include "decision/internal.h"
+#include "util/grow.h"
 
 static int cuts_add(struct decision_cuts *c, int64_t v)
 {
-    if (c->n == c->cap) {
-        int cap = c->cap ? 2 * c->cap : 16;
-        int64_t *grown = realloc(c->v, (size_t)cap * sizeof *grown);
-        if (!grown) {
-            fprintf(stderr, "decision: out of memory\n");
-            return -1;
-        }
-        c->v = grown;
-        c->cap = cap;
+    int64_t *grown = grow(c->v, &c->cap, (size_t)c->n + 1, sizeof *grown, 16);
+    if (!grown) {
+        fprintf(stderr, "decision: out of memory\n");
+        return -1;
     }
+    c->v = grown;
     c->v[c->n++] = v;
     return 0;
 }

@@ -25,7 +25,8 @@ void decision_drop_flat(struct decision *d);
 /* The sorted distinct cuts of one attribute under a node. */
 struct decision_cuts {
     int64_t *v;
-    int n, cap;
+    int n;
+    size_t cap;
 };
 /* The sorted distinct cuts of each attribute under root; a message cut at
  * INT64_MAX cuts nothing (no message lies above it) and is left out. The

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "search/refine.h"
+#include "util/grow.h"
 
 /* Grid indices of a rectangle, corners included: [p0, p1] x [m0, m1]. */
 struct rect {
@@ -44,15 +45,11 @@ static int measure(struct walker *w, int pi, int mi)
 
 static int push(struct rect_list *l, struct rect r)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
-        struct rect *grown = realloc(l->r, cap * sizeof *grown);
-        if (!grown) {
-            return -1;
-        }
-        l->r = grown;
-        l->cap = cap;
+    struct rect *grown = grow(l->r, &l->cap, l->n + 1, sizeof *grown, 64);
+    if (!grown) {
+        return -1;
     }
+    l->r = grown;
     l->r[l->n++] = r;
     return 0;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "store/profile.h"
+#include "util/grow.h"
 
 void profile_destroy(struct profile *p)
 {
@@ -67,19 +68,15 @@ static int parse_point(char *line, struct profile_point *pt, const char **err)
     return -1;
 }
 
-static int add_point(struct profile *p, int *cap,
+static int add_point(struct profile *p, size_t *cap,
                      const struct profile_point *pt)
 {
-    if (p->n_points == *cap) {
-        int grown_cap = *cap ? 2 * *cap : 64;
-        struct profile_point *grown =
-            realloc(p->points, (size_t)grown_cap * sizeof *grown);
-        if (!grown) {
-            return -1;
-        }
-        p->points = grown;
-        *cap = grown_cap;
+    struct profile_point *grown =
+        grow(p->points, cap, (size_t)p->n_points + 1, sizeof *grown, 64);
+    if (!grown) {
+        return -1;
     }
+    p->points = grown;
     p->points[p->n_points++] = *pt;
     return 0;
 }
@@ -89,7 +86,8 @@ int profile_load(const char *path, struct profile **out)
     FILE *f = fopen(path, "r");
     struct profile *p = calloc(1, sizeof *p);
     char line[512];
-    int line_no = 0, cap = 0, rc = -1;
+    int line_no = 0, rc = -1;
+    size_t cap = 0;
     const char *err = NULL;
     *out = NULL;
     if (!f || !p) {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "store/rundir.h"
+#include "util/grow.h"
 
 #ifdef getpid
 /* SMPI's helpers rename getpid to the simulated process's number; the lock
@@ -288,14 +289,11 @@ static int is_run_file(const char *name)
 
 static int add_name(char ***names, size_t *n, size_t *cap, const char *name)
 {
-    if (*n == *cap) {
-        *cap = *cap ? 2 * *cap : 16;
-        char **grown = realloc(*names, *cap * sizeof *grown);
-        if (!grown) {
-            return -1;
-        }
-        *names = grown;
+    char **grown = grow(*names, cap, *n + 1, sizeof *grown, 16);
+    if (!grown) {
+        return -1;
     }
+    *names = grown;
     if (!((*names)[*n] = strdup(name))) {
         return -1;
     }

@@ -10,6 +10,7 @@
 
 #include "store/rundir.h"
 #include "store/tables.h"
+#include "util/grow.h"
 
 #define MEASUREMENTS_HEADER                                                    \
     "collective,procs,msg_bytes,algorithm,segment_bytes,reps,mean_us,"         \
@@ -215,15 +216,13 @@ static int read_table(const char *path, const char *header, const char *what,
             }
             continue;
         }
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 64;
-            struct measurement *grown = realloc(*rows, cap * sizeof **rows);
-            if (!grown) {
-                fprintf(stderr, "%s: out of memory\n", path);
-                goto done;
-            }
-            *rows = grown;
+        struct measurement *grown =
+            grow(*rows, &cap, *n + 1, sizeof *grown, 64);
+        if (!grown) {
+            fprintf(stderr, "%s: out of memory\n", path);
+            goto done;
         }
+        *rows = grown;
         struct measurement *m = &(*rows)[*n];
         memset(m, 0, sizeof *m);
         if (parse_row(line, m) != 0) {
