@@ -140,6 +140,7 @@ void progress_start(struct progress *p, const struct config *c)
     *p = (struct progress){0};
     p->start_s = progress_now();
     p->total = grid_points(c);
+    p->is_adaptive = c->is_grid_adaptive;
     p->is_tty = isatty(STDERR_FILENO);
     p->interval_s = print_interval(p->is_tty);
     p->points = malloc((size_t)p->total * sizeof *p->points);
@@ -160,7 +161,7 @@ void progress_start(struct progress *p, const struct config *c)
  * one is still expected to take; -1 if nothing was measured yet. */
 static double time_left(const struct progress *p, double now)
 {
-    if (!p->points || !p->costs || p->costs->n == 0) {
+    if (p->is_adaptive || !p->points || !p->costs || p->costs->n == 0) {
         return -1;
     }
     double left = 0;
@@ -176,33 +177,38 @@ static double time_left(const struct progress *p, double now)
     return left;
 }
 
-/* A line about point `shown` of the walk, with detail after its name. */
-static void print_line(struct progress *p, double now, long shown,
-                       const char *detail)
+/* A line about the current point, with detail after its name. */
+static void print_line(struct progress *p, double now, const char *detail)
 {
-    char elapsed[32], left[32] = "?", what[160] = "";
+    char elapsed[32], left[32] = "?", what[160] = "", done[64];
     double left_s = time_left(p, now);
     p->last_print_s = now;
     progress_format_duration(elapsed, sizeof elapsed, now - p->start_s);
     if (left_s >= 0) {
         progress_format_duration(left, sizeof left, left_s);
     }
-    if (p->points && shown >= 0 && shown < p->total) {
-        snprintf(what, sizeof what, "%s P=%d %ld B%s",
-                 p->points[shown].collective, p->points[shown].procs,
-                 p->points[shown].msg_bytes, detail);
+    if (p->current.collective) {
+        snprintf(what, sizeof what, "%s P=%d %ld B%s", p->current.collective,
+                 p->current.procs, p->current.msg_bytes, detail);
     }
-    fprintf(stderr,
-            "%s[autotune] %ld/%ld points (%.0f%%)  %s  elapsed %s  "
-            "left ~%s%s",
-            p->is_tty ? "\r\033[K" : "", p->done, p->total,
-            100.0 * (double)p->done / (double)(p->total ? p->total : 1), what,
-            elapsed, left, p->is_tty ? "" : "\n");
+    if (p->is_adaptive) {
+        snprintf(done, sizeof done, "%ld of at most %ld points (adaptive)",
+                 p->done, p->total);
+    } else {
+        snprintf(done, sizeof done, "%ld/%ld points (%.0f%%)", p->done,
+                 p->total,
+                 100.0 * (double)p->done / (double)(p->total ? p->total : 1));
+    }
+    fprintf(stderr, "%s[autotune] %s  %s  elapsed %s%s%s%s",
+            p->is_tty ? "\r\033[K" : "", done, what, elapsed,
+            p->is_adaptive ? "" : "  left ~", p->is_adaptive ? "" : left,
+            p->is_tty ? "" : "\n");
     fflush(stderr);
 }
 
-void progress_point_start(struct progress *p)
+void progress_point_start(struct progress *p, struct progress_point at)
 {
+    p->current = at;
     p->point_start_s = progress_now();
     p->point_experiments = 0;
 }
@@ -222,15 +228,14 @@ void progress_experiment(struct progress *p, const char *algorithm,
     snprintf(detail, sizeof detail, ": %d experiment%s done, timing %s/%d",
              p->point_experiments - 1, p->point_experiments == 2 ? "" : "s",
              algorithm, seg_bytes);
-    print_line(p, now, p->done, detail);
+    print_line(p, now, detail);
 }
 
 void progress_point_done(struct progress *p, int was_measured)
 {
     double now = progress_now();
-    if (was_measured && p->points && p->costs && p->done < p->total) {
-        const struct progress_point *pt = &p->points[p->done];
-        progress_costs_add(p->costs, pt->procs, pt->msg_bytes,
+    if (was_measured && p->costs) {
+        progress_costs_add(p->costs, p->current.procs, p->current.msg_bytes,
                            now - p->point_start_s);
     }
     p->done++;
@@ -238,7 +243,7 @@ void progress_point_done(struct progress *p, int was_measured)
     if (p->done < p->total && now - p->last_print_s < p->interval_s) {
         return;
     }
-    print_line(p, now, p->done - 1, "");
+    print_line(p, now, "");
 }
 
 void progress_finish(struct progress *p)

@@ -31,8 +31,12 @@ struct progress_point {
 struct progress {
     double start_s, last_print_s, interval_s;
     long total, done;
+    /* grid = "adaptive": the walk chooses its points, so total is only
+     * the most it may measure and there is no estimate of the time left */
+    int is_adaptive;
     struct progress_point *points; /* the grid in walk order, or NULL */
-    struct progress_costs *costs;  /* wall seconds of measured points */
+    struct progress_point current;
+    struct progress_costs *costs; /* wall seconds of measured points */
     /* the current point, points[done] */
     double point_start_s;
     int point_experiments;
@@ -41,8 +45,8 @@ struct progress {
 
 /* Starts the clock for the grid of c, walked in grid.h's order. */
 void progress_start(struct progress *p, const struct config *c);
-/* The next point of the walk begins. */
-void progress_point_start(struct progress *p);
+/* The next point of the walk, at, begins. */
+void progress_point_start(struct progress *p, struct progress_point at);
 /* The current point starts a new experiment (p may be NULL). */
 void progress_experiment(struct progress *p, const char *algorithm,
                          int seg_bytes);

@@ -33,7 +33,8 @@ write_cfg full-grid full
 write_cfg adaptive adaptive
 write_cfg part adaptive
 start=$SECONDS
-sweep adaptive > "$tmp/adaptive.out" 2>&1 || { cat "$tmp/adaptive.out"; fail "adaptive sweep"; }
+AUTOTUNE_PROGRESS_INTERVAL=0 sweep adaptive > "$tmp/adaptive.out" 2>&1 ||
+    { cat "$tmp/adaptive.out"; fail "adaptive sweep"; }
 opt=$tmp/adaptive/optimal.csv
 head -1 "$opt" | grep -qx 'collective,procs,msg_bytes,algorithm,segment_bytes,time_us,measured' ||
     fail "optimal.csv header: $(head -1 "$opt")"
@@ -48,6 +49,13 @@ grep -q "adaptive grid: $measured of $points points measured" "$tmp/adaptive.out
 # every point of the grid measured is in measurements.csv, and only those
 [ "$(cut -d, -f2,3 "$tmp/adaptive/measurements.csv" | sed 1d | sort -u | wc -l)" -eq "$measured" ] ||
     fail "measurements.csv does not cover exactly the measured points"
+# the progress lines name the points the walk measured, as many as it
+# measured, against the most it may measure
+progress=$(sed -n 's/^\[autotune\] [0-9]* of at most '$points' points (adaptive)  bcast P=\([0-9]*\) \([0-9]*\) B  .*/\1,\2/p' "$tmp/adaptive.out" | sort -u)
+[ "$progress" = "$(cut -d, -f2,3 "$tmp/adaptive/measurements.csv" | sed 1d | sort -u)" ] ||
+    fail "the progress lines do not name the measured points"
+grep -q "^\[autotune\] $measured of at most $points points (adaptive)" "$tmp/adaptive.out" ||
+    fail "no progress line counts $measured points measured"
 # the offline commands read the marked table
 build/autotune export -r "$tmp/adaptive" --format csv -o "$tmp/x.csv" > /dev/null 2>&1 ||
     fail "export of an adaptive run"
