@@ -42,12 +42,26 @@ struct view {
     char *packed; /* NULL when bytes is the user's buffer */
 };
 
-static int view_open_as(struct view *v, const void *buf, long count,
-                        MPI_Datatype dtype, const struct coll_layout *layout,
-                        bool is_input)
+/* A non-contiguous view: its packed copy (out of line, so that the
+ * contiguous case inlines). */
+static int view_pack(struct view *v, const void *buf, bool is_input)
+{
+    int pos = 0;
+    if (!(v->packed = malloc((size_t)v->n_bytes))) {
+        return MPI_ERR_NO_MEM;
+    }
+    v->bytes = v->packed;
+    return is_input ? PMPI_Pack(buf, v->count, v->dtype, v->packed, v->n_bytes,
+                                &pos, MPI_COMM_SELF)
+                    : MPI_SUCCESS;
+}
+
+static inline int view_open_as(struct view *v, const void *buf, long count,
+                               MPI_Datatype dtype,
+                               const struct coll_layout *layout, bool is_input)
 {
     struct coll_layout t;
-    int rc = MPI_SUCCESS, pos = 0;
+    int rc;
     v->user = (void *)buf;
     v->packed = NULL;
     v->bytes = (char *)buf;
@@ -66,15 +80,7 @@ static int view_open_as(struct view *v, const void *buf, long count,
         v->bytes = (char *)buf + t.true_lb;
         return MPI_SUCCESS;
     }
-    if (!(v->packed = malloc((size_t)v->n_bytes))) {
-        return MPI_ERR_NO_MEM;
-    }
-    v->bytes = v->packed;
-    if (is_input) {
-        rc = PMPI_Pack(buf, v->count, dtype, v->packed, v->n_bytes, &pos,
-                       MPI_COMM_SELF);
-    }
-    return rc;
+    return view_pack(v, buf, is_input);
 }
 
 /* view_open_as, the layout asked here. */
@@ -84,16 +90,21 @@ static int view_open(struct view *v, const void *buf, long count,
     return view_open_as(v, buf, count, dtype, NULL, is_input);
 }
 
-static int view_close(struct view *v, bool is_output, int rc)
+static int view_unpack(struct view *v, bool is_output, int rc)
 {
     int pos = 0;
-    if (v->packed && is_output && rc == MPI_SUCCESS) {
+    if (is_output && rc == MPI_SUCCESS) {
         rc = PMPI_Unpack(v->packed, v->n_bytes, &pos, v->user, v->count,
                          v->dtype, MPI_COMM_SELF);
     }
     free(v->packed);
     v->packed = NULL;
     return rc;
+}
+
+static inline int view_close(struct view *v, bool is_output, int rc)
+{
+    return v->packed ? view_unpack(v, is_output, rc) : rc;
 }
 
 /* Bytes of count elements of dtype. */
