@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int coll_layout_get(MPI_Datatype dtype, struct coll_layout *layout)
+static int layout_ask(MPI_Datatype dtype, struct coll_layout *layout)
 {
     MPI_Aint lb;
     int rc = MPI_Type_get_extent(dtype, &lb, &layout->extent);
@@ -18,6 +18,46 @@ int coll_layout_get(MPI_Datatype dtype, struct coll_layout *layout)
         rc = MPI_Type_size(dtype, &layout->size);
     }
     return rc;
+}
+
+/* The predefined datatypes an application most often passes (MPI_BYTE
+ * is answered before, by coll_layout_get); their layouts, asked at the
+ * first call. */
+enum { N_KNOWN_TYPES = 9 };
+static struct {
+    int n; /* 0: not asked yet; -1: asking failed, nothing kept */
+    MPI_Datatype dtype[N_KNOWN_TYPES];
+    struct coll_layout layout[N_KNOWN_TYPES];
+} known;
+
+static void known_types_ask(void)
+{
+    const MPI_Datatype types[N_KNOWN_TYPES] = {
+        MPI_DOUBLE,   MPI_INT,           MPI_FLOAT,
+        MPI_CHAR,     MPI_LONG,          MPI_UNSIGNED_CHAR,
+        MPI_UNSIGNED, MPI_UNSIGNED_LONG, MPI_LONG_LONG};
+    for (int i = 0; i < N_KNOWN_TYPES; i++) {
+        known.dtype[i] = types[i];
+        if (layout_ask(types[i], &known.layout[i]) != MPI_SUCCESS) {
+            known.n = -1;
+            return;
+        }
+    }
+    known.n = N_KNOWN_TYPES;
+}
+
+int coll_layout_lookup(MPI_Datatype dtype, struct coll_layout *layout)
+{
+    if (known.n == 0) {
+        known_types_ask();
+    }
+    for (int i = 0; i < known.n; i++) {
+        if (known.dtype[i] == dtype) {
+            *layout = known.layout[i];
+            return MPI_SUCCESS;
+        }
+    }
+    return layout_ask(dtype, layout);
 }
 
 int coll_begin(const struct coll_args *args, int *rank, int *size,

@@ -67,6 +67,33 @@ struct coll_def {
     enum coll_blocks send_blocks, recv_blocks; /* bcast: NONE, ONE */
 };
 
+/* Where the elements of a datatype lie. */
+struct coll_layout {
+    MPI_Aint extent;      /* stride between consecutive elements */
+    MPI_Aint true_lb;     /* first byte holding data, from the buffer pointer */
+    MPI_Aint true_extent; /* bytes from the first to the last data byte */
+    int size;             /* data bytes in one element */
+};
+
+/* The layout of dtype. A predefined datatype's is asked of the library
+ * once and kept (it never changes and its handle is never freed), so a
+ * call on MPI_BYTE or MPI_DOUBLE asks nothing; any other is asked each
+ * time. MPI_SUCCESS or the library's error code. */
+int coll_layout_lookup(MPI_Datatype dtype, struct coll_layout *layout);
+
+/* coll_layout_lookup, MPI_BYTE's (one byte, extent 1) answered inline:
+ * every block collective runs on it. */
+static inline int coll_layout_get(MPI_Datatype dtype,
+                                  struct coll_layout *layout)
+{
+    if (dtype == MPI_BYTE) {
+        *layout = (struct coll_layout){
+            .extent = 1, .true_lb = 0, .true_extent = 1, .size = 1};
+        return MPI_SUCCESS;
+    }
+    return coll_layout_lookup(dtype, layout);
+}
+
 /* Bytes a buffer of this shape takes on a rank of an n_ranks communicator
  * for msg_bytes per block (the largest any rank needs). */
 long coll_buffer_bytes(enum coll_blocks blocks, int n_ranks, long msg_bytes);

@@ -27,16 +27,6 @@ enum { COLL_KNOMIAL_RADIX = 4 };
 /* Receives and sends each that alltoall linear_sync keeps outstanding. */
 enum { COLL_ALLTOALL_WINDOW = 4 };
 
-/* Where the elements of a datatype lie. */
-struct coll_layout {
-    MPI_Aint extent;      /* stride between consecutive elements */
-    MPI_Aint true_lb;     /* first byte holding data, from the buffer pointer */
-    MPI_Aint true_extent; /* bytes from the first to the last data byte */
-    int size;             /* data bytes in one element */
-};
-
-int coll_layout_get(MPI_Datatype dtype, struct coll_layout *layout);
-
 /* What an algorithm starts from: its rank, the communicator's size and the
  * datatype's layout. */
 int coll_begin(const struct coll_args *args, int *rank, int *size,
@@ -70,8 +60,19 @@ struct coll_segs {
  * rounded down to whole elements, at least one. */
 void coll_segs_init(struct coll_segs *segs, int count, MPI_Datatype dtype,
                     int seg_bytes);
-int coll_segs_elems(const struct coll_segs *segs, int i);
-MPI_Aint coll_segs_offset(const struct coll_segs *segs, int i, MPI_Aint extent);
+/* Elements in segment i. */
+static inline int coll_segs_elems(const struct coll_segs *segs, int i)
+{
+    int rest = segs->count - i * segs->seg_count;
+    return rest < segs->seg_count ? rest : segs->seg_count;
+}
+
+/* Bytes from the buffer's start to segment i. */
+static inline MPI_Aint coll_segs_offset(const struct coll_segs *segs, int i,
+                                        MPI_Aint extent)
+{
+    return (MPI_Aint)i * segs->seg_count * extent;
+}
 
 /* First element of block i when count elements are cut into n_blocks
  * blocks of count/n_blocks, the first count%n_blocks one element longer;

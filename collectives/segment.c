@@ -5,9 +5,12 @@
 void coll_segs_init(struct coll_segs *segs, int count, MPI_Datatype dtype,
                     int seg_bytes)
 {
+    struct coll_layout layout = {0};
     int type_size = 0;
 
-    MPI_Type_size(dtype, &type_size);
+    if (coll_layout_get(dtype, &layout) == MPI_SUCCESS) {
+        type_size = layout.size;
+    }
     segs->count = count;
     segs->seg_count = count;
     if (seg_bytes > 0 && type_size > 0 &&
@@ -21,19 +24,10 @@ void coll_segs_init(struct coll_segs *segs, int count, MPI_Datatype dtype,
         segs->seg_count = 0;
         segs->n_segs = 0;
     } else {
-        segs->n_segs = (count + segs->seg_count - 1) / segs->seg_count;
+        segs->n_segs = segs->seg_count == count
+                           ? 1
+                           : (count + segs->seg_count - 1) / segs->seg_count;
     }
-}
-
-int coll_segs_elems(const struct coll_segs *segs, int i)
-{
-    int rest = segs->count - i * segs->seg_count;
-    return rest < segs->seg_count ? rest : segs->seg_count;
-}
-
-MPI_Aint coll_segs_offset(const struct coll_segs *segs, int i, MPI_Aint extent)
-{
-    return (MPI_Aint)i * segs->seg_count * extent;
 }
 
 int coll_block_start(int count, int n_blocks, int i)

@@ -151,6 +151,14 @@ static int shape_subtree_size(topo_shape_fn shape, int v, int size, int fanout,
     return size - v;
 }
 
+/* (x + shift) mod size for x in [0, size) and shift in [0, size], without
+ * a division (a tree is made at every call). */
+static int rotate(int x, int shift, int size)
+{
+    int sum = x + shift;
+    return sum >= size ? sum - size : sum;
+}
+
 int topo_tree_create(struct topo_tree *tree, enum topo_shape shape, int fanout,
                      int rank, int size, int root, int is_in_order)
 {
@@ -162,7 +170,9 @@ int topo_tree_create(struct topo_tree *tree, enum topo_shape shape, int fanout,
         (shape == TOPO_KNOMIAL && fanout < 2)) {
         return -1;
     }
-    tree->children = malloc((size_t)size * sizeof *tree->children);
+    tree->children = size <= TOPO_SMALL_SIZE
+                         ? tree->small
+                         : malloc((size_t)size * sizeof *tree->children);
     if (!tree->children) {
         return -1;
     }
@@ -188,7 +198,7 @@ int topo_tree_create(struct topo_tree *tree, enum topo_shape shape, int fanout,
         root = size - 1;
         v = size - 1 - rank;
     } else {
-        v = (rank - root + size) % size;
+        v = rotate(rank, size - root, size);
     }
     tree->root = root;
     tree->self_pos = 0;
@@ -198,12 +208,13 @@ int topo_tree_create(struct topo_tree *tree, enum topo_shape shape, int fanout,
         topo_shapes[shape](v, size, fanout, &parent, tree->children);
     for (int i = 0; i < tree->n_children; i++) {
         int c = tree->children[i];
-        tree->children[i] = is_in_order ? size - 1 - c : (c + root) % size;
+        tree->children[i] = is_in_order ? size - 1 - c : rotate(c, root, size);
     }
     if (parent < 0) {
         tree->parent = -1;
     } else {
-        tree->parent = is_in_order ? size - 1 - parent : (parent + root) % size;
+        tree->parent =
+            is_in_order ? size - 1 - parent : rotate(parent, root, size);
     }
     return 0;
 }
@@ -211,7 +222,9 @@ int topo_tree_create(struct topo_tree *tree, enum topo_shape shape, int fanout,
 void topo_tree_destroy(struct topo_tree *tree)
 {
     if (tree) {
-        free(tree->children);
+        if (tree->children != tree->small) {
+            free(tree->children);
+        }
         tree->children = NULL;
     }
 }

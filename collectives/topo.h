@@ -17,11 +17,16 @@ enum topo_shape {
  * acc = operand op acc, taking first the children[0 .. self_pos - 1], then
  * the rank's own operand, then the remaining children; in-order trees are
  * built so that this order is the reverse of the rank order. */
+/* Communicators up to this size keep a tree's children inside it. */
+enum { TOPO_SMALL_SIZE = 32 };
+
+/* children may point into the struct itself: a tree is never copied. */
 struct topo_tree {
     int root;   /* comm rank of the tree root */
     int parent; /* comm rank, -1 at the root */
     int n_children;
     int *children; /* comm ranks; caller frees with topo_tree_destroy */
+    int small[TOPO_SMALL_SIZE]; /* children's room on small communicators */
     int self_pos;
     int n_subtree; /* ranks in this rank's subtree, itself included: virtual
                       ranks [v, v + n_subtree), so a child's subtree runs

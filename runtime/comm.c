@@ -6,37 +6,28 @@
 
 #include "runtime/runtime.h"
 
-struct comm_state {
-    MPI_Comm dup; /* MPI_COMM_NULL for an inter-communicator */
-    int rank, size;
-    int per_node; /* 0: not known yet */
-};
-
 static int keyval = MPI_KEYVAL_INVALID;
-/* The last communicator looked up: most applications call their
- * collectives on one. The delete callback forgets it. */
-static MPI_Comm last_comm = MPI_COMM_NULL;
-static struct comm_state *last_state;
+struct autotune_comm_last autotune_comm_last = {MPI_COMM_NULL, NULL};
 
 static int delete_state(MPI_Comm comm, int key, void *value, void *extra)
 {
-    struct comm_state *s = value;
+    struct autotune_comm_state *s = value;
     (void)comm;
     (void)key;
     (void)extra;
-    if (s == last_state) {
-        last_comm = MPI_COMM_NULL;
-        last_state = NULL;
+    if (s == autotune_comm_last.state) {
+        autotune_comm_last.comm = MPI_COMM_NULL;
+        autotune_comm_last.state = NULL;
     }
     int rc = s->dup != MPI_COMM_NULL ? PMPI_Comm_free(&s->dup) : MPI_SUCCESS;
     free(s);
     return rc;
 }
 
-static int state_create(MPI_Comm comm, struct comm_state **out)
+static int state_create(MPI_Comm comm, struct autotune_comm_state **out)
 {
     int is_inter, rc;
-    struct comm_state *s = malloc(sizeof *s);
+    struct autotune_comm_state *s = malloc(sizeof *s);
     if (!s) {
         return MPI_ERR_NO_MEM;
     }
@@ -65,7 +56,7 @@ static int state_create(MPI_Comm comm, struct comm_state **out)
 }
 
 /* The most ranks of the duplicate on one node (collective on it). */
-static int count_per_node(struct comm_state *s)
+static int count_per_node(struct autotune_comm_state *s)
 {
     MPI_Comm node;
     int n = 0, rc;
@@ -78,39 +69,31 @@ static int count_per_node(struct comm_state *s)
     return PMPI_Allreduce(&n, &s->per_node, 1, MPI_INT, MPI_MAX, s->dup);
 }
 
-int autotune_comm_get(MPI_Comm comm, MPI_Comm *dup, int *rank, int *size,
-                      int *per_node)
+int autotune_comm_find(MPI_Comm comm, struct autotune_comm_state **out)
 {
-    struct comm_state *s = last_state;
-    int rc;
-    if (comm != last_comm || !s) {
-        int is_set = 0;
-        if (keyval == MPI_KEYVAL_INVALID &&
-            (rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state,
-                                          &keyval, NULL)) != MPI_SUCCESS) {
-            return rc;
-        }
-        if ((rc = PMPI_Comm_get_attr(comm, keyval, &s, &is_set)) !=
-            MPI_SUCCESS) {
-            return rc;
-        }
-        if (!is_set && (rc = state_create(comm, &s)) != MPI_SUCCESS) {
-            return rc;
-        }
-        last_comm = comm;
-        last_state = s;
-    }
-    if (per_node && !s->per_node && s->dup != MPI_COMM_NULL &&
-        (rc = count_per_node(s)) != MPI_SUCCESS) {
+    struct autotune_comm_state *s;
+    int is_set = 0, rc;
+    if (keyval == MPI_KEYVAL_INVALID &&
+        (rc = PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_state,
+                                      &keyval, NULL)) != MPI_SUCCESS) {
         return rc;
     }
-    *dup = s->dup;
-    *rank = s->rank;
-    *size = s->size;
-    if (per_node) {
-        *per_node = s->per_node;
+    if ((rc = PMPI_Comm_get_attr(comm, keyval, &s, &is_set)) != MPI_SUCCESS) {
+        return rc;
     }
+    if (!is_set && (rc = state_create(comm, &s)) != MPI_SUCCESS) {
+        return rc;
+    }
+    autotune_comm_last.comm = comm;
+    autotune_comm_last.state = s;
+    *out = s;
     return MPI_SUCCESS;
+}
+
+int autotune_comm_per_node(struct autotune_comm_state *s)
+{
+    return s->per_node || s->dup == MPI_COMM_NULL ? MPI_SUCCESS
+                                                  : count_per_node(s);
 }
 
 void autotune_comm_release(void)
@@ -120,7 +103,7 @@ void autotune_comm_release(void)
     }
     MPI_Comm predefined[] = {MPI_COMM_WORLD, MPI_COMM_SELF};
     for (int i = 0; i < 2; i++) {
-        struct comm_state *s;
+        struct autotune_comm_state *s;
         int is_set = 0;
         PMPI_Comm_get_attr(predefined[i], keyval, &s, &is_set);
         if (is_set) {
@@ -128,6 +111,6 @@ void autotune_comm_release(void)
         }
     }
     PMPI_Comm_free_keyval(&keyval);
-    last_comm = MPI_COMM_NULL;
-    last_state = NULL;
+    autotune_comm_last.comm = MPI_COMM_NULL;
+    autotune_comm_last.state = NULL;
 }

@@ -42,45 +42,58 @@ struct view {
     char *packed; /* NULL when bytes is the user's buffer */
 };
 
-static int view_open(struct view *v, const void *buf, long count,
-                     MPI_Datatype dtype, bool is_input)
+/* A non-contiguous view: its packed copy (out of line, so that the
+ * contiguous case inlines). */
+static int view_pack(struct view *v, const void *buf, bool is_input)
 {
-    MPI_Aint lb, extent, true_lb, true_extent;
-    int size, rc, pos = 0;
+    int pos = 0;
+    if (!(v->packed = malloc((size_t)v->n_bytes))) {
+        return MPI_ERR_NO_MEM;
+    }
+    v->bytes = v->packed;
+    return is_input ? PMPI_Pack(buf, v->count, v->dtype, v->packed, v->n_bytes,
+                                &pos, MPI_COMM_SELF)
+                    : MPI_SUCCESS;
+}
+
+static inline int view_open_as(struct view *v, const void *buf, long count,
+                               MPI_Datatype dtype,
+                               const struct coll_layout *layout, bool is_input)
+{
+    struct coll_layout t;
+    int rc;
     v->user = (void *)buf;
     v->packed = NULL;
     v->bytes = (char *)buf;
     if (!buf || buf == MPI_IN_PLACE || count == 0) {
         return MPI_SUCCESS;
     }
-    if ((rc = PMPI_Type_size(dtype, &size)) != MPI_SUCCESS ||
-        (rc = PMPI_Type_get_extent(dtype, &lb, &extent)) != MPI_SUCCESS ||
-        (rc = PMPI_Type_get_true_extent(dtype, &true_lb, &true_extent)) !=
-            MPI_SUCCESS) {
+    if (layout) {
+        t = *layout;
+    } else if ((rc = coll_layout_get(dtype, &t)) != MPI_SUCCESS) {
         return rc;
     }
     v->count = (int)count;
     v->dtype = dtype;
-    v->n_bytes = (int)(count * size);
-    if (true_extent == size && (count == 1 || extent == size)) {
-        v->bytes = (char *)buf + true_lb;
+    v->n_bytes = (int)(count * t.size);
+    if (t.true_extent == t.size && (count == 1 || t.extent == t.size)) {
+        v->bytes = (char *)buf + t.true_lb;
         return MPI_SUCCESS;
     }
-    if (!(v->packed = malloc((size_t)v->n_bytes))) {
-        return MPI_ERR_NO_MEM;
-    }
-    v->bytes = v->packed;
-    if (is_input) {
-        rc = PMPI_Pack(buf, v->count, dtype, v->packed, v->n_bytes, &pos,
-                       MPI_COMM_SELF);
-    }
-    return rc;
+    return view_pack(v, buf, is_input);
 }
 
-static int view_close(struct view *v, bool is_output, int rc)
+/* view_open_as, the layout asked here. */
+static int view_open(struct view *v, const void *buf, long count,
+                     MPI_Datatype dtype, bool is_input)
+{
+    return view_open_as(v, buf, count, dtype, NULL, is_input);
+}
+
+static int view_unpack(struct view *v, bool is_output, int rc)
 {
     int pos = 0;
-    if (v->packed && is_output && rc == MPI_SUCCESS) {
+    if (is_output && rc == MPI_SUCCESS) {
         rc = PMPI_Unpack(v->packed, v->n_bytes, &pos, v->user, v->count,
                          v->dtype, MPI_COMM_SELF);
     }
@@ -89,12 +102,16 @@ static int view_close(struct view *v, bool is_output, int rc)
     return rc;
 }
 
+static inline int view_close(struct view *v, bool is_output, int rc)
+{
+    return v->packed ? view_unpack(v, is_output, rc) : rc;
+}
+
 /* Bytes of count elements of dtype. */
 static long type_bytes(long count, MPI_Datatype dtype)
 {
-    int size = 0;
-    PMPI_Type_size(dtype, &size);
-    return count * size;
+    struct coll_layout t;
+    return coll_layout_get(dtype, &t) == MPI_SUCCESS ? count * t.size : 0;
 }
 
 /* An algorithm's error goes to the user communicator's error handler, as
@@ -125,7 +142,9 @@ INTERPOSED int autotune_mpi_bcast(void *buf, int count, MPI_Datatype dtype,
                                   int root, MPI_Comm comm)
 {
     struct autotune_choice ch;
-    long bytes = type_bytes(count, dtype);
+    struct coll_layout t;
+    bool is_known = coll_layout_get(dtype, &t) == MPI_SUCCESS;
+    long bytes = is_known ? count * (long)t.size : 0;
     int rc = autotune_choose(AUTOTUNE_BCAST, comm, bytes, MPI_OP_NULL, &ch);
     if (rc != MPI_SUCCESS || !ch.alg) {
         return autotune_call_end(
@@ -135,7 +154,8 @@ INTERPOSED int autotune_mpi_bcast(void *buf, int count, MPI_Datatype dtype,
     struct view v;
     struct coll_args args = bytes_args(&ch, bytes, root);
     bool is_root = ch.rank == root;
-    if ((rc = view_open(&v, buf, count, dtype, is_root)) == MPI_SUCCESS) {
+    if ((rc = view_open_as(&v, buf, count, dtype, is_known ? &t : NULL,
+                           is_root)) == MPI_SUCCESS) {
         args.recvbuf = v.bytes;
         rc = ch.alg->run(&args);
     }

@@ -111,14 +111,53 @@ int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
 /* The collective's table entry (borrowed). */
 const struct coll_def *autotune_coll_def(enum autotune_coll coll);
 
-/* The private duplicate of comm (made on first use, every rank being in
- * that call; freed with comm by an attribute delete callback), or
- * MPI_COMM_NULL for an inter-communicator, and this rank and the size of
- * comm (of its local group). Unless per_node is NULL, also the most ranks
- * of comm on one node (found at the first call that asks, collective on
- * comm; 0 for an inter-communicator). MPI_SUCCESS, or an MPI error code. */
-int autotune_comm_get(MPI_Comm comm, MPI_Comm *dup, int *rank, int *size,
-                      int *per_node);
+/* What libautotune keeps about a user communicator (runtime/comm.c), in
+ * an attribute on it. */
+struct autotune_comm_state {
+    MPI_Comm dup; /* private duplicate; MPI_COMM_NULL for an inter-comm */
+    int rank, size;
+    int per_node; /* 0: not known yet */
+};
+/* The last communicator looked up: most applications call their
+ * collectives on one. Its delete callback forgets it. */
+struct autotune_comm_last {
+    MPI_Comm comm;
+    struct autotune_comm_state *state;
+};
+extern struct autotune_comm_last autotune_comm_last;
+
+/* comm's state, made on first use (every rank being in that call: the
+ * duplicate is made then; freed with comm by an attribute delete
+ * callback). MPI_SUCCESS, or an MPI error code. */
+int autotune_comm_find(MPI_Comm comm, struct autotune_comm_state **out);
+/* Finds the most ranks of s's communicator on one node, if not known yet
+ * (collective on it; stays 0 for an inter-communicator). */
+int autotune_comm_per_node(struct autotune_comm_state *s);
+
+/* The private duplicate of comm, or MPI_COMM_NULL for an
+ * inter-communicator, and this rank and the size of comm (of its local
+ * group); unless per_node is NULL, also the most ranks of comm on one node
+ * (0 for an inter-communicator). MPI_SUCCESS, or an MPI error code. */
+static inline int autotune_comm_get(MPI_Comm comm, MPI_Comm *dup, int *rank,
+                                    int *size, int *per_node)
+{
+    struct autotune_comm_state *s = autotune_comm_last.state;
+    int rc;
+    if ((comm != autotune_comm_last.comm || !s) &&
+        (rc = autotune_comm_find(comm, &s)) != MPI_SUCCESS) {
+        return rc;
+    }
+    if (per_node && (rc = autotune_comm_per_node(s)) != MPI_SUCCESS) {
+        return rc;
+    }
+    *dup = s->dup;
+    *rank = s->rank;
+    *size = s->size;
+    if (per_node) {
+        *per_node = s->per_node;
+    }
+    return MPI_SUCCESS;
+}
 /* Frees the duplicates of the predefined communicators and the keyval. */
 void autotune_comm_release(void);
 

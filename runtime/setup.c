@@ -40,6 +40,12 @@ static struct {
     int table_index[AUTOTUNE_N_COLLS];         /* in coll_table */
     int dec_coll[AUTOTUNE_N_COLLS];            /* -1: not in the decision */
     struct method_row *rows[AUTOTUNE_N_COLLS]; /* d->n_methods each */
+    /* Each collective's last lookup: applications repeat their sizes. */
+    struct {
+        int procs; /* 0: none yet */
+        long msg_bytes;
+        int method;
+    } last[AUTOTUNE_N_COLLS];
     /* Counters: calls, then fallbacks per reason, then runs per method. */
     long *counts;
     int n_counts;
@@ -258,6 +264,7 @@ static void drop_decision(void)
     for (int i = 0; i < AUTOTUNE_N_COLLS; i++) {
         free(rt.rows[i]);
         rt.rows[i] = NULL;
+        rt.last[i].procs = 0;
     }
     decision_destroy(rt.d);
     rt.d = NULL;
@@ -334,6 +341,9 @@ const struct coll_def *autotune_coll_def(enum autotune_coll coll)
  * algorithms run on bytes, or on the caller's count for reductions). */
 static bool is_too_large(enum autotune_coll coll, int size, long msg_bytes)
 {
+    if (msg_bytes <= INT_MAX && msg_bytes * (long long)size <= INT_MAX) {
+        return false; /* no buffer holds more than size blocks */
+    }
     const struct coll_def *c = autotune_coll_def(coll);
     long most = coll_buffer_bytes(c->send_blocks, size, msg_bytes);
     long recv = coll_buffer_bytes(c->recv_blocks, size, msg_bytes);
@@ -362,6 +372,17 @@ static bool is_outside(int dc, int *procs, long *msg_bytes)
                  : *msg_bytes > r->msg_max ? (long)r->msg_max
                                            : *msg_bytes;
     return false;
+}
+
+/* decision_lookup, or the collective's last answer for the same point. */
+static int lookup(enum autotune_coll coll, int dc, int procs, long msg_bytes)
+{
+    if (rt.last[coll].procs != procs || rt.last[coll].msg_bytes != msg_bytes) {
+        rt.last[coll].procs = procs;
+        rt.last[coll].msg_bytes = msg_bytes;
+        rt.last[coll].method = decision_lookup(rt.d, dc, procs, msg_bytes);
+    }
+    return rt.last[coll].method;
 }
 
 int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
@@ -405,11 +426,11 @@ int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
     } else if (is_outside(dc, &size_at, &msg_at)) {
         out->reason = AUTOTUNE_OUTSIDE;
     } else {
-        m = decision_lookup(rt.d, dc, size_at, msg_at);
+        m = lookup(coll, dc, size_at, msg_at);
         const struct method_row *row = &rt.rows[coll][m];
         if (!row->alg) {
             out->reason = AUTOTUNE_DEFAULT;
-        } else if (!coll_alg_applies(row->alg, size, op)) {
+        } else if (row->alg->needs && !coll_alg_applies(row->alg, size, op)) {
             out->reason = coll_alg_applies(row->alg, size, MPI_OP_NULL)
                               ? AUTOTUNE_NONCOMMUTATIVE
                               : AUTOTUNE_PROCS;

@@ -11,7 +11,8 @@
 #include "store/json.h"
 #include "store/rules.h"
 
-static const char mpich_fallback[] = "MPICH's default algorithm for it runs";
+static const char mpich_fallback[] =
+    "MPICH's own size-based choice applies there";
 
 static int mpich_map(const struct measurement *m,
                      const struct export_context *ctx, struct rule *r,
@@ -41,12 +42,7 @@ static int mpich_map(const struct measurement *m,
         snprintf(why, why_size, "MPICH's %s takes no segment size", a->name);
         return 1;
     }
-    /* MPICH's default for the collective needs no rule of its own. */
-    int is_default =
-        strcmp(a->name, c->intra) == 0 &&
-        (a->restrictions == 0 ||
-         (a->restrictions == MPICH_NOT_IN_PLACE && c->intra_inplace));
-    r->mpich = is_default ? NULL : a;
+    r->mpich = a;
     return 0;
 }
 
@@ -55,14 +51,67 @@ static void indent(FILE *out, int depth)
     fprintf(out, "%*s", 2 * depth, "");
 }
 
-/* {"algorithm=NAME": {}} or, with MPI_IN_PLACE handled apart, a choice;
- * inplace: 1 or 0 where the branch already decided it, -1 where not. */
-static void write_default(FILE *out, const struct mpich_coll *c, int depth,
-                          int inplace)
+/* The length of the k-th space-separated word of a case line, at *word;
+ * 0 past the last. */
+static size_t case_word(const char *line, int k, const char **word)
 {
-    if (!c->intra_inplace || inplace >= 0) {
-        fprintf(out, "{ \"algorithm=%s\": {} }",
-                inplace == 1 ? c->intra_inplace : c->intra);
+    const char *w = line;
+    for (int i = 0; i < k && w; i++) {
+        w = strchr(w, ' ');
+        w = w ? w + 1 : NULL;
+    }
+    *word = w;
+    return w ? strcspn(w, " ") : 0;
+}
+
+/* Cases lo..hi-1, which share their first k words: one object of their
+ * k-th words, in order, or the algorithm where the k-th word is the last. */
+static void write_cases(FILE *out, const char *const *cases, int lo, int hi,
+                        int k, int depth)
+{
+    const char *word;
+    size_t len = case_word(cases[lo], k, &word);
+    if (!strchr(word, ' ')) {
+        fprintf(out, "{ \"algorithm=%s\": {} }", word);
+        return;
+    }
+    fprintf(out, "{\n");
+    for (int i = lo; i < hi;) {
+        int j = i + 1;
+        const char *other;
+        while (j < hi && case_word(cases[j], k, &other) == len &&
+               strncmp(word, other, len) == 0) {
+            j++;
+        }
+        indent(out, depth + 1);
+        fprintf(out, "\"%.*s\": ", (int)len, word);
+        write_cases(out, cases, i, j, k + 1, depth + 1);
+        fprintf(out, "%s\n", j < hi ? "," : "");
+        i = j;
+        if (i < hi) {
+            len = case_word(cases[i], k, &word);
+        }
+    }
+    indent(out, depth);
+    fprintf(out, "}");
+}
+
+/* MPICH's own choice for the call: its size-based selection for the
+ * collectives we tune; for the others one algorithm (or, with MPI_IN_PLACE
+ * handled apart, a choice of two). */
+static void write_default(FILE *out, const struct mpich_coll *c, int depth)
+{
+    const char *const *cases = mpich_default_cases(c);
+    if (cases) {
+        int n = 0;
+        while (cases[n]) {
+            n++;
+        }
+        write_cases(out, cases, 0, n, 0, depth);
+        return;
+    }
+    if (!c->intra_inplace) {
+        fprintf(out, "{ \"algorithm=%s\": {} }", c->intra);
         return;
     }
     fprintf(out, "{\n");
@@ -93,7 +142,7 @@ static void write_leaf(FILE *out, const struct mpich_coll *c,
                        const struct mpich_alg *a, unsigned remaining, int depth)
 {
     if (!a) {
-        write_default(out, c, depth, -1);
+        write_default(out, c, depth);
         return;
     }
     for (size_t g = 0; g < sizeof guards / sizeof guards[0]; g++) {
@@ -110,9 +159,7 @@ static void write_leaf(FILE *out, const struct mpich_coll *c,
                 write_leaf(out, c, a, remaining & ~guards[g].restriction,
                            depth + 1);
             } else {
-                write_default(out, c, depth + 1,
-                              guards[g].restriction == MPICH_NOT_IN_PLACE ? 1
-                                                                          : -1);
+                write_default(out, c, depth + 1);
             }
             fprintf(out, "%s\n", k == 0 ? "," : "");
         }
@@ -173,7 +220,7 @@ static void write_intra(FILE *out, const struct mpich_coll *c,
                         const struct export_context *ctx, int depth)
 {
     if (!tuned) {
-        write_default(out, c, depth, -1);
+        write_default(out, c, depth);
         return;
     }
     fprintf(out, "{\n");
@@ -235,6 +282,7 @@ static const struct {
     {"comm_size<=", 1, COND_RANGE, NULL},
     {"comm_size<", 1, COND_RANGE, NULL},
     {"comm_size=pow2", 0, COND_RANGE, NULL},
+    {"comm_hierarchy=parent", 0, COND_RANGE, NULL},
     {"avg_msg_size<=", 1, COND_RANGE,
      " allreduce iallreduce bcast ibcast reduce ireduce alltoall ialltoall "},
     {"avg_msg_size<", 1, COND_RANGE,
@@ -248,6 +296,12 @@ static const struct {
      " allreduce iallreduce reduce ireduce "},
     {"is_op_built_in=no", 0, COND_BOOL,
      " allreduce iallreduce reduce ireduce "},
+    {"is_commutative=yes", 0, COND_BOOL,
+     " allreduce iallreduce reduce ireduce reduce_scatter ireduce_scatter "
+     "reduce_scatter_block ireduce_scatter_block "},
+    {"is_commutative=no", 0, COND_BOOL,
+     " allreduce iallreduce reduce ireduce reduce_scatter ireduce_scatter "
+     "reduce_scatter_block ireduce_scatter_block "},
     {"is_sendbuf_inplace=yes", 0, COND_BOOL,
      " alltoall ialltoall alltoallv ialltoallv alltoallw ialltoallw "},
     {"is_sendbuf_inplace=no", 0, COND_BOOL,

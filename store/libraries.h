@@ -90,5 +90,13 @@ const struct mpich_alg *mpich_alg_find(const char *collective,
                                        const char *algorithm);
 /* 1 if name is an algorithm MPICH 4.0 accepts for that collective. */
 int mpich_alg_exists(const struct mpich_coll *c, const char *name);
+/* MPICH 4.0's own choice on intra-communicators, for the collectives we
+ * tune (NULL for the others: c->intra stands for it): a NULL-terminated
+ * list of cases, tried in order, each "COND COND ... ALGORITHM" with
+ * MPICH's condition keys, lines sharing leading conditions forming one
+ * branch (borrowed). */
+const char *const *mpich_default_cases(const struct mpich_coll *c);
+/* The algorithm that ends a case line (borrowed from line). */
+const char *mpich_case_algorithm(const char *line);
 
 #endif

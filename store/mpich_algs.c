@@ -141,6 +141,127 @@ const struct mpich_coll mpich_colls[] = {
 };
 const int mpich_colls_size = (int)(sizeof mpich_colls / sizeof mpich_colls[0]);
 
+/* MPICH 4.0's own selection on intra-communicators for the collectives we
+ * tune, as its compiled-in file (maint/tuning/coll/mpir/generic.json, the
+ * one our file replaces) decides it; checked against the string inside
+ * the installed libmpich by tests/sh/test_export_mpich.sh. One case per
+ * line: the conditions from the outermost, then the algorithm; lines that
+ * share leading conditions are one branch, tried in order. */
+static const char *const bcast_default[] = {
+    "comm_size<8 comm_hierarchy=parent avg_msg_size<=0 MPIR_Bcast_intra_smp",
+    "comm_size<8 comm_hierarchy=parent avg_msg_size=any "
+    "MPIR_Bcast_intra_binomial",
+    "comm_size<8 comm_hierarchy=any MPIR_Bcast_intra_binomial",
+    "comm_size=pow2 comm_hierarchy=parent avg_msg_size<=0 "
+    "MPIR_Bcast_intra_smp",
+    "comm_size=pow2 comm_hierarchy=parent avg_msg_size<=12288 "
+    "MPIR_Bcast_intra_binomial",
+    "comm_size=pow2 comm_hierarchy=parent avg_msg_size<=524288 "
+    "MPIR_Bcast_intra_scatter_recursive_doubling_allgather",
+    "comm_size=pow2 comm_hierarchy=parent avg_msg_size=any "
+    "MPIR_Bcast_intra_scatter_ring_allgather",
+    "comm_size=pow2 comm_hierarchy=any avg_msg_size<=12288 "
+    "MPIR_Bcast_intra_binomial",
+    "comm_size=pow2 comm_hierarchy=any avg_msg_size<=524288 "
+    "MPIR_Bcast_intra_scatter_recursive_doubling_allgather",
+    "comm_size=pow2 comm_hierarchy=any avg_msg_size=any "
+    "MPIR_Bcast_intra_scatter_ring_allgather",
+    "comm_size=any comm_hierarchy=parent avg_msg_size<=0 MPIR_Bcast_intra_smp",
+    "comm_size=any comm_hierarchy=parent avg_msg_size<=12288 "
+    "MPIR_Bcast_intra_binomial",
+    "comm_size=any comm_hierarchy=parent avg_msg_size=any "
+    "MPIR_Bcast_intra_scatter_ring_allgather",
+    "comm_size=any comm_hierarchy=any avg_msg_size<=12288 "
+    "MPIR_Bcast_intra_binomial",
+    "comm_size=any comm_hierarchy=any avg_msg_size=any "
+    "MPIR_Bcast_intra_scatter_ring_allgather",
+    NULL};
+static const char *const reduce_default[] = {
+    "comm_hierarchy=parent avg_msg_size<=0 is_commutative=yes "
+    "MPIR_Reduce_intra_smp",
+    "comm_hierarchy=parent avg_msg_size<=0 is_commutative=no "
+    "MPIR_Reduce_intra_binomial",
+    "comm_hierarchy=parent avg_msg_size<=2048 MPIR_Reduce_intra_binomial",
+    "comm_hierarchy=parent avg_msg_size=any is_op_built_in=yes count<pow2 "
+    "MPIR_Reduce_intra_binomial",
+    "comm_hierarchy=parent avg_msg_size=any is_op_built_in=yes count=any "
+    "MPIR_Reduce_intra_reduce_scatter_gather",
+    "comm_hierarchy=parent avg_msg_size=any is_op_built_in=no "
+    "MPIR_Reduce_intra_binomial",
+    "comm_hierarchy=any avg_msg_size<=2048 MPIR_Reduce_intra_binomial",
+    "comm_hierarchy=any avg_msg_size=any is_op_built_in=yes count<pow2 "
+    "MPIR_Reduce_intra_binomial",
+    "comm_hierarchy=any avg_msg_size=any is_op_built_in=yes count=any "
+    "MPIR_Reduce_intra_reduce_scatter_gather",
+    "comm_hierarchy=any avg_msg_size=any is_op_built_in=no "
+    "MPIR_Reduce_intra_binomial",
+    NULL};
+static const char *const allreduce_default[] = {
+    "avg_msg_size<=0 is_commutative=yes MPIR_Allreduce_intra_smp",
+    "avg_msg_size<=0 is_commutative=no "
+    "MPIR_Allreduce_intra_recursive_doubling",
+    "avg_msg_size<=8 MPIR_Allreduce_intra_recursive_doubling",
+    "avg_msg_size=any is_op_built_in=no "
+    "MPIR_Allreduce_intra_recursive_doubling",
+    "avg_msg_size=any is_op_built_in=yes count<pow2 "
+    "MPIR_Allreduce_intra_recursive_doubling",
+    "avg_msg_size=any is_op_built_in=yes count=any "
+    "MPIR_Allreduce_intra_reduce_scatter_allgather",
+    NULL};
+static const char *const allgather_default[] = {
+    "comm_size=pow2 total_msg_size<524288 "
+    "MPIR_Allgather_intra_recursive_doubling",
+    "comm_size=pow2 total_msg_size=any MPIR_Allgather_intra_ring",
+    "comm_size=any total_msg_size<81920 MPIR_Allgather_intra_brucks",
+    "comm_size=any total_msg_size=any MPIR_Allgather_intra_ring", NULL};
+static const char *const alltoall_default[] = {
+    "is_sendbuf_inplace=yes MPIR_Alltoall_intra_pairwise_sendrecv_replace",
+    "is_sendbuf_inplace=no comm_size<8 avg_msg_size<=32768 "
+    "MPIR_Alltoall_intra_scattered",
+    "is_sendbuf_inplace=no comm_size<8 avg_msg_size=any "
+    "MPIR_Alltoall_intra_pairwise",
+    "is_sendbuf_inplace=no comm_size=any avg_msg_size<=256 "
+    "MPIR_Alltoall_intra_brucks",
+    "is_sendbuf_inplace=no comm_size=any avg_msg_size<=32768 "
+    "MPIR_Alltoall_intra_scattered",
+    "is_sendbuf_inplace=no comm_size=any avg_msg_size=any "
+    "MPIR_Alltoall_intra_pairwise",
+    NULL};
+static const char *const barrier_default[] = {
+    "comm_hierarchy=parent MPIR_Barrier_intra_smp",
+    "comm_hierarchy=any MPIR_Barrier_intra_dissemination", NULL};
+static const char *const gather_default[] = {"MPIR_Gather_intra_binomial",
+                                             NULL};
+static const char *const scatter_default[] = {"MPIR_Scatter_intra_binomial",
+                                              NULL};
+
+static const struct {
+    const char *name;
+    const char *const *cases;
+} mpich_defaults[] = {
+    {"allgather", allgather_default}, {"allreduce", allreduce_default},
+    {"alltoall", alltoall_default},   {"barrier", barrier_default},
+    {"bcast", bcast_default},         {"gather", gather_default},
+    {"reduce", reduce_default},       {"scatter", scatter_default},
+};
+
+const char *const *mpich_default_cases(const struct mpich_coll *c)
+{
+    for (size_t i = 0; i < sizeof mpich_defaults / sizeof mpich_defaults[0];
+         i++) {
+        if (strcmp(mpich_defaults[i].name, c->name) == 0) {
+            return mpich_defaults[i].cases;
+        }
+    }
+    return NULL;
+}
+
+const char *mpich_case_algorithm(const char *line)
+{
+    const char *space = strrchr(line, ' ');
+    return space ? space + 1 : line;
+}
+
 const struct mpich_coll *mpich_coll_find(const char *name)
 {
     for (int i = 0; i < mpich_colls_size; i++) {
@@ -180,6 +301,12 @@ int mpich_alg_exists(const struct mpich_coll *c, const char *name)
         (c->intra_inplace && strcmp(name, c->intra_inplace) == 0) ||
         (c->inter && strcmp(name, c->inter) == 0)) {
         return 1;
+    }
+    const char *const *cases = mpich_default_cases(c);
+    for (int i = 0; cases && cases[i]; i++) {
+        if (strcmp(mpich_case_algorithm(cases[i]), name) == 0) {
+            return 1;
+        }
     }
     for (size_t i = 0; i < sizeof mpich_algs / sizeof mpich_algs[0]; i++) {
         if (c->collective &&

@@ -15,11 +15,13 @@
 #include "store/ompi_eval.h"
 #include "tests/check.h"
 
-/* The call MPICH's conditions are asked about: built-in op, not in place,
- * count as given. */
+/* The call MPICH's conditions are asked about: built-in commutative op,
+ * not in place, count as given, on a communicator with or without node
+ * hierarchy. */
 struct mpich_call {
     int procs;
     long avg_bytes, total_bytes, count;
+    int is_hierarchical;
 };
 
 static inline int mpich_eval_is_pow2(long v)
@@ -67,7 +69,13 @@ static inline int mpich_eval_holds(const char *key,
     if (strcmp(key, "count<pow2") == 0) {
         return call->count < mpich_eval_pof2(call->procs);
     }
+    if (strncmp(key, "comm_hierarchy=", strlen("comm_hierarchy=")) == 0) {
+        return strcmp(key, "comm_hierarchy=parent") == 0
+                   ? call->is_hierarchical
+                   : !call->is_hierarchical;
+    }
     return strcmp(key, "comm_type=intra") == 0 ||
+           strcmp(key, "is_commutative=yes") == 0 ||
            strcmp(key, "is_op_built_in=yes") == 0 ||
            strcmp(key, "is_sendbuf_inplace=no") == 0;
 }

@@ -22,6 +22,16 @@ typedef struct {
 #define MPI_ERR_ARG 12
 #define MPI_BYTE 1
 #define MPI_UNSIGNED_CHAR 2
+/* Named for collectives/buffer.c's list of predefined types only: every
+ * type here is one byte. */
+#define MPI_DOUBLE 3
+#define MPI_INT 4
+#define MPI_FLOAT 5
+#define MPI_CHAR 6
+#define MPI_LONG 7
+#define MPI_UNSIGNED 8
+#define MPI_UNSIGNED_LONG 9
+#define MPI_LONG_LONG 10
 #define MPI_OP_NULL 0
 #define MPI_SUM 1
 #define MPI_REQUEST_NULL (-1)

@@ -3,7 +3,12 @@
 # selection file: MPICH accepts it and every call succeeds. Proves the file
 # is read and its rules applied: a misspelt algorithm makes MPICH abort at
 # start-up, and one rule's algorithm swapped for one that cannot run on these
-# communicators aborts exactly at the first call that rule covers.
+# communicators aborts exactly at the first call that rule covers. Where the
+# run's method cannot be mapped, the file keeps MPICH's own size-based
+# choice: test_export_agree checks the export against the in-memory decision
+# on off-grid points with MPICH's compiled-in selection (taken from the
+# installed libmpich) as the library's choice, and a real run shows a row
+# MPICH cannot run switching algorithm with the message size.
 set -u
 . "$(dirname "$0")/lib.sh"
 if ! command -v mpicc.mpich > /dev/null || ! command -v mpirun.mpich > /dev/null; then
@@ -26,6 +31,21 @@ grep -qF "optimal.csv:18: bcast P=4 m=1024: split_binary/1024 not exported: MPIC
 grep -q '"collective=ineighbor_alltoallw"' "$tmp/sel.json" || fail "not every collective listed"
 grep -q '"algorithm=MPIR_Bcast_intra_scatter_ring_allgather"' "$tmp/sel.json" ||
     fail "bcast scatter_allgather_ring not mapped"
+
+# MPICH's own selection, compiled into libmpich as a JSON string: our
+# record of it must agree, and with it the export and the decision.
+lib=$(ldd "$tmp/probe" | awk '/libmpich/ { print $3; exit }')
+strings -n 8 "$lib" | grep -m1 '^{"collective=.*"algorithm=MPIR_Bcast_intra_binomial"' \
+    > "$tmp/mpich-own.json"
+if [ -s "$tmp/mpich-own.json" ]; then
+    MPICH_SELECTION_JSON="$tmp/mpich-own.json" build/tests/unit/test_export_agree \
+        > "$tmp/agree" 2>&1 || fail "export, decision and MPICH's own choice disagree: $(grep -v '^ok' "$tmp/agree" | head -5)"
+    cat "$tmp/agree"
+    grep -q "points compared with its compiled-in file" "$tmp/agree" ||
+        fail "MPICH's compiled-in file was not compared"
+else
+    echo "note: no selection JSON found in $lib; MPICH's own choice not compared"
+fi
 
 probe() { # np selection-file output
     MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE="$2" timeout 120 \
@@ -56,6 +76,21 @@ probe 4 "$tmp/smp.json" "$tmp/smp.4" && fail "np 4: the swapped rule was not app
 grep -q '^0 bcast 1024 0$' "$tmp/smp.4" || fail "np 4: bcast below the rule did not run"
 grep -q ' bcast 4096 ' "$tmp/smp.4" && fail "np 4: bcast at 4096 ran despite the swapped rule"
 grep -q 'bcast_intra_smp' "$tmp/smp.4.err" || fail "np 4: abort not in the SMP bcast: $(head -3 "$tmp/smp.4.err")"
+
+# reduce on 2 ranks from 4096 B is binomial/1024, which MPICH cannot run:
+# MPICH's own choice applies, binomial up to 2048 B and
+# reduce_scatter_gather above. With that one swapped for a bcast algorithm
+# (MPICH's reduce dispatcher asserts on it), the 1024 B call runs and the
+# 4096 B call aborts: the size-based choice is in force, not one algorithm
+# at every size.
+grep -qF "reduce P=2 m=4096: binomial/1024 not exported: MPICH's MPIR_Reduce_intra_binomial takes no segment size; MPICH's own size-based choice applies there" \
+    "$tmp/warn" || fail "no warning for the segmented reduce row"
+sed 's/"algorithm=MPIR_Reduce_intra_reduce_scatter_gather"/"algorithm=MPIR_Bcast_intra_smp"/' \
+    "$tmp/sel.json" > "$tmp/rsg.json"
+probe 2 "$tmp/rsg.json" "$tmp/rsg.2" && fail "np 2: MPICH's size-based reduce choice not in force"
+grep -q '^0 reduce 1024 0$' "$tmp/rsg.2" || fail "np 2: reduce at 1024 (binomial) did not run"
+grep -q ' reduce 4096 ' "$tmp/rsg.2" && fail "np 2: reduce at 4096 ran despite the swapped algorithm"
+grep -q 'mpir_coll.c' "$tmp/rsg.2.err" || fail "np 2: abort not in MPICH's dispatcher: $(head -3 "$tmp/rsg.2.err")"
 
 [ $fails -eq 0 ] && echo "all export-mpich checks passed"
 [ $fails -eq 0 ]

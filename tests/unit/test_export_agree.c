@@ -36,9 +36,11 @@ static long expect_ompi(const char *coll, const char *alg, int seg, int procs,
     return a->number;
 }
 
-/* What MPICH runs for our method (its default where it has none). */
+/* What MPICH runs for our method: where it has none, MPICH's own choice
+ * for the call, as the file ref (MPICH's compiled-in selection) makes it. */
 static const char *expect_mpich(const char *coll, const char *alg, int seg,
-                                const struct mpich_call *call)
+                                const struct mpich_call *call,
+                                const struct json *ref)
 {
     const struct mpich_coll *c = mpich_coll_of(coll);
     const struct mpich_alg *a = mpich_alg_find(coll, alg);
@@ -47,9 +49,62 @@ static const char *expect_mpich(const char *coll, const char *alg, int seg,
          !mpich_eval_is_pow2(call->procs)) ||
         ((a->restrictions & MPICH_COUNT_GE_POF2) &&
          call->count < mpich_eval_pof2(call->procs))) {
-        return c->intra;
+        return mpich_eval_alg(ref, c->name, call);
     }
     return a->name;
+}
+
+/* Our record of MPICH's own choice (an export of no rows) against MPICH's
+ * compiled-in file: the same algorithm for every collective we tune, on a
+ * grid of communicator sizes and message sizes around every threshold
+ * either file names, with and without node hierarchy. */
+static void check_defaults(const struct json *ours, const struct json *theirs)
+{
+    static const long thresholds[] = {0,     8,     256,    2048,    12288,
+                                      32768, 81920, 524288, 1L << 20};
+    int n_points = 0;
+    for (int i = 0; i < mpich_colls_size; i++) {
+        const struct mpich_coll *c = &mpich_colls[i];
+        if (!c->collective) {
+            continue;
+        }
+        for (int procs = 1; procs <= 80; procs++) {
+            long sizes[64];
+            int n = 0;
+            long pof2 = mpich_eval_pof2(procs);
+            sizes[n++] = pof2 - 1;
+            sizes[n++] = pof2;
+            for (size_t t = 0; t < sizeof thresholds / sizeof thresholds[0];
+                 t++) {
+                long v = thresholds[t];
+                sizes[n++] = v;
+                sizes[n++] = v + 1;
+                sizes[n++] = v > 0 ? v - 1 : 0;
+                sizes[n++] = v / procs;
+                sizes[n++] = v / procs + 1;
+            }
+            for (int k = 0; k < n; k++) {
+                for (int h = 0; h < 2; h++) {
+                    long m = sizes[k];
+                    struct mpich_call call = {procs, m, m * procs, m, h};
+                    const char *want = mpich_eval_alg(theirs, c->name, &call);
+                    const char *got = mpich_eval_alg(ours, c->name, &call);
+                    n_points++;
+                    if (!want || !got || strcmp(want, got) != 0) {
+                        fprintf(stderr,
+                                "%s P=%d m=%ld hierarchy %d: MPICH's own "
+                                "file %s, our record of it %s\n",
+                                c->name, procs, m, h, want ? want : "(none)",
+                                got ? got : "(none)");
+                        check_failures++;
+                    }
+                }
+            }
+        }
+    }
+    printf("MPICH's own choice: %d points compared with its compiled-in "
+           "file\n",
+           n_points);
 }
 
 static int cmp_long(const void *a, const void *b)
@@ -59,7 +114,8 @@ static int cmp_long(const void *a, const void *b)
 }
 
 static void check_run(const char *source, const struct measurement *rows,
-                      size_t n, const long *cuts, const long *procs_cuts)
+                      size_t n, const long *cuts, const long *procs_cuts,
+                      const struct json *ref)
 {
     struct decision *made = NULL, *d = NULL;
     char path[] = "/tmp/autotune-agree-XXXXXX";
@@ -92,6 +148,7 @@ static void check_run(const char *source, const struct measurement *rows,
     CHECK_INT(0, json_parse(mpich, strlen(mpich), "mpich", &root));
     long *sizes = malloc((9 * n + 4) * sizeof *sizes);
     int max_procs = 0, n_sizes = 0, n_points = 0, n_library = 0;
+    int n_mpich_library = 0;
     sizes[n_sizes++] = 0;
     sizes[n_sizes++] = 1L << 30;
     for (size_t i = 0; i < n; i++) {
@@ -162,24 +219,30 @@ static void check_run(const char *source, const struct measurement *rows,
                             want_seg);
                     check_failures++;
                 }
-                struct mpich_call call = {procs, m, m * procs, m};
-                const char *mwant =
-                    mc ? expect_mpich(coll, alg, seg, &call) : NULL;
-                const char *mgot =
-                    mc ? mpich_eval_alg(root, mc->name, &call) : NULL;
-                if (mc && (!mgot || strcmp(mwant, mgot) != 0)) {
-                    fprintf(stderr,
-                            "%s: %s P=%d m=%ld: decision %s, MPICH file %s, "
-                            "expected %s\n",
-                            source, coll, procs, m, label,
-                            mgot ? mgot : "(none)", mwant);
-                    check_failures++;
+                for (int h = 0; mc && h < 2; h++) {
+                    struct mpich_call call = {procs, m, m * procs, m, h};
+                    const char *mwant =
+                        expect_mpich(coll, alg, seg, &call, ref);
+                    const char *mgot = mpich_eval_alg(root, mc->name, &call);
+                    n_mpich_library += h == 0 && mwant && mgot &&
+                                       strcmp(mwant, mgot) == 0 &&
+                                       !mpich_alg_find(coll, alg);
+                    if (!mwant || !mgot || strcmp(mwant, mgot) != 0) {
+                        fprintf(stderr,
+                                "%s: %s P=%d m=%ld hierarchy %d: decision "
+                                "%s, MPICH file %s, expected %s\n",
+                                source, coll, procs, m, h, label,
+                                mgot ? mgot : "(none)",
+                                mwant ? mwant : "(none)");
+                        check_failures++;
+                    }
                 }
             }
         }
     }
-    printf("%s: %d points compared, %d of them the library's in Open MPI\n",
-           source, n_points, n_library);
+    printf("%s: %d points compared, %d of them the library's in Open MPI, "
+           "%d MPICH's own choice\n",
+           source, n_points, n_library, n_mpich_library);
     CHECK(n_points > 100);
     free(sizes);
     json_destroy(root);
@@ -188,8 +251,45 @@ static void check_run(const char *source, const struct measurement *rows,
     decision_destroy(d);
 }
 
+/* MPICH's own choice: MPICH's compiled-in file when MPICH_SELECTION_JSON
+ * names it (test_export_mpich.sh takes it from the installed libmpich),
+ * checked against our record of it; else our record. Caller frees. */
+static struct json *load_reference(void)
+{
+    char *text = export_text(export_mpich, NULL, 0, "defaults", NULL, NULL);
+    struct json *ours = NULL, *theirs = NULL;
+    if (!text || json_parse(text, strlen(text), "defaults", &ours) != 0) {
+        free(text);
+        return NULL;
+    }
+    free(text);
+    const char *path = getenv("MPICH_SELECTION_JSON");
+    if (!path || !*path) {
+        return ours;
+    }
+    FILE *f = fopen(path, "r");
+    char buf[1 << 16];
+    size_t len = f ? fread(buf, 1, sizeof buf, f) : 0;
+    if (f) {
+        fclose(f);
+    }
+    CHECK(len > 0 && len < sizeof buf);
+    if (len > 0 && len < sizeof buf &&
+        json_parse(buf, len, path, &theirs) == 0) {
+        check_defaults(ours, theirs);
+        json_destroy(ours);
+        return theirs;
+    }
+    return ours;
+}
+
 int main(void)
 {
+    struct json *ref = load_reference();
+    CHECK(ref != NULL);
+    if (!ref) {
+        return check_exit();
+    }
     const char *runs[] = {"tests/export", "results/bench-runs/default-grig",
                           "results/bench-runs/default-frodo-all"};
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
@@ -222,15 +322,16 @@ int main(void)
             CHECK(n_procs_moved > 0);
         }
         if (rows) {
-            check_run(runs[i], rows, n, NULL, NULL); /* the next size's */
+            check_run(runs[i], rows, n, NULL, NULL, ref); /* the next size's */
         }
         if (rows && cuts) {
-            check_run(runs[i], rows, n, cuts, procs_cuts);
+            check_run(runs[i], rows, n, cuts, procs_cuts, ref);
         }
         free(cuts);
         free(procs_cuts);
         run_data_destroy(r);
         free(rows);
     }
+    json_destroy(ref);
     return check_exit();
 }
