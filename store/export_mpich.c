@@ -26,7 +26,8 @@ static int mpich_map(const struct measurement *m,
                  "collective");
         return -1;
     }
-    r->msg_min = c->msg_key == MPICH_KEY_TOTAL ? m->msg_bytes * m->procs
+    r->key_procs = c->msg_key == MPICH_KEY_TOTAL ? m->procs : 0;
+    r->msg_min = r->key_procs                  ? m->msg_bytes * r->key_procs
                  : c->msg_key == MPICH_KEY_AVG ? m->msg_bytes
                                                : 0;
     if (strcmp(m->algorithm, STORE_DEFAULT_ALGORITHM) == 0) {

@@ -29,10 +29,10 @@ static int ompi_map(const struct measurement *m,
         snprintf(why, why_size, "Open MPI's coll/tuned has no rules for it");
         return -1;
     }
+    r->key_procs = c->msg_key == OMPI_KEY_BYTES_X_PROCS ? m->procs : 0;
     r->msg_min = c->msg_key == OMPI_KEY_NONE ? 0
-                 : c->msg_key == OMPI_KEY_BYTES_X_PROCS
-                     ? m->msg_bytes * m->procs
-                     : m->msg_bytes;
+                 : r->key_procs              ? m->msg_bytes * r->key_procs
+                                             : m->msg_bytes;
     if (strcmp(m->algorithm, STORE_DEFAULT_ALGORITHM) == 0) {
         return 0; /* measured faster than every tuned method: alg 0 */
     }

@@ -196,6 +196,62 @@ static int block_start(const struct export_context *ctx, int procs_below,
     return (int)cut + 1;
 }
 
+/* Block b of c, whose keys were computed at key_procs, again for the
+ * communicator size procs: each rule's cut (the block bytes just below
+ * it) times procs. */
+static int scaled_block(const struct block *b, int key_procs, int procs,
+                        struct block *out)
+{
+    out->procs = procs;
+    out->n = b->n;
+    out->rules = malloc((size_t)b->n * sizeof *out->rules);
+    if (!out->rules) {
+        return -1;
+    }
+    for (int r = 0; r < b->n; r++) {
+        out->rules[r] = b->rules[r];
+        if (r > 0) {
+            long cut = (b->rules[r].msg_min - 1) / key_procs;
+            out->rules[r].msg_min = cut * procs + 1;
+        }
+        out->rules[r].key_procs = procs;
+    }
+    return 0;
+}
+
+/* Splits each block of c whose keys scale and that covers several
+ * communicator sizes into one block per size (see rules_build). */
+static int split_scaled(struct coll_rules *c)
+{
+    struct coll_rules split = {c->collective, 0, NULL};
+    int rc = 0;
+    for (int b = 0; b < c->n && rc == 0; b++) {
+        struct block *from = &c->blocks[b];
+        int key_procs = from->n > 1 ? from->rules[1].key_procs : 0;
+        int last = rules_block_max(c, b);
+        if (key_procs <= 0 || last < 0) {
+            last = from->procs;
+        }
+        for (int procs = from->procs; procs <= last && rc == 0; procs++) {
+            struct block *to = coll_add_block(&split, procs);
+            if (!to) {
+                rc = -1;
+            } else if (key_procs <= 0) {
+                *to = *from; /* the rules move to split */
+                from->rules = NULL;
+            } else if ((rc = scaled_block(from, key_procs, procs, to)) == 0) {
+                coll_close_block(&split);
+            }
+        }
+    }
+    for (int b = 0; b < c->n; b++) {
+        free(c->blocks[b].rules);
+    }
+    free(c->blocks);
+    *c = split;
+    return rc;
+}
+
 int rules_build(const struct measurement *rows, size_t n,
                 const struct export_context *ctx, rule_map_fn map,
                 const char *fallback, struct rule_set *set)
@@ -247,6 +303,11 @@ int rules_build(const struct measurement *rows, size_t n,
     }
     if (c && (coll_close_block(c), coll_add_library(c, procs + 1))) {
         goto oom;
+    }
+    for (int i = 0; i < set->n; i++) {
+        if (split_scaled(&set->colls[i]) != 0) {
+            goto oom;
+        }
     }
     rc = 0;
     goto done;

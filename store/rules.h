@@ -16,6 +16,9 @@ struct rule {
     int faninout, segsize, max_requests;
     const struct mpich_alg *mpich; /* MPICH's; NULL = the default */
     int line; /* source line of the first row merged into it */
+    /* The communicator size the library multiplies the block bytes by to
+     * get its key (the row's); 0 where the key does not scale. */
+    int key_procs;
 };
 
 struct block {
@@ -49,8 +52,11 @@ typedef int (*rule_map_fn)(const struct measurement *m,
  * (ctx->msg_cuts), else the previous measured key (the first at 0); a
  * block just above its procs cut (ctx->procs_cuts), else the previous
  * measured size; blocks of the library's decision cover
- * the sizes below and above the measured ones. *set is caller-frees with
- * rules_destroy. */
+ * the sizes below and above the measured ones. Where the library's key
+ * scales with the communicator size (key_procs), a block that covers
+ * several sizes becomes one block per size, its keys scaled to that size,
+ * so that every size cuts the block bytes where the decision does. *set
+ * is caller-frees with rules_destroy. */
 int rules_build(const struct measurement *rows, size_t n,
                 const struct export_context *ctx, rule_map_fn map,
                 const char *fallback, struct rule_set *set);
