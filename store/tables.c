@@ -293,33 +293,6 @@ size_t table_prefer_default(struct measurement *opt, size_t n_opt,
     return changed;
 }
 
-int table_read_run_optimal(const char *run, const char *command,
-                           struct measurement **rows, size_t *n)
-{
-    char path[4096];
-    struct measurement *meas = NULL;
-    size_t n_meas = 0;
-    if (rundir_path(path, sizeof path, run, RUNDIR_OPTIMAL) != 0 ||
-        table_read_optimal(path, rows, n) != 0) {
-        fprintf(stderr,
-                "autotune %s: %s has no complete optimal table (run or "
-                "resume the sweep first)\n",
-                command, run);
-        return -1;
-    }
-    if (rundir_path(path, sizeof path, run, RUNDIR_MEASUREMENTS) == 0 &&
-        access(path, R_OK) == 0) {
-        if (table_read_measurements(path, &meas, &n_meas) != 0) {
-            free(*rows);
-            *rows = NULL;
-            return -1;
-        }
-        table_prefer_default(*rows, *n, meas, n_meas);
-        free(meas);
-    }
-    return 0;
-}
-
 int table_read_measurements(const char *path, struct measurement **rows,
                             size_t *n)
 {

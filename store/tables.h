@@ -39,9 +39,16 @@ bool table_is_default_faster(const struct measurement *optimum,
  * of rows changed. */
 size_t table_prefer_default(struct measurement *opt, size_t n_opt,
                             const struct measurement *meas, size_t n_meas);
+/* Fails with one line naming the first row of table_path (rows, read from
+ * run's tables) whose time differs from the run's journal record of that
+ * method: tables older than the journal. 0 when they agree or the run has
+ * no journal to hold them to (store/run_tables.c, not in libautotune). */
+int table_check_journal(const char *run, const char *table_path,
+                        const struct measurement *rows, size_t n);
 /* Reads RUN/optimal.csv for the offline command `command` (with the rule
- * above applied from RUN/measurements.csv when it is there); when the run
- * has none yet, says so once and that the sweep must finish first. */
+ * above applied from RUN/measurements.csv when it is there), both checked
+ * against the journal; when the run has none yet, says so once and that
+ * the sweep must finish first (store/run_tables.c). */
 int table_read_run_optimal(const char *run, const char *command,
                            struct measurement **rows, size_t *n);
 /* Reads a measurements.csv the same way (every row applicable). */

@@ -1,0 +1,80 @@
+/* A run directory's tables as the offline commands read them, checked
+ * against the run's journal: tables written before the journal's records
+ * were measured again (a run directory whose journal was re-swept but whose
+ * tables were copied from an older sweep) would give trees, exports and
+ * reports times that no longer hold. Not in libautotune. No MPI. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "store/journal.h"
+#include "store/rundir.h"
+#include "store/tables.h"
+
+int table_check_journal(const char *run, const char *table_path,
+                        const struct measurement *rows, size_t n)
+{
+    char path[4096];
+    struct journal *j = NULL;
+    if (rundir_path(path, sizeof path, run, RUNDIR_JOURNAL) != 0 ||
+        access(path, R_OK) != 0 || journal_load(path, &j) != 0) {
+        return 0; /* tables alone (predicted, hand-written): nothing to hold
+                     them to */
+    }
+    int rc = 0;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        const struct measurement *m = &rows[i];
+        const struct measurement *rec =
+            m->reps > 0 ? journal_find(j, m->collective, m->procs, m->msg_bytes,
+                                       m->algorithm, m->segment_bytes)
+                        : NULL; /* reps 0: inferred, never measured */
+        /* the tables print times to the nanosecond */
+        if (rec && rec->is_applicable &&
+            fabs(rec->mean_us - m->mean_us) > 0.0006) {
+            fprintf(stderr,
+                    "%s:%zu: %s P=%d m=%ld %s/%d: %.3f us, but the journal "
+                    "says %.3f us: the tables are older than the journal "
+                    "(resume the sweep to write them again)\n",
+                    table_path, i + 2, m->collective, m->procs, m->msg_bytes,
+                    m->algorithm, m->segment_bytes, m->mean_us, rec->mean_us);
+            rc = -1;
+        }
+    }
+    journal_close(j);
+    return rc;
+}
+
+int table_read_run_optimal(const char *run, const char *command,
+                           struct measurement **rows, size_t *n)
+{
+    char path[4096];
+    struct measurement *meas = NULL;
+    size_t n_meas = 0;
+    if (rundir_path(path, sizeof path, run, RUNDIR_OPTIMAL) != 0 ||
+        table_read_optimal(path, rows, n) != 0) {
+        fprintf(stderr,
+                "autotune %s: %s has no complete optimal table (run or "
+                "resume the sweep first)\n",
+                command, run);
+        return -1;
+    }
+    if (table_check_journal(run, path, *rows, *n) != 0) {
+        free(*rows);
+        *rows = NULL;
+        return -1;
+    }
+    if (rundir_path(path, sizeof path, run, RUNDIR_MEASUREMENTS) == 0 &&
+        access(path, R_OK) == 0) {
+        if (table_read_measurements(path, &meas, &n_meas) != 0 ||
+            table_check_journal(run, path, meas, n_meas) != 0) {
+            free(meas);
+            free(*rows);
+            *rows = NULL;
+            return -1;
+        }
+        table_prefer_default(*rows, *n, meas, n_meas);
+        free(meas);
+    }
+    return 0;
+}
