@@ -82,6 +82,22 @@ static MPI_Aint layout_span(const struct coll_layout *layout, int n)
     return layout->true_extent + (MPI_Aint)(n - 1) * layout->extent;
 }
 
+#ifdef SMPI_H /* defined by SimGrid's mpi.h */
+/* Temporaries at least this large are shared while coll_temp_share is on;
+ * smaller ones stay private, so a shared page is never mostly waste. */
+enum { TEMP_SHARED_MIN_BYTES = 65536 };
+static int is_temp_shared;
+#endif
+
+void coll_temp_share(int is_shared)
+{
+#ifdef SMPI_H
+    is_temp_shared = is_shared;
+#else
+    (void)is_shared;
+#endif
+}
+
 void *coll_temp_create(const struct coll_layout *layout, int n)
 {
     MPI_Aint span = layout_span(layout, n);
@@ -90,7 +106,17 @@ void *coll_temp_create(const struct coll_layout *layout, int n)
                       (PTRDIFF_MAX - layout->true_extent) / layout->extent)) {
         return NULL;
     }
-    char *raw = malloc(span > 0 ? (size_t)span : 1);
+    size_t bytes = span > 0 ? (size_t)span : 1;
+    char *raw;
+#ifdef SMPI_H
+    if (is_temp_shared && bytes >= TEMP_SHARED_MIN_BYTES) {
+        raw = SMPI_SHARED_MALLOC(bytes);
+    } else {
+        raw = malloc(bytes);
+    }
+#else
+    raw = malloc(bytes);
+#endif
     /* Callers index the buffer like a user buffer, whose data starts at
      * true_lb. */
     return raw ? raw - layout->true_lb : NULL;
@@ -98,9 +124,15 @@ void *coll_temp_create(const struct coll_layout *layout, int n)
 
 void coll_temp_destroy(void *buf, const struct coll_layout *layout)
 {
-    if (buf) {
-        free((char *)buf + layout->true_lb);
+    if (!buf) {
+        return;
     }
+#ifdef SMPI_H
+    /* Frees a shared block, or hands any other pointer to free(). */
+    SMPI_SHARED_FREE((char *)buf + layout->true_lb);
+#else
+    free((char *)buf + layout->true_lb);
+#endif
 }
 
 int coll_copy(const void *src, void *dst, int n, MPI_Datatype dtype,

@@ -102,6 +102,13 @@ long coll_buffer_bytes(enum coll_blocks blocks, int n_ranks, long msg_bytes);
 extern const struct coll_def *const coll_table[];
 extern const int coll_table_size;
 
+/* Under SMPI, while on, the algorithms' temporaries of 64 KiB and more
+ * are SMPI_SHARED_MALLOCed: every simulated rank maps the same pages, so
+ * their contents, and the results, are meaningless. For a caller that
+ * only times the calls (the harness); off by default, a no-op under a real
+ * MPI. Simulated times do not depend on the bytes. */
+void coll_temp_share(int is_shared);
+
 /* Returns the named collective or NULL (borrowed). */
 const struct coll_def *coll_find(const char *name);
 /* Returns the index of the named algorithm in c->algs, or -1. */

@@ -62,7 +62,8 @@ CFG
 {
     echo "# make bench-scale ($(date -u +%F), $(nproc) cores; the machine's load"
     echo "# average (1 min) is given with each run: wall time grows with it, CPU time"
-    echo "# much less; peak = largest resident set)"
+    echo "# much less; peak = largest resident set, which counts a shared page"
+    echo "# once per rank that maps it: see results.md for the harness's buffers)"
     echo "#"
     echo "# 1. one exhaustive point: bcast, 64 KiB, segments 0 and 4 KiB"
     echo "#    $smpi -np P -platform conf/platforms/fattree.xml build/autotune-smpi -c $runs/point-P.cfg"
