@@ -21,12 +21,51 @@ enum { MODEL_MAX_REPS = 9, MODEL_TAG = 9001 };
 /* Repetitions and warm-ups of each observation: the config's measure
  * settings, at most 9 and 1 (a simulation needs 1 and none). */
 static int n_reps = MODEL_MAX_REPS, n_warmup = 1;
-static const int pending_levels[] = {0, 1, 3, 7, 15};
-#define N_LEVELS ((int)(sizeof pending_levels / sizeof pending_levels[0]))
 
 static const char model_usage[] =
     "usage: mpirun -np N autotune model -c tune.cfg\n"
     "       smpirun -np N -platform P.xml autotune-smpi model -c tune.cfg\n";
+
+/* An experiment is named by its first output; each output is a value one
+ * rank saw (slot index of that rank's values): the blocking send gives
+ * send (rank 0) and stream1 (rank 1), the stream of K Isends gives streamK
+ * (rank 1) and each Isend's duration at its number of pending sends. */
+enum { MAX_OUTPUTS = 1 + MODEL_N_LEVELS, MAX_SLOTS = MODEL_STREAM_MAX };
+static const enum model_quantity experiments[] = {
+    MODEL_Q_SEND, MODEL_Q_ONEWAY, MODEL_Q_RECV_LATE, MODEL_Q_STREAMK,
+    MODEL_Q_REDUCE};
+#define N_EXPERIMENTS ((int)(sizeof experiments / sizeof experiments[0]))
+
+struct output {
+    enum model_quantity q;
+    int pending; /* the journal's segment_bytes */
+    int rank, slot;
+};
+
+static int experiment_outputs(enum model_quantity e, long m, struct output *out)
+{
+    int n = 0;
+    switch (e) {
+    case MODEL_Q_SEND:
+        out[n++] = (struct output){MODEL_Q_SEND, 0, 0, 0};
+        out[n++] = (struct output){MODEL_Q_STREAM1, 0, 1, 0};
+        break;
+    case MODEL_Q_STREAMK: {
+        int k = model_stream_count(m);
+        out[n++] = (struct output){MODEL_Q_STREAMK, k, 1, 0};
+        for (int l = 0; l < MODEL_N_LEVELS && model_pending_levels[l] < k;
+             l++) {
+            int p = model_pending_levels[l];
+            out[n++] = (struct output){MODEL_Q_ISEND, p, 0, p};
+        }
+        break;
+    }
+    default:
+        out[n++] = (struct output){e, 0, e == MODEL_Q_RECV_LATE, 0};
+        break;
+    }
+    return n;
+}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -36,21 +75,17 @@ static int cmp_double(const void *a, const void *b)
 
 static char *buffer;
 
-/* One repetition of quantity q between ranks 0 and 1 of pair; the duration
- * the observing rank saw (rank 1 for late receives and streams), in us. */
-static double one_rep(MPI_Comm pair, int rank, enum model_quantity q, int m,
-                      int pending, double late_wait_s)
+/* One repetition of experiment e between ranks 0 and 1 of pair: the
+ * durations this rank saw, in us, into v[slot]. */
+static void one_rep(MPI_Comm pair, int rank, enum model_quantity e, int m,
+                    double late_wait_s, double *v)
 {
-    MPI_Request reqs[MODEL_STREAM_K + 1];
-    double t0, t = 0;
-    int k = q == MODEL_Q_STREAMK ? MODEL_STREAM_K
-            : q == MODEL_Q_ISEND ? pending + 1
-                                 : 1;
+    MPI_Request reqs[MAX_SLOTS];
+    double t0;
+    int k = e == MODEL_Q_STREAMK ? model_stream_count(m) : 1;
     char *buf = buffer;
-    switch (q) {
-    case MODEL_Q_ISEND:
+    switch (e) {
     case MODEL_Q_SEND:
-    case MODEL_Q_STREAM1:
     case MODEL_Q_STREAMK:
         if (rank == 1) {
             for (int i = 0; i < k; i++) {
@@ -59,19 +94,19 @@ static double one_rep(MPI_Comm pair, int rank, enum model_quantity q, int m,
         }
         MPI_Barrier(pair);
         t0 = MPI_Wtime();
-        if (rank == 0 && q == MODEL_Q_SEND) {
+        if (rank == 0 && e == MODEL_Q_SEND) {
             MPI_Send(buf, m, MPI_BYTE, 1, MODEL_TAG, pair);
-            t = MPI_Wtime() - t0;
+            v[0] = MPI_Wtime() - t0;
         } else if (rank == 0) {
             for (int i = 0; i < k; i++) {
                 double ti = MPI_Wtime();
                 MPI_Isend(buf, m, MPI_BYTE, 1, MODEL_TAG, pair, &reqs[i]);
-                t = MPI_Wtime() - ti; /* the last one's */
+                v[i] = MPI_Wtime() - ti; /* with i sends pending */
             }
             MPI_Waitall(k, reqs, MPI_STATUSES_IGNORE);
         } else {
             MPI_Waitall(k, reqs, MPI_STATUSES_IGNORE);
-            t = MPI_Wtime() - t0;
+            v[0] = MPI_Wtime() - t0;
         }
         break;
     case MODEL_Q_ONEWAY:
@@ -80,7 +115,7 @@ static double one_rep(MPI_Comm pair, int rank, enum model_quantity q, int m,
         if (rank == 0) {
             MPI_Send(buf, m, MPI_BYTE, 1, MODEL_TAG, pair);
             MPI_Recv(buf, m, MPI_BYTE, 1, MODEL_TAG, pair, MPI_STATUS_IGNORE);
-            t = (MPI_Wtime() - t0) / 2;
+            v[0] = (MPI_Wtime() - t0) / 2;
         } else {
             MPI_Recv(buf, m, MPI_BYTE, 0, MODEL_TAG, pair, MPI_STATUS_IGNORE);
             MPI_Send(buf, m, MPI_BYTE, 0, MODEL_TAG, pair);
@@ -95,7 +130,7 @@ static double one_rep(MPI_Comm pair, int rank, enum model_quantity q, int m,
             clock_wait_until(MPI_Wtime() + late_wait_s);
             t0 = MPI_Wtime();
             MPI_Recv(buf, m, MPI_BYTE, 0, MODEL_TAG, pair, MPI_STATUS_IGNORE);
-            t = MPI_Wtime() - t0;
+            v[0] = MPI_Wtime() - t0;
         }
         break;
     case MODEL_Q_REDUCE:
@@ -103,69 +138,80 @@ static double one_rep(MPI_Comm pair, int rank, enum model_quantity q, int m,
         if (rank == 0) {
             t0 = MPI_Wtime();
             MPI_Reduce_local(buf + m, buf, m, MPI_UNSIGNED_CHAR, MPI_SUM);
-            t = MPI_Wtime() - t0;
+            v[0] = MPI_Wtime() - t0;
         }
         break;
-    case MODEL_N_QUANTITIES:
+    default:
         break;
     }
-    return t * 1e6;
+    for (int i = 0; i < k; i++) {
+        v[i] *= 1e6;
+    }
 }
 
-/* Runs one observation on ranks 0 and 1 (n_warmup, then n_reps timed);
- * rank 0 gets the statistics in *out. */
-static void observe(MPI_Comm pair, int rank, enum model_quantity q, int m,
-                    int pending, double late_wait_s, struct measurement *out)
+/* Runs experiment e on ranks 0 and 1 (n_warmup, then n_reps timed); rank 0
+ * gets one measurement per output in out[] (n_out of them), the whole
+ * experiment's cost on the first. */
+static void observe(MPI_Comm pair, int rank, enum model_quantity e, int m,
+                    double late_wait_s, struct measurement *out, int *n_out)
 {
-    double times[MODEL_MAX_REPS];
-    int observer =
-        q == MODEL_Q_RECV_LATE || q == MODEL_Q_STREAM1 || q == MODEL_Q_STREAMK;
+    double mine[MODEL_MAX_REPS][MAX_SLOTS] = {{0}};
+    double theirs[MODEL_MAX_REPS][MAX_SLOTS] = {{0}};
+    double warm[MAX_SLOTS];
+    struct output outs[MAX_OUTPUTS];
+    int n = experiment_outputs(e, m, outs);
     /* Both ranks start together, whatever came before (a resumed run). */
     MPI_Barrier(pair);
     double start = MPI_Wtime();
     for (int i = 0; i < n_warmup; i++) {
-        one_rep(pair, rank, q, m, pending, late_wait_s);
+        one_rep(pair, rank, e, m, late_wait_s, warm);
     }
     for (int i = 0; i < n_reps; i++) {
-        times[i] = one_rep(pair, rank, q, m, pending, late_wait_s);
+        one_rep(pair, rank, e, m, late_wait_s, mine[i]);
     }
-    if (observer && rank == 1) {
-        MPI_Send(times, n_reps, MPI_DOUBLE, 0, MODEL_TAG, pair);
-    } else if (observer && rank == 0) {
-        MPI_Recv(times, n_reps, MPI_DOUBLE, 1, MODEL_TAG, pair,
-                 MPI_STATUS_IGNORE);
-    }
-    if (rank != 0) {
+    int count = n_reps * MAX_SLOTS;
+    if (rank == 1) {
+        MPI_Send(mine, count, MPI_DOUBLE, 0, MODEL_TAG, pair);
         return;
     }
-    qsort(times, (size_t)n_reps, sizeof times[0], cmp_double);
-    double sum = 0, sq = 0;
-    for (int i = 0; i < n_reps; i++) {
-        sum += times[i];
+    MPI_Recv(theirs, count, MPI_DOUBLE, 1, MODEL_TAG, pair, MPI_STATUS_IGNORE);
+    double cost_s = MPI_Wtime() - start;
+    for (int o = 0; o < n; o++) {
+        double times[MODEL_MAX_REPS], sum = 0, sq = 0;
+        for (int i = 0; i < n_reps; i++) {
+            times[i] = (outs[o].rank == 0 ? mine : theirs)[i][outs[o].slot];
+            sum += times[i];
+        }
+        qsort(times, (size_t)n_reps, sizeof times[0], cmp_double);
+        double mean = sum / n_reps;
+        for (int i = 0; i < n_reps; i++) {
+            sq += (times[i] - mean) * (times[i] - mean);
+        }
+        struct measurement *r = &out[o];
+        memset(r, 0, sizeof *r);
+        snprintf(r->collective, sizeof r->collective, "p2p");
+        snprintf(r->algorithm, sizeof r->algorithm, "%s",
+                 model_quantity_names[outs[o].q]);
+        r->procs = 2;
+        r->msg_bytes = m;
+        r->segment_bytes = outs[o].pending;
+        r->is_applicable = 1;
+        r->reps = n_reps;
+        r->mean_us = mean;
+        r->median_us = times[n_reps / 2];
+        r->min_us = times[0];
+        r->max_us = times[n_reps - 1];
+        r->sd_us = n_reps > 1 ? sqrt(sq / (n_reps - 1)) : 0;
+        r->cost_s = o == 0 ? cost_s : 0;
     }
-    double mean = sum / n_reps;
-    for (int i = 0; i < n_reps; i++) {
-        sq += (times[i] - mean) * (times[i] - mean);
-    }
-    memset(out, 0, sizeof *out);
-    snprintf(out->collective, sizeof out->collective, "p2p");
-    snprintf(out->algorithm, sizeof out->algorithm, "%s",
-             model_quantity_names[q]);
-    out->procs = 2;
-    out->msg_bytes = m;
-    out->segment_bytes = pending;
-    out->is_applicable = 1;
-    out->reps = n_reps;
-    out->mean_us = mean;
-    out->median_us = times[n_reps / 2];
-    out->min_us = times[0];
-    out->max_us = times[n_reps - 1];
-    out->sd_us = n_reps > 1 ? sqrt(sq / (n_reps - 1)) : 0;
-    out->cost_s = MPI_Wtime() - start;
+    *n_out = n;
 }
 
-/* The sizes measured: 0, every power of two up to the largest message or
- * segment of the config, and those sizes themselves; ascending, unique. */
+/* The sizes measured: 0, every power of two up to a 16th of the largest
+ * message or segment of the config, and the config's sizes themselves;
+ * ascending, unique. Above that the parameters are interpolated between
+ * the config's sizes: the large sizes are most of the cost, and a
+ * transfer's time is close to linear there. */
 static long *model_sizes(const struct config *c, int *n)
 {
     long max = 1;
@@ -182,7 +228,7 @@ static long *model_sizes(const struct config *c, int *n)
     }
     *n = 0;
     sizes[(*n)++] = 0;
-    for (long m = 1; m <= max; m *= 2) {
+    for (long m = 1; m <= max / 16; m *= 2) {
         sizes[(*n)++] = m;
     }
     for (int i = 0; i < c->n_msgs; i++) {
@@ -250,6 +296,8 @@ static int controller_open(const char *config_path, int world_size,
     journal_settings_add(&settings, "model.reps", "%d", n_reps);
     journal_settings_add(&settings, "model.warmup", "%d", n_warmup);
     journal_settings_add(&settings, "model.ranks", "0,1");
+    journal_settings_add(&settings, "model.stream_bytes", "%d",
+                         (int)MODEL_STREAM_BYTES);
     if (store_make_dir(c->output) != 0 ||
         rundir_lock_open(c->output, lock) != 0) {
         config_free(c);
@@ -264,7 +312,7 @@ static int controller_open(const char *config_path, int world_size,
     return 0;
 }
 
-/* Rank 0: every missing observation, in order of size. */
+/* Rank 0: every experiment with a missing output, in order of size. */
 static int controller_run(MPI_Comm pair, const long *sizes, int n_sizes,
                           struct journal *j, double *cost_s, int *n_new)
 {
@@ -273,51 +321,67 @@ static int controller_run(MPI_Comm pair, const long *sizes, int n_sizes,
     for (int s = 0; s < n_sizes; s++) {
         long m = sizes[s];
         double late_wait_s = 0;
-        for (int q = 0; q < MODEL_N_QUANTITIES; q++) {
-            int n_pending = q == MODEL_Q_ISEND ? N_LEVELS : 1;
-            for (int l = 0; l < n_pending; l++) {
-                int pending = q == MODEL_Q_ISEND ? pending_levels[l] : 0;
-                const struct measurement *rec = journal_find(
-                    j, "p2p", 2, m, model_quantity_names[q], pending);
-                if (!rec) {
-                    long cmd[4] = {q, m, pending, 0};
-                    memcpy(&cmd[3], &late_wait_s, sizeof late_wait_s);
-                    struct measurement out;
-                    MPI_Send(cmd, 4, MPI_LONG, 1, MODEL_TAG, pair);
-                    observe(pair, 0, (enum model_quantity)q, (int)m, pending,
-                            late_wait_s, &out);
-                    if (journal_append(j, &out) != 0) {
-                        return -1;
+        for (int e = 0; e < N_EXPERIMENTS; e++) {
+            struct output outs[MAX_OUTPUTS];
+            const struct measurement *rec[MAX_OUTPUTS];
+            int n = experiment_outputs(experiments[e], m, outs), missing = 0;
+            for (int o = 0; o < n; o++) {
+                rec[o] = journal_find(j, "p2p", 2, m,
+                                      model_quantity_names[outs[o].q],
+                                      outs[o].pending);
+                missing |= rec[o] == NULL;
+            }
+            if (missing) {
+                struct measurement got[MAX_OUTPUTS];
+                int n_got = 0;
+                long cmd[3] = {experiments[e], m, 0};
+                memcpy(&cmd[2], &late_wait_s, sizeof late_wait_s);
+                MPI_Send(cmd, 3, MPI_LONG, 1, MODEL_TAG, pair);
+                observe(pair, 0, experiments[e], (int)m, late_wait_s, got,
+                        &n_got);
+                /* Only what is missing (what a resumed run kept stays),
+                 * the experiment's cost on the first record appended. */
+                double cost = got[0].cost_s;
+                for (int o = 0; o < n_got; o++) {
+                    if (!rec[o]) {
+                        got[o].cost_s = cost;
+                        cost = 0;
+                        if (journal_append(j, &got[o]) != 0) {
+                            return -1;
+                        }
+                        (*n_new)++;
                     }
-                    rec = journal_find(j, "p2p", 2, m, model_quantity_names[q],
-                                       pending);
-                    (*n_new)++;
                 }
-                *cost_s += rec->cost_s;
-                if (q == MODEL_Q_ONEWAY) {
-                    /* Long enough for the message to have arrived. */
-                    late_wait_s = 4 * rec->max_us * 1e-6 + 1e-3;
-                }
+            }
+            for (int o = 0; o < n; o++) {
+                rec[o] = journal_find(j, "p2p", 2, m,
+                                      model_quantity_names[outs[o].q],
+                                      outs[o].pending);
+                *cost_s += rec[o]->cost_s;
+            }
+            if (experiments[e] == MODEL_Q_ONEWAY) {
+                /* Long enough for the message to have arrived. */
+                late_wait_s = 2 * rec[0]->max_us * 1e-6 + 1e-4;
             }
         }
     }
-    long stop[4] = {-1, 0, 0, 0};
-    MPI_Send(stop, 4, MPI_LONG, 1, MODEL_TAG, pair);
+    long stop[3] = {-1, 0, 0};
+    MPI_Send(stop, 3, MPI_LONG, 1, MODEL_TAG, pair);
     return 0;
 }
 
 static void worker_run(MPI_Comm pair)
 {
     for (;;) {
-        long cmd[4];
+        long cmd[3];
         double late_wait_s;
-        MPI_Recv(cmd, 4, MPI_LONG, 0, MODEL_TAG, pair, MPI_STATUS_IGNORE);
+        MPI_Recv(cmd, 3, MPI_LONG, 0, MODEL_TAG, pair, MPI_STATUS_IGNORE);
         if (cmd[0] < 0) {
             return;
         }
-        memcpy(&late_wait_s, &cmd[3], sizeof late_wait_s);
-        observe(pair, 1, (enum model_quantity)cmd[0], (int)cmd[1], (int)cmd[2],
-                late_wait_s, NULL);
+        memcpy(&late_wait_s, &cmd[2], sizeof late_wait_s);
+        observe(pair, 1, (enum model_quantity)cmd[0], (int)cmd[1], late_wait_s,
+                NULL, NULL);
     }
 }
 

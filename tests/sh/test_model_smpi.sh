@@ -29,10 +29,14 @@ smpi 2 model -c "$tmp/t.cfg" > "$tmp/model.out" 2>&1 || { cat "$tmp/model.out"; 
 cat "$tmp/model.out"
 m="$tmp/run/model.csv"
 [ "$(head -1 "$m")" = "quantity,msg_bytes,pending,value_us,reps,cost_s" ] || fail "model.csv header"
-# 0, powers of two to 65536 (18 sizes) and 4096*... : every quantity at every size.
+# 0, powers of two to 65536 / 16, and 8192 and 65536 (16 sizes): each
+# with send, stream1, oneway, recv_late, streamK, reduce and isend at the
+# pending counts below the stream's K (0, 1, 3, 7, 15 where K is 16; 0, 1, 3
+# at 65536 bytes, where K is 4).
 sizes=$(awk -F, 'NR > 1 && $1 == "oneway"' "$m" | wc -l)
-[ "$sizes" -eq 18 ] || fail "$sizes sizes measured, expected 18"
-[ "$(awk -F, 'NR > 1' "$m" | wc -l)" -eq $((sizes * 11)) ] || fail "not 11 observations per size"
+[ "$sizes" -eq 16 ] || fail "$sizes sizes measured, expected 16"
+[ "$(awk -F, 'NR > 1' "$m" | wc -l)" -eq $((15 * 11 + 9)) ] || fail "not 11 observations per size (9 at 65536)"
+grep -q '^streamK,65536,4,' "$m" || fail "streamK at 65536: not 4 messages: $(grep '^streamK,65536,' "$m")"
 # Grig's one-way latency of a small message is tens of microseconds
 # (its file says 66.5 us for its own ping-pong); measured, not read.
 awk -F, '$1 == "oneway" && $2 == 1 { exit !($4 > 30 && $4 < 200) }' "$m" || fail "one-way 1 B: $(grep '^oneway,1,' "$m")"

@@ -40,8 +40,10 @@ static size_t synthetic(struct model_obs *obs)
         double isend = is_rdv ? 3 : 10;
         double send = is_rdv ? 3 + 150 + 0.01 * (double)m : 10;
         double oneway = is_rdv ? send + 10 : 10 + 50 + 0.01 * (double)m;
-        for (int l = 0; l < 5; l++) {
-            /* Each pending send makes the next Isend 1 us dearer. */
+        /* The stream's K Isends, timed one by one: each pending send
+         * makes the next 1 us dearer. */
+        int k = model_stream_count(m);
+        for (int l = 0; l < 5 && levels[l] < k; l++) {
             obs[n++] = (struct model_obs){MODEL_Q_ISEND, m, levels[l],
                                           isend + levels[l]};
         }
@@ -49,8 +51,8 @@ static size_t synthetic(struct model_obs *obs)
         obs[n++] = (struct model_obs){MODEL_Q_ONEWAY, m, 0, oneway};
         obs[n++] = (struct model_obs){MODEL_Q_RECV_LATE, m, 0, 5};
         obs[n++] = (struct model_obs){MODEL_Q_STREAM1, m, 0, oneway};
-        obs[n++] = (struct model_obs){
-            MODEL_Q_STREAMK, m, 0, oneway + (MODEL_STREAM_K - 1) * gap_of(m)};
+        obs[n++] = (struct model_obs){MODEL_Q_STREAMK, m, k,
+                                      oneway + (k - 1) * gap_of(m)};
         obs[n++] =
             (struct model_obs){MODEL_Q_REDUCE, m, 0, 1 + 0.002 * (double)m};
     }
@@ -88,6 +90,12 @@ static void test_fit(const struct model_params *p)
     CHECK_NEAR(3 + 150 + 1000, q.send_us);
     CHECK_NEAR(10, q.transfer_us);
     CHECK_NEAR(1002, q.gap_us);
+    /* A stream of 4 at 1 MiB: its gap, and more pending sends than it had
+     * cost what its last one did. */
+    CHECK_INT(4, model_stream_count(1048576));
+    model_params_at(p, 1048576, 40, &q);
+    CHECK_NEAR(2 + 0.01 * 1048576, q.gap_us);
+    CHECK_NEAR(3 + 3, q.isend_us);
     CHECK_NEAR(1 + 0.002 * 5000, model_params_reduce_us(p, 5000));
 }
 
