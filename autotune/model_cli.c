@@ -1,9 +1,10 @@
 /* `autotune model`: measures the point-to-point parameters of seed 003
  * §3.3 between world ranks 0 and 1 at the config's message and segment
- * sizes (and every power of two up to the largest), journaled in
+ * sizes (and the powers of two up to a 16th of the largest), then, from 4
+ * ranks, the backbone (disjoint pairs sending at once); journaled in
  * RUN/model.journal like experiments (a rerun measures only what is
  * missing), then written to RUN/model.csv. Rank 0 drives; rank 1 answers;
- * the other ranks wait. */
+ * the other ranks wait for the pairs. */
 #include "autotune/model_cli.h"
 #include "autotune/clock.h"
 #include "autotune/config.h"
@@ -149,6 +150,35 @@ static void one_rep(MPI_Comm pair, int rank, enum model_quantity e, int m,
     }
 }
 
+/* One journal record of quantity q from n_reps times (sorted here). */
+static void fill_record(struct measurement *r, enum model_quantity q, long m,
+                        int pending, double *times, double cost_s)
+{
+    double sum = 0, sq = 0;
+    qsort(times, (size_t)n_reps, sizeof times[0], cmp_double);
+    for (int i = 0; i < n_reps; i++) {
+        sum += times[i];
+    }
+    double mean = sum / n_reps;
+    for (int i = 0; i < n_reps; i++) {
+        sq += (times[i] - mean) * (times[i] - mean);
+    }
+    memset(r, 0, sizeof *r);
+    snprintf(r->collective, sizeof r->collective, "p2p");
+    snprintf(r->algorithm, sizeof r->algorithm, "%s", model_quantity_names[q]);
+    r->procs = 2;
+    r->msg_bytes = m;
+    r->segment_bytes = pending;
+    r->is_applicable = 1;
+    r->reps = n_reps;
+    r->mean_us = mean;
+    r->median_us = times[n_reps / 2];
+    r->min_us = times[0];
+    r->max_us = times[n_reps - 1];
+    r->sd_us = n_reps > 1 ? sqrt(sq / (n_reps - 1)) : 0;
+    r->cost_s = cost_s;
+}
+
 /* Runs experiment e on ranks 0 and 1 (n_warmup, then n_reps timed); rank 0
  * gets one measurement per output in out[] (n_out of them), the whole
  * experiment's cost on the first. */
@@ -177,32 +207,12 @@ static void observe(MPI_Comm pair, int rank, enum model_quantity e, int m,
     MPI_Recv(theirs, count, MPI_DOUBLE, 1, MODEL_TAG, pair, MPI_STATUS_IGNORE);
     double cost_s = MPI_Wtime() - start;
     for (int o = 0; o < n; o++) {
-        double times[MODEL_MAX_REPS], sum = 0, sq = 0;
+        double times[MODEL_MAX_REPS];
         for (int i = 0; i < n_reps; i++) {
             times[i] = (outs[o].rank == 0 ? mine : theirs)[i][outs[o].slot];
-            sum += times[i];
         }
-        qsort(times, (size_t)n_reps, sizeof times[0], cmp_double);
-        double mean = sum / n_reps;
-        for (int i = 0; i < n_reps; i++) {
-            sq += (times[i] - mean) * (times[i] - mean);
-        }
-        struct measurement *r = &out[o];
-        memset(r, 0, sizeof *r);
-        snprintf(r->collective, sizeof r->collective, "p2p");
-        snprintf(r->algorithm, sizeof r->algorithm, "%s",
-                 model_quantity_names[outs[o].q]);
-        r->procs = 2;
-        r->msg_bytes = m;
-        r->segment_bytes = outs[o].pending;
-        r->is_applicable = 1;
-        r->reps = n_reps;
-        r->mean_us = mean;
-        r->median_us = times[n_reps / 2];
-        r->min_us = times[0];
-        r->max_us = times[n_reps - 1];
-        r->sd_us = n_reps > 1 ? sqrt(sq / (n_reps - 1)) : 0;
-        r->cost_s = o == 0 ? cost_s : 0;
+        fill_record(&out[o], outs[o].q, m, outs[o].pending, times,
+                    o == 0 ? cost_s : 0);
     }
     *n_out = n;
 }
@@ -370,6 +380,71 @@ static int controller_run(MPI_Comm pair, const long *sizes, int n_sizes,
     return 0;
 }
 
+/* Every rank: n_pairs ranks i each send one MODEL_STREAM_BYTES message to
+ * i + world_size / 2, all at once; rank 0 gets the slowest pair's time
+ * from the barrier, in us (each rank's own clock from its own exit). */
+static double pairs_rep(int rank, int world_size, int n_pairs)
+{
+    int half = world_size / 2, m = MODEL_STREAM_BYTES;
+    double t = 0, slowest = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    if (rank < n_pairs) {
+        MPI_Send(buffer, m, MPI_BYTE, rank + half, MODEL_TAG, MPI_COMM_WORLD);
+        t = MPI_Wtime() - t0;
+    } else if (rank >= half && rank < half + n_pairs) {
+        MPI_Recv(buffer, m, MPI_BYTE, rank - half, MODEL_TAG, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+        t = MPI_Wtime() - t0;
+    }
+    MPI_Reduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    return slowest * 1e6;
+}
+
+/* Every rank, from 4 ranks: the pairs observations the journal lacks (1
+ * pair, then world_size / 2 at once); rank 0 journals them and adds every
+ * pairs record's cost to *cost_s. */
+static int pairs_run(int rank, int world_size, struct journal *j,
+                     double *cost_s, int *n_new)
+{
+    int levels[2] = {1, world_size / 2}, is_missing[2] = {0, 0}, rc = 0;
+    if (world_size < 4) {
+        return 0;
+    }
+    for (int l = 0; l < 2 && rank == 0; l++) {
+        is_missing[l] =
+            !journal_find(j, "p2p", 2, MODEL_STREAM_BYTES,
+                          model_quantity_names[MODEL_Q_PAIRS], levels[l]);
+    }
+    MPI_Bcast(is_missing, 2, MPI_INT, 0, MPI_COMM_WORLD);
+    for (int l = 0; l < 2; l++) {
+        if (!is_missing[l]) {
+            continue;
+        }
+        double times[MODEL_MAX_REPS], start = MPI_Wtime();
+        for (int i = 0; i < n_warmup; i++) {
+            pairs_rep(rank, world_size, levels[l]);
+        }
+        for (int i = 0; i < n_reps; i++) {
+            times[i] = pairs_rep(rank, world_size, levels[l]);
+        }
+        if (rank == 0) {
+            struct measurement r;
+            fill_record(&r, MODEL_Q_PAIRS, MODEL_STREAM_BYTES, levels[l], times,
+                        MPI_Wtime() - start);
+            rc = rc != 0 ? rc : journal_append(j, &r);
+            (*n_new)++;
+        }
+    }
+    for (int l = 0; l < 2 && rank == 0; l++) {
+        const struct measurement *r =
+            journal_find(j, "p2p", 2, MODEL_STREAM_BYTES,
+                         model_quantity_names[MODEL_Q_PAIRS], levels[l]);
+        *cost_s += r ? r->cost_s : 0;
+    }
+    return rc;
+}
+
 static void worker_run(MPI_Comm pair)
 {
     for (;;) {
@@ -440,37 +515,45 @@ int model_main(int argc, char **argv)
     MPI_Comm pair;
     MPI_Comm_split(MPI_COMM_WORLD, rank < 2 ? 0 : MPI_UNDEFINED, rank, &pair);
     clock_enter_epoch();
-    /* Twice the largest size: the reduction's two operands. */
-    buffer = calloc(2 * (size_t)max_size + 1, 1);
+    /* Twice the largest size: the reduction's two operands; at least the
+     * pairs' message. */
+    size_t buffer_bytes = 2 * (size_t)max_size + 1;
+    if (buffer_bytes < MODEL_STREAM_BYTES) {
+        buffer_bytes = MODEL_STREAM_BYTES;
+    }
+    buffer = calloc(buffer_bytes, 1);
     int has_buffer = buffer != NULL, all_have;
     MPI_Allreduce(&has_buffer, &all_have, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (!all_have) {
-        fprintf(stderr, "autotune model: out of memory for %ld bytes\n",
-                2 * max_size);
+        fprintf(stderr, "autotune model: out of memory for %zu bytes\n",
+                buffer_bytes);
         goto done;
     }
-    status = 0;
+    double cost_s = 0;
+    int n_new = 0;
     if (rank == 0) {
-        double cost_s = 0;
-        int n_new = 0;
-        char path[2048];
         status = controller_run(pair, sizes, n_sizes, j, &cost_s, &n_new);
-        if (status == 0 &&
-            (rundir_path(path, sizeof path, cfg.output, RUNDIR_MODEL) != 0 ||
-             store_write_file(path, write_model_csv, j) != 0)) {
-            status = 1;
-        }
-        if (status == 0) {
-            printf("autotune model: %d sizes from 0 to %ld bytes, %d "
-                   "observations measured now (%zu in the journal), cost "
-                   "%.3f s; wrote %s\n",
-                   n_sizes, max_size, n_new, journal_count(j), cost_s, path);
-        }
     } else if (rank == 1) {
         worker_run(pair);
     }
     if (pair != MPI_COMM_NULL) {
         MPI_Comm_free(&pair);
+    }
+    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (status == 0 && pairs_run(rank, world_size, j, &cost_s, &n_new) != 0) {
+        status = 1;
+    }
+    if (rank == 0 && status == 0) {
+        char path[2048];
+        if (rundir_path(path, sizeof path, cfg.output, RUNDIR_MODEL) != 0 ||
+            store_write_file(path, write_model_csv, j) != 0) {
+            status = 1;
+        } else {
+            printf("autotune model: %d sizes from 0 to %ld bytes, %d "
+                   "observations measured now (%zu in the journal), cost "
+                   "%.3f s; wrote %s\n",
+                   n_sizes, max_size, n_new, journal_count(j), cost_s, path);
+        }
     }
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
 done:

@@ -63,6 +63,9 @@ enum model_quantity {
     MODEL_Q_STREAM1,   /* receiver's time for the blocking send's message */
     MODEL_Q_STREAMK,   /* ... for K messages back to back (K: `pending`) */
     MODEL_Q_REDUCE,    /* MPI_Reduce_local over msg_bytes unsigned chars */
+    MODEL_Q_PAIRS,     /* `pending` disjoint pairs each sending one message
+                          at once: the slowest pair's time (the network's
+                          shared capacity; from 4 ranks) */
     MODEL_N_QUANTITIES
 };
 /* isend is measured at these numbers of pending sends (those below the
@@ -82,7 +85,8 @@ int model_quantity_find(const char *name);
 struct model_obs {
     enum model_quantity q;
     long msg_bytes;
-    int pending; /* isend: sends already pending; streamK: K; else 0 */
+    int pending; /* isend: sends already pending; streamK: K; pairs: the
+                    number of pairs; else 0 */
     double value_us;
 };
 
@@ -116,6 +120,10 @@ void model_params_at(const struct model_params *p, long msg_bytes, int pending,
                      struct model_p2p *out);
 /* The local reduction of bytes (fitted a + b * bytes). */
 double model_params_reduce_us(const struct model_params *p, long bytes);
+/* How many flows at a link's full rate the network carries at once
+ * (n T(1 pair) / T(n pairs) where n pairs took longer than one), 0 when
+ * not limited or not measured. */
+double model_params_backbone_flows(const struct model_params *p);
 /* The largest size measured eager (0 if none). */
 long model_params_eager_max(const struct model_params *p);
 
@@ -131,7 +139,8 @@ int model_load(const char *path, struct model_params **out, double *cost_s);
 /* Replays the schedule with the parameters, in time order (LogGP-like:
  * each rank's clock advances by its overheads; a message is a flow of its
  * gap's work on its sender's and receiver's links, shared equally among the
- * flows on each, and arrives its latency after; a receive waits for its
+ * flows on each, all flows together within the backbone's capacity, and
+ * arrives its latency after; a receive waits for its
  * message; rendezvous data leaves once its receive is posted). *time_us is
  * the last rank's end. Fails with one line if the schedule deadlocks. */
 int model_replay(const struct model_schedule *s, const struct model_params *p,

@@ -10,7 +10,8 @@
 #include <string.h>
 
 const char *const model_quantity_names[MODEL_N_QUANTITIES] = {
-    "isend", "send", "oneway", "recv_late", "stream1", "streamK", "reduce"};
+    "isend",   "send",    "oneway", "recv_late",
+    "stream1", "streamK", "reduce", "pairs"};
 
 const int model_pending_levels[MODEL_N_LEVELS] = {0, 1, 3, 7, 15};
 #define N_LEVELS MODEL_N_LEVELS
@@ -45,6 +46,7 @@ struct model_params {
     int n;
     struct size_params *sizes; /* ascending msg_bytes */
     double reduce_us, reduce_us_per_byte;
+    double backbone_flows; /* 0: unlimited */
 };
 
 void model_params_destroy(struct model_params *p)
@@ -105,6 +107,29 @@ static void fit_reduce(const struct model_obs *obs, size_t n, double *a,
     if (*a < 0) {
         *a = 0;
     }
+}
+
+/* From the pairs observations: one pair's time and the most pairs'. A
+ * slowdown under 5 % is latency and noise, not a full backbone. */
+static double fit_backbone(const struct model_obs *obs, size_t n)
+{
+    double t1 = NAN, tn = NAN;
+    int most = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (obs[i].q != MODEL_Q_PAIRS) {
+            continue;
+        }
+        if (obs[i].pending == 1) {
+            t1 = obs[i].value_us;
+        } else if (obs[i].pending > most) {
+            most = obs[i].pending;
+            tn = obs[i].value_us;
+        }
+    }
+    if (isnan(t1) || isnan(tn) || t1 <= 0 || tn <= 1.05 * t1) {
+        return 0;
+    }
+    return most * t1 / tn;
 }
 
 int model_params_fit(const struct model_obs *obs, size_t n,
@@ -186,6 +211,7 @@ int model_params_fit(const struct model_obs *obs, size_t n,
         p->sizes[i].is_rendezvous = i >= first_rdv;
     }
     fit_reduce(obs, n, &p->reduce_us, &p->reduce_us_per_byte);
+    p->backbone_flows = fit_backbone(obs, n);
     *out = p;
     p = NULL;
     rc = 0;
@@ -193,6 +219,11 @@ done:
     free(sizes);
     model_params_destroy(p);
     return rc;
+}
+
+double model_params_backbone_flows(const struct model_params *p)
+{
+    return p->backbone_flows;
 }
 
 long model_params_eager_max(const struct model_params *p)

@@ -58,6 +58,8 @@ struct replay {
     int *active, n_active, cap_active;
     int *n_up, *n_down;
     int *blocked;
+    double *rates; /* scratch for the backbone's level */
+    int cap_rates;
 };
 
 /* The message has arrived (its flow ended): its waiters run again. */
@@ -332,16 +334,57 @@ static void block(struct replay *r, int rank)
     }
 }
 
-/* The flows' rates: each link shared equally among its flows, a flow
- * going at the rate of the busier of its two links. */
-static void flows_rate(struct replay *r)
+static int cmp_rate(const void *a, const void *b)
 {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The flows' rates: each link shared equally among its flows, a flow
+ * going at the rate of the busier of its two links; then, where the flows
+ * together would carry more than the backbone, each is capped at the one
+ * level that fills it (max-min: flows slower than the level keep their
+ * rate). */
+static int flows_rate(struct replay *r)
+{
+    double sum = 0;
     for (int i = 0; i < r->n_active; i++) {
         struct message *m = &r->msgs[r->active[i]];
         int n = r->n_up[m->src] > r->n_down[m->dst] ? r->n_up[m->src]
                                                     : r->n_down[m->dst];
         m->rate = 1.0 / n;
+        sum += m->rate;
     }
+    double capacity = model_params_backbone_flows(r->params);
+    if (capacity <= 0 || sum <= capacity) {
+        return 0;
+    }
+    if (r->n_active > r->cap_rates) {
+        double *more =
+            realloc(r->rates, (size_t)r->n_active * sizeof *r->rates);
+        if (!more) {
+            return -1;
+        }
+        r->rates = more;
+        r->cap_rates = r->n_active;
+    }
+    for (int i = 0; i < r->n_active; i++) {
+        r->rates[i] = r->msgs[r->active[i]].rate;
+    }
+    qsort(r->rates, (size_t)r->n_active, sizeof *r->rates, cmp_rate);
+    double left = capacity, level = 0;
+    for (int i = 0; i < r->n_active; i++) {
+        level = left / (r->n_active - i);
+        if (r->rates[i] >= level) {
+            break;
+        }
+        left -= r->rates[i];
+    }
+    for (int i = 0; i < r->n_active; i++) {
+        struct message *m = &r->msgs[r->active[i]];
+        m->rate = fmin(m->rate, level);
+    }
+    return 0;
 }
 
 /* The event-driven replay with shared links: ranks run in time order, one
@@ -385,7 +428,9 @@ static int run_shared(struct replay *r)
                 }
             }
             now = t_end;
-            flows_rate(r);
+            if (flows_rate(r) != 0) {
+                return -1;
+            }
         } else if (t_start <= t_rank) {
             for (int i = 0; i < r->n_active; i++) {
                 struct message *m = &r->msgs[r->active[i]];
@@ -408,7 +453,9 @@ static int run_shared(struct replay *r)
                     i++;
                 }
             }
-            flows_rate(r);
+            if (flows_rate(r) != 0) {
+                return -1;
+            }
         } else {
             int rc = step(r, rank);
             if (rc < 0) {
@@ -480,6 +527,7 @@ done:
     free(r.blocked);
     free(r.starting);
     free(r.active);
+    free(r.rates);
     free(r.msgs);
     return rc;
 }

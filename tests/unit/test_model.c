@@ -241,9 +241,35 @@ static void test_record(const struct model_params *p)
     }
 }
 
+/* The backbone: 4 pairs at once took twice one pair's time, so it carries
+ * 2 flows at full rate. 4 disjoint pairs sending 10000 bytes at once (each
+ * 92 us of work from 10) share it at half rate: they end at 10 + 184 and
+ * arrive 58 later; 2 pairs are not slowed (10 + 92 + 58). */
+static void test_backbone(struct model_obs *obs, size_t n)
+{
+    struct model_params *p = NULL;
+    obs[n++] = (struct model_obs){MODEL_Q_PAIRS, 262144, 1, 100};
+    obs[n++] = (struct model_obs){MODEL_Q_PAIRS, 262144, 4, 200};
+    CHECK_INT(0, model_params_fit(obs, n, &p));
+    if (!p) {
+        return;
+    }
+    CHECK_NEAR(2, model_params_backbone_flows(p));
+    for (int n_pairs = 4; n_pairs >= 2; n_pairs -= 2) {
+        struct model_schedule *s = model_schedule_create(8);
+        for (int r = 0; r < n_pairs; r++) {
+            send(s, r, r + 4, 10000);
+            recv(s, r + 4, r, 10000);
+        }
+        CHECK_NEAR(n_pairs == 4 ? 194 + 58 : 160, replay(s, p));
+        model_schedule_destroy(s);
+    }
+    model_params_destroy(p);
+}
+
 int main(void)
 {
-    struct model_obs obs[N_SIZES * 11];
+    struct model_obs obs[N_SIZES * 11 + 2];
     size_t n = synthetic(obs);
     struct model_params *p;
     CHECK_INT(0, model_params_fit(obs, n, &p));
@@ -251,9 +277,11 @@ int main(void)
         test_fit(p);
         test_replay(p);
         test_record(p);
+        CHECK_NEAR(0, model_params_backbone_flows(p));
     }
     model_params_destroy(p);
     p = NULL;
+    test_backbone(obs, n);
     /* Missing quantities are named. */
     CHECK_INT(-1, model_params_fit(obs, 3, &p));
     return check_exit();
