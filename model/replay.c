@@ -4,9 +4,12 @@
  * data waits for the receive, once its receive is posted) as a flow of
  * gap - Isend microseconds of work on its sender's uplink and receiver's
  * downlink, each link shared equally among its flows (as TCP and SimGrid
- * share them); it arrives its remaining latency after the flow ends; a
- * receive completes at the later of that and its posting plus the
- * late-receive time. Ranks and flows advance in time order. */
+ * share them; all of them within the backbone's capacity); it arrives its
+ * remaining latency after the flow ends (the one-way time was measured
+ * with the receive posted first); eager data held for a receive posted
+ * after the send arrives a late receive's time after it; a receive
+ * completes at the later of that and its posting plus the late-receive
+ * time. Ranks and flows advance in time order. */
 #include "model/model.h"
 
 #include <math.h>
@@ -18,9 +21,10 @@ struct message {
     int src, dst, tag;
     long bytes;
     struct model_p2p p;
-    double send_end;  /* the sender's clock after posting it */
-    double recv_post; /* NAN until a receive matches it */
-    double depart;    /* NAN until it leaves */
+    double send_end;   /* the sender's clock after posting it */
+    int is_send_first; /* its receive was not posted before the send */
+    double recv_post;  /* NAN until a receive matches it */
+    double depart;     /* NAN until it leaves */
     /* Shared links: the flow's work at the full rate, what is left of it,
      * its rate, and when it ended (NAN until then). */
     double work, remaining, rate, finish;
@@ -159,6 +163,7 @@ static int match_send(struct replay *r, int msg)
         struct request *q = &r->reqs[m->dst][c->recvs[c->head_recvs++]];
         q->msg = msg;
         m->recv_post = q->post;
+        m->is_send_first = !(q->post < m->send_end - m->p.isend_us);
         if (q->is_awaited) {
             m->waiter[0] = m->dst;
         }
@@ -183,7 +188,9 @@ static int match_recv(struct replay *r, int dst, const struct model_op *op)
     }
     if (c->head_sends < c->n_sends) {
         q->msg = c->sends[c->head_sends++];
-        r->msgs[q->msg].recv_post = q->post;
+        struct message *m = &r->msgs[q->msg];
+        m->recv_post = q->post;
+        m->is_send_first = !(q->post < m->send_end - m->p.isend_us);
         return depart(r, &r->msgs[q->msg]) < 0 ? -1 : 0;
     }
     return push(&c->recvs, &c->n_recvs, &c->cap_recvs, op->req);
@@ -281,6 +288,12 @@ static int wait(struct replay *r, int rank, int req)
         }
         /* The latency beyond the flow's own work comes after it. */
         double after = m->p.transfer_us - m->work;
+        if (m->is_send_first && m->p.waits_for_recv && !m->p.is_rendezvous) {
+            /* Eager data held for a receive posted after the send: it
+             * arrives a late receive's time after the receive (the
+             * transfer was measured with the receive posted first). */
+            after = m->p.recv_late_us - m->work;
+        }
         if (m->p.is_rendezvous) {
             after += fmax(0, m->p.send_us - m->p.isend_us);
         }
