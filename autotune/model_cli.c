@@ -1,9 +1,10 @@
 /* `autotune model`: measures the point-to-point parameters of seed 003
  * §3.3 between world ranks 0 and 1 at the config's message and segment
- * sizes (and every power of two up to the largest), journaled in
+ * sizes (and the powers of two up to a 16th of the largest), then, from 4
+ * ranks, the backbone (disjoint pairs sending at once); journaled in
  * RUN/model.journal like experiments (a rerun measures only what is
  * missing), then written to RUN/model.csv. Rank 0 drives; rank 1 answers;
- * the other ranks wait. */
+ * the other ranks wait for the pairs. */
 #include "autotune/model_cli.h"
 #include "autotune/clock.h"
 #include "autotune/config.h"
@@ -21,12 +22,51 @@ enum { MODEL_MAX_REPS = 9, MODEL_TAG = 9001 };
 /* Repetitions and warm-ups of each observation: the config's measure
  * settings, at most 9 and 1 (a simulation needs 1 and none). */
 static int n_reps = MODEL_MAX_REPS, n_warmup = 1;
-static const int pending_levels[] = {0, 1, 3, 7, 15};
-#define N_LEVELS ((int)(sizeof pending_levels / sizeof pending_levels[0]))
 
 static const char model_usage[] =
     "usage: mpirun -np N autotune model -c tune.cfg\n"
     "       smpirun -np N -platform P.xml autotune-smpi model -c tune.cfg\n";
+
+/* An experiment is named by its first output; each output is a value one
+ * rank saw (slot index of that rank's values): the blocking send gives
+ * send (rank 0) and stream1 (rank 1), the stream of K Isends gives streamK
+ * (rank 1) and each Isend's duration at its number of pending sends. */
+enum { MAX_OUTPUTS = 1 + MODEL_N_LEVELS, MAX_SLOTS = MODEL_STREAM_MAX };
+static const enum model_quantity experiments[] = {
+    MODEL_Q_SEND, MODEL_Q_ONEWAY, MODEL_Q_RECV_LATE, MODEL_Q_STREAMK,
+    MODEL_Q_REDUCE};
+#define N_EXPERIMENTS ((int)(sizeof experiments / sizeof experiments[0]))
+
+struct output {
+    enum model_quantity q;
+    int pending; /* the journal's segment_bytes */
+    int rank, slot;
+};
+
+static int experiment_outputs(enum model_quantity e, long m, struct output *out)
+{
+    int n = 0;
+    switch (e) {
+    case MODEL_Q_SEND:
+        out[n++] = (struct output){MODEL_Q_SEND, 0, 0, 0};
+        out[n++] = (struct output){MODEL_Q_STREAM1, 0, 1, 0};
+        break;
+    case MODEL_Q_STREAMK: {
+        int k = model_stream_count(m);
+        out[n++] = (struct output){MODEL_Q_STREAMK, k, 1, 0};
+        for (int l = 0; l < MODEL_N_LEVELS && model_pending_levels[l] < k;
+             l++) {
+            int p = model_pending_levels[l];
+            out[n++] = (struct output){MODEL_Q_ISEND, p, 0, p};
+        }
+        break;
+    }
+    default:
+        out[n++] = (struct output){e, 0, e == MODEL_Q_RECV_LATE, 0};
+        break;
+    }
+    return n;
+}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -36,21 +76,17 @@ static int cmp_double(const void *a, const void *b)
 
 static char *buffer;
 
-/* One repetition of quantity q between ranks 0 and 1 of pair; the duration
- * the observing rank saw (rank 1 for late receives and streams), in us. */
-static double one_rep(MPI_Comm pair, int rank, enum model_quantity q, int m,
-                      int pending, double late_wait_s)
+/* One repetition of experiment e between ranks 0 and 1 of pair: the
+ * durations this rank saw, in us, into v[slot]. */
+static void one_rep(MPI_Comm pair, int rank, enum model_quantity e, int m,
+                    double late_wait_s, double *v)
 {
-    MPI_Request reqs[MODEL_STREAM_K + 1];
-    double t0, t = 0;
-    int k = q == MODEL_Q_STREAMK ? MODEL_STREAM_K
-            : q == MODEL_Q_ISEND ? pending + 1
-                                 : 1;
+    MPI_Request reqs[MAX_SLOTS];
+    double t0;
+    int k = e == MODEL_Q_STREAMK ? model_stream_count(m) : 1;
     char *buf = buffer;
-    switch (q) {
-    case MODEL_Q_ISEND:
+    switch (e) {
     case MODEL_Q_SEND:
-    case MODEL_Q_STREAM1:
     case MODEL_Q_STREAMK:
         if (rank == 1) {
             for (int i = 0; i < k; i++) {
@@ -59,30 +95,32 @@ static double one_rep(MPI_Comm pair, int rank, enum model_quantity q, int m,
         }
         MPI_Barrier(pair);
         t0 = MPI_Wtime();
-        if (rank == 0 && q == MODEL_Q_SEND) {
+        if (rank == 0 && e == MODEL_Q_SEND) {
             MPI_Send(buf, m, MPI_BYTE, 1, MODEL_TAG, pair);
-            t = MPI_Wtime() - t0;
+            v[0] = MPI_Wtime() - t0;
         } else if (rank == 0) {
             for (int i = 0; i < k; i++) {
                 double ti = MPI_Wtime();
                 MPI_Isend(buf, m, MPI_BYTE, 1, MODEL_TAG, pair, &reqs[i]);
-                t = MPI_Wtime() - ti; /* the last one's */
+                v[i] = MPI_Wtime() - ti; /* with i sends pending */
             }
             MPI_Waitall(k, reqs, MPI_STATUSES_IGNORE);
         } else {
             MPI_Waitall(k, reqs, MPI_STATUSES_IGNORE);
-            t = MPI_Wtime() - t0;
+            v[0] = MPI_Wtime() - t0;
         }
         break;
     case MODEL_Q_ONEWAY:
+        /* Both receives posted before either send, like a tree's. */
+        MPI_Irecv(buf, m, MPI_BYTE, 1 - rank, MODEL_TAG, pair, &reqs[0]);
         MPI_Barrier(pair);
         t0 = MPI_Wtime();
         if (rank == 0) {
             MPI_Send(buf, m, MPI_BYTE, 1, MODEL_TAG, pair);
-            MPI_Recv(buf, m, MPI_BYTE, 1, MODEL_TAG, pair, MPI_STATUS_IGNORE);
-            t = (MPI_Wtime() - t0) / 2;
+            MPI_Wait(&reqs[0], MPI_STATUS_IGNORE);
+            v[0] = (MPI_Wtime() - t0) / 2;
         } else {
-            MPI_Recv(buf, m, MPI_BYTE, 0, MODEL_TAG, pair, MPI_STATUS_IGNORE);
+            MPI_Wait(&reqs[0], MPI_STATUS_IGNORE);
             MPI_Send(buf, m, MPI_BYTE, 0, MODEL_TAG, pair);
         }
         break;
@@ -95,7 +133,7 @@ static double one_rep(MPI_Comm pair, int rank, enum model_quantity q, int m,
             clock_wait_until(MPI_Wtime() + late_wait_s);
             t0 = MPI_Wtime();
             MPI_Recv(buf, m, MPI_BYTE, 0, MODEL_TAG, pair, MPI_STATUS_IGNORE);
-            t = MPI_Wtime() - t0;
+            v[0] = MPI_Wtime() - t0;
         }
         break;
     case MODEL_Q_REDUCE:
@@ -103,43 +141,23 @@ static double one_rep(MPI_Comm pair, int rank, enum model_quantity q, int m,
         if (rank == 0) {
             t0 = MPI_Wtime();
             MPI_Reduce_local(buf + m, buf, m, MPI_UNSIGNED_CHAR, MPI_SUM);
-            t = MPI_Wtime() - t0;
+            v[0] = MPI_Wtime() - t0;
         }
         break;
-    case MODEL_N_QUANTITIES:
+    default:
         break;
     }
-    return t * 1e6;
+    for (int i = 0; i < k; i++) {
+        v[i] *= 1e6;
+    }
 }
 
-/* Runs one observation on ranks 0 and 1 (n_warmup, then n_reps timed);
- * rank 0 gets the statistics in *out. */
-static void observe(MPI_Comm pair, int rank, enum model_quantity q, int m,
-                    int pending, double late_wait_s, struct measurement *out)
+/* One journal record of quantity q from n_reps times (sorted here). */
+static void fill_record(struct measurement *r, enum model_quantity q, long m,
+                        int pending, double *times, double cost_s)
 {
-    double times[MODEL_MAX_REPS];
-    int observer =
-        q == MODEL_Q_RECV_LATE || q == MODEL_Q_STREAM1 || q == MODEL_Q_STREAMK;
-    /* Both ranks start together, whatever came before (a resumed run). */
-    MPI_Barrier(pair);
-    double start = MPI_Wtime();
-    for (int i = 0; i < n_warmup; i++) {
-        one_rep(pair, rank, q, m, pending, late_wait_s);
-    }
-    for (int i = 0; i < n_reps; i++) {
-        times[i] = one_rep(pair, rank, q, m, pending, late_wait_s);
-    }
-    if (observer && rank == 1) {
-        MPI_Send(times, n_reps, MPI_DOUBLE, 0, MODEL_TAG, pair);
-    } else if (observer && rank == 0) {
-        MPI_Recv(times, n_reps, MPI_DOUBLE, 1, MODEL_TAG, pair,
-                 MPI_STATUS_IGNORE);
-    }
-    if (rank != 0) {
-        return;
-    }
-    qsort(times, (size_t)n_reps, sizeof times[0], cmp_double);
     double sum = 0, sq = 0;
+    qsort(times, (size_t)n_reps, sizeof times[0], cmp_double);
     for (int i = 0; i < n_reps; i++) {
         sum += times[i];
     }
@@ -147,25 +165,65 @@ static void observe(MPI_Comm pair, int rank, enum model_quantity q, int m,
     for (int i = 0; i < n_reps; i++) {
         sq += (times[i] - mean) * (times[i] - mean);
     }
-    memset(out, 0, sizeof *out);
-    snprintf(out->collective, sizeof out->collective, "p2p");
-    snprintf(out->algorithm, sizeof out->algorithm, "%s",
-             model_quantity_names[q]);
-    out->procs = 2;
-    out->msg_bytes = m;
-    out->segment_bytes = pending;
-    out->is_applicable = 1;
-    out->reps = n_reps;
-    out->mean_us = mean;
-    out->median_us = times[n_reps / 2];
-    out->min_us = times[0];
-    out->max_us = times[n_reps - 1];
-    out->sd_us = n_reps > 1 ? sqrt(sq / (n_reps - 1)) : 0;
-    out->cost_s = MPI_Wtime() - start;
+    memset(r, 0, sizeof *r);
+    snprintf(r->collective, sizeof r->collective, "p2p");
+    snprintf(r->algorithm, sizeof r->algorithm, "%s", model_quantity_names[q]);
+    r->procs = 2;
+    r->msg_bytes = m;
+    r->segment_bytes = pending;
+    r->is_applicable = 1;
+    r->reps = n_reps;
+    r->mean_us = mean;
+    r->median_us = times[n_reps / 2];
+    r->min_us = times[0];
+    r->max_us = times[n_reps - 1];
+    r->sd_us = n_reps > 1 ? sqrt(sq / (n_reps - 1)) : 0;
+    r->cost_s = cost_s;
 }
 
-/* The sizes measured: 0, every power of two up to the largest message or
- * segment of the config, and those sizes themselves; ascending, unique. */
+/* Runs experiment e on ranks 0 and 1 (n_warmup, then n_reps timed); rank 0
+ * gets one measurement per output in out[] (n_out of them), the whole
+ * experiment's cost on the first. */
+static void observe(MPI_Comm pair, int rank, enum model_quantity e, int m,
+                    double late_wait_s, struct measurement *out, int *n_out)
+{
+    double mine[MODEL_MAX_REPS][MAX_SLOTS] = {{0}};
+    double theirs[MODEL_MAX_REPS][MAX_SLOTS] = {{0}};
+    double warm[MAX_SLOTS];
+    struct output outs[MAX_OUTPUTS];
+    int n = experiment_outputs(e, m, outs);
+    /* Both ranks start together, whatever came before (a resumed run). */
+    MPI_Barrier(pair);
+    double start = MPI_Wtime();
+    for (int i = 0; i < n_warmup; i++) {
+        one_rep(pair, rank, e, m, late_wait_s, warm);
+    }
+    for (int i = 0; i < n_reps; i++) {
+        one_rep(pair, rank, e, m, late_wait_s, mine[i]);
+    }
+    int count = n_reps * MAX_SLOTS;
+    if (rank == 1) {
+        MPI_Send(mine, count, MPI_DOUBLE, 0, MODEL_TAG, pair);
+        return;
+    }
+    MPI_Recv(theirs, count, MPI_DOUBLE, 1, MODEL_TAG, pair, MPI_STATUS_IGNORE);
+    double cost_s = MPI_Wtime() - start;
+    for (int o = 0; o < n; o++) {
+        double times[MODEL_MAX_REPS];
+        for (int i = 0; i < n_reps; i++) {
+            times[i] = (outs[o].rank == 0 ? mine : theirs)[i][outs[o].slot];
+        }
+        fill_record(&out[o], outs[o].q, m, outs[o].pending, times,
+                    o == 0 ? cost_s : 0);
+    }
+    *n_out = n;
+}
+
+/* The sizes measured: 0, every power of two up to a 16th of the largest
+ * message or segment of the config, and the config's sizes themselves;
+ * ascending, unique. Above that the parameters are interpolated between
+ * the config's sizes: the large sizes are most of the cost, and a
+ * transfer's time is close to linear there. */
 static long *model_sizes(const struct config *c, int *n)
 {
     long max = 1;
@@ -182,7 +240,7 @@ static long *model_sizes(const struct config *c, int *n)
     }
     *n = 0;
     sizes[(*n)++] = 0;
-    for (long m = 1; m <= max; m *= 2) {
+    for (long m = 1; m <= max / 16; m *= 2) {
         sizes[(*n)++] = m;
     }
     for (int i = 0; i < c->n_msgs; i++) {
@@ -250,6 +308,8 @@ static int controller_open(const char *config_path, int world_size,
     journal_settings_add(&settings, "model.reps", "%d", n_reps);
     journal_settings_add(&settings, "model.warmup", "%d", n_warmup);
     journal_settings_add(&settings, "model.ranks", "0,1");
+    journal_settings_add(&settings, "model.stream_bytes", "%d",
+                         (int)MODEL_STREAM_BYTES);
     if (store_make_dir(c->output) != 0 ||
         rundir_lock_open(c->output, lock) != 0) {
         config_free(c);
@@ -264,7 +324,7 @@ static int controller_open(const char *config_path, int world_size,
     return 0;
 }
 
-/* Rank 0: every missing observation, in order of size. */
+/* Rank 0: every experiment with a missing output, in order of size. */
 static int controller_run(MPI_Comm pair, const long *sizes, int n_sizes,
                           struct journal *j, double *cost_s, int *n_new)
 {
@@ -273,51 +333,132 @@ static int controller_run(MPI_Comm pair, const long *sizes, int n_sizes,
     for (int s = 0; s < n_sizes; s++) {
         long m = sizes[s];
         double late_wait_s = 0;
-        for (int q = 0; q < MODEL_N_QUANTITIES; q++) {
-            int n_pending = q == MODEL_Q_ISEND ? N_LEVELS : 1;
-            for (int l = 0; l < n_pending; l++) {
-                int pending = q == MODEL_Q_ISEND ? pending_levels[l] : 0;
-                const struct measurement *rec = journal_find(
-                    j, "p2p", 2, m, model_quantity_names[q], pending);
-                if (!rec) {
-                    long cmd[4] = {q, m, pending, 0};
-                    memcpy(&cmd[3], &late_wait_s, sizeof late_wait_s);
-                    struct measurement out;
-                    MPI_Send(cmd, 4, MPI_LONG, 1, MODEL_TAG, pair);
-                    observe(pair, 0, (enum model_quantity)q, (int)m, pending,
-                            late_wait_s, &out);
-                    if (journal_append(j, &out) != 0) {
-                        return -1;
+        for (int e = 0; e < N_EXPERIMENTS; e++) {
+            struct output outs[MAX_OUTPUTS];
+            const struct measurement *rec[MAX_OUTPUTS];
+            int n = experiment_outputs(experiments[e], m, outs), missing = 0;
+            for (int o = 0; o < n; o++) {
+                rec[o] = journal_find(j, "p2p", 2, m,
+                                      model_quantity_names[outs[o].q],
+                                      outs[o].pending);
+                missing |= rec[o] == NULL;
+            }
+            if (missing) {
+                struct measurement got[MAX_OUTPUTS];
+                int n_got = 0;
+                long cmd[3] = {experiments[e], m, 0};
+                memcpy(&cmd[2], &late_wait_s, sizeof late_wait_s);
+                MPI_Send(cmd, 3, MPI_LONG, 1, MODEL_TAG, pair);
+                observe(pair, 0, experiments[e], (int)m, late_wait_s, got,
+                        &n_got);
+                /* Only what is missing (what a resumed run kept stays),
+                 * the experiment's cost on the first record appended. */
+                double cost = got[0].cost_s;
+                for (int o = 0; o < n_got; o++) {
+                    if (!rec[o]) {
+                        got[o].cost_s = cost;
+                        cost = 0;
+                        if (journal_append(j, &got[o]) != 0) {
+                            return -1;
+                        }
+                        (*n_new)++;
                     }
-                    rec = journal_find(j, "p2p", 2, m, model_quantity_names[q],
-                                       pending);
-                    (*n_new)++;
                 }
-                *cost_s += rec->cost_s;
-                if (q == MODEL_Q_ONEWAY) {
-                    /* Long enough for the message to have arrived. */
-                    late_wait_s = 4 * rec->max_us * 1e-6 + 1e-3;
-                }
+            }
+            for (int o = 0; o < n; o++) {
+                rec[o] = journal_find(j, "p2p", 2, m,
+                                      model_quantity_names[outs[o].q],
+                                      outs[o].pending);
+                *cost_s += rec[o]->cost_s;
+            }
+            if (experiments[e] == MODEL_Q_ONEWAY) {
+                /* Long enough for the message to have arrived. */
+                late_wait_s = 2 * rec[0]->max_us * 1e-6 + 1e-4;
             }
         }
     }
-    long stop[4] = {-1, 0, 0, 0};
-    MPI_Send(stop, 4, MPI_LONG, 1, MODEL_TAG, pair);
+    long stop[3] = {-1, 0, 0};
+    MPI_Send(stop, 3, MPI_LONG, 1, MODEL_TAG, pair);
     return 0;
+}
+
+/* Every rank: n_pairs ranks i each send one MODEL_STREAM_BYTES message to
+ * i + world_size / 2, all at once; rank 0 gets the slowest pair's time
+ * from the barrier, in us (each rank's own clock from its own exit). */
+static double pairs_rep(int rank, int world_size, int n_pairs)
+{
+    int half = world_size / 2, m = MODEL_STREAM_BYTES;
+    double t = 0, slowest = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    if (rank < n_pairs) {
+        MPI_Send(buffer, m, MPI_BYTE, rank + half, MODEL_TAG, MPI_COMM_WORLD);
+        t = MPI_Wtime() - t0;
+    } else if (rank >= half && rank < half + n_pairs) {
+        MPI_Recv(buffer, m, MPI_BYTE, rank - half, MODEL_TAG, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+        t = MPI_Wtime() - t0;
+    }
+    MPI_Reduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    return slowest * 1e6;
+}
+
+/* Every rank, from 4 ranks: the pairs observations the journal lacks (1
+ * pair, then world_size / 2 at once); rank 0 journals them and adds every
+ * pairs record's cost to *cost_s. */
+static int pairs_run(int rank, int world_size, struct journal *j,
+                     double *cost_s, int *n_new)
+{
+    int levels[2] = {1, world_size / 2}, is_missing[2] = {0, 0}, rc = 0;
+    if (world_size < 4) {
+        return 0;
+    }
+    for (int l = 0; l < 2 && rank == 0; l++) {
+        is_missing[l] =
+            !journal_find(j, "p2p", 2, MODEL_STREAM_BYTES,
+                          model_quantity_names[MODEL_Q_PAIRS], levels[l]);
+    }
+    MPI_Bcast(is_missing, 2, MPI_INT, 0, MPI_COMM_WORLD);
+    for (int l = 0; l < 2; l++) {
+        if (!is_missing[l]) {
+            continue;
+        }
+        double times[MODEL_MAX_REPS], start = MPI_Wtime();
+        for (int i = 0; i < n_warmup; i++) {
+            pairs_rep(rank, world_size, levels[l]);
+        }
+        for (int i = 0; i < n_reps; i++) {
+            times[i] = pairs_rep(rank, world_size, levels[l]);
+        }
+        if (rank == 0) {
+            struct measurement r;
+            fill_record(&r, MODEL_Q_PAIRS, MODEL_STREAM_BYTES, levels[l], times,
+                        MPI_Wtime() - start);
+            rc = rc != 0 ? rc : journal_append(j, &r);
+            (*n_new)++;
+        }
+    }
+    for (int l = 0; l < 2 && rank == 0; l++) {
+        const struct measurement *r =
+            journal_find(j, "p2p", 2, MODEL_STREAM_BYTES,
+                         model_quantity_names[MODEL_Q_PAIRS], levels[l]);
+        *cost_s += r ? r->cost_s : 0;
+    }
+    return rc;
 }
 
 static void worker_run(MPI_Comm pair)
 {
     for (;;) {
-        long cmd[4];
+        long cmd[3];
         double late_wait_s;
-        MPI_Recv(cmd, 4, MPI_LONG, 0, MODEL_TAG, pair, MPI_STATUS_IGNORE);
+        MPI_Recv(cmd, 3, MPI_LONG, 0, MODEL_TAG, pair, MPI_STATUS_IGNORE);
         if (cmd[0] < 0) {
             return;
         }
-        memcpy(&late_wait_s, &cmd[3], sizeof late_wait_s);
-        observe(pair, 1, (enum model_quantity)cmd[0], (int)cmd[1], (int)cmd[2],
-                late_wait_s, NULL);
+        memcpy(&late_wait_s, &cmd[2], sizeof late_wait_s);
+        observe(pair, 1, (enum model_quantity)cmd[0], (int)cmd[1], late_wait_s,
+                NULL, NULL);
     }
 }
 
@@ -376,37 +517,45 @@ int model_main(int argc, char **argv)
     MPI_Comm pair;
     MPI_Comm_split(MPI_COMM_WORLD, rank < 2 ? 0 : MPI_UNDEFINED, rank, &pair);
     clock_enter_epoch();
-    /* Twice the largest size: the reduction's two operands. */
-    buffer = calloc(2 * (size_t)max_size + 1, 1);
+    /* Twice the largest size: the reduction's two operands; at least the
+     * pairs' message. */
+    size_t buffer_bytes = 2 * (size_t)max_size + 1;
+    if (buffer_bytes < MODEL_STREAM_BYTES) {
+        buffer_bytes = MODEL_STREAM_BYTES;
+    }
+    buffer = calloc(buffer_bytes, 1);
     int has_buffer = buffer != NULL, all_have;
     MPI_Allreduce(&has_buffer, &all_have, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (!all_have) {
-        fprintf(stderr, "autotune model: out of memory for %ld bytes\n",
-                2 * max_size);
+        fprintf(stderr, "autotune model: out of memory for %zu bytes\n",
+                buffer_bytes);
         goto done;
     }
-    status = 0;
+    double cost_s = 0;
+    int n_new = 0;
     if (rank == 0) {
-        double cost_s = 0;
-        int n_new = 0;
-        char path[2048];
         status = controller_run(pair, sizes, n_sizes, j, &cost_s, &n_new);
-        if (status == 0 &&
-            (rundir_path(path, sizeof path, cfg.output, RUNDIR_MODEL) != 0 ||
-             store_write_file(path, write_model_csv, j) != 0)) {
-            status = 1;
-        }
-        if (status == 0) {
-            printf("autotune model: %d sizes from 0 to %ld bytes, %d "
-                   "observations measured now (%zu in the journal), cost "
-                   "%.3f s; wrote %s\n",
-                   n_sizes, max_size, n_new, journal_count(j), cost_s, path);
-        }
     } else if (rank == 1) {
         worker_run(pair);
     }
     if (pair != MPI_COMM_NULL) {
         MPI_Comm_free(&pair);
+    }
+    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (status == 0 && pairs_run(rank, world_size, j, &cost_s, &n_new) != 0) {
+        status = 1;
+    }
+    if (rank == 0 && status == 0) {
+        char path[2048];
+        if (rundir_path(path, sizeof path, cfg.output, RUNDIR_MODEL) != 0 ||
+            store_write_file(path, write_model_csv, j) != 0) {
+            status = 1;
+        } else {
+            printf("autotune model: %d sizes from 0 to %ld bytes, %d "
+                   "observations measured now (%zu in the journal), cost "
+                   "%.3f s; wrote %s\n",
+                   n_sizes, max_size, n_new, journal_count(j), cost_s, path);
+        }
     }
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
 done:

@@ -53,19 +53,30 @@ int model_record(const char *collective, const char *algorithm, int procs,
                  struct model_schedule **out);
 
 /* Point-to-point parameters, as measured by `autotune model`. The raw
- * quantities, each a median in microseconds over repetitions, at a message
- * size (and, for isend, a number of sends already pending): */
+ * quantities, each the least of the repetitions in microseconds, at a
+ * message size (and, for isend, a number of sends already pending): */
 enum model_quantity {
     MODEL_Q_ISEND,     /* MPI_Isend's duration, receive posted (os) */
     MODEL_Q_SEND,      /* MPI_Send's duration, receive posted */
     MODEL_Q_ONEWAY,    /* half a ping-pong of blocking calls */
     MODEL_Q_RECV_LATE, /* MPI_Recv posted long after the send (or) */
-    MODEL_Q_STREAM1,   /* receiver's time for 1 message, Irecv posted */
-    MODEL_Q_STREAMK,   /* ... for MODEL_STREAM_K messages back to back */
+    MODEL_Q_STREAM1,   /* receiver's time for the blocking send's message */
+    MODEL_Q_STREAMK,   /* ... for K messages back to back (K: `pending`) */
     MODEL_Q_REDUCE,    /* MPI_Reduce_local over msg_bytes unsigned chars */
+    MODEL_Q_PAIRS,     /* `pending` disjoint pairs each sending one message
+                          at once: the slowest pair's time (the network's
+                          shared capacity; from 4 ranks) */
     MODEL_N_QUANTITIES
 };
-enum { MODEL_STREAM_K = 16, MODEL_MAX_PENDING = 15 };
+/* isend is measured at these numbers of pending sends (those below the
+ * stream's K: the stream's own Isends are timed one by one). */
+enum { MODEL_N_LEVELS = 5, MODEL_STREAM_MAX = 16 };
+extern const int model_pending_levels[MODEL_N_LEVELS];
+/* The stream's K at this size: 16 messages, fewer (a power of two, at
+ * least 4) where 16 would carry more than MODEL_STREAM_BYTES: a large
+ * message's gap shows in a few, and the stream is most of the cost. */
+enum { MODEL_STREAM_BYTES = 256 * 1024 };
+int model_stream_count(long msg_bytes);
 extern const char *const model_quantity_names[MODEL_N_QUANTITIES];
 /* The quantity named so, or -1. */
 int model_quantity_find(const char *name);
@@ -74,7 +85,8 @@ int model_quantity_find(const char *name);
 struct model_obs {
     enum model_quantity q;
     long msg_bytes;
-    int pending; /* isend only: sends already pending; 0 otherwise */
+    int pending; /* isend: sends already pending; streamK: K; pairs: the
+                    number of pairs; else 0 */
     double value_us;
 };
 
@@ -83,7 +95,9 @@ struct model_params;
 
 /* Fits the parameters from raw observations: per size, the send mode
  * (eager when MPI_Send returns well before the data is across, rendezvous
- * otherwise), the gap g(m) = (streamK - stream1) / (K - 1), the transfer
+ * otherwise), the gap g(m) = (streamK - stream1) / (K - 1), isend at the
+ * pending levels not measured (K too small) as at the highest measured,
+ * the transfer
  * time oneway - send, and the reduction cost per byte (least squares
  * slope). Fails with one line naming what is missing. *out caller-frees. */
 int model_params_fit(const struct model_obs *obs, size_t n,
@@ -106,6 +120,10 @@ void model_params_at(const struct model_params *p, long msg_bytes, int pending,
                      struct model_p2p *out);
 /* The local reduction of bytes (fitted a + b * bytes). */
 double model_params_reduce_us(const struct model_params *p, long bytes);
+/* How many flows at a link's full rate the network carries at once
+ * (n T(1 pair) / T(n pairs) where n pairs took longer than one), 0 when
+ * not limited or not measured. */
+double model_params_backbone_flows(const struct model_params *p);
 /* The largest size measured eager (0 if none). */
 long model_params_eager_max(const struct model_params *p);
 
@@ -121,7 +139,8 @@ int model_load(const char *path, struct model_params **out, double *cost_s);
 /* Replays the schedule with the parameters, in time order (LogGP-like:
  * each rank's clock advances by its overheads; a message is a flow of its
  * gap's work on its sender's and receiver's links, shared equally among the
- * flows on each, and arrives its latency after; a receive waits for its
+ * flows on each, all flows together within the backbone's capacity, and
+ * arrives its latency after; a receive waits for its
  * message; rendezvous data leaves once its receive is posted). *time_us is
  * the last rank's end. Fails with one line if the schedule deadlocks. */
 int model_replay(const struct model_schedule *s, const struct model_params *p,

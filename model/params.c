@@ -10,11 +10,20 @@
 #include <string.h>
 
 const char *const model_quantity_names[MODEL_N_QUANTITIES] = {
-    "isend", "send", "oneway", "recv_late", "stream1", "streamK", "reduce"};
+    "isend",   "send",    "oneway", "recv_late",
+    "stream1", "streamK", "reduce", "pairs"};
 
-/* The pending counts at which isend is measured. */
-static const int pending_levels[] = {0, 1, 3, 7, 15};
-#define N_LEVELS ((int)(sizeof pending_levels / sizeof pending_levels[0]))
+const int model_pending_levels[MODEL_N_LEVELS] = {0, 1, 3, 7, 15};
+#define N_LEVELS MODEL_N_LEVELS
+
+int model_stream_count(long msg_bytes)
+{
+    int k = MODEL_STREAM_MAX;
+    while (k > 4 && (long)k * msg_bytes > MODEL_STREAM_BYTES) {
+        k /= 2;
+    }
+    return k;
+}
 
 int model_quantity_find(const char *name)
 {
@@ -37,6 +46,7 @@ struct model_params {
     int n;
     struct size_params *sizes; /* ascending msg_bytes */
     double reduce_us, reduce_us_per_byte;
+    double backbone_flows; /* 0: unlimited */
 };
 
 void model_params_destroy(struct model_params *p)
@@ -53,13 +63,18 @@ static int cmp_long(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The value of q at this size and pending count, or NAN. */
+/* The value of q at this size and pending count (any, if < 0), or NAN;
+ * *pending_out (if not NULL) gets the observation's pending count. */
 static double find_obs(const struct model_obs *obs, size_t n,
-                       enum model_quantity q, long msg_bytes, int pending)
+                       enum model_quantity q, long msg_bytes, int pending,
+                       int *pending_out)
 {
     for (size_t i = 0; i < n; i++) {
         if (obs[i].q == q && obs[i].msg_bytes == msg_bytes &&
-            obs[i].pending == pending) {
+            (pending < 0 || obs[i].pending == pending)) {
+            if (pending_out) {
+                *pending_out = obs[i].pending;
+            }
             return obs[i].value_us;
         }
     }
@@ -92,6 +107,29 @@ static void fit_reduce(const struct model_obs *obs, size_t n, double *a,
     if (*a < 0) {
         *a = 0;
     }
+}
+
+/* From the pairs observations: one pair's time and the most pairs'. A
+ * slowdown under 5 % is latency and noise, not a full backbone. */
+static double fit_backbone(const struct model_obs *obs, size_t n)
+{
+    double t1 = NAN, tn = NAN;
+    int most = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (obs[i].q != MODEL_Q_PAIRS) {
+            continue;
+        }
+        if (obs[i].pending == 1) {
+            t1 = obs[i].value_us;
+        } else if (obs[i].pending > most) {
+            most = obs[i].pending;
+            tn = obs[i].value_us;
+        }
+    }
+    if (isnan(t1) || isnan(tn) || t1 <= 0 || tn <= 1.05 * t1) {
+        return 0;
+    }
+    return most * t1 / tn;
 }
 
 int model_params_fit(const struct model_obs *obs, size_t n,
@@ -127,29 +165,36 @@ int model_params_fit(const struct model_obs *obs, size_t n,
         struct size_params *s = &p->sizes[p->n++];
         long m = sizes[i];
         s->msg_bytes = m;
+        int k = 0;
+        s->send_us = find_obs(obs, n, MODEL_Q_SEND, m, 0, NULL);
+        s->oneway_us = find_obs(obs, n, MODEL_Q_ONEWAY, m, 0, NULL);
+        s->recv_late_us = find_obs(obs, n, MODEL_Q_RECV_LATE, m, 0, NULL);
+        double stream1 = find_obs(obs, n, MODEL_Q_STREAM1, m, 0, NULL);
+        double streamk = find_obs(obs, n, MODEL_Q_STREAMK, m, -1, &k);
         for (int l = 0; l < N_LEVELS; l++) {
-            s->isend_us[l] =
-                find_obs(obs, n, MODEL_Q_ISEND, m, pending_levels[l]);
+            s->isend_us[l] = find_obs(obs, n, MODEL_Q_ISEND, m,
+                                      model_pending_levels[l], NULL);
+            /* More pending than the stream had: as at the most it had. */
+            if (l > 0 && isnan(s->isend_us[l]) &&
+                model_pending_levels[l] >= k) {
+                s->isend_us[l] = s->isend_us[l - 1];
+            }
         }
-        s->send_us = find_obs(obs, n, MODEL_Q_SEND, m, 0);
-        s->oneway_us = find_obs(obs, n, MODEL_Q_ONEWAY, m, 0);
-        s->recv_late_us = find_obs(obs, n, MODEL_Q_RECV_LATE, m, 0);
-        double stream1 = find_obs(obs, n, MODEL_Q_STREAM1, m, 0);
-        double streamk = find_obs(obs, n, MODEL_Q_STREAMK, m, 0);
+        int is_isend_missing = 0;
+        for (int l = 0; l < N_LEVELS; l++) {
+            is_isend_missing |= isnan(s->isend_us[l]);
+        }
         for (int q = 0; q < MODEL_Q_REDUCE; q++) {
-            int missing = q == MODEL_Q_ISEND ? isnan(s->isend_us[0]) ||
-                                                   isnan(s->isend_us[1]) ||
-                                                   isnan(s->isend_us[2]) ||
-                                                   isnan(s->isend_us[3]) ||
-                                                   isnan(s->isend_us[4])
-                                             : isnan(find_obs(obs, n, q, m, 0));
-            if (missing) {
+            int missing = q == MODEL_Q_ISEND
+                              ? is_isend_missing
+                              : isnan(find_obs(obs, n, q, m, -1, NULL));
+            if (missing || (q == MODEL_Q_STREAMK && k < 2)) {
                 fprintf(stderr, "model: no %s observation at %ld bytes\n",
                         model_quantity_names[q], m);
                 goto done;
             }
         }
-        s->gap_us = fmax(0, (streamk - stream1) / (MODEL_STREAM_K - 1));
+        s->gap_us = fmax(0, (streamk - stream1) / (k - 1));
         s->transfer_us = fmax(0, s->oneway_us - s->send_us);
         s->waits_for_recv = s->recv_late_us > 0.5 * s->transfer_us;
         /* Rendezvous: the blocking send waits for most of the transfer. */
@@ -166,6 +211,7 @@ int model_params_fit(const struct model_obs *obs, size_t n,
         p->sizes[i].is_rendezvous = i >= first_rdv;
     }
     fit_reduce(obs, n, &p->reduce_us, &p->reduce_us_per_byte);
+    p->backbone_flows = fit_backbone(obs, n);
     *out = p;
     p = NULL;
     rc = 0;
@@ -173,6 +219,11 @@ done:
     free(sizes);
     model_params_destroy(p);
     return rc;
+}
+
+double model_params_backbone_flows(const struct model_params *p)
+{
+    return p->backbone_flows;
 }
 
 long model_params_eager_max(const struct model_params *p)
@@ -232,16 +283,16 @@ void model_params_at(const struct model_params *p, long msg_bytes, int pending,
         pending = 0;
     }
     int l = 0;
-    while (l + 2 < N_LEVELS && pending_levels[l + 1] < pending) {
+    while (l + 2 < N_LEVELS && model_pending_levels[l + 1] < pending) {
         l++;
     }
     double y0 = lerp(x0, a->isend_us[l], x1, b->isend_us[l], x);
     double y1 = lerp(x0, a->isend_us[l + 1], x1, b->isend_us[l + 1], x);
-    if (pending >= pending_levels[N_LEVELS - 1]) {
+    if (pending >= model_pending_levels[N_LEVELS - 1]) {
         out->isend_us = y1;
     } else {
-        out->isend_us =
-            lerp(pending_levels[l], y0, pending_levels[l + 1], y1, pending);
+        out->isend_us = lerp(model_pending_levels[l], y0,
+                             model_pending_levels[l + 1], y1, pending);
     }
 }
 

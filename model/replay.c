@@ -4,9 +4,12 @@
  * data waits for the receive, once its receive is posted) as a flow of
  * gap - Isend microseconds of work on its sender's uplink and receiver's
  * downlink, each link shared equally among its flows (as TCP and SimGrid
- * share them); it arrives its remaining latency after the flow ends; a
- * receive completes at the later of that and its posting plus the
- * late-receive time. Ranks and flows advance in time order. */
+ * share them; all of them within the backbone's capacity); it arrives its
+ * remaining latency after the flow ends (the one-way time was measured
+ * with the receive posted first); eager data held for a receive posted
+ * after the send arrives a late receive's time after it; a receive
+ * completes at the later of that and its posting plus the late-receive
+ * time. Ranks and flows advance in time order. */
 #include "model/model.h"
 
 #include <math.h>
@@ -18,9 +21,10 @@ struct message {
     int src, dst, tag;
     long bytes;
     struct model_p2p p;
-    double send_end;  /* the sender's clock after posting it */
-    double recv_post; /* NAN until a receive matches it */
-    double depart;    /* NAN until it leaves */
+    double send_end;   /* the sender's clock after posting it */
+    int is_send_first; /* its receive was not posted before the send */
+    double recv_post;  /* NAN until a receive matches it */
+    double depart;     /* NAN until it leaves */
     /* Shared links: the flow's work at the full rate, what is left of it,
      * its rate, and when it ended (NAN until then). */
     double work, remaining, rate, finish;
@@ -58,6 +62,8 @@ struct replay {
     int *active, n_active, cap_active;
     int *n_up, *n_down;
     int *blocked;
+    double *rates; /* scratch for the backbone's level */
+    int cap_rates;
 };
 
 /* The message has arrived (its flow ended): its waiters run again. */
@@ -157,6 +163,7 @@ static int match_send(struct replay *r, int msg)
         struct request *q = &r->reqs[m->dst][c->recvs[c->head_recvs++]];
         q->msg = msg;
         m->recv_post = q->post;
+        m->is_send_first = !(q->post < m->send_end - m->p.isend_us);
         if (q->is_awaited) {
             m->waiter[0] = m->dst;
         }
@@ -181,7 +188,9 @@ static int match_recv(struct replay *r, int dst, const struct model_op *op)
     }
     if (c->head_sends < c->n_sends) {
         q->msg = c->sends[c->head_sends++];
-        r->msgs[q->msg].recv_post = q->post;
+        struct message *m = &r->msgs[q->msg];
+        m->recv_post = q->post;
+        m->is_send_first = !(q->post < m->send_end - m->p.isend_us);
         return depart(r, &r->msgs[q->msg]) < 0 ? -1 : 0;
     }
     return push(&c->recvs, &c->n_recvs, &c->cap_recvs, op->req);
@@ -279,6 +288,12 @@ static int wait(struct replay *r, int rank, int req)
         }
         /* The latency beyond the flow's own work comes after it. */
         double after = m->p.transfer_us - m->work;
+        if (m->is_send_first && m->p.waits_for_recv && !m->p.is_rendezvous) {
+            /* Eager data held for a receive posted after the send: it
+             * arrives a late receive's time after the receive (the
+             * transfer was measured with the receive posted first). */
+            after = m->p.recv_late_us - m->work;
+        }
         if (m->p.is_rendezvous) {
             after += fmax(0, m->p.send_us - m->p.isend_us);
         }
@@ -332,16 +347,57 @@ static void block(struct replay *r, int rank)
     }
 }
 
-/* The flows' rates: each link shared equally among its flows, a flow
- * going at the rate of the busier of its two links. */
-static void flows_rate(struct replay *r)
+static int cmp_rate(const void *a, const void *b)
 {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The flows' rates: each link shared equally among its flows, a flow
+ * going at the rate of the busier of its two links; then, where the flows
+ * together would carry more than the backbone, each is capped at the one
+ * level that fills it (max-min: flows slower than the level keep their
+ * rate). */
+static int flows_rate(struct replay *r)
+{
+    double sum = 0;
     for (int i = 0; i < r->n_active; i++) {
         struct message *m = &r->msgs[r->active[i]];
         int n = r->n_up[m->src] > r->n_down[m->dst] ? r->n_up[m->src]
                                                     : r->n_down[m->dst];
         m->rate = 1.0 / n;
+        sum += m->rate;
     }
+    double capacity = model_params_backbone_flows(r->params);
+    if (capacity <= 0 || sum <= capacity) {
+        return 0;
+    }
+    if (r->n_active > r->cap_rates) {
+        double *more =
+            realloc(r->rates, (size_t)r->n_active * sizeof *r->rates);
+        if (!more) {
+            return -1;
+        }
+        r->rates = more;
+        r->cap_rates = r->n_active;
+    }
+    for (int i = 0; i < r->n_active; i++) {
+        r->rates[i] = r->msgs[r->active[i]].rate;
+    }
+    qsort(r->rates, (size_t)r->n_active, sizeof *r->rates, cmp_rate);
+    double left = capacity, level = 0;
+    for (int i = 0; i < r->n_active; i++) {
+        level = left / (r->n_active - i);
+        if (r->rates[i] >= level) {
+            break;
+        }
+        left -= r->rates[i];
+    }
+    for (int i = 0; i < r->n_active; i++) {
+        struct message *m = &r->msgs[r->active[i]];
+        m->rate = fmin(m->rate, level);
+    }
+    return 0;
 }
 
 /* The event-driven replay with shared links: ranks run in time order, one
@@ -385,7 +441,9 @@ static int run_shared(struct replay *r)
                 }
             }
             now = t_end;
-            flows_rate(r);
+            if (flows_rate(r) != 0) {
+                return -1;
+            }
         } else if (t_start <= t_rank) {
             for (int i = 0; i < r->n_active; i++) {
                 struct message *m = &r->msgs[r->active[i]];
@@ -408,7 +466,9 @@ static int run_shared(struct replay *r)
                     i++;
                 }
             }
-            flows_rate(r);
+            if (flows_rate(r) != 0) {
+                return -1;
+            }
         } else {
             int rc = step(r, rank);
             if (rc < 0) {
@@ -480,6 +540,7 @@ done:
     free(r.blocked);
     free(r.starting);
     free(r.active);
+    free(r.rates);
     free(r.msgs);
     return rc;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make bench-model: the pure model's accuracy on the wide grids of both
 # simulated clusters. The point-to-point parameters are measured with
-# `autotune model` under smpirun on each platform (results/bench-runs/
+# `autotune model` under smpirun on each platform, on as many ranks as the
+# grid's largest communicator (the backbone's pairs) (results/bench-runs/
 # model-CLUSTER/, journaled: a rerun measures nothing again); predict then
 # replays every method of the committed exhaustive journals
 # (results/bench-runs/search-CLUSTER-wide) and compares the model's choice
@@ -13,12 +14,16 @@
 set -eu
 cd "$(dirname "$0")/../.."
 mkdir -p results/bench build/bench/model
+# max_procs CFG: the largest procs of a config's list.
+max_procs() {
+    sed -n 's/^procs *= *\[\(.*\)\];/\1/p' "$1" | tr ',' '\n' | sort -n | tail -1 | tr -d ' '
+}
 for cluster in grig frodo; do
     model_run=results/bench-runs/model-$cluster
     cfg=$model_run.cfg
     sed "s#^output *=.*#output        = \"$model_run\";#" \
         results/bench-runs/search-$cluster-wide.cfg >"$cfg"
-    calibrate="smpirun -np 2 -platform conf/platforms/$cluster.xml --cfg=smpi/simulate-computation:no --log=root.thres:critical build/autotune-smpi model -c $cfg"
+    calibrate="smpirun -np $(max_procs "$cfg") -platform conf/platforms/$cluster.xml --cfg=smpi/simulate-computation:no --log=root.thres:critical build/autotune-smpi model -c $cfg"
     echo "$calibrate"
     nice -n 10 $calibrate
     # predict writes RUN/predicted.csv: a copy of the committed run's
@@ -69,7 +74,7 @@ for cfg in results/bench-runs/robust-[0-9][0-9].cfg; do
     name=$(basename "$cfg" .cfg)
     model_run=results/bench-runs/model-$name
     sed "s#^output *=.*#output        = \"$model_run\";#" "$cfg" >"$model_run.cfg"
-    calibrate="smpirun -np 2 -platform conf/platforms/robust/$name.xml --cfg=smpi/simulate-computation:no --log=root.thres:critical build/autotune-smpi model -c $model_run.cfg"
+    calibrate="smpirun -np $(max_procs "$cfg") -platform conf/platforms/robust/$name.xml --cfg=smpi/simulate-computation:no --log=root.thres:critical build/autotune-smpi model -c $model_run.cfg"
     echo "$calibrate" | tee -a "$search_out"
     nice -n 10 $calibrate
     replay "$name" "results/bench-runs/$name" "$model_run/model.csv"

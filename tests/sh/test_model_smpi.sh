@@ -25,25 +25,31 @@ search        = "exhaustive";
 measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
 baseline      = false;
 CFG
-smpi 2 model -c "$tmp/t.cfg" > "$tmp/model.out" 2>&1 || { cat "$tmp/model.out"; fail "model"; }
+smpi 8 model -c "$tmp/t.cfg" > "$tmp/model.out" 2>&1 || { cat "$tmp/model.out"; fail "model"; }
 cat "$tmp/model.out"
 m="$tmp/run/model.csv"
 [ "$(head -1 "$m")" = "quantity,msg_bytes,pending,value_us,reps,cost_s" ] || fail "model.csv header"
-# 0, powers of two to 65536 (18 sizes) and 4096*... : every quantity at every size.
+# 0, powers of two to 65536 / 16, and 8192 and 65536 (16 sizes): each
+# with send, stream1, oneway, recv_late, streamK, reduce and isend at the
+# pending counts below the stream's K (0, 1, 3, 7, 15 where K is 16; 0, 1, 3
+# at 65536 bytes, where K is 4).
 sizes=$(awk -F, 'NR > 1 && $1 == "oneway"' "$m" | wc -l)
-[ "$sizes" -eq 18 ] || fail "$sizes sizes measured, expected 18"
-[ "$(awk -F, 'NR > 1' "$m" | wc -l)" -eq $((sizes * 11)) ] || fail "not 11 observations per size"
+[ "$sizes" -eq 16 ] || fail "$sizes sizes measured, expected 16"
+# On 8 ranks, the backbone: 1 pair, then 4 at once.
+[ "$(awk -F, 'NR > 1' "$m" | wc -l)" -eq $((15 * 11 + 9 + 2)) ] || fail "not 11 observations per size (9 at 65536) and 2 pairs"
+grep -q '^pairs,262144,1,' "$m" && grep -q '^pairs,262144,4,' "$m" || fail "pairs at 1 and 4 missing"
+grep -q '^streamK,65536,4,' "$m" || fail "streamK at 65536: not 4 messages: $(grep '^streamK,65536,' "$m")"
 # Grig's one-way latency of a small message is tens of microseconds
 # (its file says 66.5 us for its own ping-pong); measured, not read.
 awk -F, '$1 == "oneway" && $2 == 1 { exit !($4 > 30 && $4 < 200) }' "$m" || fail "one-way 1 B: $(grep '^oneway,1,' "$m")"
 # Resumed: nothing measured again, the same table.
 cp "$m" "$tmp/model.first"
-smpi 2 model -c "$tmp/t.cfg" > "$tmp/model2.out" 2>&1 || fail "model rerun"
+smpi 8 model -c "$tmp/t.cfg" > "$tmp/model2.out" 2>&1 || fail "model rerun"
 grep -q ' 0 observations measured now' "$tmp/model2.out" || fail "rerun measured again: $(cat "$tmp/model2.out")"
 cmp -s "$m" "$tmp/model.first" || fail "rerun changed model.csv"
 # A journal cut in the middle is completed into the same table.
 head -n 100 "$tmp/run/model.journal" > "$tmp/cut" && mv "$tmp/cut" "$tmp/run/model.journal"
-smpi 2 model -c "$tmp/t.cfg" > "$tmp/model3.out" 2>&1 || fail "model resume"
+smpi 8 model -c "$tmp/t.cfg" > "$tmp/model3.out" 2>&1 || fail "model resume"
 cmp -s "$m" "$tmp/model.first" || fail "resumed model.csv differs"
 
 # The exhaustive sweep, then the model's predictions of every method.

@@ -40,8 +40,10 @@ static size_t synthetic(struct model_obs *obs)
         double isend = is_rdv ? 3 : 10;
         double send = is_rdv ? 3 + 150 + 0.01 * (double)m : 10;
         double oneway = is_rdv ? send + 10 : 10 + 50 + 0.01 * (double)m;
-        for (int l = 0; l < 5; l++) {
-            /* Each pending send makes the next Isend 1 us dearer. */
+        /* The stream's K Isends, timed one by one: each pending send
+         * makes the next 1 us dearer. */
+        int k = model_stream_count(m);
+        for (int l = 0; l < 5 && levels[l] < k; l++) {
             obs[n++] = (struct model_obs){MODEL_Q_ISEND, m, levels[l],
                                           isend + levels[l]};
         }
@@ -49,8 +51,8 @@ static size_t synthetic(struct model_obs *obs)
         obs[n++] = (struct model_obs){MODEL_Q_ONEWAY, m, 0, oneway};
         obs[n++] = (struct model_obs){MODEL_Q_RECV_LATE, m, 0, 5};
         obs[n++] = (struct model_obs){MODEL_Q_STREAM1, m, 0, oneway};
-        obs[n++] = (struct model_obs){
-            MODEL_Q_STREAMK, m, 0, oneway + (MODEL_STREAM_K - 1) * gap_of(m)};
+        obs[n++] = (struct model_obs){MODEL_Q_STREAMK, m, k,
+                                      oneway + (k - 1) * gap_of(m)};
         obs[n++] =
             (struct model_obs){MODEL_Q_REDUCE, m, 0, 1 + 0.002 * (double)m};
     }
@@ -88,6 +90,12 @@ static void test_fit(const struct model_params *p)
     CHECK_NEAR(3 + 150 + 1000, q.send_us);
     CHECK_NEAR(10, q.transfer_us);
     CHECK_NEAR(1002, q.gap_us);
+    /* A stream of 4 at 1 MiB: its gap, and more pending sends than it had
+     * cost what its last one did. */
+    CHECK_INT(4, model_stream_count(1048576));
+    model_params_at(p, 1048576, 40, &q);
+    CHECK_NEAR(2 + 0.01 * 1048576, q.gap_us);
+    CHECK_NEAR(3 + 3, q.isend_us);
     CHECK_NEAR(1 + 0.002 * 5000, model_params_reduce_us(p, 5000));
 }
 
@@ -233,9 +241,35 @@ static void test_record(const struct model_params *p)
     }
 }
 
+/* The backbone: 4 pairs at once took twice one pair's time, so it carries
+ * 2 flows at full rate. 4 disjoint pairs sending 10000 bytes at once (each
+ * 92 us of work from 10) share it at half rate: they end at 10 + 184 and
+ * arrive 58 later; 2 pairs are not slowed (10 + 92 + 58). */
+static void test_backbone(struct model_obs *obs, size_t n)
+{
+    struct model_params *p = NULL;
+    obs[n++] = (struct model_obs){MODEL_Q_PAIRS, 262144, 1, 100};
+    obs[n++] = (struct model_obs){MODEL_Q_PAIRS, 262144, 4, 200};
+    CHECK_INT(0, model_params_fit(obs, n, &p));
+    if (!p) {
+        return;
+    }
+    CHECK_NEAR(2, model_params_backbone_flows(p));
+    for (int n_pairs = 4; n_pairs >= 2; n_pairs -= 2) {
+        struct model_schedule *s = model_schedule_create(8);
+        for (int r = 0; r < n_pairs; r++) {
+            send(s, r, r + 4, 10000);
+            recv(s, r + 4, r, 10000);
+        }
+        CHECK_NEAR(n_pairs == 4 ? 194 + 58 : 160, replay(s, p));
+        model_schedule_destroy(s);
+    }
+    model_params_destroy(p);
+}
+
 int main(void)
 {
-    struct model_obs obs[N_SIZES * 11];
+    struct model_obs obs[N_SIZES * 11 + 2];
     size_t n = synthetic(obs);
     struct model_params *p;
     CHECK_INT(0, model_params_fit(obs, n, &p));
@@ -243,9 +277,11 @@ int main(void)
         test_fit(p);
         test_replay(p);
         test_record(p);
+        CHECK_NEAR(0, model_params_backbone_flows(p));
     }
     model_params_destroy(p);
     p = NULL;
+    test_backbone(obs, n);
     /* Missing quantities are named. */
     CHECK_INT(-1, model_params_fit(obs, 3, &p));
     return check_exit();
