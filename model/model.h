@@ -25,7 +25,8 @@ struct model_op {
 
 struct model_rank_ops {
     struct model_op *ops;
-    int n_ops, cap_ops;
+    int n_ops;
+    size_t cap_ops;
     int n_reqs; /* requests are numbered 0..n_reqs-1 per rank */
 };
 

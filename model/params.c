@@ -2,6 +2,7 @@
  * observations of `autotune model`, interpolated between sizes of the same
  * send mode (an eager limit is a step, never averaged across). */
 #include "model/model.h"
+#include "util/grow.h"
 
 #include <errno.h>
 #include <math.h>
@@ -345,15 +346,12 @@ int model_csv_read(const char *path, struct model_obs **obs, size_t *n,
             goto done;
         }
         o.q = (enum model_quantity)q;
-        if (count == cap) {
-            cap = cap ? 2 * cap : 64;
-            struct model_obs *more = realloc(rows, cap * sizeof *rows);
-            if (!more) {
-                fprintf(stderr, "%s: out of memory\n", path);
-                goto done;
-            }
-            rows = more;
+        struct model_obs *more = grow(rows, &cap, count + 1, sizeof *more, 64);
+        if (!more) {
+            fprintf(stderr, "%s: out of memory\n", path);
+            goto done;
         }
+        rows = more;
         rows[count++] = o;
         *cost_s += cost;
     }

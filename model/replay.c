@@ -11,6 +11,7 @@
  * completes at the later of that and its posting plus the late-receive
  * time. Ranks and flows advance in time order. */
 #include "model/model.h"
+#include "util/grow.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -50,7 +51,8 @@ struct replay {
     const struct model_schedule *s;
     const struct model_params *params;
     struct message *msgs;
-    int n_msgs, cap_msgs;
+    int n_msgs;
+    size_t cap_msgs;
     struct request **reqs; /* per rank */
     double *clock;
     int *pc, *pending;
@@ -226,15 +228,12 @@ static int depart(struct replay *r, struct message *m)
 
 static int post_send(struct replay *r, int rank, const struct model_op *op)
 {
-    if (r->n_msgs == r->cap_msgs) {
-        int cap = r->cap_msgs ? 2 * r->cap_msgs : 1024;
-        struct message *more = realloc(r->msgs, (size_t)cap * sizeof *more);
-        if (!more) {
-            return -1;
-        }
-        r->msgs = more;
-        r->cap_msgs = cap;
+    struct message *more =
+        grow(r->msgs, &r->cap_msgs, (size_t)r->n_msgs + 1, sizeof *more, 1024);
+    if (!more) {
+        return -1;
     }
+    r->msgs = more;
     struct message *m = &r->msgs[r->n_msgs];
     *m = (struct message){.src = rank,
                           .dst = op->peer,

@@ -1,6 +1,7 @@
 /* Communication schedules: each rank's program of sends, receives, waits
  * and local reductions, in program order. */
 #include "model/model.h"
+#include "util/grow.h"
 
 #include <stdlib.h>
 
@@ -37,15 +38,12 @@ int model_schedule_add(struct model_schedule *s, int rank,
                        int req)
 {
     struct model_rank_ops *r = &s->ranks[rank];
-    if (r->n_ops == r->cap_ops) {
-        int cap = r->cap_ops ? 2 * r->cap_ops : 16;
-        struct model_op *ops = realloc(r->ops, (size_t)cap * sizeof *ops);
-        if (!ops) {
-            return -1;
-        }
-        r->ops = ops;
-        r->cap_ops = cap;
+    struct model_op *ops =
+        grow(r->ops, &r->cap_ops, (size_t)r->n_ops + 1, sizeof *ops, 16);
+    if (!ops) {
+        return -1;
     }
+    r->ops = ops;
     int is_post = kind == MODEL_ISEND || kind == MODEL_IRECV;
     if (is_post) {
         req = r->n_reqs++;
