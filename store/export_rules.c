@@ -39,13 +39,22 @@ static int same_decision(const struct rule *a, const struct rule *b)
            a->mpich == b->mpich;
 }
 
+/* Where rule r starts, in the block bytes the decision cuts: its key,
+ * unless the key was scaled by a measured communicator size (key_procs),
+ * which two blocks of different sizes do not share. */
+static long rule_cut(const struct rule *r)
+{
+    return r->key_procs > 0 && r->msg_min > 0 ? (r->msg_min - 1) / r->key_procs
+                                              : r->msg_min;
+}
+
 static int same_block(const struct block *a, const struct block *b)
 {
     if (a->n != b->n) {
         return 0;
     }
     for (int i = 0; i < a->n; i++) {
-        if (a->rules[i].msg_min != b->rules[i].msg_min ||
+        if (rule_cut(&a->rules[i]) != rule_cut(&b->rules[i]) ||
             !same_decision(&a->rules[i], &b->rules[i])) {
             return 0;
         }
@@ -214,7 +223,8 @@ static int scaled_block(const struct block *b, int key_procs, int procs,
             long cut = (b->rules[r].msg_min - 1) / key_procs;
             out->rules[r].msg_min = cut * procs + 1;
         }
-        out->rules[r].key_procs = procs;
+        /* final keys: blocks of two sizes are equal only if these are */
+        out->rules[r].key_procs = 0;
     }
     return 0;
 }

@@ -17,7 +17,8 @@ struct rule {
     const struct mpich_alg *mpich; /* MPICH's; NULL = the default */
     int line; /* source line of the first row merged into it */
     /* The communicator size the library multiplies the block bytes by to
-     * get its key (the row's); 0 where the key does not scale. */
+     * get its key (the row's); 0 where the key does not scale, and in the
+     * table rules_build returns (each block's keys are then its own). */
     int key_procs;
 };
 
