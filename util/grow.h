@@ -19,7 +19,7 @@ static inline void *grow(void *items, size_t *cap, size_t need,
     if (need <= *cap) {
         return items;
     }
-    size_t n = *cap ? *cap : first_cap;
+    size_t n = *cap ? *cap : first_cap ? first_cap : 1;
     while (n < need) {
         if (n > SIZE_MAX / 2) {
             return NULL;
