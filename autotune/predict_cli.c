@@ -432,7 +432,7 @@ int predict_main(int argc, char **argv)
     if (probe) {
         fclose(probe);
         if (table_read_measurements(path, &rows, &n_rows) != 0 ||
-            table_check_journal(run, path, rows, n_rows) != 0 ||
+            table_check_rows(j, path, rows, n_rows) != 0 ||
             predict_measured(rows, n_rows, params, chain_fanout, &ps) != 0) {
             goto done;
         }

@@ -243,8 +243,10 @@ int run_data_load(const char *run_dir, const char *const *collectives, int n,
     }
     if (table_read_optimal(opt_path, &opt, &n_opt) ||
         table_read_measurements(meas_path, &meas, &n_meas) ||
-        table_check_journal(run_dir, opt_path, opt, n_opt) ||
-        table_check_journal(run_dir, meas_path, meas, n_meas) ||
+        table_check_journal(run_dir,
+                            (struct table_rows[]){{opt_path, opt, n_opt},
+                                                  {meas_path, meas, n_meas}},
+                            2) ||
         select_grids(r, opt_path, opt, n_opt, collectives, n)) {
         goto done;
     }

@@ -12,18 +12,10 @@
 #include "store/rundir.h"
 #include "store/tables.h"
 
-int table_check_journal(const char *run, const char *table_path,
-                        const struct measurement *rows, size_t n)
+int table_check_rows(const struct journal *j, const char *table_path,
+                     const struct measurement *rows, size_t n)
 {
-    char path[4096];
-    struct journal *j = NULL;
-    if (rundir_path(path, sizeof path, run, RUNDIR_JOURNAL) != 0 ||
-        access(path, R_OK) != 0 || journal_load(path, &j) != 0) {
-        return 0; /* tables alone (predicted, hand-written): nothing to hold
-                     them to */
-    }
-    int rc = 0;
-    for (size_t i = 0; i < n && rc == 0; i++) {
+    for (size_t i = 0; j && i < n; i++) {
         const struct measurement *m = &rows[i];
         const struct measurement *rec =
             m->reps > 0 ? journal_find(j, m->collective, m->procs, m->msg_bytes,
@@ -38,8 +30,25 @@ int table_check_journal(const char *run, const char *table_path,
                     "(resume the sweep to write them again)\n",
                     table_path, i + 2, m->collective, m->procs, m->msg_bytes,
                     m->algorithm, m->segment_bytes, m->mean_us, rec->mean_us);
-            rc = -1;
+            return -1;
         }
+    }
+    return 0;
+}
+
+int table_check_journal(const char *run, const struct table_rows *tables,
+                        int n_tables)
+{
+    char path[4096];
+    struct journal *j = NULL;
+    if (rundir_path(path, sizeof path, run, RUNDIR_JOURNAL) != 0 ||
+        access(path, R_OK) != 0 || journal_load(path, &j) != 0) {
+        return 0; /* tables alone (predicted, hand-written): nothing to hold
+                     them to */
+    }
+    int rc = 0;
+    for (int t = 0; t < n_tables && rc == 0; t++) {
+        rc = table_check_rows(j, tables[t].path, tables[t].rows, tables[t].n);
     }
     journal_close(j);
     return rc;
@@ -48,33 +57,32 @@ int table_check_journal(const char *run, const char *table_path,
 int table_read_run_optimal(const char *run, const char *command,
                            struct measurement **rows, size_t *n)
 {
-    char path[4096];
+    char opt_path[4096], meas_path[4096];
     struct measurement *meas = NULL;
     size_t n_meas = 0;
-    if (rundir_path(path, sizeof path, run, RUNDIR_OPTIMAL) != 0 ||
-        table_read_optimal(path, rows, n) != 0) {
+    if (rundir_path(opt_path, sizeof opt_path, run, RUNDIR_OPTIMAL) != 0 ||
+        table_read_optimal(opt_path, rows, n) != 0) {
         fprintf(stderr,
                 "autotune %s: %s has no complete optimal table (run or "
                 "resume the sweep first)\n",
                 command, run);
         return -1;
     }
-    if (table_check_journal(run, path, *rows, *n) != 0) {
+    int has_meas = rundir_path(meas_path, sizeof meas_path, run,
+                               RUNDIR_MEASUREMENTS) == 0 &&
+                   access(meas_path, R_OK) == 0;
+    int rc = has_meas ? table_read_measurements(meas_path, &meas, &n_meas) : 0;
+    struct table_rows tables[] = {{opt_path, *rows, *n},
+                                  {meas_path, meas, n_meas}};
+    if (rc != 0 || table_check_journal(run, tables, has_meas ? 2 : 1) != 0) {
+        free(meas);
         free(*rows);
         *rows = NULL;
         return -1;
     }
-    if (rundir_path(path, sizeof path, run, RUNDIR_MEASUREMENTS) == 0 &&
-        access(path, R_OK) == 0) {
-        if (table_read_measurements(path, &meas, &n_meas) != 0 ||
-            table_check_journal(run, path, meas, n_meas) != 0) {
-            free(meas);
-            free(*rows);
-            *rows = NULL;
-            return -1;
-        }
+    if (has_meas) {
         table_prefer_default(*rows, *n, meas, n_meas);
-        free(meas);
     }
+    free(meas);
     return 0;
 }

@@ -40,11 +40,21 @@ bool table_is_default_faster(const struct measurement *optimum,
 size_t table_prefer_default(struct measurement *opt, size_t n_opt,
                             const struct measurement *meas, size_t n_meas);
 /* Fails with one line naming the first row of table_path (rows, read from
- * run's tables) whose time differs from the run's journal record of that
- * method: tables older than the journal. 0 when they agree or the run has
- * no journal to hold them to (store/run_tables.c, not in libautotune). */
-int table_check_journal(const char *run, const char *table_path,
-                        const struct measurement *rows, size_t n);
+ * a run's tables) whose time differs from journal j's record of that
+ * method: tables older than the journal. 0 when they agree or j is NULL
+ * (no journal to hold them to). store/run_tables.c, not in libautotune. */
+int table_check_rows(const struct journal *j, const char *table_path,
+                     const struct measurement *rows, size_t n);
+/* One table of a run, for table_check_journal. */
+struct table_rows {
+    const char *path;
+    const struct measurement *rows;
+    size_t n;
+};
+/* table_check_rows of each table, in order, against run's journal, loaded
+ * once; 0 when the run has none. */
+int table_check_journal(const char *run, const struct table_rows *tables,
+                        int n_tables);
 /* Reads RUN/optimal.csv for the offline command `command` (with the rule
  * above applied from RUN/measurements.csv when it is there), both checked
  * against the journal; when the run has none yet, says so once and that
