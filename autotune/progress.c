@@ -143,6 +143,9 @@ void progress_start(struct progress *p, const struct config *c)
     p->is_adaptive = c->is_grid_adaptive;
     p->is_tty = isatty(STDERR_FILENO);
     p->interval_s = print_interval(p->is_tty);
+    if (p->is_adaptive) {
+        return; /* the walk chooses its points: no estimate of the time left */
+    }
     p->points = malloc((size_t)p->total * sizeof *p->points);
     p->costs = progress_costs_create();
     struct config_point *grid = NULL;
@@ -161,7 +164,7 @@ void progress_start(struct progress *p, const struct config *c)
  * one is still expected to take; -1 if nothing was measured yet. */
 static double time_left(const struct progress *p, double now)
 {
-    if (p->is_adaptive || !p->points || !p->costs || p->costs->n == 0) {
+    if (!p->points || !p->costs || p->costs->n == 0) {
         return -1;
     }
     double left = 0;

@@ -34,7 +34,9 @@ struct progress {
     /* grid = "adaptive": the walk chooses its points, so total is only
      * the most it may measure and there is no estimate of the time left */
     int is_adaptive;
-    struct progress_point *points; /* the grid in walk order, or NULL */
+    /* the grid in walk order, and what its points cost; NULL with an
+     * adaptive grid */
+    struct progress_point *points;
     struct progress_point current;
     struct progress_costs *costs; /* wall seconds of measured points */
     /* the current point, points[done] */
