@@ -39,7 +39,7 @@ struct progress {
     struct progress_point *points;
     struct progress_point current;
     struct progress_costs *costs; /* wall seconds of measured points */
-    /* the current point, points[done] */
+    /* the current point's start (0 between points) and experiments */
     double point_start_s;
     int point_experiments;
     int is_tty;
