@@ -387,6 +387,25 @@ static void print_miss(const char *strategy, const struct replay_point *rp,
             rp->methods[opt].seg_bytes, rp->best_us, 100 * penalty);
 }
 
+/* The model's time of every method at rp into *out (a static array,
+ * valid until the next call), or *out NULL without a model. */
+static int point_predictions(const struct model_params *model,
+                             const struct replay_point *rp, const double **out)
+{
+    static double predicted_us[MAX_METHODS];
+    *out = NULL;
+    if (!model) {
+        return 0;
+    }
+    if (grid_predict_methods(model, rp->coll, rp->procs, rp->msg_bytes,
+                             rp->chain_fanout, rp->methods, rp->n,
+                             predicted_us) != 0) {
+        return -1;
+    }
+    *out = predicted_us;
+    return 0;
+}
+
 /* Replays every strategy at one point and scores its choice; the model
  * strategy only with a model. */
 static int replay_point_all(const struct replay_point *rp,
@@ -396,10 +415,8 @@ static int replay_point_all(const struct replay_point *rp,
                             struct replay *replays,
                             struct strategy_score *scores)
 {
-    static double predicted_us[MAX_METHODS];
-    if (model && grid_predict_methods(model, rp->coll, rp->procs, rp->msg_bytes,
-                                      rp->chain_fanout, rp->methods, rp->n,
-                                      predicted_us) != 0) {
+    const double *predicted_us;
+    if (point_predictions(model, rp, &predicted_us) != 0) {
         return -1;
     }
     for (int s = 0; s < search_strategies_size; s++) {
@@ -411,7 +428,7 @@ static int replay_point_all(const struct replay_point *rp,
         }
         grid_search_point(&sp, rp->coll, rp->procs, rp->msg_bytes,
                           rp->chain_fanout, rp->methods, rp->n, depths, params);
-        sp.predicted_us = model ? predicted_us : NULL;
+        sp.predicted_us = predicted_us;
         struct search_oracle o = {replay_oracle, replay_pipeline, r};
         long experiments = r->experiments;
         double seconds = r->seconds;
@@ -738,16 +755,13 @@ static int grid_measure(void *ctx, int pi, int mi, int *label, double *time_us)
     }
     struct search_point sp;
     int depths[CONFIG_MAX_ALGS];
-    static double predicted_us[MAX_METHODS];
-    if (g->model &&
-        grid_predict_methods(g->model, rp->coll, rp->procs, rp->msg_bytes,
-                             rp->chain_fanout, rp->methods, rp->n,
-                             predicted_us) != 0) {
+    const double *predicted_us;
+    if (point_predictions(g->model, rp, &predicted_us) != 0) {
         return -1;
     }
     grid_search_point(&sp, rp->coll, rp->procs, rp->msg_bytes, rp->chain_fanout,
                       rp->methods, rp->n, depths, g->params);
-    sp.predicted_us = g->model ? predicted_us : NULL;
+    sp.predicted_us = predicted_us;
     struct search_oracle o = {replay_oracle, replay_pipeline, g->r};
     int best = -1;
     g->r->point = rp;
