@@ -80,6 +80,10 @@ struct search_point {
      * sizes up to this one. NULL when there is none. */
     const struct search_prior *prev_msg;
     const struct search_prior *prev_procs;
+    /* The slowest best the strategy found at a point of this collective
+     * so far (0: none): what an expensive point costs, for a strategy
+     * that spends more where experiments are cheap. */
+    double costliest_us;
     const struct search_params *params;
 };
 

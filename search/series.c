@@ -26,6 +26,7 @@ struct search_series {
     struct search_prior near[2]; /* along the procs, along the messages */
     struct search_result *merged[2];
     int merged_cap[2];
+    double costliest_us; /* the largest point best of the collective */
 };
 
 static void row_clear(struct series_row *r)
@@ -114,6 +115,7 @@ static void series_enter(struct search_series *s, const struct search_point *p)
     if (strcmp(s->cur.collective, p->collective) != 0) {
         row_clear(&s->cur);
         row_clear(&s->prev);
+        s->costliest_us = 0;
     } else if (s->cur.procs != p->procs) {
         row_clear(&s->prev);
         s->prev = s->cur;
@@ -158,6 +160,7 @@ int search_series_run(struct search_series *s, const struct search_strategy *st,
     struct series_row *cur = &s->cur;
     p->prev_msg = NULL;
     p->prev_procs = NULL;
+    p->costliest_us = s->costliest_us;
     if (cur->n > 0) {
         if (series_merge(s, 0, cur, p->msg_bytes - 1) != 0) {
             return -1;
@@ -188,6 +191,9 @@ int search_series_run(struct search_series *s, const struct search_strategy *st,
     }
     for (int j = 0; j < sp->n; j++) {
         sp->results[j].point_best_us = best_us;
+    }
+    if (best_us > s->costliest_us) {
+        s->costliest_us = best_us;
     }
     return rc;
 }

@@ -6,6 +6,7 @@
  * must find the true one), and no predictions (it is smgd then). */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "../check.h"
 #include "search/search.h"
@@ -167,10 +168,115 @@ static void test_no_model(void)
     search_series_destroy(b);
 }
 
+/* A flat landscape of unsegmented algorithms, each with its own truth and
+ * prediction, at one point of a series (costliest_us comes from the series:
+ * the points before). */
+struct flat {
+    int n;
+    double true_us[N_ALGS * N_SEGS];
+    struct search_method methods[N_ALGS * N_SEGS];
+    double predicted_us[N_ALGS * N_SEGS];
+    int timed[N_ALGS * N_SEGS];
+    int experiments;
+};
+
+static int flat_oracle(void *ctx, const struct search_point *p, int i,
+                       double *time_us)
+{
+    struct flat *f = ctx;
+    (void)p;
+    f->timed[i] = 1;
+    f->experiments++;
+    *time_us = f->true_us[i];
+    return 0;
+}
+
+static int run_flat(struct search_series *s, long msg_bytes, struct flat *f)
+{
+    static const int depths[N_ALGS] = {1, 1, 1};
+    struct search_params params = SEARCH_PARAMS_DEFAULT;
+    struct search_point p = {
+        .collective = "bcast",
+        .procs = 4,
+        .msg_bytes = msg_bytes,
+        .methods = f->methods,
+        .n_methods = f->n,
+        .depths = depths,
+        .pipeline_alg = -1,
+        .predicted_us = f->predicted_us,
+        .params = &params,
+    };
+    struct search_oracle o = {flat_oracle, NULL, f};
+    int best = -1;
+    memset(f->timed, 0, sizeof f->timed);
+    f->experiments = 0;
+    CHECK_INT(0, search_series_run(s, search_find("model"), &p, &o, &best));
+    return best;
+}
+
+/* Three unsegmented algorithms: 0 and 1 with one schedule (the same
+ * prediction: timed once), 2 predicted 20 % behind but 10 % ahead in
+ * truth. At a costly point 2 is not timed once the model has proved right
+ * for it at a neighbour; at a point 1/16 of the costliest, it is. */
+static void flat_init(struct flat *f, double scale)
+{
+    *f = (struct flat){.n = N_ALGS};
+    for (int a = 0; a < N_ALGS; a++) {
+        f->methods[a] = (struct search_method){a, 0};
+        f->true_us[a] = scale * (a == 2 ? 90 : 100);
+        f->predicted_us[a] = scale * (a == 2 ? 120 : 100);
+    }
+}
+
+static void test_twins_and_cheap_points(void)
+{
+    struct search_series *s = search_series_create();
+    struct flat f;
+    /* Costly: the first point of the series. 2 is unknown and within 25 %
+     * of the best: timed; 1 repeats 0: not. */
+    flat_init(&f, 1000);
+    f.true_us[2] = 1000 * 120; /* as predicted here: the model learns 1.0 */
+    CHECK_INT(0, run_flat(s, 1L << 20, &f));
+    CHECK(f.timed[0] && !f.timed[1] && f.timed[2]);
+    /* A point as costly: 2 is known, 20 % behind: not timed (its truth,
+     * faster, is missed: the model's margin). */
+    flat_init(&f, 1000);
+    f.true_us[2] = 1000 * 120;
+    CHECK_INT(0, run_flat(s, 1L << 21, &f));
+    CHECK_INT(1, f.experiments);
+    /* A point 1/1000 of the costliest: every algorithm within 25 % of the
+     * best is timed, and the truth found. */
+    flat_init(&f, 1);
+    CHECK_INT(2, run_flat(s, 1L << 22, &f));
+    CHECK(f.timed[2] && !f.timed[1]);
+    search_series_destroy(s);
+}
+
+/* A segment size predicted more than 3 % slower than the start is not
+ * timed; one predicted within 3 %, not yet measured, is. */
+static void test_walk_margin(void)
+{
+    struct search_series *s = search_series_create();
+    struct flat f = {.n = 3};
+    for (int k = 0; k < 3; k++) {
+        f.methods[k] = (struct search_method){0, 1024 << k};
+        f.true_us[k] = 100;
+    }
+    f.predicted_us[0] = 110; /* 1 KiB: 10 % slower */
+    f.predicted_us[1] = 100; /* 2 KiB: the start */
+    f.predicted_us[2] = 102; /* 4 KiB: 2 % slower */
+    f.true_us[2] = 99;
+    CHECK_INT(2, run_flat(s, 1L << 20, &f));
+    CHECK(!f.timed[0] && f.timed[1] && f.timed[2]);
+    search_series_destroy(s);
+}
+
 int main(void)
 {
     test_learns_ratio();
     test_descends_to_segment();
     test_no_model();
+    test_twins_and_cheap_points();
+    test_walk_margin();
     return check_exit();
 }
