@@ -11,6 +11,7 @@
 # the 12 generated platforms (results/bench-runs/robust-NN, each calibrated
 # on its own platform into results/bench-runs/model-robust-NN): figures in
 # results/bench/model-search.txt.
+# Last, the model under Open MPI on this machine: results/bench/model-local.txt.
 set -eu
 cd "$(dirname "$0")/../.."
 mkdir -p results/bench build/bench/model
@@ -79,3 +80,36 @@ for cfg in results/bench-runs/robust-[0-9][0-9].cfg; do
     nice -n 10 $calibrate
     replay "$name" "results/bench-runs/$name" "$model_run/model.csv"
 done
+
+# Open MPI on this machine (issue 15: reported, not targeted): the model
+# calibrated under mpirun on 4 ranks of this machine (2 cores: 3 and 4
+# ranks are oversubscribed), then predict on a copy of the committed
+# default sweep (results/local, conf/tune.cfg). Beside it, how far apart
+# the journal itself times one schedule under several names (at 2 ranks
+# every tree broadcast is one message): the noise the ratios stand on.
+if command -v mpirun >/dev/null; then
+    run=build/bench/model/local
+    rm -rf "$run"
+    mkdir -p "$run"
+    cp results/local/{journal,measurements.csv,optimal.csv} "$run/"
+    sed "s#^output *=.*#output        = \"$run\";#" conf/tune.cfg >"$run.cfg"
+    calibrate="mpirun --oversubscribe -np 4 build/autotune model -c $run.cfg"
+    predict="build/autotune predict -r $run"
+    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 $calibrate >/dev/null
+    {
+        echo "# make bench-model ($(date -u +%F)): the model under Open MPI on this machine ($(nproc) cores)"
+        echo "# calibration: $calibrate"
+        echo "# prediction: $predict (run = a copy of results/local: mpirun -np 4 build/autotune -c conf/tune.cfg)"
+        $predict 2>&1
+        echo "# the journal's noise: bcast at 2 ranks, unsegmented linear, chain, pipeline, binary,"
+        echo "# binomial and knomial (one message each): the slowest over the fastest of them per size"
+        echo "msg_bytes,fastest_us,slowest_us,ratio"
+        awk '$1 == "m" && $2 == "bcast" && $3 == 2 && $6 == 0 && $5 ~ /^(linear|chain|pipeline|binary|binomial|knomial)$/ {
+                 k = $4; v = $9
+                 if (!(k in lo) || v < lo[k]) lo[k] = v
+                 if (v > hi[k]) hi[k] = v
+             }
+             END { for (k in lo) printf "%s,%.1f,%.1f,%.1f\n", k, lo[k], hi[k], hi[k] / lo[k] }' \
+            "$run/journal" | sort -n
+    } | tee results/bench/model-local.txt
+fi
