@@ -248,6 +248,12 @@ bench: all
 bench-model: all
 	@tests/bench/model.sh
 
+# search = "model" live on 128..256 ranks of a 256-node Grig, against
+# exhaustive search where it is affordable (half an hour;
+# results/bench/model-grig-256-sweep.txt).
+bench-model-256: all
+	@tests/bench/model256.sh
+
 # The tuned choice against the library default on the simulated clusters.
 bench-default: all
 	@tests/bench/default.sh
@@ -386,7 +392,7 @@ clean:
 
 .PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust bench-adaptive \
         bench-decision bench-between bench-between-tune bench-model bench-runtime \
-        bench-runtime-overhead bench-scale golden-decision fuzz demo install format clean
+        bench-runtime-overhead bench-scale bench-model-256 golden-decision fuzz demo install format clean
 .SECONDARY:
 
 -include $(OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) \
