@@ -346,8 +346,11 @@ enum { WINDOW_FLOOR_NS = 1000, LATE_RETRIES = 40 };
 
 /* Everyone's clock reading, maximised: the reference instant from which
  * the first window is measured; twice, so the window can be sized from how
- * long such a reduction takes to release the last rank. */
-static int window_open(struct start_window *w, MPI_Comm ctl)
+ * long such a reduction takes to release the last rank. With one call
+ * planned, no window follows a call's reduction, and under SMPI (where the
+ * quiet reduction releases every rank at once, so none is late) neither
+ * reduction needs messages. */
+static int window_open(struct start_window *w, MPI_Comm ctl, int n_calls)
 {
     w->offset_s = clock_offset_s;
     w->lag_s = 0;
@@ -355,8 +358,9 @@ static int window_open(struct start_window *w, MPI_Comm ctl)
         double v[2] = {MPI_Wtime() - w->offset_s, w->lag_s};
         /* The first is of the kind that follows each call: the second
          * sizes the window from its lag. */
-        if ((i == 0 ? control_max(v, 2, ctl) : control_max_quiet(v, 2, ctl)) !=
-            MPI_SUCCESS) {
+        int is_quiet = i == 1 || n_calls == 1;
+        if ((is_quiet ? control_max_quiet(v, 2, ctl)
+                      : control_max(v, 2, ctl)) != MPI_SUCCESS) {
             return -1;
         }
         w->lag_s = MPI_Wtime() - w->offset_s - v[0];
@@ -454,7 +458,7 @@ int measure_run(const struct measure_request *req, MPI_Comm comm, MPI_Comm ctl,
         .seg_bytes = is_segmented ? req->seg_bytes : 0,
         .chain_fanout = req->chain_fanout,
     };
-    if (window_open(&w, ctl) != 0) {
+    if (window_open(&w, ctl, p->warmup + p->max_reps) != 0) {
         goto failed;
     }
     /* Warm-up calls also size the window: a late rank there costs nothing. */
