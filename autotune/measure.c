@@ -20,6 +20,7 @@ static unsigned char *send_buf, *recv_buf;
 static size_t buf_bytes;
 
 #ifdef SMPI_H /* defined by SimGrid's mpi.h */
+#include <simgrid/barrier.h>
 /* Under SMPI every rank is in one process: 2 MiB a rank is 2 GB at 1,024
  * ranks. Shared buffers map the same pages on every rank, SimGrid copies
  * no payload between them, and simulated times are the same (the network
@@ -66,6 +67,8 @@ static int ensure_buffers(size_t bytes)
     return 0;
 }
 
+enum { CONTROL_MAX_N = 8, CONTROL_ATTACH_TAG = 9311 };
+
 /* The harness's own reductions: the maximum of a few doubles over ctl, by
  * our recursive-doubling allreduce, so that neither the library's
  * collectives nor its choice of algorithm shape a measurement. */
@@ -76,8 +79,8 @@ static int control_max(double *v, int n, MPI_Comm ctl)
         const struct coll_def *d = coll_find("allreduce");
         allreduce = d->algs[coll_find_alg(d, "recursive_doubling")].run;
     }
-    double in[8];
-    assert(n <= 8);
+    double in[CONTROL_MAX_N];
+    assert(n <= CONTROL_MAX_N);
     memcpy(in, v, (size_t)n * sizeof *v);
     struct coll_args args = {.sendbuf = in,
                              .recvbuf = v,
@@ -88,11 +91,159 @@ static int control_max(double *v, int n, MPI_Comm ctl)
     return allreduce(&args);
 }
 
+#ifdef SMPI_H
+/* Under SMPI the reductions that no timed call can overlap go through
+ * memory (every rank is an actor of one process) and a simulation barrier:
+ * no simulated time, no flows. As messages, each is log2(P) rounds of P
+ * concurrent flows that SimGrid's bandwidth sharing solves again at every
+ * flow's end: at 1,024 ranks the harness took more wall time than most
+ * collectives it timed. The reduction right after each timed call stays
+ * messages: ranks that finish early start it while others still run the
+ * call, and the times recorded so far include that overlap. */
+struct control_shared {
+    sg_bar_t barrier;
+    int n_ranks;
+    int n_attached; /* ranks still holding it (actors run one at a time) */
+    double *slots;  /* [2][n_ranks][CONTROL_MAX_N]: calls alternate halves */
+};
+
+/* One rank's view, cached on ctl as an attribute. */
+struct control_view {
+    struct control_shared *shared;
+    int rank;
+    unsigned calls;
+};
+
+static int control_keyval = MPI_KEYVAL_INVALID;
+
+static int control_view_delete(MPI_Comm comm, int keyval, void *attr,
+                               void *extra)
+{
+    struct control_view *view = attr;
+    struct control_shared *sh = view->shared;
+    (void)comm, (void)keyval, (void)extra;
+    if (--sh->n_attached == 0) {
+        sg_barrier_destroy(sh->barrier);
+        free(sh->slots);
+        free(sh);
+    }
+    free(view);
+    return MPI_SUCCESS;
+}
+
+/* Collective over ctl, once: rank 0 creates the shared state and sends its
+ * address to the others. */
+static int control_attach(MPI_Comm ctl, struct control_view **out)
+{
+    int rank, size, has = 0, err = MPI_SUCCESS;
+    if (control_keyval == MPI_KEYVAL_INVALID &&
+        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, control_view_delete,
+                               &control_keyval, NULL) != MPI_SUCCESS) {
+        return -1;
+    }
+    if (MPI_Comm_get_attr(ctl, control_keyval, out, &has) == MPI_SUCCESS &&
+        has) {
+        return 0;
+    }
+    MPI_Comm_rank(ctl, &rank);
+    MPI_Comm_size(ctl, &size);
+    struct control_shared *sh = NULL;
+    struct control_view *view = malloc(sizeof *view);
+    if (rank == 0) {
+        sh = malloc(sizeof *sh);
+        double *slots = calloc((size_t)2 * size * CONTROL_MAX_N, sizeof *slots);
+        if (!sh || !slots || !view) { /* out of memory at 40 bytes: stop */
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+        *sh = (struct control_shared){.barrier = sg_barrier_init(size),
+                                      .n_ranks = size,
+                                      .n_attached = size,
+                                      .slots = slots};
+        for (int r = 1; r < size && err == MPI_SUCCESS; r++) {
+            err = MPI_Send(&sh, (int)sizeof sh, MPI_BYTE, r, CONTROL_ATTACH_TAG,
+                           ctl);
+        }
+    } else {
+        err = MPI_Recv(&sh, (int)sizeof sh, MPI_BYTE, 0, CONTROL_ATTACH_TAG,
+                       ctl, MPI_STATUS_IGNORE);
+        if (!view) {
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    }
+    if (err != MPI_SUCCESS) {
+        free(view);
+        return -1;
+    }
+    *view = (struct control_view){.shared = sh, .rank = rank};
+    *out = view;
+    return MPI_Comm_set_attr(ctl, control_keyval, view) == MPI_SUCCESS ? 0 : -1;
+}
+
+static int control_max_quiet(double *v, int n, MPI_Comm ctl)
+{
+    struct control_view *view;
+    assert(n <= CONTROL_MAX_N);
+    if (control_attach(ctl, &view) != 0) {
+        return MPI_ERR_OTHER;
+    }
+    /* Alternate halves: a rank can be one call ahead of another, not two
+     * (it would have passed a barrier the other has not reached). */
+    const struct control_shared *sh = view->shared;
+    double *half = sh->slots + (size_t)(view->calls++ % 2) *
+                                   (size_t)sh->n_ranks * CONTROL_MAX_N;
+    memcpy(half + (size_t)view->rank * CONTROL_MAX_N, v, (size_t)n * sizeof *v);
+    sg_barrier_wait(sh->barrier);
+    for (int i = 0; i < n; i++) {
+        for (int r = 0; r < sh->n_ranks; r++) {
+            double x = half[(size_t)r * CONTROL_MAX_N + (size_t)i];
+            v[i] = x > v[i] ? x : v[i];
+        }
+    }
+    return MPI_SUCCESS;
+}
+/* measure_settle's effect (no rank goes on before all have ended) without
+ * its P - 1 messages to rank 0. */
+static int control_settle(MPI_Comm ctl)
+{
+    struct control_view *view;
+    if (control_attach(ctl, &view) != 0) {
+        return MPI_ERR_OTHER;
+    }
+    sg_barrier_wait(view->shared->barrier);
+    return MPI_SUCCESS;
+}
+
+/* Before the clock starts, every time: the attachment's messages, on a
+ * communicator's first experiment, are no experiment's, and every
+ * experiment starts with all ranks there (so cost_s does not depend on
+ * which experiment came first, as resumed sweeps need). */
+static int control_prepare(MPI_Comm ctl)
+{
+    return control_settle(ctl);
+}
+#else
+static int control_max_quiet(double *v, int n, MPI_Comm ctl)
+{
+    return control_max(v, n, ctl);
+}
+
+static int control_settle(MPI_Comm ctl)
+{
+    return measure_settle(ctl);
+}
+
+static int control_prepare(MPI_Comm ctl)
+{
+    (void)ctl;
+    return 0;
+}
+#endif
+
 /* All ranks learn whether any rank failed (or the control messages did). */
 static int any_failed(int failed, MPI_Comm ctl)
 {
     double v = failed;
-    return control_max(&v, 1, ctl) != MPI_SUCCESS || v != 0;
+    return control_max_quiet(&v, 1, ctl) != MPI_SUCCESS || v != 0;
 }
 
 static double relative_standard_error(const double *t, size_t n)
@@ -195,14 +346,21 @@ enum { WINDOW_FLOOR_NS = 1000, LATE_RETRIES = 40 };
 
 /* Everyone's clock reading, maximised: the reference instant from which
  * the first window is measured; twice, so the window can be sized from how
- * long such a reduction takes to release the last rank. */
-static int window_open(struct start_window *w, MPI_Comm ctl)
+ * long such a reduction takes to release the last rank. With one call
+ * planned, no window follows a call's reduction, and under SMPI (where the
+ * quiet reduction releases every rank at once, so none is late) neither
+ * reduction needs messages. */
+static int window_open(struct start_window *w, MPI_Comm ctl, int n_calls)
 {
     w->offset_s = clock_offset_s;
     w->lag_s = 0;
     for (int i = 0; i < 2; i++) {
         double v[2] = {MPI_Wtime() - w->offset_s, w->lag_s};
-        if (control_max(v, 2, ctl) != MPI_SUCCESS) {
+        /* The first is of the kind that follows each call: the second
+         * sizes the window from its lag. */
+        int is_quiet = i == 1 || n_calls == 1;
+        if ((is_quiet ? control_max_quiet(v, 2, ctl)
+                      : control_max(v, 2, ctl)) != MPI_SUCCESS) {
             return -1;
         }
         w->lag_s = MPI_Wtime() - w->offset_s - v[0];
@@ -264,6 +422,10 @@ int measure_run(const struct measure_request *req, MPI_Comm comm, MPI_Comm ctl,
         fprintf(stderr, "autotune: synchronising clocks failed\n");
         return -1;
     }
+    if (control_prepare(ctl) != 0) {
+        fprintf(stderr, "autotune: sharing the harness's reductions failed\n");
+        return -1;
+    }
     double start = MPI_Wtime();
     long send_bytes =
         coll_buffer_bytes(coll->send_blocks, n_ranks, req->msg_bytes);
@@ -296,7 +458,7 @@ int measure_run(const struct measure_request *req, MPI_Comm comm, MPI_Comm ctl,
         .seg_bytes = is_segmented ? req->seg_bytes : 0,
         .chain_fanout = req->chain_fanout,
     };
-    if (window_open(&w, ctl) != 0) {
+    if (window_open(&w, ctl, p->warmup + p->max_reps) != 0) {
         goto failed;
     }
     /* Warm-up calls also size the window: a late rank there costs nothing. */
@@ -338,7 +500,7 @@ int measure_run(const struct measure_request *req, MPI_Comm comm, MPI_Comm ctl,
     out->segment_bytes = req->seg_bytes;
     out->is_applicable = 1;
     summarise(times, n, out);
-    measure_settle(ctl);
+    control_settle(ctl);
     /* Whole microseconds: under SMPI a duration can differ by one ulp of the
      * absolute clock, which must not show in a resumed run's tables. */
     out->cost_s = round((MPI_Wtime() - start) * 1e6) / 1e6;
