@@ -63,13 +63,36 @@ static int oracle(void *ctx, const struct search_point *p, int i,
     return 0;
 }
 
+/* Runs strategy name at one point of bcast on 16 ranks along series s;
+ * returns the chosen method. */
+static int run_point(struct search_series *s, const char *name, long msg_bytes,
+                     const struct search_method *methods, int n_methods,
+                     const int *depths, const double *predicted_us,
+                     const struct search_oracle *o)
+{
+    struct search_params params = SEARCH_PARAMS_DEFAULT;
+    struct search_point p = {
+        .collective = "bcast",
+        .procs = 16,
+        .msg_bytes = msg_bytes,
+        .methods = methods,
+        .n_methods = n_methods,
+        .depths = depths,
+        .pipeline_alg = -1,
+        .predicted_us = predicted_us,
+        .params = &params,
+    };
+    int best = -1;
+    CHECK_INT(0, search_series_run(s, search_find(name), &p, o, &best));
+    return best;
+}
+
 /* Runs strategy name at msg_bytes along series s (with predictions when
  * is_predicted); returns the chosen method, *optimum the true best. */
 static int run_at(struct search_series *s, const char *name, long msg_bytes,
                   int is_predicted, struct landscape *l, int *optimum)
 {
     static const int depths[N_ALGS] = {8, 3, 1};
-    struct search_params params = SEARCH_PARAMS_DEFAULT;
     *l = (struct landscape){.msg_bytes = msg_bytes};
     double best_us = -1;
     for (int a = 0; a < N_ALGS; a++) {
@@ -87,21 +110,9 @@ static int run_at(struct search_series *s, const char *name, long msg_bytes,
             }
         }
     }
-    struct search_point p = {
-        .collective = "bcast",
-        .procs = 16,
-        .msg_bytes = msg_bytes,
-        .methods = l->methods,
-        .n_methods = l->n_methods,
-        .depths = depths,
-        .pipeline_alg = -1,
-        .predicted_us = is_predicted ? l->predicted_us : NULL,
-        .params = &params,
-    };
     struct search_oracle o = {oracle, NULL, l};
-    int best = -1;
-    CHECK_INT(0, search_series_run(s, search_find(name), &p, &o, &best));
-    return best;
+    return run_point(s, name, msg_bytes, l->methods, l->n_methods, depths,
+                     is_predicted ? l->predicted_us : NULL, &o);
 }
 
 /* Algorithm 0 is predicted far ahead: the first point times it, finds it
@@ -194,24 +205,11 @@ static int flat_oracle(void *ctx, const struct search_point *p, int i,
 static int run_flat(struct search_series *s, long msg_bytes, struct flat *f)
 {
     static const int depths[N_ALGS] = {1, 1, 1};
-    struct search_params params = SEARCH_PARAMS_DEFAULT;
-    struct search_point p = {
-        .collective = "bcast",
-        .procs = 4,
-        .msg_bytes = msg_bytes,
-        .methods = f->methods,
-        .n_methods = f->n,
-        .depths = depths,
-        .pipeline_alg = -1,
-        .predicted_us = f->predicted_us,
-        .params = &params,
-    };
     struct search_oracle o = {flat_oracle, NULL, f};
-    int best = -1;
     memset(f->timed, 0, sizeof f->timed);
     f->experiments = 0;
-    CHECK_INT(0, search_series_run(s, search_find("model"), &p, &o, &best));
-    return best;
+    return run_point(s, "model", msg_bytes, f->methods, f->n, depths,
+                     f->predicted_us, &o);
 }
 
 /* Three unsegmented algorithms: 0 and 1 with one schedule (the same
