@@ -176,21 +176,28 @@ static const char *msg_key_name(enum mpich_msg_key key)
     return key == MPICH_KEY_TOTAL ? "total_msg_size" : "avg_msg_size";
 }
 
+/* *is_warned: the collective's blocks share one warning (a block split
+ * per communicator size would repeat it at every size). */
 static void write_block(FILE *out, const struct mpich_coll *c,
                         const struct block *b, const struct export_context *ctx,
-                        int depth)
+                        int depth, int *is_warned)
 {
     int n = b->n;
     /* MPICH reads the sizes with atoi: breakpoints past INT_MAX cannot be
-     * written, the rule before them covers the rest. */
+     * written, the rule before them covers the rest (rules ascend). */
     for (int r = 1; r < n; r++) {
         if (b->rules[r].msg_min > INT_MAX) {
-            fprintf(ctx->warn,
-                    "%s:%d: %s P=%d: message sizes from %ld on are past what "
-                    "MPICH reads (int); the rule before covers them\n",
-                    ctx->source, b->rules[r].line, c->name, b->procs,
-                    b->rules[r].msg_min);
+            if (!*is_warned) {
+                fprintf(ctx->warn,
+                        "%s:%d: %s P=%d: message sizes from %ld on are past "
+                        "what MPICH reads (int); the rule before covers "
+                        "them (here and at any other communicator size)\n",
+                        ctx->source, b->rules[r].line, c->name, b->procs,
+                        b->rules[r].msg_min);
+                *is_warned = 1;
+            }
             n = r;
+            break;
         }
     }
     if (c->msg_key == MPICH_KEY_NONE || n == 1) {
@@ -224,6 +231,7 @@ static void write_intra(FILE *out, const struct mpich_coll *c,
         write_default(out, c, depth);
         return;
     }
+    int is_warned = 0;
     fprintf(out, "{\n");
     for (int b = 0; b < tuned->n; b++) {
         indent(out, depth + 1);
@@ -232,7 +240,7 @@ static void write_intra(FILE *out, const struct mpich_coll *c,
         } else {
             fprintf(out, "\"comm_size=any\": ");
         }
-        write_block(out, c, &tuned->blocks[b], ctx, depth + 1);
+        write_block(out, c, &tuned->blocks[b], ctx, depth + 1, &is_warned);
         fprintf(out, "%s\n", b + 1 < tuned->n ? "," : "");
     }
     indent(out, depth);

@@ -147,6 +147,46 @@ static void test_writers(void)
     free(rows);
 }
 
+/* Sizes past what MPICH reads (int): allgather's total_msg_size at 4 and 8
+ * ranks of 1, 2 and 4 GiB puts two cuts of each block past INT_MAX. The
+ * file stops at the first (the rule before covers the rest) and passes
+ * MPICH's check, and the warning is said once for the collective, not once
+ * per communicator size. */
+static void test_mpich_int_limit(void)
+{
+    const char *path = "build/tests/export-int-limit.csv";
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    fputs("collective,procs,msg_bytes,algorithm,segment_bytes,time_us\n", f);
+    for (int p = 4; p <= 8; p *= 2) {
+        fprintf(f, "allgather,%d,1073741824,ring,0,1.000\n", p);
+        fprintf(f, "allgather,%d,2147483648,bruck,0,1.000\n", p);
+        fprintf(f, "allgather,%d,4294967296,ring,0,1.000\n", p);
+    }
+    fclose(f);
+    struct measurement *rows;
+    size_t n;
+    CHECK_INT(0, table_read_optimal(path, &rows, &n));
+    char *text = NULL, *warned = NULL;
+    size_t len = 0, warned_len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    FILE *warn = open_memstream(&warned, &warned_len);
+    struct export_context ctx = {path, "own", "", 4, warn, NULL, NULL};
+    CHECK_INT(0, export_mpich(mem, rows, n, &ctx));
+    fclose(mem);
+    fclose(warn);
+    CHECK_INT(0, export_check_mpich(text, len, "test"));
+    int n_warnings = 0;
+    for (const char *w = warned; (w = strstr(w, "past what MPICH reads"));
+         w++) {
+        n_warnings++;
+    }
+    CHECK_INT(1, n_warnings);
+    free(text);
+    free(warned);
+    free(rows);
+}
+
 static int write_bad(FILE *out, const struct measurement *rows, size_t n,
                      const struct export_context *ctx)
 {
@@ -204,6 +244,7 @@ int main(void)
     test_check_ompi_json();
     test_check_mpich();
     test_writers();
+    test_mpich_int_limit();
     test_refusals();
     test_tables();
     return check_exit();
