@@ -76,20 +76,25 @@ struct expect {
     int is_alg_known;       /* some step was timed at a neighbour */
 };
 
+/* The corrected prediction at the start (e->start >= 0). */
+static double start_q(const struct expect *e)
+{
+    return e->q_us[e->start];
+}
+
 /* Each step's prediction is corrected by its own error where a neighbour
  * timed it (the model's segment curve can be off in shape, not only in
  * scale), else by the error of the nearest step along the walk that was
- * timed, else by the algorithm's (at its fastest answer), else by
- * c_unknown. */
+ * timed, else by the algorithm's (at its fastest answer: c_alg, 0 if none),
+ * else by c_unknown. */
 static void expect_walk(const struct search_point *p, const struct walk *w,
-                        double c_unknown, struct expect *e)
+                        double c_alg, double c_unknown, struct expect *e)
 {
     double c[WALK_MAX];
     for (int k = 0; k < w->n; k++) {
         c[k] = correction(p, w->alg, p->methods[w->steps[k]].seg_bytes);
         e->is_known[k] = c[k] > 0;
     }
-    double c_alg = correction(p, w->alg, -1);
     e->is_alg_known = c_alg > 0;
     e->start = -1;
     for (int k = 0; k < w->n; k++) {
@@ -137,7 +142,7 @@ static int walk_while_falling(struct descent *d, const struct expect *e, int k,
 {
     for (k += dir; k >= 0 && k < d->walk->n; k += dir) {
         if (e->q_us[k] < 0 ||
-            e->q_us[k] > (1 + MODEL_WALK_MARGIN) * e->q_us[e->start] ||
+            e->q_us[k] > (1 + MODEL_WALK_MARGIN) * start_q(e) ||
             (e->is_known[k] && e->q_us[k] >= d->best_us)) {
             return 0;
         }
@@ -178,12 +183,12 @@ int search_model(const struct search_point *p, const struct search_oracle *o,
      * here over those they did (geometric mean): where the model is slow
      * or fast for every algorithm, it is likely so for this one too, and
      * left uncorrected it would look faster or slower than the rest. */
-    double log_sum = 0;
+    double c_alg[WALK_MAX], log_sum = 0;
     int n_known = 0;
     for (int a = 0; a < n; a++) {
-        double c = correction(p, walks[a].alg, -1);
-        if (c > 0) {
-            log_sum += log(c);
+        c_alg[a] = correction(p, walks[a].alg, -1);
+        if (c_alg[a] > 0) {
+            log_sum += log(c_alg[a]);
             n_known++;
         }
     }
@@ -191,28 +196,27 @@ int search_model(const struct search_point *p, const struct search_oracle *o,
     int best_a = -1;
     for (int a = 0; a < n; a++) {
         descent_init(&d[a], &walks[a]);
-        expect_walk(p, &walks[a], c_unknown, &e[a]);
+        expect_walk(p, &walks[a], c_alg[a], c_unknown, &e[a]);
         for (int b = 0; b < a && e[a].start >= 0; b++) {
             if (e[b].start >= 0 && is_twin(p, &walks[b], &walks[a])) {
                 e[a].start = -1;
             }
         }
         if (e[a].start >= 0 &&
-            (best_a < 0 ||
-             e[a].q_us[e[a].start] < e[best_a].q_us[e[best_a].start])) {
+            (best_a < 0 || start_q(&e[a]) < start_q(&e[best_a]))) {
             best_a = a;
         }
     }
     if (best_a < 0) {
         return search_smgd(p, o, best); /* the model knows nothing here */
     }
-    double best_q = e[best_a].q_us[e[best_a].start];
+    double best_q = start_q(&e[best_a]);
     int is_cheap = best_q * MODEL_CHEAP_RATIO <= p->costliest_us;
     int rc = 0;
     for (int a = 0; a < n && rc == 0; a++) {
         double margin = e[a].is_alg_known && !is_cheap ? p->params->model_margin
                                                        : MODEL_UNKNOWN_MARGIN;
-        if (e[a].start >= 0 && e[a].q_us[e[a].start] <= (1 + margin) * best_q) {
+        if (e[a].start >= 0 && start_q(&e[a]) <= (1 + margin) * best_q) {
             rc = descent_probe(&d[a], e[a].start, p, o);
         }
     }
@@ -224,9 +228,8 @@ int search_model(const struct search_point *p, const struct search_oracle *o,
         int pick = -1;
         for (int a = 0; a < n; a++) {
             if (e[a].start >= 0 && d[a].n_timed == 0 && !d[a].is_first_timed &&
-                !d[a].is_done && e[a].q_us[e[a].start] < best_us &&
-                (pick < 0 ||
-                 e[a].q_us[e[a].start] < e[pick].q_us[e[pick].start])) {
+                !d[a].is_done && start_q(&e[a]) < best_us &&
+                (pick < 0 || start_q(&e[a]) < start_q(&e[pick]))) {
                 pick = a;
             }
         }
