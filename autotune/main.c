@@ -375,11 +375,13 @@ static const struct command offline_commands[] = {
      "took the\nmost time; with a run, each point's tuned method, its time "
      "and the default's,\nand the time saved: calls x (default - tuned).\n"},
     {"model", cmd_model_offline,
-     "usage: mpirun -np N autotune model -c tune.cfg\n"
-     "       smpirun -np N -platform P.xml autotune-smpi model -c tune.cfg\n"
+     "usage: mpirun -np N autotune model -c tune.cfg [--fresh]\n"
+     "       smpirun -np N -platform P.xml autotune-smpi model -c tune.cfg "
+     "[--fresh]\n"
      "Measures the point-to-point parameters of the model (docs/usage.md: "
      "The model)\nbetween ranks 0 and 1 into RUN/model.journal and "
-     "RUN/model.csv; rerunning\nmeasures only what is missing.\n"},
+     "RUN/model.csv; rerunning\nmeasures only what is missing; --fresh "
+     "moves the previous calibration to\nRUN/old/N/ and starts over.\n"},
     {"predict", predict_main,
      "usage: autotune predict -r RUN [--model FILE] [--procs P,P,...] "
      "[--sizes M,M,...]\n"

@@ -24,17 +24,21 @@ enum { MODEL_MAX_REPS = 9, MODEL_TAG = 9001 };
 static int n_reps = MODEL_MAX_REPS, n_warmup = 1;
 
 static const char model_usage[] =
-    "usage: mpirun -np N autotune model -c tune.cfg\n"
-    "       smpirun -np N -platform P.xml autotune-smpi model -c tune.cfg\n";
+    "usage: mpirun -np N autotune model -c tune.cfg [--fresh]\n"
+    "       smpirun -np N -platform P.xml autotune-smpi model -c tune.cfg "
+    "[--fresh]\n"
+    "  --fresh   start over; the previous calibration moves to "
+    "OUTPUT/old/N/\n";
 
 /* An experiment is named by its first output; each output is a value one
- * rank saw (slot index of that rank's values): the blocking send gives
- * send (rank 0) and stream1 (rank 1), the stream of K Isends gives streamK
- * (rank 1) and each Isend's duration at its number of pending sends. */
+ * rank saw (slot index of that rank's values): the ping-pong gives oneway
+ * and, from its first half, send (the blocking send's duration, rank 0)
+ * and stream1 (the receiver's time for that message, rank 1); the stream
+ * of K Isends gives streamK (rank 1) and each Isend's duration at its
+ * number of pending sends. */
 enum { MAX_OUTPUTS = 1 + MODEL_N_LEVELS, MAX_SLOTS = MODEL_STREAM_MAX };
 static const enum model_quantity experiments[] = {
-    MODEL_Q_SEND, MODEL_Q_ONEWAY, MODEL_Q_RECV_LATE, MODEL_Q_STREAMK,
-    MODEL_Q_REDUCE};
+    MODEL_Q_ONEWAY, MODEL_Q_RECV_LATE, MODEL_Q_STREAMK, MODEL_Q_REDUCE};
 #define N_EXPERIMENTS ((int)(sizeof experiments / sizeof experiments[0]))
 
 struct output {
@@ -47,8 +51,9 @@ static int experiment_outputs(enum model_quantity e, long m, struct output *out)
 {
     int n = 0;
     switch (e) {
-    case MODEL_Q_SEND:
-        out[n++] = (struct output){MODEL_Q_SEND, 0, 0, 0};
+    case MODEL_Q_ONEWAY:
+        out[n++] = (struct output){MODEL_Q_ONEWAY, 0, 0, 0};
+        out[n++] = (struct output){MODEL_Q_SEND, 0, 0, 1};
         out[n++] = (struct output){MODEL_Q_STREAM1, 0, 1, 0};
         break;
     case MODEL_Q_STREAMK: {
@@ -86,7 +91,6 @@ static void one_rep(MPI_Comm pair, int rank, enum model_quantity e, int m,
     int k = e == MODEL_Q_STREAMK ? model_stream_count(m) : 1;
     char *buf = buffer;
     switch (e) {
-    case MODEL_Q_SEND:
     case MODEL_Q_STREAMK:
         if (rank == 1) {
             for (int i = 0; i < k; i++) {
@@ -95,10 +99,7 @@ static void one_rep(MPI_Comm pair, int rank, enum model_quantity e, int m,
         }
         MPI_Barrier(pair);
         t0 = MPI_Wtime();
-        if (rank == 0 && e == MODEL_Q_SEND) {
-            MPI_Send(buf, m, MPI_BYTE, 1, MODEL_TAG, pair);
-            v[0] = MPI_Wtime() - t0;
-        } else if (rank == 0) {
+        if (rank == 0) {
             for (int i = 0; i < k; i++) {
                 double ti = MPI_Wtime();
                 MPI_Isend(buf, m, MPI_BYTE, 1, MODEL_TAG, pair, &reqs[i]);
@@ -111,16 +112,19 @@ static void one_rep(MPI_Comm pair, int rank, enum model_quantity e, int m,
         }
         break;
     case MODEL_Q_ONEWAY:
-        /* Both receives posted before either send, like a tree's. */
+        /* Both receives posted before either send, like a tree's; the
+         * first half is also a blocking send to a posted receive. */
         MPI_Irecv(buf, m, MPI_BYTE, 1 - rank, MODEL_TAG, pair, &reqs[0]);
         MPI_Barrier(pair);
         t0 = MPI_Wtime();
         if (rank == 0) {
             MPI_Send(buf, m, MPI_BYTE, 1, MODEL_TAG, pair);
+            v[1] = MPI_Wtime() - t0;
             MPI_Wait(&reqs[0], MPI_STATUS_IGNORE);
             v[0] = (MPI_Wtime() - t0) / 2;
         } else {
             MPI_Wait(&reqs[0], MPI_STATUS_IGNORE);
+            v[0] = MPI_Wtime() - t0;
             MPI_Send(buf, m, MPI_BYTE, 0, MODEL_TAG, pair);
         }
         break;
@@ -147,7 +151,7 @@ static void one_rep(MPI_Comm pair, int rank, enum model_quantity e, int m,
     default:
         break;
     }
-    for (int i = 0; i < k; i++) {
+    for (int i = 0; i < MAX_SLOTS; i++) {
         v[i] *= 1e6;
     }
 }
@@ -189,7 +193,7 @@ static void observe(MPI_Comm pair, int rank, enum model_quantity e, int m,
 {
     double mine[MODEL_MAX_REPS][MAX_SLOTS] = {{0}};
     double theirs[MODEL_MAX_REPS][MAX_SLOTS] = {{0}};
-    double warm[MAX_SLOTS];
+    double warm[MAX_SLOTS] = {0};
     struct output outs[MAX_OUTPUTS];
     int n = experiment_outputs(e, m, outs);
     /* Both ranks start together, whatever came before (a resumed run). */
@@ -284,9 +288,9 @@ static int write_model_csv(FILE *f, const void *arg)
 }
 
 /* Rank 0: opens the run directory and its model journal. */
-static int controller_open(const char *config_path, int world_size,
-                           struct config *c, struct rundir_lock **lock,
-                           struct journal **journal)
+static int controller_open(const char *config_path, int is_fresh,
+                           int world_size, struct config *c,
+                           struct rundir_lock **lock, struct journal **journal)
 {
     struct journal_settings settings = {0};
     char path[2048];
@@ -310,12 +314,19 @@ static int controller_open(const char *config_path, int world_size,
     journal_settings_add(&settings, "model.ranks", "0,1");
     journal_settings_add(&settings, "model.stream_bytes", "%d",
                          (int)MODEL_STREAM_BYTES);
+    /* The harness itself: a journal measured with another set of
+     * experiments or another least K is not resumed. */
+    journal_settings_add(&settings, "model.experiments",
+                         "oneway,recv_late,streamK,reduce");
+    journal_settings_add(&settings, "model.stream_min", "%d",
+                         model_stream_count(1L << 40));
     if (store_make_dir(c->output) != 0 ||
         rundir_lock_open(c->output, lock) != 0) {
         config_free(c);
         return -1;
     }
-    if (rundir_path(path, sizeof path, c->output, RUNDIR_MODEL_JOURNAL) != 0 ||
+    if ((is_fresh && rundir_start_fresh_model(c->output) != 0) ||
+        rundir_path(path, sizeof path, c->output, RUNDIR_MODEL_JOURNAL) != 0 ||
         journal_open(path, &settings, journal) != 0) {
         rundir_lock_close(*lock);
         config_free(c);
@@ -465,7 +476,7 @@ static void worker_run(MPI_Comm pair)
 int model_main(int argc, char **argv)
 {
     const char *config_path = NULL;
-    int rank, world_size, status = 1, is_setup = 0, bad = 0;
+    int rank, world_size, status = 1, is_setup = 0, bad = 0, is_fresh = 0;
     struct config cfg;
     struct rundir_lock *lock = NULL;
     struct journal *j = NULL;
@@ -478,6 +489,8 @@ int model_main(int argc, char **argv)
     for (int i = 1; i < argc && !bad; i++) {
         if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
             config_path = argv[++i];
+        } else if (strcmp(argv[i], "--fresh") == 0) {
+            is_fresh = 1;
         } else {
             bad = 1;
             if (rank == 0) {
@@ -497,8 +510,8 @@ int model_main(int argc, char **argv)
         MPI_Finalize();
         return 2;
     }
-    if (rank == 0 &&
-        controller_open(config_path, world_size, &cfg, &lock, &j) == 0) {
+    if (rank == 0 && controller_open(config_path, is_fresh, world_size, &cfg,
+                                     &lock, &j) == 0) {
         sizes = model_sizes(&cfg, &n_sizes);
         is_setup = sizes != NULL;
         if (!sizes) {

@@ -74,8 +74,8 @@ enum model_quantity {
 enum { MODEL_N_LEVELS = 5, MODEL_STREAM_MAX = 16 };
 extern const int model_pending_levels[MODEL_N_LEVELS];
 /* The stream's K at this size: 16 messages, fewer (a power of two, at
- * least 4) where 16 would carry more than MODEL_STREAM_BYTES: a large
- * message's gap shows in a few, and the stream is most of the cost. */
+ * least 2) where 16 would carry more than MODEL_STREAM_BYTES: a large
+ * message's gap shows in two, and the stream is most of the cost. */
 enum { MODEL_STREAM_BYTES = 256 * 1024 };
 int model_stream_count(long msg_bytes);
 extern const char *const model_quantity_names[MODEL_N_QUANTITIES];

@@ -20,7 +20,7 @@ const int model_pending_levels[MODEL_N_LEVELS] = {0, 1, 3, 7, 15};
 int model_stream_count(long msg_bytes)
 {
     int k = MODEL_STREAM_MAX;
-    while (k > 4 && (long)k * msg_bytes > MODEL_STREAM_BYTES) {
+    while (k > 2 && (long)k * msg_bytes > MODEL_STREAM_BYTES) {
         k /= 2;
     }
     return k;

@@ -267,9 +267,12 @@ void rundir_lock_close(struct rundir_lock *lock)
 }
 
 /* What --fresh moves: the files a sweep and the offline commands write in
- * the run directory. */
-static int is_run_file(const char *name)
+ * the run directory (or, for `autotune model --fresh`, the model's). */
+static int is_run_file(const char *name, int is_model)
 {
+    if (is_model) {
+        return strcmp(name, RUNDIR_MODEL) == 0;
+    }
     static const char *const names[] = {RUNDIR_JOURNAL, RUNDIR_MEASUREMENTS,
                                         RUNDIR_OPTIMAL, RUNDIR_SPEEDUP,
                                         RUNDIR_COMPARE};
@@ -303,8 +306,10 @@ static int add_name(char ***names, size_t *n, size_t *cap, const char *name)
 
 /* The names of the run files in dir, the journal last (caller-frees each
  * and the array, also on failure). */
-static int list_run_files(const char *dir, char ***names, size_t *n)
+static int list_run_files(const char *dir, int is_model, char ***names,
+                          size_t *n)
 {
+    const char *journal = is_model ? RUNDIR_MODEL_JOURNAL : RUNDIR_JOURNAL;
     DIR *d = opendir(dir);
     size_t cap = 0;
     int has_journal = 0, rc = 0;
@@ -315,15 +320,15 @@ static int list_run_files(const char *dir, char ***names, size_t *n)
         return -1;
     }
     for (struct dirent *e; rc == 0 && (e = readdir(d));) {
-        if (strcmp(e->d_name, RUNDIR_JOURNAL) == 0) {
+        if (strcmp(e->d_name, journal) == 0) {
             has_journal = 1;
-        } else if (is_run_file(e->d_name)) {
+        } else if (is_run_file(e->d_name, is_model)) {
             rc = add_name(names, n, &cap, e->d_name);
         }
     }
     closedir(d);
     if (rc == 0 && has_journal) {
-        rc = add_name(names, n, &cap, RUNDIR_JOURNAL);
+        rc = add_name(names, n, &cap, journal);
     }
     if (rc != 0) {
         fprintf(stderr, "%s: out of memory listing the run's files\n", dir);
@@ -372,12 +377,12 @@ static int make_old_dir(const char *dir, char *old)
     }
 }
 
-int rundir_start_fresh(const char *dir)
+static int start_fresh(const char *dir, int is_model)
 {
     char old[PATH_BYTES];
     char **names;
     size_t n;
-    int rc = list_run_files(dir, &names, &n);
+    int rc = list_run_files(dir, is_model, &names, &n);
     if (rc == 0 && n > 0) {
         rc = make_old_dir(dir, old);
     }
@@ -394,9 +399,9 @@ int rundir_start_fresh(const char *dir)
         }
     }
     if (rc == 0 && n > 0) {
-        fprintf(stderr,
-                "autotune: starting over; the previous sweep's journal and "
-                "tables are in %s/\n",
+        fprintf(stderr, "autotune: starting over; the previous %s are in %s/\n",
+                is_model ? "calibration's journal and model.csv"
+                         : "sweep's journal and tables",
                 old);
     }
     for (size_t i = 0; i < n; i++) {
@@ -404,4 +409,14 @@ int rundir_start_fresh(const char *dir)
     }
     free(names);
     return rc;
+}
+
+int rundir_start_fresh(const char *dir)
+{
+    return start_fresh(dir, 0);
+}
+
+int rundir_start_fresh_model(const char *dir)
+{
+    return start_fresh(dir, 1);
 }

@@ -36,5 +36,8 @@ void rundir_lock_close(struct rundir_lock *lock);
  * DIR/old/N/ (N one more than the highest there), so that DIR/old/N is a run
  * directory of its own; nothing is deleted. Call it holding the lock. */
 int rundir_start_fresh(const char *dir);
+/* `autotune model --fresh`: the same for the calibration (model.journal
+ * and model.csv); the sweep's files stay. */
+int rundir_start_fresh_model(const char *dir);
 
 #endif

@@ -30,9 +30,10 @@ cat "$tmp/model.out"
 m="$tmp/run/model.csv"
 [ "$(head -1 "$m")" = "quantity,msg_bytes,pending,value_us,reps,cost_s" ] || fail "model.csv header"
 # 0, powers of two to 65536 / 16, and 8192 and 65536 (16 sizes): each
-# with send, stream1, oneway, recv_late, streamK, reduce and isend at the
-# pending counts below the stream's K (0, 1, 3, 7, 15 where K is 16; 0, 1, 3
-# at 65536 bytes, where K is 4).
+# with send and stream1 (from the ping-pong's first half), oneway,
+# recv_late, streamK, reduce and isend at the pending counts below the
+# stream's K (0, 1, 3, 7, 15 where K is 16; 0, 1, 3 at 65536 bytes, where K
+# is 4).
 sizes=$(awk -F, 'NR > 1 && $1 == "oneway"' "$m" | wc -l)
 [ "$sizes" -eq 16 ] || fail "$sizes sizes measured, expected 16"
 # On 8 ranks, the backbone: 1 pair, then 4 at once.
@@ -51,6 +52,18 @@ cmp -s "$m" "$tmp/model.first" || fail "rerun changed model.csv"
 head -n 100 "$tmp/run/model.journal" > "$tmp/cut" && mv "$tmp/cut" "$tmp/run/model.journal"
 smpi 8 model -c "$tmp/t.cfg" > "$tmp/model3.out" 2>&1 || fail "model resume"
 cmp -s "$m" "$tmp/model.first" || fail "resumed model.csv differs"
+# A journal measured otherwise (here with another number of repetitions;
+# the harness's own settings, model.experiments and model.stream_min, the
+# same way) is not resumed: one line naming the setting; --fresh moves it
+# to old/1/ and measures the same table again.
+grep -q ' model.stream_min=2 model.experiments=\| model.experiments=oneway,recv_late,streamK,reduce model.stream_min=2' "$tmp/run/model.journal" ||
+    fail "the journal does not name its harness: $(sed -n 2p "$tmp/run/model.journal")"
+sed 's/max_reps = 1;/max_reps = 2;/' "$tmp/t.cfg" > "$tmp/reps.cfg"
+smpi 8 model -c "$tmp/reps.cfg" > "$tmp/model4.out" 2>&1 && fail "a journal measured otherwise was resumed"
+grep -q 'model.reps (journal 1, config 2)' "$tmp/model4.out" || fail "settings mismatch: $(cat "$tmp/model4.out")"
+smpi 8 model -c "$tmp/t.cfg" --fresh > "$tmp/model5.out" 2>&1 || { cat "$tmp/model5.out"; fail "model --fresh"; }
+[ -f "$tmp/run/old/1/model.journal" ] && [ -f "$tmp/run/old/1/model.csv" ] || fail "--fresh did not keep the old calibration in old/1/"
+cmp -s "$m" "$tmp/model.first" || fail "model --fresh: another model.csv"
 
 # The exhaustive sweep, then the model's predictions of every method.
 smpi 8 -c "$tmp/t.cfg" > "$tmp/sweep.out" 2>&1 || { cat "$tmp/sweep.out"; fail "sweep"; }

@@ -90,12 +90,13 @@ static void test_fit(const struct model_params *p)
     CHECK_NEAR(3 + 150 + 1000, q.send_us);
     CHECK_NEAR(10, q.transfer_us);
     CHECK_NEAR(1002, q.gap_us);
-    /* A stream of 4 at 1 MiB: its gap, and more pending sends than it had
-     * cost what its last one did. */
-    CHECK_INT(4, model_stream_count(1048576));
+    /* A stream of 2 at 1 MiB (and 4 at 64 KiB): its gap, and more pending
+     * sends than it had cost what its last one did. */
+    CHECK_INT(2, model_stream_count(1048576));
+    CHECK_INT(4, model_stream_count(65536));
     model_params_at(p, 1048576, 40, &q);
     CHECK_NEAR(2 + 0.01 * 1048576, q.gap_us);
-    CHECK_NEAR(3 + 3, q.isend_us);
+    CHECK_NEAR(3 + 1, q.isend_us);
     CHECK_NEAR(1 + 0.002 * 5000, model_params_reduce_us(p, 5000));
 }
 
