@@ -31,6 +31,14 @@
  * were up to 8 %, for 4 % more experiment time). */
 #define MODEL_CHEAP_RATIO 16
 
+/* A point whose lead (the fastest algorithm measured) took more than this
+ * fraction longer than its corrected prediction is one where the
+ * neighbours' corrections do not hold (a protocol limit, a platform's
+ * step): there the search looks as wide as at a cheap point, and times the
+ * unsegmented version of every algorithm predicted within
+ * MODEL_UNKNOWN_MARGIN, a regime the segment walk does not reach. */
+#define MODEL_SURPRISE 0.10
+
 /* measured/predicted of alg's fastest answer (at seg_bytes, unless < 0) at
  * the latest point along one neighbouring line that timed it with a
  * prediction, or 0 if none. */
@@ -111,6 +119,26 @@ static void expect_walk(const struct search_point *p, const struct walk *w,
             e->start = k;
         }
     }
+}
+
+/* The descent with the fastest answer, or -1 if none has one. */
+static int fastest(const struct descent *d, int n)
+{
+    int lead = -1;
+    for (int a = 0; a < n; a++) {
+        if (d[a].best >= 0 && (lead < 0 || d[a].best_us < d[lead].best_us)) {
+            lead = a;
+        }
+    }
+    return lead;
+}
+
+/* measured/corrected prediction of d's best. */
+static double surprise(const struct descent *d, const struct expect *e,
+                       const struct search_point *p)
+{
+    int k = walk_find_seg(p, d->walk, p->methods[d->best].seg_bytes);
+    return k >= 0 && e->q_us[k] > 0 ? d->best_us / e->q_us[k] : 1;
 }
 
 /* Algorithm b repeats a (the model gives it the same schedule: at P = 2
@@ -238,11 +266,25 @@ int search_model(const struct search_point *p, const struct search_oracle *o,
             rc = descent_probe(&d[pick], e[pick].start, p, o);
         }
     }
-    int lead = -1;
-    for (int a = 0; a < n; a++) {
-        if (d[a].best >= 0 && (lead < 0 || d[a].best_us < d[lead].best_us)) {
-            lead = a;
+    int lead = fastest(d, n);
+    if (rc == 0 && lead >= 0 && !is_cheap &&
+        surprise(&d[lead], &e[lead], p) > 1 + MODEL_SURPRISE) {
+        is_cheap = 1;
+        for (int a = 0; a < n && rc == 0; a++) {
+            if (e[a].start >= 0 && d[a].n_timed == 0 && !d[a].is_done &&
+                start_q(&e[a]) <= (1 + MODEL_UNKNOWN_MARGIN) * best_q) {
+                rc = descent_probe(&d[a], e[a].start, p, o);
+            }
         }
+        double best_us = descent_best_us(d, n);
+        for (int a = 0; a < n && rc == 0; a++) {
+            if (e[a].start > 0 && e[a].q_us[0] >= 0 &&
+                p->methods[walks[a].steps[0]].seg_bytes == 0 &&
+                e[a].q_us[0] <= (1 + MODEL_UNKNOWN_MARGIN) * best_us) {
+                rc = descent_probe(&d[a], 0, p, o);
+            }
+        }
+        lead = fastest(d, n);
     }
     if (rc == 0 && lead >= 0) {
         rc = walk_segments(&d[lead], &e[lead], p, o);

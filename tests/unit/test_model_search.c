@@ -269,6 +269,43 @@ static void test_walk_margin(void)
     search_series_destroy(s);
 }
 
+/* One algorithm, unsegmented and at three segment sizes; the model right
+ * at the first point. At the second the start (2 KiB) takes 20 % longer
+ * than predicted: the neighbour's correction does not hold here, so the
+ * unsegmented version, predicted 15 % behind the start (beyond the walk,
+ * past a 4 KiB step predicted 10 % behind), is timed too, and wins. Where
+ * the start is as predicted, it is not. */
+static double surprise_point(int is_surprised, int *experiments)
+{
+    struct search_series *s = search_series_create();
+    static const int segs[4] = {0, 1024, 2048, 4096};
+    static const double predicted[4] = {115, 110, 100, 110};
+    struct flat f = {.n = 4};
+    for (int k = 0; k < 4; k++) {
+        f.methods[k] = (struct search_method){0, segs[k]};
+        f.predicted_us[k] = predicted[k];
+        f.true_us[k] = predicted[k];
+    }
+    CHECK_INT(2, run_flat(s, 1L << 20, &f));
+    CHECK_INT(1, f.experiments);
+    f.true_us[0] = 105;
+    f.true_us[1] = f.true_us[3] = 130;
+    f.true_us[2] = is_surprised ? 120 : 100;
+    int best = run_flat(s, 1L << 21, &f);
+    *experiments = f.experiments;
+    search_series_destroy(s);
+    return f.methods[best].seg_bytes;
+}
+
+static void test_surprise(void)
+{
+    int n;
+    CHECK_INT(0, surprise_point(1, &n));
+    CHECK_INT(2, n);
+    CHECK_INT(2048, surprise_point(0, &n));
+    CHECK_INT(1, n);
+}
+
 int main(void)
 {
     test_learns_ratio();
@@ -276,5 +313,6 @@ int main(void)
     test_no_model();
     test_twins_and_cheap_points();
     test_walk_margin();
+    test_surprise();
     return check_exit();
 }
