@@ -82,7 +82,7 @@ for scale in $scales; do
                 END {for (p in k) if (k[p] == 21 * n) print p}' "$run/journal" |
                 sort -n | paste -sd, | sed 's/,/, /g')
         fi
-        exhaustive_cfg "$run.cfg" "$run" "[${quoted%, }]" "[$procs]" \
+        sweep_cfg "$run.cfg" "$run" "[${quoted%, }]" "[$procs]" \
             "{ min = 1; max = 1048576; factor = 2; }"
         ;;
     *) echo "usage: $0 [wide|full]"; exit 2 ;;

@@ -1,20 +1,23 @@
 # Sourced by the benchmarks: the config and the command of a benchmark's
-# exhaustive sweep, and journals of one grid swept in parallel (one
+# simulated sweep, and journals of one grid swept in parallel (one
 # collective or procs range each) merged into one.
 
-# exhaustive_cfg CFG RUN COLLECTIVES PROCS MESSAGE_SIZES: writes the config
-# of an exhaustive sweep into RUN (one repetition: the simulation is
-# deterministic; no baseline).
-exhaustive_cfg() {
+# sweep_cfg CFG RUN COLLECTIVES PROCS MESSAGE_SIZES [SEGMENTS [SEARCH
+# [LINE]]]: writes into CFG the config of a simulated sweep into RUN: one
+# repetition (the simulation is deterministic), no baseline; the long
+# segment list and exhaustive search unless given; LINE (a key, such as
+# `algorithms`) added as it is.
+sweep_cfg() {
     cat > "$1" <<CFG
 output        = "$2";
 collectives   = $3;
 procs         = $4;
 message_sizes = $5;
-segment_sizes = [0, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536];
-search        = "exhaustive";
+segment_sizes = ${6:-[0, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536]};
+search        = "${7:-exhaustive}";
 measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
 baseline      = false;
+${8:-}
 CFG
 }
 

@@ -10,27 +10,20 @@
 # results/bench/model-grig-256-sweep.txt with the commands.
 set -eu
 cd "$(dirname "$0")/../.."
+. tests/bench/journals.sh
 make -s all
 dir=build/bench/model256
 rm -rf "$dir"
 mkdir -p "$dir" results/bench
 out=results/bench/model-grig-256-sweep.txt
 sed 's/radical="0-63"/radical="0-255"/' conf/platforms/grig.xml >"$dir/grig-256.xml"
-cfg() { # NAME SEARCH PROCS SIZES
-    cat <<CFG
-output        = "$dir/$1";
-collectives   = ["bcast", "reduce"];
-procs         = [$3];
-message_sizes = [$4];
-segment_sizes = [0, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536];
-search        = "$2";
-measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
-baseline      = false;
-CFG
+# cfg NAME SEARCH PROCS SIZES: a sweep of bcast and reduce into $dir/NAME.cfg.
+cfg() {
+    sweep_cfg "$dir/$1.cfg" "$dir/$1" '["bcast", "reduce"]' "[$3]" "[$4]" "" "$2"
 }
-cfg model model "128, 192, 256" "1, 16, 256, 4096, 65536, 1048576" >"$dir/model.cfg"
-cfg exhaustive exhaustive "128, 256" "1, 256, 4096" >"$dir/exhaustive.cfg"
-cfg exhaustive-64k exhaustive "128" "65536" >"$dir/exhaustive-64k.cfg"
+cfg model model "128, 192, 256" "1, 16, 256, 4096, 65536, 1048576"
+cfg exhaustive exhaustive "128, 256" "1, 256, 4096"
+cfg exhaustive-64k exhaustive "128" "65536"
 smpi="smpirun --cfg=smpi/simulate-computation:no --log=root.thres:critical -np 256 -platform $dir/grig-256.xml build/autotune-smpi"
 # timed NAME ARGS...: runs smpirun with ARGS, log in $dir/NAME.log; prints
 # the wall seconds and the load average at the start.

@@ -44,7 +44,7 @@ for name in $platforms; do
     nodes=$(sed -n 's/.*radical="0-\([0-9]*\)".*/\1/p' "$xml")
     nodes=$((nodes + 1))
     run=$runs/$name
-    exhaustive_cfg "$run.cfg" "$run" '["bcast", "reduce"]' "$(procs_of "$nodes")" \
+    sweep_cfg "$run.cfg" "$run" '["bcast", "reduce"]' "$(procs_of "$nodes")" \
         "{ min = 1; max = 262144; factor = 2; }"
     bench_sweep "$nodes" "$xml" "$run.cfg"
 done

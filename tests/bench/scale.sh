@@ -14,6 +14,7 @@
 #   tests/bench/scale.sh            SCALE_PROCS="64 128" tests/bench/scale.sh
 set -eu
 cd "$(dirname "$0")/../.."
+. tests/bench/journals.sh
 make -s all
 runs=build/bench/scale
 out=results/bench/scale.txt
@@ -32,31 +33,15 @@ timed() {
     awk 'END { printf "%.1f %.1f %.0f", $1, $2 + $3, $4 / 1024 }' "$log.time"
 }
 
-point_cfg() { # P
-    cat <<CFG
-output        = "$runs/point-$1";
-collectives   = ["bcast"];
-procs         = [$1];
-message_sizes = [65536];
-segment_sizes = [0, 4096];
-baseline      = false;
-search        = "exhaustive";
-measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
-CFG
+# point_cfg P: one exhaustive point, bcast at 64 KiB, segments 0 and 4 KiB.
+point_cfg() {
+    sweep_cfg "$runs/point-$1.cfg" "$runs/point-$1" '["bcast"]' "[$1]" "[65536]" "[0, 4096]"
 }
 
-reduce_cfg() { # P
-    cat <<CFG
-output        = "$runs/reduce-$1";
-collectives   = ["reduce"];
-procs         = [$1];
-message_sizes = [1048576];
-segment_sizes = [512];
-algorithms    = { reduce = ["linear"]; };
-baseline      = false;
-search        = "exhaustive";
-measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
-CFG
+# reduce_cfg P: the segmented linear reduce, 1 MiB in 512 B segments.
+reduce_cfg() {
+    sweep_cfg "$runs/reduce-$1.cfg" "$runs/reduce-$1" '["reduce"]' "[$1]" "[1048576]" "[512]" \
+        exhaustive 'algorithms    = { reduce = ["linear"]; };'
 }
 
 {
@@ -71,7 +56,7 @@ CFG
     printf "%6s %11s %8s %8s %9s %6s\n" P experiments wall_s cpu_s peak_MB load
 } | tee "$out"
 for p in $procs; do
-    point_cfg "$p" > "$runs/point-$p.cfg"
+    point_cfg "$p"
     rm -rf "$runs/point-$p"
     l=$(load)
     read -r wall cpu peak <<< "$(timed "$runs/point-$p.log" $smpi -np "$p" \
@@ -87,7 +72,7 @@ done
     printf "%6s %9s %8s %8s %9s %6s\n" P messages wall_s cpu_s peak_MB load
 } | tee -a "$out"
 for p in 8 16 32 49; do
-    reduce_cfg "$p" > "$runs/reduce-$p.cfg"
+    reduce_cfg "$p"
     rm -rf "$runs/reduce-$p"
     l=$(load)
     read -r wall cpu peak <<< "$(timed "$runs/reduce-$p.log" timeout "$limit" $smpi -np "$p" \

@@ -37,7 +37,7 @@ for c in $clusters; do
         mkdir -p "$run"
         cp "$wide" "$run/journal"
     fi
-    exhaustive_cfg "$cfg" "$run" '["bcast", "reduce"]' "$procs" "$msgs"
+    sweep_cfg "$cfg" "$run" '["bcast", "reduce"]' "$procs" "$msgs"
     bench_sweep "$np" "conf/platforms/$c.xml" "$cfg"
     out=results/bench/search-$c-$scale.csv
     # compare replays a snapshot of the journal, so that a sweep may go on
