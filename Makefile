@@ -248,11 +248,15 @@ bench: all
 bench-model: all
 	@tests/bench/model.sh
 
-# search = "model" live on 128..256 ranks of a 256-node Grig, against
-# exhaustive search where it is affordable (half an hour;
-# results/bench/model-grig-256-sweep.txt).
+# search = "model" live on 128..256 ranks of a 256-node Grig, and on 256
+# to 1,024 ranks of the shipped fat tree, against exhaustive search where
+# it is affordable (results/bench/model-grig256-sweep.txt, half an hour;
+# results/bench/model-fattree-sweep.txt).
 bench-model-256: all
-	@tests/bench/model256.sh
+	@tests/bench/model_sweep.sh grig256
+
+bench-model-fattree: all
+	@tests/bench/model_sweep.sh fattree
 
 # The tuned choice against the library default on the simulated clusters.
 bench-default: all
@@ -392,7 +396,7 @@ clean:
 
 .PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust bench-adaptive \
         bench-decision bench-between bench-between-tune bench-model bench-runtime \
-        bench-runtime-overhead bench-scale bench-model-256 golden-decision fuzz demo install format clean
+        bench-runtime-overhead bench-scale bench-model-256 bench-model-fattree golden-decision fuzz demo install format clean
 .SECONDARY:
 
 -include $(OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) \
