@@ -11,15 +11,26 @@
 #include "decision/internal.h"
 #include "store/journal.h"
 
-/* How fast the summed penalty grows as the cut passes s (0 at the smaller
- * size, 1 at the larger): each point adds what the lower method costs
- * there if it is the slower, less what the upper would cost if it is. */
-static double penalty_slope(int n, const double *diff_lo, const double *diff_hi,
-                            double s)
+/* d at s: linear between its knots. */
+static double diff_at(const struct between_diff *d, double s)
+{
+    int k = 1;
+    while (k < d->n - 1 && d->s[k] < s) {
+        k++;
+    }
+    double w = d->s[k] - d->s[k - 1];
+    double t = w > 0 ? (s - d->s[k - 1]) / w : 1;
+    return d->f[k - 1] + t * (d->f[k] - d->f[k - 1]);
+}
+
+/* How fast the summed penalty grows as the cut passes s: each point adds
+ * what the lower method costs there if it is the slower, less what the
+ * upper would cost if it is. */
+static double penalty_slope(int n, const struct between_diff *diff, double s)
 {
     double sum = 0;
     for (int i = 0; i < n; i++) {
-        double f = diff_lo[i] + s * (diff_hi[i] - diff_lo[i]);
+        double f = diff_at(&diff[i], s);
         sum += f > 0 ? expm1(f) : -expm1(-f);
     }
     return sum;
@@ -27,8 +38,8 @@ static double penalty_slope(int n, const double *diff_lo, const double *diff_hi,
 
 enum { N_SAMPLES = 256 };
 
-long between_cut(long lo_value, long hi_value, int n, const double *diff_lo,
-                 const double *diff_hi)
+long between_cut(long lo_value, long hi_value, int n,
+                 const struct between_diff *diff)
 {
     if (hi_value - lo_value < 2 || n < 1) {
         return lo_value;
@@ -39,7 +50,7 @@ long between_cut(long lo_value, long hi_value, int n, const double *diff_lo,
     for (int j = 0; j <= N_SAMPLES; j++) {
         double s = (double)j / N_SAMPLES, lo_cost = 0, hi_cost = 0;
         for (int i = 0; i < n; i++) {
-            double f = diff_lo[i] + s * (diff_hi[i] - diff_lo[i]);
+            double f = diff_at(&diff[i], s);
             lo_cost += f > 0 ? expm1(f) : 0;
             hi_cost += f < 0 ? expm1(-f) : 0;
         }
@@ -71,11 +82,10 @@ long between_cut(long lo_value, long hi_value, int n, const double *diff_lo,
     double s0 = (double)(best - 1) / N_SAMPLES,
            s1 = (double)(best + 1) / N_SAMPLES;
     double s = (double)best / N_SAMPLES;
-    if (penalty_slope(n, diff_lo, diff_hi, s0) < 0 &&
-        penalty_slope(n, diff_lo, diff_hi, s1) > 0) {
+    if (penalty_slope(n, diff, s0) < 0 && penalty_slope(n, diff, s1) > 0) {
         for (int it = 0; it < 100 && s1 - s0 > 1e-15; it++) {
             s = (s0 + s1) / 2;
-            *(penalty_slope(n, diff_lo, diff_hi, s) < 0 ? &s0 : &s1) = s;
+            *(penalty_slope(n, diff, s) < 0 ? &s0 : &s1) = s;
         }
         s = (s0 + s1) / 2;
     }
@@ -85,17 +95,70 @@ long between_cut(long lo_value, long hi_value, int n, const double *diff_lo,
     return cut < lo_value ? lo_value : cut >= hi_value ? hi_value - 1 : cut;
 }
 
+/* Method k's log time between cells a and b of g as knots (s[], y[]; 2 or
+ * 3 of them; see struct between_diff); 0 when it cannot run at either. */
+static int method_curve(const struct run_data *r, const struct run_grid *g,
+                        long a, long b, int k, double *s, double *y)
+{
+    const double *ta = g->time_us + a * r->n_methods;
+    const double *tb = g->time_us + b * r->n_methods;
+    if (ta[k] <= 0 || tb[k] <= 0) {
+        return 0;
+    }
+    long m_lo = g->msgs[a % g->n_msgs], m_hi = g->msgs[b % g->n_msgs];
+    long seg = r->methods[k].segment_bytes;
+    s[0] = 0;
+    y[0] = log(ta[k]);
+    if (seg > m_lo && seg < m_hi) {
+        char label[2 * RUN_NAME_MAX];
+        method_label(label, sizeof label, r->methods[k].algorithm, 0);
+        int k0 = run_data_find_method(r, label);
+        if (k0 >= 0 && ta[k0] > 0 && tb[k0] > 0) {
+            s[1] = log((double)seg / (double)m_lo) /
+                   log((double)m_hi / (double)m_lo);
+            y[1] = log(ta[k0]) + s[1] * (log(tb[k0]) - log(ta[k0]));
+            s[2] = 1;
+            y[2] = log(tb[k]);
+            return 3;
+        }
+    }
+    s[1] = 1;
+    y[1] = log(tb[k]);
+    return 2;
+}
+
+/* A curve's value at s. */
+static double curve_at(int n, const double *s, const double *y, double x)
+{
+    struct between_diff c = {.n = n};
+    memcpy(c.s, s, (size_t)n * sizeof *s);
+    memcpy(c.f, y, (size_t)n * sizeof *y);
+    return diff_at(&c, x);
+}
+
 bool between_add(const struct run_data *r, const struct run_grid *g,
                  long cell_lo, long cell_hi, int k_lo, int k_hi,
-                 double *diff_lo, double *diff_hi)
+                 struct between_diff *diff)
 {
-    const double *a = g->time_us + cell_lo * r->n_methods;
-    const double *b = g->time_us + cell_hi * r->n_methods;
-    if (a[k_lo] <= 0 || a[k_hi] <= 0 || b[k_lo] <= 0 || b[k_hi] <= 0) {
+    double s_lo[3], y_lo[3], s_hi[3], y_hi[3];
+    int n_lo = method_curve(r, g, cell_lo, cell_hi, k_lo, s_lo, y_lo);
+    int n_hi = method_curve(r, g, cell_lo, cell_hi, k_hi, s_hi, y_hi);
+    if (n_lo == 0 || n_hi == 0) {
         return false; /* one cannot run there: nothing to interpolate */
     }
-    *diff_lo = log(a[k_lo] / a[k_hi]);
-    *diff_hi = log(b[k_lo] / b[k_hi]);
+    /* the knots of both, merged in order (0 and 1 once) */
+    int i = 0, j = 0;
+    diff->n = 0;
+    while (i < n_lo || j < n_hi) {
+        double x =
+            j >= n_hi || (i < n_lo && s_lo[i] <= s_hi[j]) ? s_lo[i] : s_hi[j];
+        i += i < n_lo && s_lo[i] == x;
+        j += j < n_hi && s_hi[j] == x;
+        diff->s[diff->n] = x;
+        diff->f[diff->n] =
+            curve_at(n_lo, s_lo, y_lo, x) - curve_at(n_hi, s_hi, y_hi, x);
+        diff->n++;
+    }
     return true;
 }
 
@@ -165,7 +228,7 @@ static int place_cut(const struct placer *pl, int i, int axis,
     if (a < 0 || b < 0 || (axis == 0 && !procs_cut_moves(grid->procs[a]))) {
         return 0;
     }
-    double *diff = malloc(2 * (size_t)n_other * sizeof *diff);
+    struct between_diff *diff = malloc((size_t)n_other * sizeof *diff);
     int n = 0;
     if (!diff) {
         return -1;
@@ -185,13 +248,11 @@ static int place_cut(const struct placer *pl, int i, int axis,
                                             grid->procs[cb / grid->n_msgs],
                                             grid->msgs[cb % grid->n_msgs])];
         n += k_lo >= 0 && k_hi >= 0 && k_lo != k_hi &&
-             between_add(pl->r, grid, ca, cb, k_lo, k_hi, &diff[n],
-                         &diff[n_other + n]);
+             between_add(pl->r, grid, ca, cb, k_lo, k_hi, &diff[n]);
     }
     if (n > 0) {
-        int64_t moved =
-            between_cut(axis_value(grid, axis, a), axis_value(grid, axis, b), n,
-                        diff, diff + n_other);
+        int64_t moved = between_cut(axis_value(grid, axis, a),
+                                    axis_value(grid, axis, b), n, diff);
         if (axis == 0) {
             node->procs_cut = (int32_t)moved;
         } else {
@@ -298,7 +359,8 @@ static int row_method(const struct run_data *r, const struct measurement *row)
 /* The cut between procs index p - 1 and p of grid g (first: g's first
  * cell in row_at): over the message sizes that have a row at both. */
 static long procs_cut(const struct run_data *r, const struct measurement *rows,
-                      int g, int p, const long *row_at, double *diff)
+                      int g, int p, const long *row_at,
+                      struct between_diff *diff)
 {
     const struct run_grid *grid = &r->grids[g];
     int n = 0;
@@ -311,12 +373,10 @@ static long procs_cut(const struct run_data *r, const struct measurement *rows,
         int lo = row_method(r, &rows[row_at[c_lo]]);
         int hi = row_method(r, &rows[row_at[c_hi]]);
         n += lo >= 0 && hi >= 0 && lo != hi &&
-             between_add(r, grid, c_lo, c_hi, lo, hi, &diff[n],
-                         &diff[grid->n_msgs + n]);
+             between_add(r, grid, c_lo, c_hi, lo, hi, &diff[n]);
     }
     return n > 0 && procs_cut_moves(grid->procs[p - 1])
-               ? between_cut(grid->procs[p - 1], grid->procs[p], n, diff,
-                             diff + grid->n_msgs)
+               ? between_cut(grid->procs[p - 1], grid->procs[p], n, diff)
                : grid->procs[p - 1];
 }
 
@@ -337,7 +397,7 @@ int between_table_cuts(const struct run_data *r, const struct measurement *rows,
     long *cells = malloc(size * sizeof *cells);
     int *grids = malloc(size * sizeof *grids);
     long *row_at = malloc((size_t)(n_cells + 1) * sizeof *row_at);
-    double *diff = malloc(2 * (size_t)max_msgs * sizeof *diff);
+    struct between_diff *diff = malloc((size_t)max_msgs * sizeof *diff);
     int rc = -1;
     *msg_cuts = *procs_cuts = NULL;
     if (!first || !cuts || !pcuts || !cells || !grids || !row_at || !diff) {
@@ -374,13 +434,12 @@ int between_table_cuts(const struct run_data *r, const struct measurement *rows,
             continue; /* the smallest size */
         }
         int lo = row_method(r, &rows[below]), hi = row_method(r, &rows[i]);
-        double diff_lo = 0, diff_hi = 0;
+        struct between_diff one;
         cuts[i] = rows[below].msg_bytes;
         if (lo >= 0 && hi >= 0 && lo != hi &&
-            between_add(r, grid, cells[i] - 1, cells[i], lo, hi, &diff_lo,
-                        &diff_hi)) {
-            cuts[i] = between_cut(rows[below].msg_bytes, rows[i].msg_bytes, 1,
-                                  &diff_lo, &diff_hi);
+            between_add(r, grid, cells[i] - 1, cells[i], lo, hi, &one)) {
+            cuts[i] =
+                between_cut(rows[below].msg_bytes, rows[i].msg_bytes, 1, &one);
         }
     }
     *msg_cuts = cuts;

@@ -391,24 +391,37 @@ int train_exact(const struct train_options *opt, const struct run_data *r,
 
 /* ---- Between measured sizes (decision/between.c) ---- */
 
+/* log(t of the lower value's method / t of the upper's) at one point (a
+ * value of the other attribute) between two neighbouring training values,
+ * over s in [0, 1] (0 at the lower value, 1 at the upper, linear in log
+ * value): piecewise linear through n knots, s ascending from 0 to 1. Each
+ * method's time is interpolated linearly in log-log space, except that a
+ * method whose segment size lies strictly between the two message sizes is
+ * its algorithm unsegmented up to that size (a segment at least the message
+ * is no segmentation): its algorithm's own curve there, then a line to its
+ * own time at the larger size. */
+enum { BETWEEN_KNOTS = 4 };
+struct between_diff {
+    int n;
+    double s[BETWEEN_KNOTS], f[BETWEEN_KNOTS];
+};
+
 /* Where the method of a smaller measured value (lo_value, a message or a
  * communicator size) gives way to that of the next larger (hi_value), for
- * n points (values of the other attribute) that share the cut: diff_lo[i] and
- * diff_hi[i] are point i's log(t_lower's method / t_upper's) at each size.
- * Times interpolated linearly in log-log space make each a line in log value;
- * the cut is the one of the least penalty summed over the points and integrated
- * over log value between the sizes (against the faster of the two): for one
- * point, where the two methods' times cross. Values <= cut take the lower
- * method; the cut is in lo_value..hi_value-1: lo_value when the upper method is
- * as fast all the way (or on a tie), hi_value - 1 when the lower is. */
-long between_cut(long lo_value, long hi_value, int n, const double *diff_lo,
-                 const double *diff_hi);
-/* *diff_lo and *diff_hi: the log time ratios of methods k_lo and k_hi (r's
- * indexes) at cells cell_lo and cell_hi of grid g; false, setting nothing,
- * when either cannot run at either cell. */
+ * n points that share the cut (diff[i]: point i's log time ratio): the cut
+ * of the least penalty summed over the points and integrated over log value
+ * between the sizes (against the faster of the two): for one point, where
+ * the two methods' times cross. Values <= cut take the lower method; the
+ * cut is in lo_value..hi_value-1: lo_value when the upper method is as fast
+ * all the way (or on a tie), hi_value - 1 when the lower is. */
+long between_cut(long lo_value, long hi_value, int n,
+                 const struct between_diff *diff);
+/* *diff: the log time ratio of methods k_lo and k_hi (r's indexes) between
+ * cells cell_lo and cell_hi of grid g; false, setting nothing, when either
+ * cannot run at either cell. */
 bool between_add(const struct run_data *r, const struct run_grid *g,
                  long cell_lo, long cell_hi, int k_lo, int k_hi,
-                 double *diff_lo, double *diff_hi);
+                 struct between_diff *diff);
 /* Moves every cut of collective dc of d (built from grid g's points
  * outside fold skip) between the neighbouring training values of its
  * attribute, to where the methods the decision gives at those two values

@@ -124,24 +124,6 @@ static void check_crossing(const struct decision *d, const char *what, long cut)
     }
 }
 
-static void check_between_cut(void)
-{
-    double lo = log(time_linear(512) / time_binomial(512));
-    double hi = log(time_linear(4096) / time_binomial(4096));
-    double lo2 = 2 * lo, up[] = {0.1, 0.2}, down[] = {-0.1, -0.2}, zero = 0;
-    CHECK_INT(1024, between_cut(512, 4096, 1, &lo, &hi));
-    CHECK_INT(1448, between_cut(512, 4096, 1, &lo2, &hi));     /* 512 * 8^0.5 */
-    CHECK_INT(512, between_cut(512, 4096, 1, &up[0], &up[1])); /* upper wins */
-    CHECK_INT(4095, between_cut(512, 4096, 1, &down[0], &down[1]));
-    CHECK_INT(512, between_cut(512, 4096, 1, &zero, &zero)); /* a tie */
-    CHECK_INT(512, between_cut(512, 513, 1, &lo, &hi)); /* nothing between */
-    /* two points: one loses little below its crossing (512..1024), the
-     * other much above its own (at 2896): the cut goes near the latter */
-    double two_lo[] = {lo, 3 * lo}, two_hi[] = {hi, -0.5 * lo};
-    long cut = between_cut(512, 4096, 2, two_lo, two_hi);
-    CHECK(cut > 1024 && cut <= 2896);
-}
-
 static void remove_run(const char *dir)
 {
     char path[4096];
@@ -150,6 +132,90 @@ static void remove_run(const char *dir)
     snprintf(path, sizeof path, "%s/measurements.csv", dir);
     unlink(path);
     rmdir(dir);
+}
+
+/* A log time ratio that is a line from lo (at the smaller size) to hi. */
+static struct between_diff line(double lo, double hi)
+{
+    return (struct between_diff){2, {0, 1}, {lo, hi}};
+}
+
+static void check_between_cut(void)
+{
+    double lo = log(time_linear(512) / time_binomial(512));
+    double hi = log(time_linear(4096) / time_binomial(4096));
+    struct between_diff crossing = line(lo, hi), twice = line(2 * lo, hi);
+    struct between_diff up = line(0.1, 0.2), down = line(-0.1, -0.2);
+    struct between_diff zero = line(0, 0);
+    CHECK_INT(1024, between_cut(512, 4096, 1, &crossing));
+    CHECK_INT(1448, between_cut(512, 4096, 1, &twice)); /* 512 * 8^0.5 */
+    CHECK_INT(512, between_cut(512, 4096, 1, &up));     /* upper wins */
+    CHECK_INT(4095, between_cut(512, 4096, 1, &down));
+    CHECK_INT(512, between_cut(512, 4096, 1, &zero));    /* a tie */
+    CHECK_INT(512, between_cut(512, 513, 1, &crossing)); /* nothing between */
+    /* two points: one loses little below its crossing (512..1024), the
+     * other much above its own (at 2896): the cut goes near the latter */
+    struct between_diff two[] = {line(lo, hi), line(3 * lo, -0.5 * lo)};
+    long cut = between_cut(512, 4096, 2, two);
+    CHECK(cut > 1024 && cut <= 2896);
+    /* a bend: the lower method ahead up to s = 0.5, then the line to the
+     * upper's lead: the crossing is past the bend, at s = 0.75 */
+    struct between_diff bend = {3, {0, 0.5, 1}, {-0.2, -0.1, 0.1}};
+    CHECK_INT(2435, between_cut(512, 4096, 1, &bend)); /* 512 * 8^0.75 */
+}
+
+/* A segment size between two measured message sizes: knomial/2048 at
+ * 1 KiB runs unsegmented (knomial/0's time); knomial/0 grows 4x from 1 to
+ * 4 KiB (a protocol limit), knomial/2048 is 150 us at 4 KiB, linear/0 95
+ * to 200 us. The line of knomial/2048's own two times crosses linear's at
+ * 1,262 B; but up to 2 KiB it is knomial unsegmented, slower than linear
+ * all the way, and the cut is at 3,027 B, past 2 KiB. */
+static void check_segment_between(void)
+{
+    char dir[] = "/tmp/autotune-between-seg-XXXXXX";
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        check_failures++;
+        return;
+    }
+    FILE *meas, *opt;
+    open_run(dir, &meas, &opt);
+    static const long m[2] = {1024, 4096};
+    static const double knomial[2] = {100, 400}, linear[2] = {95, 200};
+    for (int i = 0; i < 2; i++) {
+        write_time(meas, "bcast", 8, m[i], "knomial", knomial[i]);
+        write_time(meas, "bcast", 8, m[i], "linear", linear[i]);
+    }
+    fprintf(meas, "bcast,8,4096,knomial,2048,1,150,150,150,150,0,0.001\n");
+    fprintf(opt, "bcast,8,1024,linear,0,95\nbcast,8,4096,knomial,2048,150\n");
+    fclose(meas);
+    fclose(opt);
+    struct run_data *r = NULL;
+    struct measurement *rows = NULL;
+    long *cuts = NULL, *procs_cuts = NULL;
+    size_t n = 0;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/optimal.csv", dir);
+    CHECK_INT(0, run_data_load(dir, NULL, 0, &r));
+    CHECK_INT(0, table_read_optimal(path, &rows, &n));
+    if (r && rows) {
+        CHECK_INT(0, between_table_cuts(r, rows, n, &cuts, &procs_cuts));
+        CHECK_INT(3027, cuts ? cuts[1] : 0);
+        struct train_options o;
+        train_options_init(&o);
+        struct decision *exact = NULL;
+        CHECK_INT(0, train_exact(&o, r, -1, &exact));
+        if (exact) {
+            CHECK_STR("linear/0", choice(exact, "bcast", 8, 3027));
+            CHECK_STR("knomial/2048", choice(exact, "bcast", 8, 3028));
+        }
+        decision_destroy(exact);
+    }
+    free(cuts);
+    free(procs_cuts);
+    free(rows);
+    run_data_destroy(r);
+    remove_run(dir);
 }
 
 /* The procs cut of the tree, the exact table and the export's cuts at 8. */
@@ -208,6 +274,7 @@ int main(void)
 {
     check_procs_crossing();
     check_between_cut();
+    check_segment_between();
     char dir[] = "/tmp/autotune-between-XXXXXX";
     if (!mkdtemp(dir)) {
         perror("mkdtemp");
