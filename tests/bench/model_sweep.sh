@@ -10,7 +10,7 @@
 #   fattree  conf/platforms/fattree.xml, the grid of conf/fattree.cfg (256,
 #            512 and 1,024 ranks, 8 sizes from 1 B to 1 MiB, segments 0, 1,
 #            8 and 64 KiB); exhaustive at every size up to 64 KiB on 256
-#            ranks and up to 2 KiB on 512.
+#            and 512 ranks, and at 1 B and 2 KiB on 1,024.
 # bcast and reduce; the calibration on the platform's largest communicator;
 # figures in results/bench/model-PRESET-sweep.txt with the commands.
 set -eu
@@ -43,8 +43,8 @@ fattree)
     np=1024
     segments="[0, 1024, 8192, 65536]"
     cfg model model "256, 512, 1024" "1, 16, 256, 2048, 16384, 65536, 262144, 1048576"
-    cfg exhaustive exhaustive "256" "1, 16, 256, 2048, 16384, 65536"
-    cfg exhaustive-2 exhaustive "512" "1, 16, 256, 2048"
+    cfg exhaustive exhaustive "256, 512" "1, 16, 256, 2048, 16384, 65536"
+    cfg exhaustive-2 exhaustive "1024" "1, 2048"
     ;;
 *)
     echo "usage: $0 grig256|fattree" >&2
@@ -94,10 +94,10 @@ timed() {
             k = f[1] "," f[2] "," f[3]
             choice = f[4] "/" f[5]
             if (k in best) {
-                printf "%s,%s,%d,%.3f,%s,%.2f,%d,%.3f\n", k, choice, mn[k], ms[k], opt[k],
+                printf "%s,%s,%d,%.6f,%s,%.2f,%d,%.6f\n", k, choice, mn[k], ms[k], opt[k],
                        100 * (t[k, choice] / best[k] - 1), xn[k], xs[k]
             } else {
-                printf "%s,%s,%d,%.3f,,,,\n", k, choice, mn[k], ms[k]
+                printf "%s,%s,%d,%.6f,,,,\n", k, choice, mn[k], ms[k]
             }
         }' "$dir/exhaustive/journal" "$dir/exhaustive-2/journal" "$dir/model/journal" \
         "$dir/model/optimal.csv"

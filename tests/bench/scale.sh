@@ -7,7 +7,7 @@
 #  2. the segmented linear reduce (1 MiB in 512 B segments, one experiment)
 #     on conf/platforms/grig.xml at P = 8, 16, 32, 49, each run stopped
 #     after SCALE_REDUCE_LIMIT_S (default 300) s of wall time;
-#  3. with SCALE_SWEEP=yes, conf/fattree.cfg (smgd, bcast and reduce,
+#  3. with SCALE_SWEEP=yes, the grid of conf/fattree.cfg with smgd (bcast and reduce,
 #     P = 256, 512, 1,024, 8 sizes 1 B..1 MiB) start to finish, into
 #     results/bench/scale-sweep.txt (resumes from build/bench/scale/fattree).
 # Wall times depend on what else the machine runs: each row says the load.
@@ -84,13 +84,14 @@ done
 
 if [ "${SCALE_SWEEP:-no}" = yes ]; then
     sweep_out=results/bench/scale-sweep.txt
-    sed "s#^output .*#output        = \"$runs/fattree\";#" conf/fattree.cfg > "$runs/fattree.cfg"
+    sed -e "s#^output .*#output        = \"$runs/fattree\";#" \
+        -e 's#^search .*#search        = "smgd";#' conf/fattree.cfg > "$runs/fattree.cfg"
     cmd="$smpi -np 1024 -platform conf/platforms/fattree.xml build/autotune-smpi -c $runs/fattree.cfg"
     l=$(load)
     read -r wall cpu peak <<< "$(timed "$runs/fattree.log" $cmd)"
     {
         echo "# make bench-scale SCALE_SWEEP=yes ($(date -u +%F), $(nproc) cores, load $l at the start)"
-        echo "# $cmd  (conf/fattree.cfg, output moved to $runs/fattree)"
+        echo "# $cmd  (conf/fattree.cfg with search = smgd, output moved to $runs/fattree)"
         echo "wall ${wall} s, cpu ${cpu} s, peak ${peak} MB"
         grep '^autotune:' "$runs/fattree.log" || tail -3 "$runs/fattree.log"
     } | tee "$sweep_out"
