@@ -7,6 +7,7 @@
  * measured/predicted at the neighbouring points. Where an experiment is
  * cheap against the costliest point so far, it looks wider. */
 #include <math.h>
+#include <stdbool.h>
 
 #include "search/strategies.h"
 #include "search/walk.h"
@@ -22,6 +23,14 @@
  * segment curve is right in shape to within a few per cent (on the wide
  * grids, 2 % loses 6 % at one point, 3 % nothing above 4.5 %). */
 #define MODEL_WALK_MARGIN 0.03
+
+/* Where the start's measured time is within MODEL_TRUST of its corrected
+ * prediction, the neighbours' corrections hold at this point, and the
+ * segment curve is trusted to MODEL_TRUSTED_WALK_MARGIN instead (on the
+ * wide grids most 256 KiB and 1 MiB points: a step there costs as much as
+ * a point of 16 KiB to 64 KiB at every segment size). */
+#define MODEL_TRUST 0.005
+#define MODEL_TRUSTED_WALK_MARGIN 0.01
 
 /* A point whose predicted best is below the costliest point's best found
  * so far divided by this costs little: there every algorithm predicted
@@ -165,12 +174,12 @@ static int is_twin(const struct search_point *p, const struct walk *a,
  * predicted close to the start and not measured slower than d's best at a
  * neighbouring point. */
 static int walk_while_falling(struct descent *d, const struct expect *e, int k,
-                              int dir, const struct search_point *p,
+                              int dir, double margin,
+                              const struct search_point *p,
                               const struct search_oracle *o)
 {
     for (k += dir; k >= 0 && k < d->walk->n; k += dir) {
-        if (e->q_us[k] < 0 ||
-            e->q_us[k] > (1 + MODEL_WALK_MARGIN) * start_q(e) ||
+        if (e->q_us[k] < 0 || e->q_us[k] > (1 + margin) * start_q(e) ||
             (e->is_known[k] && e->q_us[k] >= d->best_us)) {
             return 0;
         }
@@ -184,15 +193,19 @@ static int walk_while_falling(struct descent *d, const struct expect *e, int k,
 }
 
 /* Toward smaller segments from the start, then, if that found nothing,
- * toward larger ones. */
+ * toward larger ones; over the steps predicted within the walk's margin of
+ * the start (the narrower one where the start was predicted right). */
 static int walk_segments(struct descent *d, const struct expect *e,
                          const struct search_point *p,
                          const struct search_oracle *o)
 {
     int before = d->best;
-    int rc = walk_while_falling(d, e, e->start, +1, p, o);
+    bool is_trusted = d->best >= 0 && d->best == d->walk->steps[e->start] &&
+                      fabs(d->best_us / start_q(e) - 1) < MODEL_TRUST;
+    double margin = is_trusted ? MODEL_TRUSTED_WALK_MARGIN : MODEL_WALK_MARGIN;
+    int rc = walk_while_falling(d, e, e->start, +1, margin, p, o);
     if (rc == 0 && d->best == before) {
-        rc = walk_while_falling(d, e, e->start, -1, p, o);
+        rc = walk_while_falling(d, e, e->start, -1, margin, p, o);
     }
     return rc;
 }
