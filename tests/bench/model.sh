@@ -10,8 +10,9 @@
 # Then `search = "model"` replayed by compare on the same journals and on
 # the 12 generated platforms (results/bench-runs/robust-NN, each calibrated
 # on its own platform into results/bench-runs/model-robust-NN): figures in
-# results/bench/model-search.txt.
-# Last, the model under Open MPI on this machine: results/bench/model-local.txt.
+# results/bench/model-search.txt. Then all eight collectives on the
+# all-collectives runs: results/bench/model-all.txt. Last, the model under
+# Open MPI on this machine: results/bench/model-local.txt.
 set -eu
 cd "$(dirname "$0")/../.."
 mkdir -p results/bench build/bench/model
@@ -80,6 +81,26 @@ for cfg in results/bench-runs/robust-[0-9][0-9].cfg; do
     nice -n 10 $calibrate
     replay "$name" "results/bench-runs/$name" "$model_run/model.csv"
 done
+
+# All eight collectives (issue 15): the pure model and search = "model" on
+# copies of the committed all-collectives runs (4, 8 and 16 ranks, 5 sizes),
+# each cluster's calibration above: results/bench/model-all.txt.
+{
+    echo "# make bench-model ($(date -u +%F)): all eight collectives, the pure model and search = \"model\""
+    for cluster in grig frodo; do
+        run=build/bench/model/all-$cluster
+        rm -rf "$run"
+        mkdir -p "$run"
+        cp results/bench-runs/default-$cluster-all/{journal,measurements.csv,optimal.csv} "$run/"
+        echo
+        echo "## $cluster: build/autotune predict -r $run --model results/bench-runs/model-$cluster/model.csv"
+        echo "##   (run = a copy of results/bench-runs/default-$cluster-all)"
+        nice -n 10 build/autotune predict -r "$run" --model "results/bench-runs/model-$cluster/model.csv" 2>&1
+        echo "## $cluster: build/autotune compare -r $run --model results/bench-runs/model-$cluster/model.csv"
+        nice -n 10 build/autotune compare -r "$run" --model "results/bench-runs/model-$cluster/model.csv" 2>&1 |
+            grep -v '^compare: model:'
+    done
+} | tee results/bench/model-all.txt
 
 # Open MPI on this machine (issue 15: reported, not targeted): the model
 # calibrated under mpirun on 4 ranks of this machine (2 cores: 3 and 4
