@@ -283,13 +283,15 @@ int search_model(const struct search_point *p, const struct search_oracle *o,
     if (rc == 0 && lead >= 0 && !is_cheap &&
         surprise(&d[lead], &e[lead], p) > 1 + MODEL_SURPRISE) {
         is_cheap = 1;
+        /* Measured against the time found, not the prediction, which
+         * missed here. */
+        double best_us = descent_best_us(d, n);
         for (int a = 0; a < n && rc == 0; a++) {
             if (e[a].start >= 0 && d[a].n_timed == 0 && !d[a].is_done &&
-                start_q(&e[a]) <= (1 + MODEL_UNKNOWN_MARGIN) * best_q) {
+                start_q(&e[a]) <= (1 + MODEL_UNKNOWN_MARGIN) * best_us) {
                 rc = descent_probe(&d[a], e[a].start, p, o);
             }
         }
-        double best_us = descent_best_us(d, n);
         for (int a = 0; a < n && rc == 0; a++) {
             if (e[a].start > 0 && e[a].q_us[0] >= 0 &&
                 p->methods[walks[a].steps[0]].seg_bytes == 0 &&

@@ -309,6 +309,27 @@ static double surprise_point(int is_surprised, int *experiments)
     return f.methods[best].seg_bytes;
 }
 
+/* Two unsegmented algorithms, the model right at the first point for the
+ * first; the second predicted 27 % behind, never timed. At the second
+ * point the first takes 20 % longer than predicted: the second, within
+ * 25 % of that measured time, is timed, and wins. */
+static void test_surprise_margin(void)
+{
+    struct search_series *s = search_series_create();
+    struct flat f = {.n = 2};
+    for (int a = 0; a < 2; a++) {
+        f.methods[a] = (struct search_method){a, 0};
+        f.predicted_us[a] = a == 0 ? 100 : 127;
+        f.true_us[a] = f.predicted_us[a];
+    }
+    CHECK_INT(0, run_flat(s, 1L << 20, &f));
+    CHECK(!f.timed[1]);
+    f.true_us[0] = 120;
+    f.true_us[1] = 110;
+    CHECK_INT(1, run_flat(s, 1L << 21, &f));
+    search_series_destroy(s);
+}
+
 static void test_surprise(void)
 {
     int n;
@@ -326,5 +347,6 @@ int main(void)
     test_twins_and_cheap_points();
     test_walk_margin();
     test_surprise();
+    test_surprise_margin();
     return check_exit();
 }
