@@ -11,16 +11,22 @@
 #include "decision/internal.h"
 #include "store/journal.h"
 
-/* d at s: linear between its knots. */
-static double diff_at(const struct between_diff *d, double s)
+/* The piecewise linear function through n knots (xs[] ascending, f[]) at
+ * x. */
+static double knots_at(int n, const double *xs, const double *f, double x)
 {
     int k = 1;
-    while (k < d->n - 1 && d->s[k] < s) {
+    while (k < n - 1 && xs[k] < x) {
         k++;
     }
-    double w = d->s[k] - d->s[k - 1];
-    double t = w > 0 ? (s - d->s[k - 1]) / w : 1;
-    return d->f[k - 1] + t * (d->f[k] - d->f[k - 1]);
+    double w = xs[k] - xs[k - 1];
+    double t = w > 0 ? (x - xs[k - 1]) / w : 1;
+    return f[k - 1] + t * (f[k] - f[k - 1]);
+}
+
+static double diff_at(const struct between_diff *d, double s)
+{
+    return knots_at(d->n, d->s, d->f, s);
 }
 
 /* How fast the summed penalty grows as the cut passes s: each point adds
@@ -127,15 +133,6 @@ static int method_curve(const struct run_data *r, const struct run_grid *g,
     return 2;
 }
 
-/* A curve's value at s. */
-static double curve_at(int n, const double *s, const double *y, double x)
-{
-    struct between_diff c = {.n = n};
-    memcpy(c.s, s, (size_t)n * sizeof *s);
-    memcpy(c.f, y, (size_t)n * sizeof *y);
-    return diff_at(&c, x);
-}
-
 bool between_add(const struct run_data *r, const struct run_grid *g,
                  long cell_lo, long cell_hi, int k_lo, int k_hi,
                  struct between_diff *diff)
@@ -156,7 +153,7 @@ bool between_add(const struct run_data *r, const struct run_grid *g,
         j += j < n_hi && s_hi[j] == x;
         diff->s[diff->n] = x;
         diff->f[diff->n] =
-            curve_at(n_lo, s_lo, y_lo, x) - curve_at(n_hi, s_hi, y_hi, x);
+            knots_at(n_lo, s_lo, y_lo, x) - knots_at(n_hi, s_hi, y_hi, x);
         diff->n++;
     }
     return true;
