@@ -24,6 +24,10 @@
  *    that shares the link among all messages in flight delivers them all
  *    at the end (total - first ~ 0).
  *
+ * 4. Placement: the 1-byte ping-pong of 1. between rank 0 and each other
+ *    rank in turn:
+ *      peer rank=R oneway_us=T
+ *
  * Every figure is the mean over iters repetitions (default 10) after one
  * warm-up. Under SimGrid SMPI the times are simulated and deterministic,
  * which tests/sh/test_platforms.sh relies on; on real hardware they are
@@ -38,25 +42,25 @@
 enum { MAX_BYTES = 1 << 20, TAG_PING = 1, TAG_FAN = 2, TAG_ACK = 3 };
 enum { STREAM_BYTES = 8192, STREAM_COUNT = 16 };
 
-/* Mean one-way time of an n-byte message between ranks 0 and 1. Ranks
- * other than 0 and 1 do nothing and return 0. */
-static double pingpong(int rank, char *buf, int n, int iters)
+/* Mean one-way time of an n-byte message between ranks 0 and peer. Other
+ * ranks do nothing and return 0. */
+static double pingpong(int rank, char *buf, int n, int peer, int iters)
 {
     double t0 = 0.0;
     for (int i = -1; i < iters; i++) { /* i == -1: warm-up */
         if (i == 0)
             t0 = MPI_Wtime();
         if (rank == 0) {
-            MPI_Send(buf, n, MPI_CHAR, 1, TAG_PING, MPI_COMM_WORLD);
-            MPI_Recv(buf, n, MPI_CHAR, 1, TAG_PING, MPI_COMM_WORLD,
+            MPI_Send(buf, n, MPI_CHAR, peer, TAG_PING, MPI_COMM_WORLD);
+            MPI_Recv(buf, n, MPI_CHAR, peer, TAG_PING, MPI_COMM_WORLD,
                      MPI_STATUS_IGNORE);
-        } else if (rank == 1) {
+        } else if (rank == peer) {
             MPI_Recv(buf, n, MPI_CHAR, 0, TAG_PING, MPI_COMM_WORLD,
                      MPI_STATUS_IGNORE);
             MPI_Send(buf, n, MPI_CHAR, 0, TAG_PING, MPI_COMM_WORLD);
         }
     }
-    if (rank > 1)
+    if (rank != 0 && rank != peer)
         return 0.0;
     return (MPI_Wtime() - t0) / (2.0 * iters);
 }
@@ -171,7 +175,7 @@ int main(int argc, char **argv)
     double t_small = 0.0, t_1k = 0.0, t_8k = 0.0, t_64k = 0.0;
     MPI_Barrier(MPI_COMM_WORLD);
     for (int n = 1; n <= MAX_BYTES; n *= 2) {
-        double t = pingpong(rank, buf, n, iters);
+        double t = pingpong(rank, buf, n, 1, iters);
         if (rank == 0) {
             printf("pingpong bytes=%d oneway_us=%.3f MBps=%.3f\n", n, t * 1e6,
                    n / t / 1e6);
@@ -214,6 +218,16 @@ int main(int argc, char **argv)
                "single_us=%.3f\n",
                STREAM_BYTES, STREAM_COUNT, times[0] * 1e6, times[1] * 1e6,
                t_8k * 1e6);
+    }
+
+    /* Placement: rank 0's 1-byte one-way time to every other rank, one
+     * pair at a time (on a fat tree, the ranks of rank 0's leaf answer
+     * sooner than the others). */
+    for (int peer = 1; peer < size; peer++) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        double t = pingpong(rank, buf, 1, peer, iters);
+        if (rank == 0)
+            printf("peer rank=%d oneway_us=%.3f\n", peer, t * 1e6);
     }
 
     free(buf);

@@ -18,7 +18,9 @@
 # overheads are most of one message's time; the platforms' async-
 # small-thresh 0 keeps SimGrid from sharing the link among all of them,
 # which made segmented pipelines store-and-forward). Also checks that the 64
-# ranks land on 64 distinct hosts and that two runs print the same figures.
+# ranks land on 64 distinct hosts, in the platform's node order (on
+# fattree, ranks 0..31 share a leaf: host names sort as their numbers), and
+# that two runs print the same figures.
 # Skips (exit 77) when SimGrid's smpicc/smpirun are not installed.
 set -u
 cd "$(dirname "$0")/../.."
@@ -70,7 +72,7 @@ run() { # run PLATFORM OUT [smpirun options...]
         --cfg=smpi/simulate-computation:no "$bin" 3 >"$out" 2>"$out.err"
 }
 
-check() { # check PLATFORM LAT_LO LAT_HI BW_LO BW_HI [FANOUT64_HI STREAM_LO]
+check() { # check PLATFORM LAT_LO LAT_HI BW_LO BW_HI [FANOUT64_HI STREAM_LO LEAF]
     local p=$1 out=$tmp/$1.out
     echo "== $p"
     if ! run "$p" "$out" -map; then
@@ -97,6 +99,19 @@ check() { # check PLATFORM LAT_LO LAT_HI BW_LO BW_HI [FANOUT64_HI STREAM_LO]
     in_range "$p stream: last minus first of 16 (x one send)" \
         "$(awk -v a="$total" -v f="$first" -v b="$single" 'BEGIN { if (b > 0) printf "%.2f", (a - f) / b }')" "${7:-10}" 16
 
+    # Placement: rank r runs on the platform's node r (SMPI takes hosts in
+    # name order), so ranks 1..NEAR-1 share rank 0's leaf and answer in
+    # rank 1's time, the others later; on a flat cluster (NEAR 64) all do.
+    local near=${8:-64} lat1 placed
+    lat1=$(awk '$1 == "peer" && $2 == "rank=1" { sub("oneway_us=", "", $3); print $3 }' "$out")
+    placed=$(awk -v near="$near" -v l1="$lat1" '$1 == "peer" {
+            r = substr($2, 6) + 0; t = substr($3, 11)
+            if ((r < near) != (t == l1)) bad = bad " " r
+            n++ }
+        END { print n == 63 && bad == "" ? "ok" : "ranks" (n == 63 ? bad : " missing") }' "$out")
+    [ "$placed" = ok ] && echo "ok   $p: ranks 1..$((near - 1)) as near rank 0 as rank 1$([ "$near" -lt 64 ] && echo ", the rest further")" ||
+        fail "$p: placement: $placed answer out of place (expected ranks 1..$((near - 1)) on rank 0's leaf)"
+
     # Simulated time is deterministic: a second run prints the same figures.
     if run "$p" "$tmp/$p.again" --log=root.thres:warning &&
         diff -q "$out" "$tmp/$p.again" >/dev/null; then
@@ -108,7 +123,7 @@ check() { # check PLATFORM LAT_LO LAT_HI BW_LO BW_HI [FANOUT64_HI STREAM_LO]
 
 check grig 50 100 10.5 12
 check frodo 4 8 220 250
-check fattree 0.8 1.6 11000 12500 80 5
+check fattree 0.8 1.6 11000 12500 80 5 32
 
 if [ "$failures" -ne 0 ]; then
     echo "$failures check(s) failed"
