@@ -1,7 +1,8 @@
 /* `autotune model`: measures the point-to-point parameters of seed 003
  * §3.3 between world ranks 0 and 1 at the config's message and segment
  * sizes (and the powers of two up to a 16th of the largest), then, from 4
- * ranks, the backbone (disjoint pairs sending at once); journaled in
+ * ranks, the backbone (disjoint pairs sending at once), and from 3 the
+ * placement (which ranks share a switch, by their one-way times); journaled in
  * RUN/model.journal like experiments (a rerun measures only what is
  * missing), then written to RUN/model.csv. Rank 0 drives; rank 1 answers;
  * the other ranks wait for the pairs. */
@@ -317,7 +318,7 @@ static int controller_open(const char *config_path, int is_fresh,
     /* The harness itself: a journal measured with another set of
      * experiments or another least K is not resumed. */
     journal_settings_add(&settings, "model.experiments",
-                         "oneway,recv_late,streamK,reduce");
+                         "oneway,recv_late,streamK,reduce,hop");
     journal_settings_add(&settings, "model.stream_min", "%d",
                          model_stream_count(1L << 40));
     if (store_make_dir(c->output) != 0 ||
@@ -458,6 +459,146 @@ static int pairs_run(int rank, int world_size, struct journal *j,
     return rc;
 }
 
+/* ---- The placement: which ranks share a switch ---- */
+
+enum { HOP_CMD_TAG = 9002, HOP_TAG = 9003 };
+
+/* A 1-byte ping-pong with peer, once untimed, then n_reps times; the first
+ * of the pair gets each one-way time (us) in times. The untimed one, even
+ * where the config has no warm-up, waits out the command that started the
+ * pair (SMPI moves eager data only once its receive is posted, so the
+ * first ping would carry the command's latency). */
+static void hop_pingpong(int peer, int is_first, double *times)
+{
+    char byte = 0;
+    for (int i = -1; i < n_reps; i++) {
+        double t0 = MPI_Wtime();
+        if (is_first) {
+            MPI_Send(&byte, 1, MPI_BYTE, peer, HOP_TAG, MPI_COMM_WORLD);
+            MPI_Recv(&byte, 1, MPI_BYTE, peer, HOP_TAG, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+            if (i >= 0) {
+                times[i] = (MPI_Wtime() - t0) / 2 * 1e6;
+            }
+        } else {
+            MPI_Recv(&byte, 1, MPI_BYTE, peer, HOP_TAG, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+            MPI_Send(&byte, 1, MPI_BYTE, peer, HOP_TAG, MPI_COMM_WORLD);
+        }
+    }
+}
+
+/* Ranks other than 0: ping-pong as rank 0 says ({peer, is_first}; the
+ * first sends its times back) until told to stop ({-1, 0}). */
+static void hop_serve(void)
+{
+    for (;;) {
+        int cmd[2];
+        double times[MODEL_MAX_REPS];
+        MPI_Recv(cmd, 2, MPI_INT, 0, HOP_CMD_TAG, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+        if (cmd[0] < 0) {
+            return;
+        }
+        hop_pingpong(cmd[0], cmd[1], times);
+        if (cmd[1]) {
+            MPI_Send(times, n_reps, MPI_DOUBLE, 0, HOP_CMD_TAG, MPI_COMM_WORLD);
+        }
+    }
+}
+
+/* Rank 0: the hop between ranks a < b, from the journal or measured (one
+ * pair at a time, the others idle) and journaled. -1 on a journal error. */
+static int hop_get(struct journal *j, int a, int b, double *hop_us,
+                   double *cost_s, int *n_new)
+{
+    const char *name = model_quantity_names[MODEL_Q_HOP];
+    const struct measurement *rec = journal_find(j, "p2p", 2, a, name, b);
+    if (!rec) {
+        double times[MODEL_MAX_REPS], start = MPI_Wtime();
+        int to_b[2] = {a, 0};
+        MPI_Send(to_b, 2, MPI_INT, b, HOP_CMD_TAG, MPI_COMM_WORLD);
+        if (a == 0) {
+            hop_pingpong(b, 1, times);
+        } else {
+            int to_a[2] = {b, 1};
+            MPI_Send(to_a, 2, MPI_INT, a, HOP_CMD_TAG, MPI_COMM_WORLD);
+            MPI_Recv(times, n_reps, MPI_DOUBLE, a, HOP_CMD_TAG, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        }
+        struct measurement m;
+        fill_record(&m, MODEL_Q_HOP, a, b, times, MPI_Wtime() - start);
+        if (journal_append(j, &m) != 0) {
+            return -1;
+        }
+        (*n_new)++;
+        rec = journal_find(j, "p2p", 2, a, name, b);
+    }
+    *hop_us = rec->min_us;
+    *cost_s += rec->cost_s;
+    return 0;
+}
+
+/* Rank 0: rank 0's hop to every rank; then each rank not near rank 0 is
+ * tried against one rank of each switch found so far, in order, until one
+ * is near (else it starts a switch of its own); then the hop between every
+ * two switches. A flat network is world - 1 ping-pongs; a fat tree of L
+ * leaves about world x L / 2 more. */
+static int placement_measure(int world_size, struct journal *j, double *cost_s,
+                             int *n_new)
+{
+    double *hop0 = malloc((size_t)world_size * sizeof *hop0);
+    int *first = malloc((size_t)world_size * sizeof *first);
+    int rc = hop0 && first ? 0 : -1, n_switches = 1;
+    if (rc != 0) {
+        fprintf(stderr, "autotune model: out of memory\n");
+    }
+    double least = INFINITY;
+    for (int r = 1; r < world_size && rc == 0; r++) {
+        rc = hop_get(j, 0, r, &hop0[r], cost_s, n_new);
+        least = rc == 0 ? fmin(least, hop0[r]) : least;
+    }
+    first[0] = 0; /* the first rank of each switch */
+    for (int r = 1; r < world_size && rc == 0; r++) {
+        int is_placed = model_hop_is_near(hop0[r], least);
+        for (int s = 1; s < n_switches && !is_placed && rc == 0; s++) {
+            double hop;
+            rc = hop_get(j, first[s], r, &hop, cost_s, n_new);
+            is_placed = rc == 0 && model_hop_is_near(hop, least);
+        }
+        if (!is_placed) {
+            first[n_switches++] = r;
+        }
+    }
+    for (int x = 1; x < n_switches && rc == 0; x++) {
+        for (int y = x + 1; y < n_switches && rc == 0; y++) {
+            double hop;
+            rc = hop_get(j, first[x], first[y], &hop, cost_s, n_new);
+        }
+    }
+    int stop[2] = {-1, 0};
+    for (int r = 1; r < world_size; r++) {
+        MPI_Send(stop, 2, MPI_INT, r, HOP_CMD_TAG, MPI_COMM_WORLD);
+    }
+    free(hop0);
+    free(first);
+    return rc;
+}
+
+/* Every rank, from 3 ranks: the placement (rank 0 drives). */
+static int placement_run(int rank, int world_size, struct journal *j,
+                         double *cost_s, int *n_new)
+{
+    if (world_size < 3) {
+        return 0;
+    }
+    if (rank != 0) {
+        hop_serve();
+        return 0;
+    }
+    return placement_measure(world_size, j, cost_s, n_new);
+}
+
 static void worker_run(MPI_Comm pair)
 {
     for (;;) {
@@ -556,6 +697,11 @@ int model_main(int argc, char **argv)
     }
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (status == 0 && pairs_run(rank, world_size, j, &cost_s, &n_new) != 0) {
+        status = 1;
+    }
+    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (status == 0 &&
+        placement_run(rank, world_size, j, &cost_s, &n_new) != 0) {
         status = 1;
     }
     if (rank == 0 && status == 0) {

@@ -67,6 +67,9 @@ enum model_quantity {
     MODEL_Q_PAIRS,     /* `pending` disjoint pairs each sending one message
                           at once: the slowest pair's time (the network's
                           shared capacity; from 4 ranks) */
+    MODEL_Q_HOP,       /* a 1-byte message's one-way time between world
+                          ranks `msg_bytes` and `pending` (the placement:
+                          which ranks share a switch; from 3 ranks) */
     MODEL_N_QUANTITIES
 };
 /* isend is measured at these numbers of pending sends (those below the
@@ -100,7 +103,9 @@ struct model_params;
  * pending levels not measured (K too small) as at the highest measured,
  * the transfer
  * time oneway - send, and the reduction cost per byte (least squares
- * slope). Fails with one line naming what is missing. *out caller-frees. */
+ * slope); from the hops, the ranks' switches (ranks whose hop is near)
+ * and each pair of switches' hop. Fails with one line naming what is missing.
+ * *out caller-frees. */
 int model_params_fit(const struct model_obs *obs, size_t n,
                      struct model_params **out);
 void model_params_destroy(struct model_params *p);
@@ -125,6 +130,19 @@ double model_params_reduce_us(const struct model_params *p, long bytes);
  * (n T(1 pair) / T(n pairs) where n pairs took longer than one), 0 when
  * not limited or not measured. */
 double model_params_backbone_flows(const struct model_params *p);
+/* Ranks whose hop is within this fraction of the least hop measured share
+ * a switch (a fat tree's leaf): on the fat trees simulated, a leaf's hop
+ * is a third to a half shorter than the spine's, and real hops vary by a
+ * few per cent. */
+#define MODEL_HOP_NEAR 0.10
+/* The most ranks a hop names (model.csv's rows are checked against it). */
+enum { MODEL_MAX_RANK = 1 << 20 };
+int model_hop_is_near(double hop_us, double least_hop_us);
+/* What a message between world ranks a and b takes longer than one between
+ * ranks 0 and 1, where the p2p parameters were measured: the hop of a's
+ * and b's switches less that of 0's and 1's (from the hop observations; 0
+ * when there are none for a or b). */
+double model_params_hop_extra_us(const struct model_params *p, int a, int b);
 /* The largest size measured eager (0 if none). */
 long model_params_eager_max(const struct model_params *p);
 

@@ -11,8 +11,8 @@
 #include <string.h>
 
 const char *const model_quantity_names[MODEL_N_QUANTITIES] = {
-    "isend",   "send",    "oneway", "recv_late",
-    "stream1", "streamK", "reduce", "pairs"};
+    "isend",   "send",   "oneway", "recv_late", "stream1",
+    "streamK", "reduce", "pairs",  "hop"};
 
 const int model_pending_levels[MODEL_N_LEVELS] = {0, 1, 3, 7, 15};
 #define N_LEVELS MODEL_N_LEVELS
@@ -48,14 +48,130 @@ struct model_params {
     struct size_params *sizes; /* ascending msg_bytes */
     double reduce_us, reduce_us_per_byte;
     double backbone_flows; /* 0: unlimited */
+    /* The placement: each world rank's switch (n_ranks of them; none when
+     * no hop was measured), each pair of switches' hop (NAN: not
+     * measured) and that of ranks 0 and 1. */
+    int n_ranks, n_switches;
+    int *switch_of;
+    double *switch_hop_us, base_hop_us;
 };
 
 void model_params_destroy(struct model_params *p)
 {
     if (p) {
         free(p->sizes);
+        free(p->switch_of);
+        free(p->switch_hop_us);
         free(p);
     }
+}
+
+int model_hop_is_near(double hop_us, double least_hop_us)
+{
+    return hop_us <= (1 + MODEL_HOP_NEAR) * least_hop_us;
+}
+
+static int root_of(int *parent, int r)
+{
+    while (parent[r] != r) {
+        r = parent[r] = parent[parent[r]];
+    }
+    return r;
+}
+
+/* The switches: ranks joined by a near hop (union-find) share one, numbered
+ * in order of their least rank; a pair of switches' hop is the mean of the
+ * hops measured between them, a switch's own the least hop. */
+static int fit_placement(const struct model_obs *obs, size_t n,
+                         struct model_params *p)
+{
+    double least = INFINITY;
+    int n_ranks = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (obs[i].q == MODEL_Q_HOP) {
+            least = fmin(least, obs[i].value_us);
+            long top = obs[i].msg_bytes > obs[i].pending ? obs[i].msg_bytes
+                                                         : obs[i].pending;
+            n_ranks = (int)top + 1 > n_ranks ? (int)top + 1 : n_ranks;
+        }
+    }
+    if (n_ranks < 2) {
+        return 0; /* no placement measured: every pair as ranks 0 and 1 */
+    }
+    int *parent = malloc((size_t)n_ranks * sizeof *parent);
+    int *label = malloc((size_t)n_ranks * sizeof *label);
+    p->switch_of = malloc((size_t)n_ranks * sizeof *p->switch_of);
+    if (!parent || !label || !p->switch_of) {
+        free(parent);
+        free(label);
+        return -1;
+    }
+    for (int r = 0; r < n_ranks; r++) {
+        parent[r] = r;
+        label[r] = -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (obs[i].q == MODEL_Q_HOP &&
+            model_hop_is_near(obs[i].value_us, least)) {
+            parent[root_of(parent, (int)obs[i].msg_bytes)] =
+                root_of(parent, obs[i].pending);
+        }
+    }
+    int k = 0;
+    for (int r = 0; r < n_ranks; r++) {
+        int root = root_of(parent, r);
+        if (label[root] < 0) {
+            label[root] = k++;
+        }
+        p->switch_of[r] = label[root];
+    }
+    free(parent);
+    free(label);
+    p->n_ranks = n_ranks;
+    p->n_switches = k;
+    double *sum = calloc((size_t)k * k, sizeof *sum);
+    int *count = calloc((size_t)k * k, sizeof *count);
+    p->switch_hop_us = malloc((size_t)k * k * sizeof *p->switch_hop_us);
+    if (!sum || !count || !p->switch_hop_us) {
+        free(sum);
+        free(count);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (obs[i].q == MODEL_Q_HOP) {
+            int x = p->switch_of[obs[i].msg_bytes];
+            int y = p->switch_of[obs[i].pending];
+            sum[x * k + y] += obs[i].value_us;
+            count[x * k + y]++;
+            if (x != y) {
+                sum[y * k + x] += obs[i].value_us;
+                count[y * k + x]++;
+            }
+        }
+    }
+    for (int x = 0; x < k; x++) {
+        for (int y = 0; y < k; y++) {
+            int c = x * k + y;
+            p->switch_hop_us[c] = x == y     ? least
+                                  : count[c] ? sum[c] / count[c]
+                                             : NAN;
+        }
+    }
+    free(sum);
+    free(count);
+    p->base_hop_us = p->switch_hop_us[p->switch_of[0] * k + p->switch_of[1]];
+    return 0;
+}
+
+double model_params_hop_extra_us(const struct model_params *p, int a, int b)
+{
+    if (!p->switch_of || a == b || a < 0 || b < 0 || a >= p->n_ranks ||
+        b >= p->n_ranks || isnan(p->base_hop_us)) {
+        return 0;
+    }
+    double hop =
+        p->switch_hop_us[p->switch_of[a] * p->n_switches + p->switch_of[b]];
+    return isnan(hop) ? 0 : hop - p->base_hop_us;
 }
 
 static int cmp_long(const void *a, const void *b)
@@ -213,6 +329,10 @@ int model_params_fit(const struct model_obs *obs, size_t n,
     }
     fit_reduce(obs, n, &p->reduce_us, &p->reduce_us_per_byte);
     p->backbone_flows = fit_backbone(obs, n);
+    if (fit_placement(obs, n, p) != 0) {
+        fprintf(stderr, "model: out of memory\n");
+        goto done;
+    }
     *out = p;
     p = NULL;
     rc = 0;
@@ -346,6 +466,15 @@ int model_csv_read(const char *path, struct model_obs **obs, size_t *n,
             goto done;
         }
         o.q = (enum model_quantity)q;
+        if (o.q == MODEL_Q_HOP &&
+            (o.msg_bytes > MODEL_MAX_RANK || o.pending > MODEL_MAX_RANK ||
+             o.msg_bytes == o.pending)) {
+            fprintf(stderr,
+                    "%s:%d: hop: ranks %ld and %d: two ranks below "
+                    "%d expected\n",
+                    path, lineno, o.msg_bytes, o.pending, MODEL_MAX_RANK);
+            goto done;
+        }
         struct model_obs *more = grow(rows, &cap, count + 1, sizeof *more, 64);
         if (!more) {
             fprintf(stderr, "%s: out of memory\n", path);

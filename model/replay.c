@@ -6,8 +6,9 @@
  * downlink, each link shared equally among its flows (as TCP and SimGrid
  * share them; all of them within the backbone's capacity); it arrives its
  * remaining latency after the flow ends (the one-way time was measured
- * with the receive posted first); eager data held for a receive posted
- * after the send arrives a late receive's time after it; a receive
+ * with the receive posted first; between ranks on other switches than
+ * ranks 0 and 1, by as much longer as their hop); eager data held for a receive
+ * posted after the send arrives a late receive's time after it; a receive
  * completes at the later of that and its posting plus the late-receive
  * time. Ranks and flows advance in time order. */
 #include "model/model.h"
@@ -248,6 +249,11 @@ static int post_send(struct replay *r, int rank, const struct model_op *op)
         m->p = (struct model_p2p){0};
     } else {
         model_params_at(r->params, op->bytes, r->pending[rank], &m->p);
+        /* Ranks on other switches than 0 and 1: a longer (or shorter)
+         * route. */
+        double extra = model_params_hop_extra_us(r->params, rank, op->peer);
+        m->p.transfer_us = fmax(0, m->p.transfer_us + extra);
+        m->p.recv_late_us = fmax(0, m->p.recv_late_us + extra);
     }
     r->clock[rank] += m->p.isend_us;
     m->send_end = r->clock[rank];

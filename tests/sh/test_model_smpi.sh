@@ -36,8 +36,9 @@ m="$tmp/run/model.csv"
 # is 4).
 sizes=$(awk -F, 'NR > 1 && $1 == "oneway"' "$m" | wc -l)
 [ "$sizes" -eq 16 ] || fail "$sizes sizes measured, expected 16"
-# On 8 ranks, the backbone: 1 pair, then 4 at once.
-[ "$(awk -F, 'NR > 1' "$m" | wc -l)" -eq $((15 * 11 + 9 + 2)) ] || fail "not 11 observations per size (9 at 65536) and 2 pairs"
+# On 8 ranks, the backbone: 1 pair, then 4 at once; the placement: rank
+# 0's hop to each rank, all alike on Grig (one switch), so nothing more.
+[ "$(awk -F, 'NR > 1' "$m" | wc -l)" -eq $((15 * 11 + 9 + 2 + 7)) ] || fail "not 11 observations per size (9 at 65536), 2 pairs and 7 hops"
 grep -q '^pairs,262144,1,' "$m" && grep -q '^pairs,262144,4,' "$m" || fail "pairs at 1 and 4 missing"
 grep -q '^streamK,65536,4,' "$m" || fail "streamK at 65536: not 4 messages: $(grep '^streamK,65536,' "$m")"
 # Grig's one-way latency of a small message is tens of microseconds
@@ -56,7 +57,7 @@ cmp -s "$m" "$tmp/model.first" || fail "resumed model.csv differs"
 # the harness's own settings, model.experiments and model.stream_min, the
 # same way) is not resumed: one line naming the setting; --fresh moves it
 # to old/1/ and measures the same table again.
-grep -q ' model.stream_min=2 model.experiments=\| model.experiments=oneway,recv_late,streamK,reduce model.stream_min=2' "$tmp/run/model.journal" ||
+grep -q ' model.experiments=oneway,recv_late,streamK,reduce,hop model.stream_min=2' "$tmp/run/model.journal" ||
     fail "the journal does not name its harness: $(sed -n 2p "$tmp/run/model.journal")"
 sed 's/max_reps = 1;/max_reps = 2;/' "$tmp/t.cfg" > "$tmp/reps.cfg"
 smpi 8 model -c "$tmp/reps.cfg" > "$tmp/model4.out" 2>&1 && fail "a journal measured otherwise was resumed"
@@ -64,6 +65,20 @@ grep -q 'model.reps (journal 1, config 2)' "$tmp/model4.out" || fail "settings m
 smpi 8 model -c "$tmp/t.cfg" --fresh > "$tmp/model5.out" 2>&1 || { cat "$tmp/model5.out"; fail "model --fresh"; }
 [ -f "$tmp/run/old/1/model.journal" ] && [ -f "$tmp/run/old/1/model.csv" ] || fail "--fresh did not keep the old calibration in old/1/"
 cmp -s "$m" "$tmp/model.first" || fail "model --fresh: another model.csv"
+
+# The placement on the fat tree (32 nodes a leaf, rank r on node r): rank
+# 0's hop to ranks 1..31 is the leaf's, to 32..63 the spine's; each of
+# ranks 33..63 is tried against rank 32 (the second leaf's first) and found
+# near: 63 + 31 hops.
+sed "s#$tmp/run#$tmp/ft#; s/message_sizes.*/message_sizes = [1];/; s/segment_sizes.*/segment_sizes = [0];/" \
+    "$tmp/t.cfg" > "$tmp/ft.cfg"
+smpirun -np 64 -platform conf/platforms/fattree.xml --cfg=smpi/simulate-computation:no \
+    --log=root.thres:critical build/autotune-smpi model -c "$tmp/ft.cfg" > "$tmp/ft.out" 2>&1 ||
+    { cat "$tmp/ft.out"; fail "model on the fat tree"; }
+awk -F, '$1 == "hop" { n++; key = $2 < 32 && $3 < 32 || $2 >= 32 && $3 >= 32 ? "near" : "far"
+        if (!(key in v)) v[key] = $4; else if (v[key] != $4) bad = bad " " $2 "-" $3 }
+    END { exit !(n == 94 && bad == "" && v["far"] > v["near"] * 1.2) }' "$tmp/ft/model.csv" ||
+    fail "fat tree hops: $(grep -c '^hop' "$tmp/ft/model.csv") rows, not one leaf's hop and one spine's: $(grep '^hop' "$tmp/ft/model.csv" | head -5 | tr '\n' ' ')"
 
 # The exhaustive sweep, then the model's predictions of every method.
 smpi 8 -c "$tmp/t.cfg" > "$tmp/sweep.out" 2>&1 || { cat "$tmp/sweep.out"; fail "sweep"; }

@@ -268,9 +268,74 @@ static void test_backbone(struct model_obs *obs, size_t n)
     model_params_destroy(p);
 }
 
+/* One blocking send of 1000 bytes from a to b: os 10 + transfer 60, plus
+ * the route's extra hop. */
+static double one_send(const struct model_params *p, int a, int b)
+{
+    struct model_schedule *s = model_schedule_create(6);
+    send(s, a, b, 1000);
+    recv(s, b, a, 1000);
+    double t = replay(s, p);
+    model_schedule_destroy(s);
+    return t;
+}
+
+/* The placement from hops, as `autotune model` measures them: rank 0 to
+ * every rank, then each rank not near rank 0 to the first rank of each
+ * switch found. Switches {0, 1, 4} and {2, 3, 5} (scattered, as SMPI places
+ * ranks by host name): a hop of 2 us on one switch, 5 us across. A message
+ * across takes 3 us longer than one between ranks 0 and 1; where ranks 0
+ * and 1 are on different switches ({0, 2} and {1, 3}), one within a switch
+ * takes 3 us less. */
+static void test_placement(struct model_obs *obs, size_t n)
+{
+    static const struct {
+        int a, b;
+        double us;
+    } scattered[] = {{0, 1, 2}, {0, 2, 5}, {0, 3, 5}, {0, 4, 2},
+                     {0, 5, 5}, {2, 3, 2}, {2, 5, 2}},
+      apart[] = {{0, 1, 5}, {0, 2, 2}, {0, 3, 5}, {1, 3, 2}};
+    struct model_params *p = NULL;
+    size_t k = n;
+    for (size_t i = 0; i < sizeof scattered / sizeof scattered[0]; i++) {
+        obs[k++] = (struct model_obs){MODEL_Q_HOP, scattered[i].a,
+                                      scattered[i].b, scattered[i].us};
+    }
+    CHECK_INT(0, model_params_fit(obs, k, &p));
+    if (p) {
+        CHECK_NEAR(0, model_params_hop_extra_us(p, 0, 4));
+        CHECK_NEAR(0, model_params_hop_extra_us(p, 3, 5));
+        CHECK_NEAR(3, model_params_hop_extra_us(p, 1, 2));
+        CHECK_NEAR(3, model_params_hop_extra_us(p, 5, 4));
+        CHECK_NEAR(0, model_params_hop_extra_us(p, 1, 9)); /* not measured */
+        CHECK_NEAR(70, one_send(p, 4, 1));
+        CHECK_NEAR(73, one_send(p, 1, 5));
+    }
+    model_params_destroy(p);
+    p = NULL;
+    k = n;
+    for (size_t i = 0; i < sizeof apart / sizeof apart[0]; i++) {
+        obs[k++] = (struct model_obs){MODEL_Q_HOP, apart[i].a, apart[i].b,
+                                      apart[i].us};
+    }
+    CHECK_INT(0, model_params_fit(obs, k, &p));
+    if (p) {
+        CHECK_NEAR(-3, model_params_hop_extra_us(p, 0, 2));
+        CHECK_NEAR(0, model_params_hop_extra_us(p, 2, 3));
+        CHECK_NEAR(67, one_send(p, 3, 1));
+    }
+    model_params_destroy(p);
+    /* Without hops every pair is as ranks 0 and 1. */
+    CHECK_INT(0, model_params_fit(obs, n, &p));
+    if (p) {
+        CHECK_NEAR(0, model_params_hop_extra_us(p, 1, 2));
+    }
+    model_params_destroy(p);
+}
+
 int main(void)
 {
-    struct model_obs obs[N_SIZES * 11 + 2];
+    struct model_obs obs[N_SIZES * 11 + 8];
     size_t n = synthetic(obs);
     struct model_params *p;
     CHECK_INT(0, model_params_fit(obs, n, &p));
@@ -283,6 +348,7 @@ int main(void)
     model_params_destroy(p);
     p = NULL;
     test_backbone(obs, n);
+    test_placement(obs, n);
     /* Missing quantities are named. */
     CHECK_INT(-1, model_params_fit(obs, 3, &p));
     return check_exit();
