@@ -10,7 +10,9 @@
 # Then `search = "model"` replayed by compare on the same journals and on
 # the 12 generated platforms (results/bench-runs/robust-NN, each calibrated
 # on its own platform into results/bench-runs/model-robust-NN): figures in
-# results/bench/model-search.txt. Then all eight collectives on the
+# results/bench/model-search.txt, and the 4 held-out platforms (heldout-NN,
+# generated with another seed after the model's development); the pure
+# model's accuracy there: results/bench/model-robust.txt. Then all eight collectives on the
 # all-collectives runs: results/bench/model-all.txt. Last, the model under
 # Open MPI on this machine: results/bench/model-local.txt.
 set -eu
@@ -72,15 +74,76 @@ for cluster in grig frodo; do
     replay "$cluster-wide" "results/bench-runs/search-$cluster-wide" \
         "results/bench-runs/model-$cluster/model.csv"
 done
-for cfg in results/bench-runs/robust-[0-9][0-9].cfg; do
+# The generated platforms: robust-NN (the search strategies' family; the
+# model rules were developed on robust-08) and heldout-NN (generated with
+# another seed after the model's development, never tuned against). Each
+# calibrated on its own platform; the replay also without the placement
+# (the calibration's hop rows left out) for the summary below.
+dense=()
+for cfg in results/bench-runs/robust-[0-9][0-9].cfg results/bench-runs/heldout-[0-9][0-9].cfg; do
     name=$(basename "$cfg" .cfg)
+    [ -s "results/bench-runs/$name/journal" ] || continue
+    dense+=("$name")
     model_run=results/bench-runs/model-$name
     sed "s#^output *=.*#output        = \"$model_run\";#" "$cfg" >"$model_run.cfg"
-    calibrate="smpirun -np $(max_procs "$cfg") -platform conf/platforms/robust/$name.xml --cfg=smpi/simulate-computation:no --log=root.thres:critical build/autotune-smpi model -c $model_run.cfg"
+    calibrate="smpirun -np $(max_procs "$cfg") -platform conf/platforms/${name%-*}/$name.xml --cfg=smpi/simulate-computation:no --log=root.thres:critical build/autotune-smpi model -c $model_run.cfg"
     echo "$calibrate" | tee -a "$search_out"
     nice -n 10 $calibrate
     replay "$name" "results/bench-runs/$name" "$model_run/model.csv"
+    grep -v '^hop,' "$model_run/model.csv" >"build/bench/model/$name-flat.csv"
+    nice -n 10 build/autotune compare -r "build/bench/model/search-$name" \
+        --model "build/bench/model/$name-flat.csv" 2>/dev/null | grep '^model,' |
+        sed "s/^model,/$name,/" >>build/bench/model/flat.csv
 done
+# Summary: the model row per platform, with and without the placement,
+# and the oracle's speedup.
+{
+    echo
+    echo "## summary: search = \"model\" per generated platform (speedup with the calibration charged; penalties in %)"
+    echo "## 'no placement' = the same calibration without its hop rows (as before hops were measured)"
+    echo "platform     speedup    mean     max optimal | no placement: speedup mean max | oracle"
+    for name in "${dense[@]}"; do
+        awk -F, -v name="$name" -v flat="$(grep "^$name," build/bench/model/flat.csv)" '
+            /^## / { in_run = index($0, "## " name ":") == 1 }
+            in_run && $1 == "model" { m = $0 }
+            in_run && $1 == "oracle" { o = $5 }
+            END { split(m, a, ","); split(flat, b, ",")
+                  printf "%-11s %7.1fx %7.3f %7.2f %6.1f | %7.1fx %7.3f %7.2f | %7.1fx\n",
+                      name, a[5], a[6], a[7], a[8], b[5], b[6], b[7], o }' "$search_out"
+    done
+} | tee -a "$search_out"
+rm -f build/bench/model/flat.csv
+
+# The pure model's accuracy on each generated platform, with and without
+# the placement: tables from a resumed sweep of a copy of the journal
+# (nothing is measured), then predict. results/bench/model-robust.txt.
+{
+    echo "# make bench-model ($(date -u +%F)): the pure model's accuracy on the generated platforms"
+    echo "# (robust-NN: the search strategies' family, robust-08 examined while developing the model;"
+    echo "#  heldout-NN: generated with seed 7 after the model's development, never tuned against)"
+    echo "# tables: smpirun -np NP -platform conf/platforms/FAMILY/NAME.xml ... build/autotune-smpi -c COPY.cfg"
+    echo "#   (a resumed sweep of a copy of results/bench-runs/NAME, nothing measured)"
+    echo "# prediction: build/autotune predict -r COPY --model results/bench-runs/model-NAME/model.csv"
+    echo "# 'no placement' = the same calibration without its hop rows"
+    echo "# targets (issue 15, wide grids): median 1.00, p90 <= 1.05, max <= 1.25"
+    echo "platform points median p90 max optimal% ranking% | no placement: p90 max optimal% ranking%"
+    for name in "${dense[@]}"; do
+        run=build/bench/model/tables-$name
+        if [ ! -s "$run/measurements.csv" ] || [ "results/bench-runs/$name/journal" -nt "$run/measurements.csv" ]; then
+            rm -rf "$run" && mkdir -p "$run"
+            cp "results/bench-runs/$name/journal" "$run/"
+            sed "s#^output *=.*#output = \"$run\";#" "results/bench-runs/$name.cfg" >"$run.cfg"
+            nice -n 10 smpirun -np "$(max_procs "$run.cfg")" -platform "conf/platforms/${name%-*}/$name.xml" \
+                --cfg=smpi/simulate-computation:no --log=root.thres:critical \
+                build/autotune-smpi -c "$run.cfg" >/dev/null
+        fi
+        with=$(nice -n 10 build/autotune predict -r "$run" --model "results/bench-runs/model-$name/model.csv" |
+            awk '$1 == "all" { print $2, $3, $4, $5, $6, $7 }')
+        without=$(nice -n 10 build/autotune predict -r "$run" --model "build/bench/model/$name-flat.csv" |
+            awk '$1 == "all" { print $4, $5, $6, $7 }')
+        echo "$name $with | $without"
+    done
+} | tee results/bench/model-robust.txt
 
 # All eight collectives (issue 15): the pure model and search = "model" on
 # copies of the committed all-collectives runs (4, 8 and 16 ranks, 5 sizes),
