@@ -171,7 +171,9 @@ rm -f build/bench/model/flat.csv
 # default sweep (results/local, conf/tune.cfg). Beside it, how far apart
 # the journal itself times one schedule under several names (at 2 ranks
 # every tree broadcast is one message): the noise the ratios stand on.
-if command -v mpirun >/dev/null; then
+if [ ! -s results/local/journal ]; then
+    echo "bench-model: no results/local (not committed: mpirun -np 4 build/autotune -c conf/tune.cfg makes it); model-local.txt left as it is"
+elif command -v mpirun >/dev/null; then
     run=build/bench/model/local
     rm -rf "$run"
     mkdir -p "$run"
