@@ -549,7 +549,8 @@ static int placement_measure(int world_size, struct journal *j, double *cost_s,
 {
     double *hop0 = malloc((size_t)world_size * sizeof *hop0);
     int *first = malloc((size_t)world_size * sizeof *first);
-    int rc = hop0 && first ? 0 : -1, n_switches = 1;
+    int *switch_of = malloc((size_t)world_size * sizeof *switch_of);
+    int rc = hop0 && first && switch_of ? 0 : -1, n_switches = 1;
     if (rc != 0) {
         fprintf(stderr, "autotune model: out of memory\n");
     }
@@ -559,14 +560,22 @@ static int placement_measure(int world_size, struct journal *j, double *cost_s,
         least = rc == 0 ? fmin(least, hop0[r]) : least;
     }
     first[0] = 0; /* the first rank of each switch */
+    switch_of[0] = 0;
     for (int r = 1; r < world_size && rc == 0; r++) {
-        int is_placed = model_hop_is_near(hop0[r], least);
-        for (int s = 1; s < n_switches && !is_placed && rc == 0; s++) {
+        switch_of[r] = model_hop_is_near(hop0[r], least) ? 0 : -1;
+        /* rank r - 1's switch first: ranks in node order share it */
+        int prev = switch_of[r - 1];
+        for (int k = 0; k < n_switches && switch_of[r] < 0 && rc == 0; k++) {
+            int s = k == 0 ? prev : k <= prev ? k - 1 : k;
             double hop;
-            rc = hop_get(j, first[s], r, &hop, cost_s, n_new);
-            is_placed = rc == 0 && model_hop_is_near(hop, least);
+            if (s > 0) {
+                rc = hop_get(j, first[s], r, &hop, cost_s, n_new);
+                switch_of[r] =
+                    rc == 0 && model_hop_is_near(hop, least) ? s : -1;
+            }
         }
-        if (!is_placed) {
+        if (switch_of[r] < 0) {
+            switch_of[r] = n_switches;
             first[n_switches++] = r;
         }
     }
@@ -582,6 +591,7 @@ static int placement_measure(int world_size, struct journal *j, double *cost_s,
     }
     free(hop0);
     free(first);
+    free(switch_of);
     return rc;
 }
 
