@@ -5,7 +5,7 @@
  * placement (which ranks share a switch, by their one-way times); journaled in
  * RUN/model.journal like experiments (a rerun measures only what is
  * missing), then written to RUN/model.csv. Rank 0 drives; rank 1 answers;
- * the other ranks wait for the pairs. */
+ * the other ranks join the pairs and answer the hops. */
 #include "autotune/model_cli.h"
 #include "autotune/clock.h"
 #include "autotune/config.h"
@@ -340,6 +340,7 @@ static int controller_open(const char *config_path, int is_fresh,
 static int controller_run(MPI_Comm pair, const long *sizes, int n_sizes,
                           struct journal *j, double *cost_s, int *n_new)
 {
+    int rc = -1;
     *cost_s = 0;
     *n_new = 0;
     for (int s = 0; s < n_sizes; s++) {
@@ -371,7 +372,7 @@ static int controller_run(MPI_Comm pair, const long *sizes, int n_sizes,
                         got[o].cost_s = cost;
                         cost = 0;
                         if (journal_append(j, &got[o]) != 0) {
-                            return -1;
+                            goto stop; /* rank 1 still waits for a command */
                         }
                         (*n_new)++;
                     }
@@ -389,9 +390,11 @@ static int controller_run(MPI_Comm pair, const long *sizes, int n_sizes,
             }
         }
     }
+    rc = 0;
+stop:;
     long stop[3] = {-1, 0, 0};
     MPI_Send(stop, 3, MPI_LONG, 1, MODEL_TAG, pair);
-    return 0;
+    return rc;
 }
 
 /* Every rank: n_pairs ranks i each send one MODEL_STREAM_BYTES message to
@@ -540,10 +543,12 @@ static int hop_get(struct journal *j, int a, int b, double *hop_us,
 }
 
 /* Rank 0: rank 0's hop to every rank; then each rank not near rank 0 is
- * tried against one rank of each switch found so far, in order, until one
- * is near (else it starts a switch of its own); then the hop between every
- * two switches. A flat network is world - 1 ping-pongs; a fat tree of L
- * leaves about world x L / 2 more. */
+ * tried against the first rank of each switch found so far (the switch of
+ * the rank before it first) until one is near, else it starts a switch of
+ * its own, having met every other switch's first rank: that is the hop
+ * between every two switches. Near is against rank 0's least hop, as the
+ * fit's. A flat network is world - 1 ping-pongs; a fat tree of L leaves in
+ * node order about world + L^2 / 2 more. */
 static int placement_measure(int world_size, struct journal *j, double *cost_s,
                              int *n_new)
 {
@@ -577,12 +582,6 @@ static int placement_measure(int world_size, struct journal *j, double *cost_s,
         if (switch_of[r] < 0) {
             switch_of[r] = n_switches;
             first[n_switches++] = r;
-        }
-    }
-    for (int x = 1; x < n_switches && rc == 0; x++) {
-        for (int y = x + 1; y < n_switches && rc == 0; y++) {
-            double hop;
-            rc = hop_get(j, first[x], first[y], &hop, cost_s, n_new);
         }
     }
     int stop[2] = {-1, 0};

@@ -81,7 +81,10 @@ static int root_of(int *parent, int r)
 
 /* The switches: ranks joined by a near hop (union-find) share one, numbered
  * in order of their least rank; a pair of switches' hop is the mean of the
- * hops measured between them, a switch's own the least hop. */
+ * hops measured between them, a switch's own the least hop. Near is
+ * against rank 0's least hop, as `autotune model` decided what to measure
+ * (where rank 0 is alone on its switch, every rank looks near it and the
+ * placement is lost: every pair as ranks 0 and 1). */
 static int fit_placement(const struct model_obs *obs, size_t n,
                          struct model_params *p)
 {
@@ -89,13 +92,15 @@ static int fit_placement(const struct model_obs *obs, size_t n,
     int n_ranks = 0;
     for (size_t i = 0; i < n; i++) {
         if (obs[i].q == MODEL_Q_HOP) {
-            least = fmin(least, obs[i].value_us);
+            if (obs[i].msg_bytes == 0) {
+                least = fmin(least, obs[i].value_us);
+            }
             long top = obs[i].msg_bytes > obs[i].pending ? obs[i].msg_bytes
                                                          : obs[i].pending;
             n_ranks = (int)top + 1 > n_ranks ? (int)top + 1 : n_ranks;
         }
     }
-    if (n_ranks < 2) {
+    if (n_ranks < 2 || isinf(least)) {
         return 0; /* no placement measured: every pair as ranks 0 and 1 */
     }
     int *parent = malloc((size_t)n_ranks * sizeof *parent);
@@ -139,8 +144,8 @@ static int fit_placement(const struct model_obs *obs, size_t n,
     }
     for (size_t i = 0; i < n; i++) {
         if (obs[i].q == MODEL_Q_HOP) {
-            int x = p->switch_of[obs[i].msg_bytes];
-            int y = p->switch_of[obs[i].pending];
+            size_t x = (size_t)p->switch_of[obs[i].msg_bytes];
+            size_t y = (size_t)p->switch_of[obs[i].pending];
             sum[x * k + y] += obs[i].value_us;
             count[x * k + y]++;
             if (x != y) {
@@ -149,9 +154,9 @@ static int fit_placement(const struct model_obs *obs, size_t n,
             }
         }
     }
-    for (int x = 0; x < k; x++) {
-        for (int y = 0; y < k; y++) {
-            int c = x * k + y;
+    for (size_t x = 0; x < (size_t)k; x++) {
+        for (size_t y = 0; y < (size_t)k; y++) {
+            size_t c = x * k + y;
             p->switch_hop_us[c] = x == y     ? least
                                   : count[c] ? sum[c] / count[c]
                                              : NAN;
@@ -159,7 +164,8 @@ static int fit_placement(const struct model_obs *obs, size_t n,
     }
     free(sum);
     free(count);
-    p->base_hop_us = p->switch_hop_us[p->switch_of[0] * k + p->switch_of[1]];
+    p->base_hop_us =
+        p->switch_hop_us[(size_t)p->switch_of[0] * k + p->switch_of[1]];
     return 0;
 }
 
@@ -169,8 +175,8 @@ double model_params_hop_extra_us(const struct model_params *p, int a, int b)
         b >= p->n_ranks || isnan(p->base_hop_us)) {
         return 0;
     }
-    double hop =
-        p->switch_hop_us[p->switch_of[a] * p->n_switches + p->switch_of[b]];
+    double hop = p->switch_hop_us[(size_t)p->switch_of[a] * p->n_switches +
+                                  p->switch_of[b]];
     return isnan(hop) ? 0 : hop - p->base_hop_us;
 }
 
@@ -467,7 +473,7 @@ int model_csv_read(const char *path, struct model_obs **obs, size_t *n,
         }
         o.q = (enum model_quantity)q;
         if (o.q == MODEL_Q_HOP &&
-            (o.msg_bytes > MODEL_MAX_RANK || o.pending > MODEL_MAX_RANK ||
+            (o.msg_bytes >= MODEL_MAX_RANK || o.pending >= MODEL_MAX_RANK ||
              o.msg_bytes == o.pending)) {
             fprintf(stderr,
                     "%s:%d: hop: ranks %ld and %d: two ranks below "

@@ -253,7 +253,9 @@ static int post_send(struct replay *r, int rank, const struct model_op *op)
          * route. */
         double extra = model_params_hop_extra_us(r->params, rank, op->peer);
         m->p.transfer_us = fmax(0, m->p.transfer_us + extra);
-        m->p.recv_late_us = fmax(0, m->p.recv_late_us + extra);
+        if (m->p.waits_for_recv) { /* else a late receive is a local copy */
+            m->p.recv_late_us = fmax(0, m->p.recv_late_us + extra);
+        }
     }
     r->clock[rank] += m->p.isend_us;
     m->send_end = r->clock[rank];

@@ -325,6 +325,25 @@ static void test_placement(struct model_obs *obs, size_t n)
         CHECK_NEAR(67, one_send(p, 3, 1));
     }
     model_params_destroy(p);
+    /* Rank 0 alone on its switch: every rank looks near it (its least hop
+     * is a far one), so the placement is lost, not made up. */
+    static const struct {
+        int a, b;
+        double us;
+    } alone[] = {{0, 1, 5}, {0, 2, 5}, {1, 2, 2}};
+    p = NULL;
+    k = n;
+    for (size_t i = 0; i < sizeof alone / sizeof alone[0]; i++) {
+        obs[k++] = (struct model_obs){MODEL_Q_HOP, alone[i].a, alone[i].b,
+                                      alone[i].us};
+    }
+    CHECK_INT(0, model_params_fit(obs, k, &p));
+    if (p) {
+        CHECK_NEAR(0, model_params_hop_extra_us(p, 1, 2));
+        CHECK_NEAR(0, model_params_hop_extra_us(p, 0, 2));
+    }
+    model_params_destroy(p);
+    p = NULL;
     /* Without hops every pair is as ranks 0 and 1. */
     CHECK_INT(0, model_params_fit(obs, n, &p));
     if (p) {
