@@ -280,6 +280,24 @@ static double one_send(const struct model_params *p, int a, int b)
     return t;
 }
 
+struct hop {
+    int a, b;
+    double us;
+};
+
+/* The parameters fitted from obs (n rows) and the hops (count of them). */
+static struct model_params *fit_with_hops(struct model_obs *obs, size_t n,
+                                          const struct hop *hops, size_t count)
+{
+    struct model_params *p = NULL;
+    for (size_t i = 0; i < count; i++) {
+        obs[n + i] =
+            (struct model_obs){MODEL_Q_HOP, hops[i].a, hops[i].b, hops[i].us};
+    }
+    CHECK_INT(0, model_params_fit(obs, n + count, &p));
+    return p;
+}
+
 /* The placement from hops, as `autotune model` measures them: rank 0 to
  * every rank, then each rank not near rank 0 to the first rank of each
  * switch found. Switches {0, 1, 4} and {2, 3, 5} (scattered, as SMPI places
@@ -289,19 +307,18 @@ static double one_send(const struct model_params *p, int a, int b)
  * takes 3 us less. */
 static void test_placement(struct model_obs *obs, size_t n)
 {
-    static const struct {
-        int a, b;
-        double us;
-    } scattered[] = {{0, 1, 2}, {0, 2, 5}, {0, 3, 5}, {0, 4, 2},
-                     {0, 5, 5}, {2, 3, 2}, {2, 5, 2}},
-      apart[] = {{0, 1, 5}, {0, 2, 2}, {0, 3, 5}, {1, 3, 2}};
-    struct model_params *p = NULL;
-    size_t k = n;
-    for (size_t i = 0; i < sizeof scattered / sizeof scattered[0]; i++) {
-        obs[k++] = (struct model_obs){MODEL_Q_HOP, scattered[i].a,
-                                      scattered[i].b, scattered[i].us};
-    }
-    CHECK_INT(0, model_params_fit(obs, k, &p));
+    static const struct hop scattered[] = {{0, 1, 2}, {0, 2, 5}, {0, 3, 5},
+                                           {0, 4, 2}, {0, 5, 5}, {2, 3, 2},
+                                           {2, 5, 2}},
+                            apart[] = {{0, 1, 5},
+                                       {0, 2, 2},
+                                       {0, 3, 5},
+                                       {1, 3, 2}},
+                            /* rank 0 alone on its switch: every rank looks
+                             * near it (its least hop is a far one), so the
+                             * placement is lost, not made up */
+        alone[] = {{0, 1, 5}, {0, 2, 5}, {1, 2, 2}};
+    struct model_params *p = fit_with_hops(obs, n, scattered, 7);
     if (p) {
         CHECK_NEAR(0, model_params_hop_extra_us(p, 0, 4));
         CHECK_NEAR(0, model_params_hop_extra_us(p, 3, 5));
@@ -312,38 +329,19 @@ static void test_placement(struct model_obs *obs, size_t n)
         CHECK_NEAR(73, one_send(p, 1, 5));
     }
     model_params_destroy(p);
-    p = NULL;
-    k = n;
-    for (size_t i = 0; i < sizeof apart / sizeof apart[0]; i++) {
-        obs[k++] = (struct model_obs){MODEL_Q_HOP, apart[i].a, apart[i].b,
-                                      apart[i].us};
-    }
-    CHECK_INT(0, model_params_fit(obs, k, &p));
+    p = fit_with_hops(obs, n, apart, 4);
     if (p) {
         CHECK_NEAR(-3, model_params_hop_extra_us(p, 0, 2));
         CHECK_NEAR(0, model_params_hop_extra_us(p, 2, 3));
         CHECK_NEAR(67, one_send(p, 3, 1));
     }
     model_params_destroy(p);
-    /* Rank 0 alone on its switch: every rank looks near it (its least hop
-     * is a far one), so the placement is lost, not made up. */
-    static const struct {
-        int a, b;
-        double us;
-    } alone[] = {{0, 1, 5}, {0, 2, 5}, {1, 2, 2}};
-    p = NULL;
-    k = n;
-    for (size_t i = 0; i < sizeof alone / sizeof alone[0]; i++) {
-        obs[k++] = (struct model_obs){MODEL_Q_HOP, alone[i].a, alone[i].b,
-                                      alone[i].us};
-    }
-    CHECK_INT(0, model_params_fit(obs, k, &p));
+    p = fit_with_hops(obs, n, alone, 3);
     if (p) {
         CHECK_NEAR(0, model_params_hop_extra_us(p, 1, 2));
         CHECK_NEAR(0, model_params_hop_extra_us(p, 0, 2));
     }
     model_params_destroy(p);
-    p = NULL;
     /* Without hops every pair is as ranks 0 and 1. */
     CHECK_INT(0, model_params_fit(obs, n, &p));
     if (p) {
