@@ -32,13 +32,7 @@ for xml in conf/platforms/robust/robust-*.xml; do
     journal=results/bench-runs/$name/journal
     [ -s "$journal" ] || continue
     dir=$cache/$name
-    if [ ! -s "$dir/optimal.csv" ] || [ "$journal" -nt "$dir/optimal.csv" ]; then
-        rm -rf "$dir" && mkdir -p "$dir"
-        cp "$journal" "$dir/journal"
-        sed "s#^output *=.*#output = \"$dir\";#" "results/bench-runs/$name.cfg" > "$dir.cfg"
-        nodes=$(sed -n 's/.*radical="0-\([0-9]*\)".*/\1/p' "$xml")
-        BENCH_SWEEP=yes bench_sweep $((nodes + 1)) "$xml" "$dir.cfg" > /dev/null
-    fi
+    run_tables "$name" "$dir"
     runs+=("$name:$dir")
 done
 for name in search-grig-wide search-frodo-wide default-grig default-frodo; do

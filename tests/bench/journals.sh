@@ -21,6 +21,23 @@ ${8:-}
 CFG
 }
 
+# run_tables NAME DIR: the tables (measurements.csv, optimal.csv) of the
+# committed generated-platform run results/bench-runs/NAME (journal and
+# config) written into DIR by a sweep resumed on a copy of its journal on
+# its platform, conf/platforms/FAMILY/NAME.xml (nothing is measured);
+# again only when the journal is newer than DIR's tables.
+run_tables() {
+    local name=$1 dir=$2 journal=results/bench-runs/$1/journal
+    local xml=conf/platforms/${1%-*}/$1.xml nodes
+    if [ ! -s "$dir/optimal.csv" ] || [ "$journal" -nt "$dir/optimal.csv" ]; then
+        rm -rf "$dir" && mkdir -p "$dir"
+        cp "$journal" "$dir/journal"
+        sed "s#^output *=.*#output = \"$dir\";#" "results/bench-runs/$name.cfg" > "$dir.cfg"
+        nodes=$(sed -n 's/.*radical="0-\([0-9]*\)".*/\1/p' "$xml")
+        BENCH_SWEEP=yes bench_sweep $((nodes + 1)) "$xml" "$dir.cfg" > /dev/null
+    fi
+}
+
 # bench_sweep NP PLATFORM CFG: the simulated sweep of CFG on NP ranks of
 # PLATFORM, printed then run, unless BENCH_SWEEP=no (replay what is swept).
 # Sets $sweep to the command, for the figures' header.

@@ -17,6 +17,7 @@
 # Open MPI on this machine: results/bench/model-local.txt.
 set -eu
 cd "$(dirname "$0")/../.."
+. tests/bench/journals.sh
 mkdir -p results/bench build/bench/model
 # max_procs CFG: the largest procs of a config's list.
 max_procs() {
@@ -129,14 +130,7 @@ rm -f build/bench/model/flat.csv
     echo "platform points median p90 max optimal% ranking% | no placement: p90 max optimal% ranking%"
     for name in "${dense[@]}"; do
         run=build/bench/model/tables-$name
-        if [ ! -s "$run/measurements.csv" ] || [ "results/bench-runs/$name/journal" -nt "$run/measurements.csv" ]; then
-            rm -rf "$run" && mkdir -p "$run"
-            cp "results/bench-runs/$name/journal" "$run/"
-            sed "s#^output *=.*#output = \"$run\";#" "results/bench-runs/$name.cfg" >"$run.cfg"
-            nice -n 10 smpirun -np "$(max_procs "$run.cfg")" -platform "conf/platforms/${name%-*}/$name.xml" \
-                --cfg=smpi/simulate-computation:no --log=root.thres:critical \
-                build/autotune-smpi -c "$run.cfg" >/dev/null
-        fi
+        run_tables "$name" "$run"
         with=$(nice -n 10 build/autotune predict -r "$run" --model "results/bench-runs/model-$name/model.csv" |
             awk '$1 == "all" { print $2, $3, $4, $5, $6, $7 }')
         without=$(nice -n 10 build/autotune predict -r "$run" --model "build/bench/model/$name-flat.csv" |
