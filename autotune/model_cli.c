@@ -542,6 +542,18 @@ static int hop_get(struct journal *j, int a, int b, double *hop_us,
     return 0;
 }
 
+/* Rank 0: 1 if rank r's hop to rank a is near least, 0 if not, -1 on a
+ * journal error. */
+static int is_near(struct journal *j, int a, int r, double least,
+                   double *cost_s, int *n_new)
+{
+    double hop;
+    if (hop_get(j, a, r, &hop, cost_s, n_new) != 0) {
+        return -1;
+    }
+    return model_hop_is_near(hop, least);
+}
+
 /* Rank 0: rank 0's hop to every rank; then each rank not near rank 0 is
  * tried against the first rank of each switch found so far (the switch of
  * the rank before it first) until one is near, else it starts a switch of
@@ -567,22 +579,26 @@ static int placement_measure(int world_size, struct journal *j, double *cost_s,
     first[0] = 0; /* the first rank of each switch */
     switch_of[0] = 0;
     for (int r = 1; r < world_size && rc == 0; r++) {
-        switch_of[r] = model_hop_is_near(hop0[r], least) ? 0 : -1;
-        /* rank r - 1's switch first: ranks in node order share it */
+        int at = model_hop_is_near(hop0[r], least) ? 0 : -1, near = 0;
+        /* rank r - 1's switch first (ranks in node order share it), then
+         * the others in order */
         int prev = switch_of[r - 1];
-        for (int k = 0; k < n_switches && switch_of[r] < 0 && rc == 0; k++) {
-            int s = k == 0 ? prev : k <= prev ? k - 1 : k;
-            double hop;
-            if (s > 0) {
-                rc = hop_get(j, first[s], r, &hop, cost_s, n_new);
-                switch_of[r] =
-                    rc == 0 && model_hop_is_near(hop, least) ? s : -1;
+        if (at < 0 && prev > 0) {
+            near = is_near(j, first[prev], r, least, cost_s, n_new);
+            at = near > 0 ? prev : -1;
+        }
+        for (int s = 1; s < n_switches && at < 0 && near >= 0; s++) {
+            if (s != prev) {
+                near = is_near(j, first[s], r, least, cost_s, n_new);
+                at = near > 0 ? s : -1;
             }
         }
-        if (switch_of[r] < 0) {
-            switch_of[r] = n_switches;
+        rc = near < 0 ? -1 : 0;
+        if (rc == 0 && at < 0) {
+            at = n_switches;
             first[n_switches++] = r;
         }
+        switch_of[r] = at;
     }
     int stop[2] = {-1, 0};
     for (int r = 1; r < world_size; r++) {

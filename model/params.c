@@ -146,9 +146,9 @@ static int fit_placement(const struct model_obs *obs, size_t n,
         if (obs[i].q == MODEL_Q_HOP) {
             size_t x = (size_t)p->switch_of[obs[i].msg_bytes];
             size_t y = (size_t)p->switch_of[obs[i].pending];
-            sum[x * k + y] += obs[i].value_us;
-            count[x * k + y]++;
-            if (x != y) {
+            if (x != y) { /* a switch's own hop is the least */
+                sum[x * k + y] += obs[i].value_us;
+                count[x * k + y]++;
                 sum[y * k + x] += obs[i].value_us;
                 count[y * k + x]++;
             }
