@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Held-out benchmark of the decisions between measured sizes (issue 20):
-# on every committed run with tables (the 12 dense robust runs, their
-# tables rewritten from the committed journals by a resumed sweep that
-# measures nothing; the wide and default Grig and Frodo runs), per
+# on every committed run with tables (the 12 dense robust runs and the 4
+# dense held-out ones, their tables rewritten from the committed journals
+# by a resumed sweep that measures nothing; the wide and default Grig and
+# Frodo runs), per
 # collective, the training and held-out penalties (every other message
 # size; 5 folds of grid points) of C4.5 trees, quadtrees and the exact
 # table (export --format dec), before (the cut at the next measured size,
@@ -27,7 +28,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 # The runs: NAME and the directory holding its tables.
 runs=()
-for xml in conf/platforms/robust/robust-*.xml; do
+for xml in conf/platforms/robust/robust-*.xml conf/platforms/heldout/heldout-*.xml; do
     name=$(basename "$xml" .xml)
     journal=results/bench-runs/$name/journal
     [ -s "$journal" ] || continue
@@ -91,15 +92,22 @@ if [ "${1:-}" = tune ]; then
         done
     } > "$tmp/out"
     mv "$tmp/out" "$out"
-    # Per option, over the dense runs (the 12 robust ones): the mean and
-    # worst of the means and the worst max held out every other size.
+    # Per option, over the dense runs (the 12 robust ones, which chose the
+    # defaults) and the 4 held-out ones: the mean and worst of the means,
+    # the worst max held out every other size, the most leaves.
     {
-        echo "# $(date -u +%F) make bench-between-tune: per option over the 12 dense runs and both collectives, held out every other size (%)"
-        awk -F, '/^#|^run/ || $1 !~ /^robust/ { next }
-            { k = $3 " " $5; if ($9 > wm[k]) wm[k] = $9; if ($10 > wx[k]) wx[k] = $10
-              s[k] += $9; n[k]++; if ($6 > wl[k]) wl[k] = $6 }
-            END { for (k in s) printf "%-26s mean %5.2f  worst mean %5.2f  worst max %6.2f  most leaves %s\n",
-                  k, s[k] / n[k], wm[k], wx[k], wl[k] }' "$out" | sort -k1,1 -k4,4g
+        echo "# $(date -u +%F) make bench-between-tune: per option and both collectives, held out every other size (%),"
+        echo "# over the 12 dense robust runs (the defaults are chosen here) | the 4 dense held-out runs (never tuned on)"
+        awk -F, '/^#|^run/ || $1 !~ /^(robust|heldout)/ { next }
+            { k = $3 " " $5; g = $1 ~ /^robust/ ? 0 : 1; kg = k SUBSEP g; keys[k] = 1
+              if ($9 > wm[kg]) wm[kg] = $9; if ($10 > wx[kg]) wx[kg] = $10
+              s[kg] += $9; n[kg]++; if ($6 > wl[kg]) wl[kg] = $6 }
+            END { for (k in keys) {
+                    printf "%-26s", k
+                    for (g = 0; g < 2; g++) { kg = k SUBSEP g
+                        printf "%s mean %5.2f  worst mean %5.2f  worst max %6.2f  most leaves %3d",
+                            g ? " |" : "", n[kg] ? s[kg] / n[kg] : 0, wm[kg], wx[kg], wl[kg] }
+                    printf "\n" } }' "$out" | sort -k1,1 -k4,4g
     } > results/bench/between-tune.txt
     cat results/bench/between-tune.txt
     exit 0
@@ -107,8 +115,8 @@ fi
 
 out=results/bench/between.csv
 {
-    echo "# $(date -u +%F) tests/bench/between.sh; robust-NN tables rewritten by"
-    echo "#   smpirun -np NODES -platform conf/platforms/robust/robust-NN.xml --cfg=smpi/simulate-computation:no build/autotune-smpi -c (results/bench-runs/robust-NN.cfg, output in build/bench/between)"
+    echo "# $(date -u +%F) tests/bench/between.sh; robust-NN and heldout-NN tables rewritten by"
+    echo "#   smpirun -np NODES -platform conf/platforms/FAMILY/FAMILY-NN.xml --cfg=smpi/simulate-computation:no build/autotune-smpi -c (results/bench-runs/FAMILY-NN.cfg, output in build/bench/between)"
     echo "$header"
     for r in "${runs[@]}"; do
         name=${r%%:*} dir=${r#*:}
@@ -131,12 +139,14 @@ summary=results/bench/between.txt
 {
     echo "# $(date -u +%F) make bench-between (tests/bench/between.sh): per builder and variant, over every run"
     echo "# and collective of results/bench/between.csv: the mean of the means, the worst mean and the worst max (%);"
-    echo "# dense = the 12 robust runs (targets: held out every other size mean <= 2 %, max <= 25 %, C4.5 <= 25 leaves;"
-    echo "# exact mean <= 1.5 %)"
+    echo "# dense = the 12 robust runs, the defaults chosen on them (targets: held out every other size mean <= 2 %,"
+    echo "# max <= 25 %, C4.5 <= 25 leaves; exact mean <= 1.5 %); heldout = the 4 dense runs of platforms generated"
+    echo "# after the defaults were chosen (tests/bench/gen-platforms.sh 8 7 heldout), never tuned on"
     awk -F, '/^#|^run/ { next }
         { for (d = 0; d < 2; d++) {
-            if (d == 1 && $1 !~ /^robust/) continue
-            k = (d ? "dense " $2 : "all") " " $3 " " $4
+            group = $1 ~ /^robust/ ? "dense" : $1 ~ /^heldout/ ? "heldout" : ""
+            if (d == 1 && group == "") continue
+            k = (d ? group " " $2 : "all") " " $3 " " $4
             n[k]++; tm[k] += $7; sm[k] += $9; fm[k] += $11
             if ($7 > wtm[k]) wtm[k] = $7; if ($8 > wtx[k]) wtx[k] = $8
             if ($9 > wsm[k]) wsm[k] = $9; if ($10 > wsx[k]) wsx[k] = $10
