@@ -288,9 +288,54 @@ static int write_model_csv(FILE *f, const void *arg)
     return ferror(f) ? -1 : 0;
 }
 
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+/* Every rank: the hosts the ranks run on, for the journal's settings
+ * (into hosts on rank 0): how many distinct ones, and the CRC of their
+ * names in rank order, so that a calibration is resumed only on the same
+ * nodes in the same order (the pairs and the placement depend on them).
+ * Under SMPI the names are the platform's hosts. -1 out of memory. */
+static int hosts_setting(int rank, int world_size, char *hosts, size_t size)
+{
+    enum { NAME = MPI_MAX_PROCESSOR_NAME };
+    char name[NAME] = "";
+    int len = 0;
+    char *all = rank == 0 ? calloc((size_t)world_size, NAME) : NULL;
+    MPI_Get_processor_name(name, &len);
+    MPI_Gather(name, NAME, MPI_CHAR, all, NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (rank != 0) {
+        return 0;
+    }
+    if (!all) {
+        fprintf(stderr, "autotune model: out of memory\n");
+        return -1;
+    }
+    uint32_t crc = 0;
+    for (int r = 0; r < world_size; r++) {
+        char *n = all + (size_t)r * NAME;
+        n[NAME - 1] = '\0';
+        /* chained: each name's CRC over the previous one and the name */
+        char link[NAME + 16];
+        int k = snprintf(link, sizeof link, "%08x %s", (unsigned)crc, n);
+        crc = journal_crc32(link, (size_t)k);
+    }
+    qsort(all, (size_t)world_size, NAME, compare_names);
+    int n_hosts = world_size > 0;
+    for (int r = 1; r < world_size; r++) {
+        n_hosts +=
+            strcmp(all + (size_t)r * NAME, all + (size_t)(r - 1) * NAME) != 0;
+    }
+    snprintf(hosts, size, "%d-%08x", n_hosts, (unsigned)crc);
+    free(all);
+    return 0;
+}
+
 /* Rank 0: opens the run directory and its model journal. */
 static int controller_open(const char *config_path, int is_fresh,
-                           int world_size, struct config *c,
+                           int world_size, const char *hosts, struct config *c,
                            struct rundir_lock **lock, struct journal **journal)
 {
     struct journal_settings settings = {0};
@@ -321,6 +366,10 @@ static int controller_open(const char *config_path, int is_fresh,
                          "oneway,recv_late,streamK,reduce,hop");
     journal_settings_add(&settings, "model.stream_min", "%d",
                          model_stream_count(1L << 40));
+    /* Where it runs: the pairs and the placement are of these ranks on
+     * these hosts. */
+    journal_settings_add(&settings, "model.world", "%d", world_size);
+    journal_settings_add(&settings, "model.hosts", "%s", hosts);
     if (store_make_dir(c->output) != 0 ||
         rundir_lock_open(c->output, lock) != 0) {
         config_free(c);
@@ -676,8 +725,11 @@ int model_main(int argc, char **argv)
         MPI_Finalize();
         return 2;
     }
-    if (rank == 0 && controller_open(config_path, is_fresh, world_size, &cfg,
-                                     &lock, &j) == 0) {
+    char hosts[64] = "";
+    if (hosts_setting(rank, world_size, hosts, sizeof hosts) == 0 &&
+        rank == 0 &&
+        controller_open(config_path, is_fresh, world_size, hosts, &cfg, &lock,
+                        &j) == 0) {
         sizes = model_sizes(&cfg, &n_sizes);
         is_setup = sizes != NULL;
         if (!sizes) {

@@ -38,7 +38,7 @@ struct journal {
     size_t n_points, cap_points;
 };
 
-static uint32_t crc32_of(const char *data, size_t n)
+uint32_t journal_crc32(const char *data, size_t n)
 {
     static uint32_t table[256];
     if (!table[1]) {
@@ -269,7 +269,7 @@ static int write_line(struct journal *j, const char *payload)
 {
     char line[LINE_MAX_BYTES];
     int n = snprintf(line, sizeof line, "%s *%08x\n", payload,
-                     (unsigned)crc32_of(payload, strlen(payload)));
+                     (unsigned)journal_crc32(payload, strlen(payload)));
     if (n < 0 || (size_t)n >= sizeof line) {
         fprintf(stderr, "%s: record too long\n", j->path);
         return -1;
@@ -306,7 +306,7 @@ static char *checked_payload(char *line)
         return NULL;
     }
     star[-1] = '\0';
-    if (crc != crc32_of(line, strlen(line))) {
+    if (crc != journal_crc32(line, strlen(line))) {
         return NULL;
     }
     return line;
@@ -373,7 +373,7 @@ static int is_magic_prefix(const char *text)
 {
     char magic[64];
     snprintf(magic, sizeof magic, "%s *%08x", JOURNAL_MAGIC,
-             (unsigned)crc32_of(JOURNAL_MAGIC, strlen(JOURNAL_MAGIC)));
+             (unsigned)journal_crc32(JOURNAL_MAGIC, strlen(JOURNAL_MAGIC)));
     return strncmp(magic, text, strlen(text)) == 0;
 }
 

@@ -5,6 +5,7 @@
 #define STORE_JOURNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define STORE_NAME_MAX 32
 
@@ -42,6 +43,9 @@ struct journal_settings {
 
 /* The value of key in a journal's settings, or NULL (borrowed). */
 const char *journal_setting(const struct journal_settings *s, const char *key);
+/* The CRC-32 (IEEE) of n bytes: each line's checksum, and a fingerprint of
+ * what a setting would be too long to hold. */
+uint32_t journal_crc32(const char *data, size_t n);
 
 void journal_settings_add(struct journal_settings *s, const char *key,
                           const char *fmt, ...)

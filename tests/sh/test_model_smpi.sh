@@ -62,6 +62,10 @@ grep -q ' model.experiments=oneway,recv_late,streamK,reduce,hop model.stream_min
 sed 's/max_reps = 1;/max_reps = 2;/' "$tmp/t.cfg" > "$tmp/reps.cfg"
 smpi 8 model -c "$tmp/reps.cfg" > "$tmp/model4.out" 2>&1 && fail "a journal measured otherwise was resumed"
 grep -q 'model.reps (journal 1, config 2)' "$tmp/model4.out" || fail "settings mismatch: $(cat "$tmp/model4.out")"
+# Nor on other ranks: the pairs and the placement are of the ranks and
+# hosts it was measured on (one line naming both settings).
+smpi 7 model -c "$tmp/t.cfg" > "$tmp/model6.out" 2>&1 && fail "a journal of 8 ranks was resumed on 7"
+grep -q "model.world (journal 8, config 7), model.hosts (journal 8-" "$tmp/model6.out" || fail "world mismatch: $(cat "$tmp/model6.out")"
 smpi 8 model -c "$tmp/t.cfg" --fresh > "$tmp/model5.out" 2>&1 || { cat "$tmp/model5.out"; fail "model --fresh"; }
 [ -f "$tmp/run/old/1/model.journal" ] && [ -f "$tmp/run/old/1/model.csv" ] || fail "--fresh did not keep the old calibration in old/1/"
 cmp -s "$m" "$tmp/model.first" || fail "model --fresh: another model.csv"
