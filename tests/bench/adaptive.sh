@@ -8,6 +8,7 @@
 #   results/bench/adaptive.csv         Grig and Frodo full grids (procs 2..64,
 #                                      1 B..1 MiB): where the rule was developed
 #   results/bench/adaptive-robust.csv  the 12 generated clusters, held out
+#   results/bench/adaptive-heldout.csv the 4 clusters generated after it all
 set -eu
 cd "$(dirname "$0")/../.."
 . tests/bench/journals.sh
@@ -74,11 +75,20 @@ bench results/bench/adaptive.csv \
     "grig=$runs/search-grig-full/journal $runs/search-grig-full-reduce/journal $runs/search-grig-full-reduce-hi/journal" \
     "frodo=$runs/search-frodo-full/journal"
 
-robust=()
-for journal in "$runs"/robust-*/journal; do
-    name=$(basename "$(dirname "$journal")")
-    robust+=("$name=$journal")
-done
+# family_specs FAMILY: NAME=JOURNAL for each committed run of the family.
+family_specs() {
+    local journal
+    for journal in "$runs/$1"-*/journal; do
+        echo "$(basename "$(dirname "$journal")")=$journal"
+    done
+}
+
+mapfile -t robust < <(family_specs robust)
 bench results/bench/adaptive-robust.csv \
     "the 12 generated clusters of make bench-robust (bcast, reduce; dense procs 2..16 and primes to the size, 1 B..256 KiB by 2), held out: not used to choose the walk's parameters" \
     "${robust[@]}"
+
+mapfile -t heldout < <(family_specs heldout)
+bench results/bench/adaptive-heldout.csv \
+    "4 clusters generated after the walk and the model were developed (tests/bench/gen-platforms.sh 8 7 heldout: bcast, reduce; procs 2..8 (6 only on heldout-01), 11, 13, 16 and up to four larger, 1 B..256 KiB by 2), held out: never used to choose anything" \
+    "${heldout[@]}"
