@@ -24,7 +24,8 @@ struct run_args {
     const char *colls[MAX_COLLS];
     int n_colls;
     bool emit_names, emit_c, emit_c_table, emit_c_tree;
-    bool is_exact; /* tree -r --exact: the exact table, not C4.5 */
+    bool is_exact;  /* tree -r --exact: the exact table, not C4.5 */
+    bool is_misses; /* --misses: every point off its optimum, on stderr */
     struct train_options train;
 };
 
@@ -114,7 +115,7 @@ static int parse_args(int argc, char **argv, const char *usage,
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i];
         bool is_flag =
-            strcmp(opt, "--combined") == 0 ||
+            strcmp(opt, "--combined") == 0 || strcmp(opt, "--misses") == 0 ||
             (strcmp(opt, "--exact") == 0 && strcmp(a->cmd, "tree") == 0);
         if (!is_flag && i + 1 >= argc) {
             fprintf(stderr, "autotune %s: %s needs a value\n%s", a->cmd, opt,
@@ -124,7 +125,9 @@ static int parse_args(int argc, char **argv, const char *usage,
         char *val = is_flag ? NULL : argv[++i];
         int rc = 0;
         if (is_flag) {
-            *(opt[2] == 'c' ? &a->train.is_combined : &a->is_exact) = true;
+            *(opt[2] == 'c'   ? &a->train.is_combined
+              : opt[2] == 'm' ? &a->is_misses
+                              : &a->is_exact) = true;
         } else if (strcmp(opt, "--between") == 0) {
             a->train.is_next_size = strcmp(val, "next") == 0;
             if (!a->train.is_next_size && strcmp(val, "cross") != 0) {
@@ -192,6 +195,30 @@ static int parse_args(int argc, char **argv, const char *usage,
 }
 
 /* ---- scoring ---- */
+
+/* --misses: one line on stderr per scored point whose choice is not the
+ * optimum; ctx is where it was scored ("training", "held-out"). */
+static void print_miss(void *ctx, const struct run_data *r, int g, long cell,
+                       int method, double penalty)
+{
+    const struct run_grid *grid = &r->grids[g];
+    int best = grid->best[cell];
+    fprintf(stderr,
+            "miss %s %s P=%d %ld B: chose %s (%.1f us), optimum %s (%.1f "
+            "us), penalty %.2f %%\n",
+            (const char *)ctx, grid->name, grid->procs[cell / grid->n_msgs],
+            grid->msgs[cell % grid->n_msgs], r->methods[method].label,
+            grid->time_us[cell * r->n_methods + method], r->methods[best].label,
+            grid->best_us[cell], 100 * penalty);
+}
+
+/* Points scored from here on are listed as what (with --misses). */
+static void misses_as(const struct run_args *a, struct train_scores *s,
+                      const char *what)
+{
+    s->on_miss = a->is_misses ? print_miss : NULL;
+    s->miss_ctx = (void *)what;
+}
 
 static void print_penalty_header(void)
 {
@@ -404,6 +431,7 @@ static int print_held_out(const struct run_args *a, const struct run_data *r,
                           int g, const char *what, train_fold_fn train,
                           struct train_scores *s)
 {
+    misses_as(a, s, "held-out");
     for (int fold = a->train.holdout_sizes; fold < a->train.holdout_folds;
          fold++) {
         struct decision *hd = NULL;
@@ -425,7 +453,7 @@ static const char tree_usage[] =
     "[--combined]\n"
     "                     [--depth N] [--holdout sizes|K] [--near PCT] "
     "[--leaf penalty|majority]\n"
-    "                     [--between cross|next] [--exact] "
+    "                     [--between cross|next] [--exact] [--misses] "
     "[--emit names,c,c-tree,c-table] [-o STEM]\n";
 
 int tree_run_main(int argc, char **argv)
@@ -471,6 +499,7 @@ int tree_run_main(int argc, char **argv)
     snprintf(held, sizeof held, "%s held out", what);
     long depth_sum = 0;
     print_penalty_header();
+    misses_as(&a, &s, "training");
     for (int g = 0; g < r->n_grids; g++) {
         train_score_decision(&a.train, r, g, d, g, -1, &s, &depth_sum);
         print_penalty(r->grids[g].name, what, &s);
@@ -519,8 +548,8 @@ static const char quadtree_usage[] =
     "PCT]\n"
     "                         [--holdout sizes|K] [--near PCT] "
     "[--leaf penalty|majority]\n"
-    "                         [--between cross|next] [--emit c,c-tree,c-table] "
-    "[-o STEM]\n";
+    "                         [--between cross|next] [--misses] "
+    "[--emit c,c-tree,c-table] [-o STEM]\n";
 
 int quadtree_main(int argc, char **argv)
 {
@@ -570,6 +599,7 @@ int quadtree_main(int argc, char **argv)
     printf("accuracy %g%%\n", a.train.accuracy_pct);
     long depth_sum = 0;
     print_penalty_header();
+    misses_as(&a, &s, "training");
     train_score_decision(&a.train, r, 0, d, 0, -1, &s, &depth_sum);
     long points = s.n + s.n_unrunnable;
     print_penalty(grid->name, "quadtree", &s);

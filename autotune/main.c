@@ -352,7 +352,8 @@ static const struct command offline_commands[] = {
      "                     [--depth N] [--holdout sizes|K] [--near PCT]\n"
      "                     [--leaf penalty|majority] [--between cross|next] "
      "[--exact]\n"
-     "                     [--emit names,c,c-tree,c-table] [-o STEM]\n"
+     "                     [--misses] [--emit names,c,c-tree,c-table] "
+     "[-o STEM]\n"
      "C4.5 as release 8 on STEM.names/STEM.data, or the C4.5 decision trees "
      "of a run.\n"},
     {"quadtree", quadtree_main,
@@ -360,9 +361,9 @@ static const struct command offline_commands[] = {
      "PCT]\n"
      "                         [--holdout sizes|K] [--near PCT] "
      "[--leaf penalty|majority]\n"
-     "                         [--between cross|next] [--emit "
-     "c,c-tree,c-table] "
-     "[-o STEM]\n"
+     "                         [--between cross|next] [--misses] [--emit "
+     "c,c-tree,c-table]\n"
+     "                         [-o STEM]\n"
      "The quadtree decision of one collective of a run.\n"},
     {"plan", plan_main,
      "usage: autotune plan -c tune.cfg\n"

@@ -445,6 +445,11 @@ int between_table_cuts(const struct run_data *r, const struct measurement *rows,
 struct train_scores {
     double *v; /* room for every cell of the run */
     int n, n_unrunnable;
+    /* NULL, or called for every scored choice that is not the optimum
+     * (penalty > 0, a fraction), e.g. to list them */
+    void (*on_miss)(void *ctx, const struct run_data *r, int g, long cell,
+                    int method, double penalty);
+    void *miss_ctx;
 };
 /* s->v for every cell of r; caller frees s->v. */
 int train_scores_alloc(const struct run_data *r, struct train_scores *s);

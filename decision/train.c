@@ -39,7 +39,11 @@ static void score_choice(const struct run_data *r, int g, long cell, int method,
     if (t < 0) {
         s->n_unrunnable++;
     } else {
-        s->v[s->n++] = (t - grid->best_us[cell]) / grid->best_us[cell];
+        double penalty = (t - grid->best_us[cell]) / grid->best_us[cell];
+        s->v[s->n++] = penalty;
+        if (s->on_miss && penalty > 0) {
+            s->on_miss(s->miss_ctx, r, g, cell, method, penalty);
+        }
     }
 }
 
@@ -88,6 +92,8 @@ int train_scores_alloc(const struct run_data *r, struct train_scores *s)
     }
     s->v = malloc((size_t)(cells + 1) * sizeof *s->v);
     s->n = s->n_unrunnable = 0;
+    s->on_miss = NULL;
+    s->miss_ctx = NULL;
     if (!s->v) {
         fprintf(stderr, "autotune: out of memory\n");
         return -1;

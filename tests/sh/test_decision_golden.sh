@@ -82,6 +82,34 @@ for c in "0|linear/0 linear/0 binary/0" "5|linear/0 linear/0 linear/0"; do
     fi
     total=$((total + 1))
 done
+# --misses lists on stderr every scored point off its optimum and changes
+# nothing else: each line's penalty is its two times' ratio, the worst
+# held-out line is the held-out row's max, and a tree of the whole map
+# (-m 1, ties kept) misses nowhere in training that the table says is lost.
+for cmd in "tree -r $run --collectives bcast -m 8 -c 5" \
+           "quadtree -r $run --collective reduce --depth 2"; do
+    total=$((total + 1))
+    # shellcheck disable=SC2086
+    "$bin" $cmd --holdout sizes -o "$tmp/m1" > "$tmp/m1.out" 2> "$tmp/m1.err"
+    # shellcheck disable=SC2086
+    "$bin" $cmd --holdout sizes --misses -o "$tmp/m2" > "$tmp/m2.out" 2> "$tmp/m2.err"
+    sed -i "s#$tmp/m[12]#OUT#" "$tmp/m1.out" "$tmp/m2.out"
+    held_max=$(awk '/held out/ && $3 == "held" { print $7 }' "$tmp/m2.out")
+    if [ -s "$tmp/m1.err" ] || ! cmp -s "$tmp/m1.out" "$tmp/m2.out"; then
+        echo "FAIL $cmd --misses: other output than without it"; bad=$((bad + 1))
+    elif ! grep -q '^miss held-out ' "$tmp/m2.err" ||
+        ! awk -v want="$held_max" '
+            # times print to 0.1 us, penalties to 0.01 %
+            { split($0, a, /[()]/); chose = a[2] + 0; opt = a[4] + 0; pen = $(NF - 1)
+              d = pen - 100 * (chose - opt) / opt
+              if (!/^miss (training|held-out) / || chose <= opt ||
+                  d * d > (0.006 + 10 / opt)^2) { bad = $0 }
+              if ($2 == "held-out" && pen > worst) worst = pen }
+            END { if (bad != "") { print "bad line: " bad; exit 1 }
+                  if (worst != want + 0) { print "worst held-out " worst ", table " want; exit 1 } }' "$tmp/m2.err"; then
+        echo "FAIL $cmd --misses: $(head -3 "$tmp/m2.err")"; bad=$((bad + 1))
+    fi
+done
 [ $update = 1 ] && echo "rewrote $total golden files in $dir; review with git diff"
 echo "decision golden: $((total - bad))/$total match"
 [ $bad = 0 ]
