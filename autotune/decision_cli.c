@@ -240,7 +240,12 @@ static void print_penalty(const char *coll, const char *what,
                "scored)\n",
                st.n_unrunnable);
     }
-    s->n = s->n_unrunnable = 0;
+    if (s->n_inferred) {
+        printf("  (%d more points were inferred by the adaptive grid, not "
+               "timed: not scored)\n",
+               s->n_inferred);
+    }
+    s->n = s->n_unrunnable = s->n_inferred = 0;
 }
 
 static void print_default(const struct run_data *r, struct train_scores *s)
@@ -601,7 +606,7 @@ int quadtree_main(int argc, char **argv)
     print_penalty_header();
     misses_as(&a, &s, "training");
     train_score_decision(&a.train, r, 0, d, 0, -1, &s, &depth_sum);
-    long points = s.n + s.n_unrunnable;
+    long points = s.n + s.n_unrunnable + s.n_inferred;
     print_penalty(grid->name, "quadtree", &s);
     print_default(r, &s);
     if (a.train.holdout_folds) {

@@ -175,7 +175,7 @@ static void print_estimate(const char *journal_path, const struct journal *j,
     printf("estimate:      %ld experiments left, about %s (%.0f %s) for an "
            "exhaustive search: each at the mean cost of the journal's "
            "experiments at its procs and message size, else scaled from the "
-           "nearest (README, What a sweep does)\n",
+           "nearest (docs/design.md, What a sweep does)\n",
            t->left, left, t->left_s, unit);
     if (platform) {
         printf("               the journal was simulated (SMPI, platform "

@@ -445,6 +445,7 @@ int between_table_cuts(const struct run_data *r, const struct measurement *rows,
 struct train_scores {
     double *v; /* room for every cell of the run */
     int n, n_unrunnable;
+    int n_inferred; /* points of an adaptive grid never timed: not scored */
     /* NULL, or called for every scored choice that is not the optimum
      * (penalty > 0, a fraction), e.g. to list them */
     void (*on_miss)(void *ctx, const struct run_data *r, int g, long cell,

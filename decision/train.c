@@ -36,7 +36,9 @@ static void score_choice(const struct run_data *r, int g, long cell, int method,
 {
     const struct run_grid *grid = &r->grids[g];
     double t = grid->time_us[cell * r->n_methods + method];
-    if (t < 0) {
+    if (grid->is_inferred[cell]) {
+        s->n_inferred++;
+    } else if (t < 0) {
         s->n_unrunnable++;
     } else {
         double penalty = (t - grid->best_us[cell]) / grid->best_us[cell];
@@ -91,7 +93,7 @@ int train_scores_alloc(const struct run_data *r, struct train_scores *s)
         cells += (long)r->grids[g].n_procs * r->grids[g].n_msgs;
     }
     s->v = malloc((size_t)(cells + 1) * sizeof *s->v);
-    s->n = s->n_unrunnable = 0;
+    s->n = s->n_unrunnable = s->n_inferred = 0;
     s->on_miss = NULL;
     s->miss_ctx = NULL;
     if (!s->v) {

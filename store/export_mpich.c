@@ -11,8 +11,7 @@
 #include "store/json.h"
 #include "store/rules.h"
 
-static const char mpich_fallback[] =
-    "MPICH's own size-based choice applies there";
+static const char mpich_fallback[] = "MPICH's own size-based choice applies";
 
 static int mpich_map(const struct measurement *m,
                      const struct export_context *ctx, struct rule *r,

@@ -61,6 +61,11 @@ build/autotune export -r "$tmp/adaptive" --format csv -o "$tmp/x.csv" > /dev/nul
     fail "export of an adaptive run"
 # the report marks the inferred points, in the terminal and in the page
 inferred=$((rows - measured))
+# a decision is scored at the measured points only; the others are counted
+build/autotune tree -r "$tmp/adaptive" -o "$tmp/t" > "$tmp/tree.txt" 2>&1 || fail "tree -r of an adaptive run"
+grep -q "^bcast tree  *$measured " "$tmp/tree.txt" &&
+    grep -q "($inferred more points were inferred by the adaptive grid, not timed: not scored)" "$tmp/tree.txt" ||
+    fail "tree -r scores other than the $measured measured points: $(grep -A1 '^bcast tree' "$tmp/tree.txt")"
 build/autotune report -r "$tmp/adaptive" --map bcast > "$tmp/map.txt" 2>&1 ||
     fail "report --map of an adaptive run"
 [ "$(grep -o '~' "$tmp/map.txt" | wc -l)" -eq $((inferred + 1)) ] ||
