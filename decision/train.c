@@ -36,7 +36,7 @@ static void score_choice(const struct run_data *r, int g, long cell, int method,
 {
     const struct run_grid *grid = &r->grids[g];
     double t = grid->time_us[cell * r->n_methods + method];
-    if (grid->is_inferred[cell]) {
+    if (grid->is_inferred && grid->is_inferred[cell]) {
         s->n_inferred++;
     } else if (t < 0) {
         s->n_unrunnable++;
