@@ -957,7 +957,8 @@ static int read_text(struct reader *r, char **out)
     size_t n = 0, cap = 0;
     int rc = -1;
     if (!f) {
-        reader_say(r, "%s: cannot read the file\n", r->path);
+        reader_say(r, "%s: cannot read the file: %s\n", r->path,
+                   strerror(errno));
         return -1;
     }
     for (;;) {
@@ -1041,8 +1042,9 @@ int config_check_world(const struct config *c, int world_size)
     if (largest > world_size) {
         fprintf(stderr,
                 "%s:%d: procs: %d is larger than the MPI world (%d "
-                "processes); start more or list fewer\n",
-                c->path, c->procs_line, largest, world_size);
+                "process%s); start more or list fewer\n",
+                c->path, c->procs_line, largest, world_size,
+                world_size == 1 ? "" : "es");
         return -1;
     }
     /* The algorithms count bytes in MPI's int, also across P blocks. */
@@ -1079,4 +1081,32 @@ int config_peek_native(const char *path)
     config_destroy(&r.cfg);
     free(text);
     return is_native;
+}
+
+int config_parse_args(int argc, char **argv, const char *cmd, const char *usage,
+                      int is_printer, const char **path, int *is_fresh)
+{
+    const char *problem = NULL, *what = "";
+    *path = NULL;
+    *is_fresh = 0;
+    for (int i = 1; i < argc && !problem; i++) {
+        if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
+            *path = argv[++i];
+        } else if (strcmp(argv[i], "-c") == 0) {
+            problem = "-c needs a config file";
+        } else if (strcmp(argv[i], "--fresh") == 0) {
+            *is_fresh = 1;
+        } else {
+            problem = "unknown argument ";
+            what = argv[i];
+        }
+    }
+    if (!problem && !*path) {
+        problem = "-c tune.cfg is required";
+    }
+    if (problem && is_printer) {
+        fprintf(stderr, "%s: %s%s%s%s\n%s", cmd, problem, *what ? "'" : "",
+                what, *what ? "'" : "", usage);
+    }
+    return problem ? 2 : 0;
 }

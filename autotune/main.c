@@ -236,7 +236,7 @@ static int cmd_export(int argc, char **argv)
 static int cmd_sweep(int argc, char **argv)
 {
     const char *config_path = NULL;
-    int is_fresh = 0, rank, bad = 0;
+    int is_fresh = 0, rank;
     /* The native backend's settings are read at MPI_Init only. */
     for (int i = 1; i + 1 < argc; i++) {
         if (strcmp(argv[i], "-c") == 0 && config_peek_native(argv[i + 1])) {
@@ -245,26 +245,9 @@ static int cmd_sweep(int argc, char **argv)
     }
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    for (int i = 1; i < argc && !bad; i++) {
-        if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
-            config_path = argv[++i];
-        } else if (strcmp(argv[i], "--fresh") == 0) {
-            is_fresh = 1;
-        } else {
-            bad = 1;
-            if (rank == 0) {
-                fprintf(stderr, "autotune: unknown argument '%s'\n%s", argv[i],
-                        usage);
-            }
-        }
-    }
-    if (!config_path && !bad) {
-        bad = 1;
-        if (rank == 0) {
-            fprintf(stderr, "autotune: -c tune.cfg is required\n%s", usage);
-        }
-    }
-    int status = bad ? 2 : sweep_main(config_path, is_fresh);
+    int bad = config_parse_args(argc, argv, "autotune", usage, rank == 0,
+                                &config_path, &is_fresh);
+    int status = bad ? bad : sweep_main(config_path, is_fresh);
     MPI_Finalize();
     return status;
 }

@@ -701,26 +701,8 @@ int model_main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &world_size);
-    for (int i = 1; i < argc && !bad; i++) {
-        if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
-            config_path = argv[++i];
-        } else if (strcmp(argv[i], "--fresh") == 0) {
-            is_fresh = 1;
-        } else {
-            bad = 1;
-            if (rank == 0) {
-                fprintf(stderr, "autotune model: unknown argument '%s'\n%s",
-                        argv[i], model_usage);
-            }
-        }
-    }
-    if (!config_path && !bad) {
-        bad = 1;
-        if (rank == 0) {
-            fprintf(stderr, "autotune model: -c tune.cfg is required\n%s",
-                    model_usage);
-        }
-    }
+    bad = config_parse_args(argc, argv, "autotune model", model_usage,
+                            rank == 0, &config_path, &is_fresh);
     if (bad) {
         MPI_Finalize();
         return 2;
