@@ -101,6 +101,15 @@ for bin in "${bins[@]}"; do
     [ -e "$tmp/run" ] && fail "plan created the run directory"
 done
 
+# A sweep's arguments: what is wrong, named (a singleton MPI run).
+for c in "-c|-c needs a config file" "-c $tmp/tune.cfg --bogus|unknown argument '--bogus'" \
+         "|-c tune.cfg is required"; do
+    IFS='|' read -r args want <<< "$c"
+    # shellcheck disable=SC2086
+    expect 2 build/autotune $args
+    grep -qF -- "autotune: $want" "$tmp/err" || fail "autotune $args: $(head -1 "$tmp/err")"
+done
+
 if [ -x build/autotune-smpi ] && [ $smpi_alone = yes ]; then
     # A sweep needs smpirun: one line saying how, exit 2.
     for args in "-c $tmp/tune.cfg" ""; do
