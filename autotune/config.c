@@ -631,8 +631,8 @@ static int distinct_longs(long *v, int n)
 /* The profile's points of the configured collectives (all it names when
  * `collectives` is not given), costliest first; a point recorded at
  * several processes-per-node counts is one point of the sweep, and a
- * message of 0 bytes has nothing to tune. procs and message sizes are
- * theirs. */
+ * message of 0 bytes or a communicator of one process (a local copy) has
+ * nothing to tune. procs and message sizes are theirs. */
 static int profile_points(const struct reader *r, const config_setting_t *s,
                           struct config *c)
 {
@@ -667,7 +667,7 @@ static int profile_points(const struct reader *r, const config_setting_t *s,
         int has_data =
             d->send_blocks != BLOCKS_NONE || d->recv_blocks != BLOCKS_NONE;
         long msg = has_data ? pt->msg_bytes : 0;
-        int is_seen = has_data && msg == 0;
+        int is_seen = (has_data && msg == 0) || pt->procs < 2;
         for (int k = 0; k < c->n_points && !is_seen; k++) {
             is_seen = c->points[k].ci == ci &&
                       c->points[k].procs == pt->procs &&

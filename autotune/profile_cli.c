@@ -92,7 +92,11 @@ static void add_tuned(const struct profile_point *pt,
                       const struct speedup_row *row, int is_printed,
                       double *saved_s, double *default_s)
 {
-    char method[2 * STORE_NAME_MAX + 16] = "(not in the run)";
+    char method[2 * STORE_NAME_MAX + 16];
+    /* the sweep tunes no communicator of one process (a local copy) */
+    snprintf(method, sizeof method, "%s",
+             pt->procs < 2 ? "(one process: nothing to tune)"
+                           : "(not in the run)");
     double saved = 0;
     if (row) {
         saved = (double)pt->calls * (row->default_us - row->time_us) / 1e6;

@@ -64,6 +64,15 @@ grep -q "^application profile: the run covers 8 of its 8 points, 100.0 % of its"
 build/autotune profile "$tmp/cg.prof" -r "$tmp/run" >"$tmp/predicted" || fail "profile -r exit status"
 grep -q "^predicted with $tmp/run: calls x (default - tuned) = [0-9.]* s saved" "$tmp/predicted" ||
     fail "profile -r's prediction: $(tail -1 "$tmp/predicted")"
+# A communicator of one process (MPI_COMM_SELF) has nothing to tune: the
+# sweep leaves it out and `autotune profile -r` says why.
+{ cat "$tmp/cg.prof"; echo "allreduce 1 1 8 1000 9.5"; } >"$tmp/self.prof"
+sed "s#$tmp/cg.prof#$tmp/self.prof#" "$tmp/cg.cfg" >"$tmp/self.cfg"
+build/autotune plan -c "$tmp/self.cfg" >"$tmp/plan1" || fail "plan with a 1-process point"
+grep -q "^profile:       $tmp/self.prof: 8 points, costliest first$" "$tmp/plan1" ||
+    fail "plan of a profile with a 1-process point: $(grep '^profile' "$tmp/plan1")"
+build/autotune profile "$tmp/self.prof" -r "$tmp/run" -n 1 >"$tmp/self.show" || fail "profile -r, 1-process point"
+grep -q "(one process: nothing to tune)" "$tmp/self.show" || fail "profile -r: $(cat "$tmp/self.show")"
 
 # 3. The app with the decision: same result, never slower, methods ran.
 build/autotune export -r "$tmp/run" --format dec -o "$tmp/cg.dec" || fail "export dec"
