@@ -1,6 +1,7 @@
 /* `autotune plan -c CFG`: the grid a config sweeps, its points and the
  * experiments an exhaustive search runs there, and what they will cost as
  * far as the run directory's journal tells: never a figure it cannot back. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,23 @@ struct plan_tally {
     long baseline, not_applicable;
     long recorded, left, left_unknown;
     double recorded_s, left_s;
+    long searched; /* points the config's strategy completed (journal) */
 };
+
+/* Whether the journal records the strategy's result at the point. */
+static bool is_searched(const struct journal *j, const char *strategy,
+                        const char *coll, int procs, long msg_bytes)
+{
+    for (size_t i = 0; j && i < journal_point_count(j); i++) {
+        const struct point_result *p = journal_point(j, i);
+        if (p->procs == procs && p->msg_bytes == msg_bytes &&
+            strcmp(p->strategy, strategy) == 0 &&
+            strcmp(p->collective, coll) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
 
 /* measure_applies without MPI: every reduction here is MPI_SUM, which is
  * commutative, and MPI_Op_commutative may not be called before MPI_Init. */
@@ -73,6 +90,7 @@ static int tally_grid(const struct config *c, const struct journal *j,
         const struct coll_def *coll = c->colls[ci];
         int n = grid_point_methods(c, ci, msg, methods);
         t->points[ci]++;
+        t->searched += is_searched(j, c->search->name, coll->name, procs, msg);
         for (int k = 0; k < n; k++) {
             if (!plan_applies(c, coll, &methods[k], procs, msg)) {
                 t->not_applicable++;
@@ -144,11 +162,16 @@ static void print_grid(const struct config *c, const struct plan_tally *t)
         }
     }
     printf(") run fewer, as many as the times they measure lead them to\n");
+    if (c->is_grid_adaptive) {
+        printf("grid:          adaptive: measures a coarse grid, then where "
+               "neighbours disagree, and infers the other points; the "
+               "figures above are the most it can take\n");
+    }
 }
 
 /* What the journal tells of the time left, or why it tells nothing. */
-static void print_estimate(const char *journal_path, const struct journal *j,
-                           const struct plan_tally *t)
+static void print_estimate(const struct config *c, const char *journal_path,
+                           const struct journal *j, const struct plan_tally *t)
 {
     char left[32];
     if (!j) {
@@ -162,6 +185,17 @@ static void print_estimate(const char *journal_path, const struct journal *j,
     const char *unit = platform ? "simulated seconds" : "seconds";
     printf("journal:       %ld of these %ld experiments recorded (%.3f %s)\n",
            t->recorded, t->recorded + t->left, t->recorded_s, unit);
+    long points = 0;
+    for (int ci = 0; ci < c->n_colls; ci++) {
+        points += t->points[ci];
+    }
+    printf("searched:      %ld of the %ld points complete with %s%s\n",
+           t->searched, points, c->search->name,
+           c->is_grid_adaptive ? " (the adaptive walk measures a part)" : "");
+    if (t->searched == points && !c->is_grid_adaptive) {
+        printf("estimate:      nothing left: the sweep replays the journal\n");
+        return;
+    }
     if (t->left == 0) {
         printf("estimate:      nothing left: the sweep replays the journal\n");
         return;
@@ -239,7 +273,7 @@ int plan_main(int argc, char **argv)
         goto done;
     }
     print_grid(&cfg, &tally);
-    print_estimate(journal_path, j, &tally);
+    print_estimate(&cfg, journal_path, j, &tally);
     status = 0;
 done:
     journal_close(j);

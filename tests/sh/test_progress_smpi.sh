@@ -52,12 +52,16 @@ build/autotune plan -c "$tmp/small.cfg" > "$tmp/plan-after" || fail "plan after"
 grep -q -E "^journal: +$((ran + 16)) of these $((ran + 16)) experiments recorded \([0-9.]+ simulated seconds\)" "$tmp/plan-after" ||
     fail "plan after: $(cat "$tmp/plan-after")"
 grep -q "^estimate: *nothing left" "$tmp/plan-after" || fail "plan after: $(cat "$tmp/plan-after")"
+grep -q -E "^searched: +16 of the 16 points complete with [a-z]+$" "$tmp/plan-after" ||
+    fail "plan after: no 16 of 16 points searched: $(cat "$tmp/plan-after")"
 
 build/autotune plan -c "$tmp/large.cfg" > "$tmp/plan-large" || fail "plan large"
 total=$(field experiments "$tmp/plan-large")
 left=$((total + 30 - ran - 16))
 grep -q -E "^estimate: +$left experiments left, about [0-9:]+ \([0-9]+ simulated seconds\)" "$tmp/plan-large" ||
     fail "plan large: expected $left left: $(cat "$tmp/plan-large")"
+grep -q -E "^searched: +16 of the 30 points complete" "$tmp/plan-large" ||
+    fail "plan large: not 16 of 30 points searched: $(cat "$tmp/plan-large")"
 grep -q "the journal was simulated (SMPI, platform grig)" "$tmp/plan-large" ||
     fail "plan large does not say the seconds are simulated"
 cat "$tmp/plan-large"
