@@ -117,23 +117,36 @@ int profile_main(int argc, char **argv)
 {
     const char *file = NULL, *run = NULL;
     long top = 20;
-    for (int i = 1; i < argc; i++) {
+    char problem[256] = "";
+    for (int i = 1; i < argc && !*problem; i++) {
         char *end = NULL;
-        if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {
+        if ((strcmp(argv[i], "-r") == 0 || strcmp(argv[i], "-n") == 0) &&
+            i + 1 >= argc) {
+            snprintf(problem, sizeof problem, "%s needs a value", argv[i]);
+        } else if (strcmp(argv[i], "-r") == 0) {
             run = argv[++i];
-        } else if (strcmp(argv[i], "-n") == 0 && i + 1 < argc &&
-                   (top = strtol(argv[i + 1], &end, 10)) >= 1 && !*end) {
-            i++;
+        } else if (strcmp(argv[i], "-n") == 0) {
+            top = strtol(argv[++i], &end, 10);
+            if (top < 1 || *end || end == argv[i]) {
+                snprintf(problem, sizeof problem,
+                         "-n: '%s' is not a number of points (1 or more)",
+                         argv[i]);
+            }
         } else if (argv[i][0] != '-' && !file) {
             file = argv[i];
         } else {
-            fprintf(stderr,
-                    "usage: autotune profile FILE.prof [-r RUN] [-n N]\n");
-            return 2;
+            snprintf(problem, sizeof problem, "unexpected argument '%s'",
+                     argv[i]);
         }
     }
-    if (!file) {
-        fprintf(stderr, "usage: autotune profile FILE.prof [-r RUN] [-n N]\n");
+    if (!*problem && !file) {
+        snprintf(problem, sizeof problem, "FILE.prof is required");
+    }
+    if (*problem) {
+        fprintf(stderr,
+                "autotune profile: %s\nusage: autotune profile FILE.prof "
+                "[-r RUN] [-n N]\n",
+                problem);
         return 2;
     }
     struct profile *p = NULL;

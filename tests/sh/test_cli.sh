@@ -101,6 +101,15 @@ for bin in "${bins[@]}"; do
     [ -e "$tmp/run" ] && fail "plan created the run directory"
 done
 
+# profile's arguments: what is wrong, named.
+for c in "|FILE.prof is required" "x.prof -n 0|-n: '0' is not a number of points" \
+         "x.prof -r|-r needs a value" "x.prof y.prof|unexpected argument 'y.prof'"; do
+    IFS='|' read -r args want <<< "$c"
+    # shellcheck disable=SC2086
+    expect 2 build/autotune profile $args
+    grep -qF -- "autotune profile: $want" "$tmp/err" || fail "autotune profile $args: $(head -1 "$tmp/err")"
+done
+
 # A sweep's arguments: what is wrong, named (a singleton MPI run).
 for c in "-c|-c needs a config file" "-c $tmp/tune.cfg --bogus|unknown argument '--bogus'" \
          "|-c tune.cfg is required"; do
