@@ -495,6 +495,7 @@ static int read_search(const struct reader *r, const config_setting_t *s,
         return -1;
     }
     c->search = search_find(name);
+    c->search_line = config_setting_source_line(s);
     if (!c->search) {
         char valid[256] = "";
         for (int k = 0; k < search_strategies_size; k++) {

@@ -48,6 +48,7 @@ struct config {
     int n_segs;
     int *seg_sizes; /* ascending, bytes, 0 = unsegmented */
     const struct search_strategy *search;
+    int search_line; /* 0: not in the file (the default) */
     struct search_params search_params;
     struct config_measure measure;
     int chain_fanout;

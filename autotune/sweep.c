@@ -599,9 +599,10 @@ static int load_model(const char *config_path, const struct config *c,
     }
     if (access(path, R_OK) != 0) {
         fprintf(stderr,
-                "%s: search: \"model\" needs the calibration %s: %s (run "
-                "`autotune model -c %s` first)\n",
-                config_path, path, strerror(errno), config_path);
+                "%s:%d: search: \"model\" needs the calibration %s: %s "
+                "(run `autotune model -c %s` first)\n",
+                config_path, c->search_line, path, strerror(errno),
+                config_path);
         return -1;
     }
     int rc = model_load(path, out, &cost_s);

@@ -35,7 +35,7 @@ write_cfg exh exhaustive
 if smpi $np -c "$tmp/model.cfg" > "$tmp/none.out" 2>&1; then
     fail "a model sweep without model.csv succeeded"
 fi
-grep -q "model.cfg: search: \"model\" needs the calibration .*model.csv.*autotune model -c" "$tmp/none.out" ||
+grep -q "model.cfg:[0-9][0-9]*: search: \"model\" needs the calibration .*model.csv.*autotune model -c" "$tmp/none.out" ||
     fail "no line naming the missing calibration: $(head -3 "$tmp/none.out")"
 
 smpi 2 model -c "$tmp/model.cfg" > "$tmp/calib.out" 2>&1 || { cat "$tmp/calib.out"; fail "model"; }
