@@ -45,12 +45,12 @@ static void put_coloured(FILE *out, const char *text, int alg, int width,
     }
 }
 
-int report_print_map(const char *run_dir, const char *collective, FILE *out,
-                     bool use_colour)
+int report_print_map(const char *run_dir, const struct journal *journal,
+                     const char *collective, FILE *out, bool use_colour)
 {
     struct run_data *r;
     const char *colls[1] = {collective};
-    if (run_data_load(run_dir, colls, 1, &r) != 0) {
+    if (run_data_load_with_journal(run_dir, journal, colls, 1, &r) != 0) {
         return -1;
     }
     const struct run_grid *grid = &r->grids[0];
