@@ -34,6 +34,7 @@ struct page {
     const char *run;
     struct run_data *r;
     const struct journal *j; /* NULL: the run has no journal */
+    report_table_alg_fn table_alg;
     int n_decs;
     char dec_names[MAX_DECS][256];
     struct decision *decs[MAX_DECS];    /* RUN/NAME.dec, else NULL */
@@ -481,7 +482,7 @@ static void write_collective(FILE *f, const struct page *pg, int g)
     const struct run_grid *grid = &pg->r->grids[g];
     struct report_algs a;
     char cid[RUN_NAME_MAX * 2], id[RUN_NAME_MAX * 3];
-    report_algs_build(pg->r, grid, &a);
+    report_algs_build(pg->r, grid, pg->table_alg, &a);
     id_part(cid, sizeof cid, grid->name);
     fprintf(f, "<section id=\"coll-%s\">\n<h2>", cid);
     put(f, grid->name);
@@ -749,8 +750,8 @@ static int load_decisions(struct page *pg)
 }
 
 int report_write_html(const char *run_dir, const struct journal *journal,
-                      const char *html_path, const struct report_point *points,
-                      int n_points)
+                      report_table_alg_fn table_alg, const char *html_path,
+                      const struct report_point *points, int n_points)
 {
     struct page *pg = calloc(1, sizeof *pg);
     int rc = -1;
@@ -760,6 +761,7 @@ int report_write_html(const char *run_dir, const struct journal *journal,
     }
     pg->run = run_dir;
     pg->j = journal;
+    pg->table_alg = table_alg;
     pg->points = points;
     pg->n_points = n_points;
     if (run_data_load_with_journal(run_dir, journal, NULL, 0, &pg->r) != 0) {

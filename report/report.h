@@ -10,6 +10,13 @@
 
 struct journal;
 
+/* The name of a collective's algorithm at place 0, 1, ... of its fixed
+ * table (collectives/table.c, `autotune --list`), NULL past the last and
+ * for a collective the table lacks. report/ builds without MPI, so the
+ * caller, built with the table, lends it: an algorithm's letter comes from
+ * its place there, the same in every run. */
+typedef const char *(*report_table_alg_fn)(const char *collective, int place);
+
 /* A grid point whose segment-size landscape the report draws. */
 struct report_point {
     int procs;
@@ -26,13 +33,14 @@ int report_parse_points(const char *text, struct report_point **out, int *n);
  * be 0) picks the landscapes; none: a few where the algorithms are
  * closest. */
 int report_write_html(const char *run_dir, const struct journal *journal,
-                      const char *html_path, const struct report_point *points,
-                      int n_points);
+                      report_table_alg_fn table_alg, const char *html_path,
+                      const struct report_point *points, int n_points);
 
 /* Prints collective's decision map to out: one letter per algorithm and
  * the segment size per cell, a legend; ANSI colours when use_colour. The
  * tables are checked against journal, as for report_write_html. */
 int report_print_map(const char *run_dir, const struct journal *journal,
-                     const char *collective, FILE *out, bool use_colour);
+                     report_table_alg_fn table_alg, const char *collective,
+                     FILE *out, bool use_colour);
 
 #endif
