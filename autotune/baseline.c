@@ -7,7 +7,6 @@
 #include "autotune/baseline.h"
 #include "autotune/measure.h"
 #include "autotune/profile_cli.h"
-#include "store/rundir.h"
 #include "store/tables.h"
 
 void baseline_add_setting(const struct config *c,
@@ -92,7 +91,6 @@ void baseline_print_summary(const struct journal *j,
 int report_main(int argc, char **argv)
 {
     const char *run = NULL;
-    char path[4096];
     struct journal *j = NULL;
     struct measurement *optimal = NULL;
     struct speedup_row *rows = NULL;
@@ -104,11 +102,7 @@ int report_main(int argc, char **argv)
         fprintf(stderr, "usage: autotune report -r RUN\n");
         return 2;
     }
-    if (table_read_run_optimal(run, "report", &optimal, &n_opt) != 0) {
-        goto done;
-    }
-    snprintf(path, sizeof path, "%s/" RUNDIR_JOURNAL, run);
-    if (journal_load(path, &j) != 0 ||
+    if (table_read_run_and_journal(run, "report", &j, &optimal, &n_opt) != 0 ||
         speedup_rows_build(j, optimal, n_opt, &rows, &n_rows) != 0) {
         goto done;
     }

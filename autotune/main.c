@@ -114,24 +114,18 @@ static int cmd_list(int argc, char **argv)
 
 /* What the run's journal says about how it was measured; a run directory
  * with an optimal table only is taken as a default own-backend run. */
-static int export_context_of(const char *run, const char *source,
-                             struct export_context *ctx, char *library,
-                             size_t library_size, char *backend,
-                             size_t backend_size)
+static void export_context_of(const char *run, const struct journal *j,
+                              const char *source, struct export_context *ctx,
+                              char *library, size_t library_size, char *backend,
+                              size_t backend_size)
 {
-    char path[4096];
-    struct journal *j = NULL;
-    snprintf(path, sizeof path, "%s/" RUNDIR_JOURNAL, run);
     *ctx = (struct export_context){source, "own", "", 4, stderr, NULL, NULL};
-    if (access(path, F_OK) != 0) {
+    if (!j) {
         fprintf(stderr,
                 "note: %s has no journal; assuming backend own, chain_fanout "
                 "4\n",
                 run);
-        return 0;
-    }
-    if (journal_load(path, &j) != 0) {
-        return -1;
+        return;
     }
     if (!journal_has_settings(j)) {
         fprintf(stderr,
@@ -149,15 +143,14 @@ static int export_context_of(const char *run, const char *source,
     ctx->chain_fanout = v ? atoi(v) : ctx->chain_fanout;
     ctx->backend = backend;
     ctx->library = library;
-    journal_close(j);
-    return 0;
 }
 
 /* The cuts between measured sizes, from the times the run measured
  * (none for a run directory without measurements.csv: then the next
  * measured size's method). */
-static int export_cuts_of(const char *run, const struct measurement *rows,
-                          size_t n, long **cuts, long **procs_cuts)
+static int export_cuts_of(const char *run, const struct journal *j,
+                          const struct measurement *rows, size_t n, long **cuts,
+                          long **procs_cuts)
 {
     char path[4096];
     struct run_data *r = NULL;
@@ -166,7 +159,7 @@ static int export_cuts_of(const char *run, const struct measurement *rows,
     if (access(path, F_OK) != 0) {
         return 0;
     }
-    if (run_data_load(run, NULL, 0, &r) != 0) {
+    if (run_data_load_with_journal(run, j, NULL, 0, &r) != 0) {
         return -1;
     }
     int rc = between_table_cuts(r, rows, n, cuts, procs_cuts);
@@ -210,25 +203,29 @@ static int cmd_export(int argc, char **argv)
     char path[4096], library[128], backend[32];
     struct measurement *rows = NULL;
     struct export_context ctx;
+    struct journal *j;
     size_t n = 0;
-    if (table_read_run_optimal(run, "export", &rows, &n) != 0) {
+    /* Read once, for the tables' check, the context and the cuts: each
+     * damaged line said once. */
+    if (table_load_run_journal(run, &j) != 0 ||
+        table_read_run_optimal(run, j, "export", &rows, &n) != 0) {
+        journal_close(j);
         return 1;
     }
     snprintf(path, sizeof path, "%s/" RUNDIR_OPTIMAL, run);
-    int rc = export_context_of(run, path, &ctx, library, sizeof library,
-                               backend, sizeof backend);
+    export_context_of(run, j, path, &ctx, library, sizeof library, backend,
+                      sizeof backend);
     long *cuts = NULL, *procs_cuts = NULL;
-    if (rc == 0) {
-        rc = export_cuts_of(run, rows, n, &cuts, &procs_cuts);
-        ctx.msg_cuts = cuts;
-        ctx.procs_cuts = procs_cuts;
-    }
+    int rc = export_cuts_of(run, j, rows, n, &cuts, &procs_cuts);
+    ctx.msg_cuts = cuts;
+    ctx.procs_cuts = procs_cuts;
     if (rc == 0) {
         rc = export_write(format, out_path, rows, n, &ctx);
     }
     free(cuts);
     free(procs_cuts);
     free(rows);
+    journal_close(j);
     return rc == 0 ? 0 : 1;
 }
 

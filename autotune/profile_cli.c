@@ -70,14 +70,11 @@ void profile_print_coverage(FILE *f, const char *run,
 /* The run's tuned and default times per point (speedup.csv's rows). */
 static int load_run(const char *run, struct speedup_row **rows, size_t *n)
 {
-    char path[4096];
     struct measurement *optimal = NULL;
     struct journal *j = NULL;
     size_t n_opt = 0;
     int rc = -1;
-    snprintf(path, sizeof path, "%s/" RUNDIR_JOURNAL, run);
-    if (table_read_run_optimal(run, "profile", &optimal, &n_opt) == 0 &&
-        journal_load(path, &j) == 0 &&
+    if (table_read_run_and_journal(run, "profile", &j, &optimal, &n_opt) == 0 &&
         speedup_rows_build(j, optimal, n_opt, rows, n) == 0) {
         rc = 0;
     }

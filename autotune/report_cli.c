@@ -9,11 +9,20 @@
 
 #include "autotune/baseline.h"
 #include "autotune/report_cli.h"
+#include "collectives/collectives.h"
 #include "report/report.h"
+#include "store/tables.h"
 
 static const char report_usage[] =
     "usage: autotune report -r RUN [--html FILE] [--map COLLECTIVE] "
     "[--points P:M,...]\n";
+
+/* report/ builds without MPI, collectives/ with it: the table is lent. */
+static const char *table_alg(const char *collective, int place)
+{
+    const struct coll_def *c = coll_find(collective);
+    return c && place < c->n_algs ? c->algs[place].name : NULL;
+}
 
 static bool is_picture_option(const char *arg)
 {
@@ -60,21 +69,28 @@ int report_cli_main(int argc, char **argv)
                 report_usage);
         return 2;
     }
-    if (map && report_print_map(run, map, stdout, isatty(STDOUT_FILENO)) != 0) {
-        return 1;
+    struct report_point *pts = NULL;
+    int n_pts = 0;
+    if (points && report_parse_points(points, &pts, &n_pts) != 0) {
+        return 2;
     }
-    if (html) {
-        struct report_point *pts = NULL;
-        int n_pts = 0;
-        if (points && report_parse_points(points, &pts, &n_pts) != 0) {
-            return 2;
+    /* Read once for the map and the page: each damaged line said once. */
+    struct journal *j;
+    bool is_journal_read = table_load_run_journal(run, &j) == 0;
+    int status = 0;
+    if (map && report_print_map(run, j, table_alg, map, stdout,
+                                isatty(STDOUT_FILENO)) != 0) {
+        status = 1;
+    } else if (html) {
+        /* The page shows the journal: one that cannot be read fails it. */
+        if (!is_journal_read ||
+            report_write_html(run, j, table_alg, html, pts, n_pts) != 0) {
+            status = 1;
+        } else {
+            printf("autotune report: wrote %s\n", html);
         }
-        int rc = report_write_html(run, html, pts, n_pts);
-        free(pts);
-        if (rc != 0) {
-            return 1;
-        }
-        printf("autotune report: wrote %s\n", html);
     }
-    return 0;
+    free(pts);
+    journal_close(j);
+    return status;
 }

@@ -49,9 +49,18 @@ struct run_data {
  * least the message size was not timed there and runs unsegmented: it gets
  * the time of algorithm/0. The library's default, where timed, is the last
  * method ("default/0", run_data_default_method) and the optimum where it
- * was faster (table_prefer_default). Caller frees with run_data_destroy. */
+ * was faster (table_prefer_default). The tables are checked against the
+ * run's journal (table_load_run_journal). Caller frees with
+ * run_data_destroy. */
 int run_data_load(const char *run_dir, const char *const *collectives, int n,
                   struct run_data **out);
+struct journal;
+/* The same, checked against journal, the run's journal that a caller who
+ * reads it too has loaded (NULL: the run has none): read once. */
+int run_data_load_with_journal(const char *run_dir,
+                               const struct journal *journal,
+                               const char *const *collectives, int n,
+                               struct run_data **out);
 void run_data_destroy(struct run_data *r);
 int run_data_find_method(const struct run_data *r, const char *label);
 /* The index of the "default/0" method, or -1 when the run never timed it. */

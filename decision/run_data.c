@@ -229,6 +229,18 @@ static void fill_unsegmented(struct run_data *r, struct run_grid *grid)
 int run_data_load(const char *run_dir, const char *const *collectives, int n,
                   struct run_data **out)
 {
+    struct journal *j;
+    table_load_run_journal(run_dir, &j); /* unreadable: tables unchecked */
+    int rc = run_data_load_with_journal(run_dir, j, collectives, n, out);
+    journal_close(j);
+    return rc;
+}
+
+int run_data_load_with_journal(const char *run_dir,
+                               const struct journal *journal,
+                               const char *const *collectives, int n,
+                               struct run_data **out)
+{
     char opt_path[4096], meas_path[4096];
     struct measurement *opt = NULL, *meas = NULL;
     size_t n_opt = 0, n_meas = 0;
@@ -243,7 +255,7 @@ int run_data_load(const char *run_dir, const char *const *collectives, int n,
     }
     if (table_read_optimal(opt_path, &opt, &n_opt) ||
         table_read_measurements(meas_path, &meas, &n_meas) ||
-        table_check_journal(run_dir,
+        table_check_journal(journal,
                             (struct table_rows[]){{opt_path, opt, n_opt},
                                                   {meas_path, meas, n_meas}},
                             2) ||

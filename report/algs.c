@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report/internal.h"
+#include "store/journal.h"
 
 /* Okabe and Ito's palette, distinguishable with every common colour
  * vision deficiency; the ink is the text colour readable on each. */
@@ -87,7 +88,7 @@ static char pick_letter(const struct report_algs *a, int i)
 }
 
 void report_algs_build(const struct run_data *r, const struct run_grid *grid,
-                       struct report_algs *a)
+                       report_table_alg_fn table_alg, struct report_algs *a)
 {
     long cells = (long)grid->n_procs * grid->n_msgs;
     a->n = 0;
@@ -105,12 +106,32 @@ void report_algs_build(const struct run_data *r, const struct run_grid *grid,
             }
         }
     }
-    report_algs_letter(a);
+    report_algs_letter(a, grid->name, table_alg);
 }
 
-void report_algs_letter(struct report_algs *a)
+void report_algs_letter(struct report_algs *a, const char *collective,
+                        report_table_alg_fn table_alg)
 {
+    /* Picked over the whole table, not over the algorithms this run timed:
+     * which of them came first changes from run to run, the table does
+     * not. */
+    struct report_algs all = {.n = 0};
+    for (int place = 0; table_alg; place++) {
+        const char *name = table_alg(collective, place);
+        if (!name) {
+            break;
+        }
+        add_alg(&all, name);
+    }
+    add_alg(&all, STORE_DEFAULT_ALGORITHM);
     for (int i = 0; i < a->n; i++) {
-        a->letter[i] = pick_letter(a, i);
+        add_alg(&all, a->name[i]); /* a name the table lacks: last */
+    }
+    for (int i = 0; i < all.n; i++) {
+        all.letter[i] = pick_letter(&all, i);
+    }
+    for (int i = 0; i < a->n; i++) {
+        int k = report_algs_find(&all, a->name[i]);
+        a->letter[i] = k >= 0 ? all.letter[k] : '?';
     }
 }

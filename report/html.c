@@ -8,7 +8,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "report/internal.h"
 #include "report/svg.h"
@@ -34,7 +33,8 @@ struct compare_csv {
 struct page {
     const char *run;
     struct run_data *r;
-    struct journal *j; /* NULL: the run has no journal */
+    const struct journal *j; /* NULL: the run has no journal */
+    report_table_alg_fn table_alg;
     int n_decs;
     char dec_names[MAX_DECS][256];
     struct decision *decs[MAX_DECS];    /* RUN/NAME.dec, else NULL */
@@ -482,7 +482,7 @@ static void write_collective(FILE *f, const struct page *pg, int g)
     const struct run_grid *grid = &pg->r->grids[g];
     struct report_algs a;
     char cid[RUN_NAME_MAX * 2], id[RUN_NAME_MAX * 3];
-    report_algs_build(pg->r, grid, &a);
+    report_algs_build(pg->r, grid, pg->table_alg, &a);
     id_part(cid, sizeof cid, grid->name);
     fprintf(f, "<section id=\"coll-%s\">\n<h2>", cid);
     put(f, grid->name);
@@ -749,24 +749,22 @@ static int load_decisions(struct page *pg)
     return 0;
 }
 
-int report_write_html(const char *run_dir, const char *html_path,
+int report_write_html(const char *run_dir, const struct journal *journal,
+                      report_table_alg_fn table_alg, const char *html_path,
                       const struct report_point *points, int n_points)
 {
     struct page *pg = calloc(1, sizeof *pg);
-    char path[4096];
     int rc = -1;
     if (!pg) {
         fprintf(stderr, "autotune report: out of memory\n");
         return -1;
     }
     pg->run = run_dir;
+    pg->j = journal;
+    pg->table_alg = table_alg;
     pg->points = points;
     pg->n_points = n_points;
-    if (run_data_load(run_dir, NULL, 0, &pg->r) != 0 ||
-        rundir_path(path, sizeof path, run_dir, RUNDIR_JOURNAL) != 0) {
-        goto done;
-    }
-    if (access(path, F_OK) == 0 && journal_load(path, &pg->j) != 0) {
+    if (run_data_load_with_journal(run_dir, journal, NULL, 0, &pg->r) != 0) {
         goto done;
     }
     if (load_decisions(pg) != 0 || read_compare(run_dir, &pg->compare) != 0 ||
@@ -776,7 +774,6 @@ int report_write_html(const char *run_dir, const char *html_path,
     rc = store_write_file(html_path, write_page, pg);
 done:
     run_data_destroy(pg->r);
-    journal_close(pg->j);
     for (int i = 0; i < pg->n_decs; i++) {
         decision_destroy(pg->decs[i]);
         free(pg->rules[i]);

@@ -12,7 +12,7 @@
 
 /* The algorithms a grid timed: those that are the optimum somewhere first
  * (they get the eight plain colours), then the others; each with a letter
- * unique within the grid. */
+ * unique within the collective, the same in every run. */
 struct report_algs {
     int n;
     int n_fastest; /* the first n_fastest are the optimum somewhere */
@@ -20,10 +20,13 @@ struct report_algs {
     char letter[REPORT_MAX_ALGS];
 };
 void report_algs_build(const struct run_data *r, const struct run_grid *grid,
-                       struct report_algs *a);
+                       report_table_alg_fn table_alg, struct report_algs *a);
 /* Gives each of a's algorithms its letter: the first letter of its name
- * not taken by one before it (upper case, then lower), else any free. */
-void report_algs_letter(struct report_algs *a);
+ * not taken by one before it (upper case, then lower), else any free, in
+ * the order of collective's table (table_alg), then the library's default,
+ * then names the table lacks. */
+void report_algs_letter(struct report_algs *a, const char *collective,
+                        report_table_alg_fn table_alg);
 /* Index of an algorithm name, or -1. */
 int report_algs_find(const struct report_algs *a, const char *name);
 /* The colour of algorithm i (Okabe-Ito's eight, colour-blind safe; past

@@ -45,19 +45,20 @@ static void put_coloured(FILE *out, const char *text, int alg, int width,
     }
 }
 
-int report_print_map(const char *run_dir, const char *collective, FILE *out,
-                     bool use_colour)
+int report_print_map(const char *run_dir, const struct journal *journal,
+                     report_table_alg_fn table_alg, const char *collective,
+                     FILE *out, bool use_colour)
 {
     struct run_data *r;
     const char *colls[1] = {collective};
-    if (run_data_load(run_dir, colls, 1, &r) != 0) {
+    if (run_data_load_with_journal(run_dir, journal, colls, 1, &r) != 0) {
         return -1;
     }
     const struct run_grid *grid = &r->grids[0];
     struct report_algs a;
     char text[32];
     int width = 5, alg;
-    report_algs_build(r, grid, &a);
+    report_algs_build(r, grid, table_alg, &a);
     for (long c = 0; c < (long)grid->n_procs * grid->n_msgs; c++) {
         cell_text(r, grid, &a, c, text, sizeof text, &alg);
         width = (int)strlen(text) + 1 > width ? (int)strlen(text) + 1 : width;

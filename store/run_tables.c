@@ -3,9 +3,11 @@
  * were measured again (a run directory whose journal was re-swept but whose
  * tables were copied from an older sweep) would give trees, exports and
  * reports times that no longer hold. Not in libautotune. No MPI. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "store/journal.h"
@@ -36,34 +38,39 @@ int table_check_rows(const struct journal *j, const char *table_path,
     return 0;
 }
 
-int table_check_journal(const char *run, const struct table_rows *tables,
-                        int n_tables)
+int table_load_run_journal(const char *run, struct journal **out)
 {
     char path[4096];
-    struct journal *j = NULL;
+    *out = NULL;
     if (rundir_path(path, sizeof path, run, RUNDIR_JOURNAL) != 0 ||
-        access(path, R_OK) != 0) {
+        access(path, F_OK) != 0) {
         return 0; /* tables alone (predicted, hand-written): nothing to hold
                      them to */
     }
-    if (journal_load(path, &j) != 0) {
+    if (journal_load(path, out) != 0) {
         /* Its error is on the line above; the tables may still serve. */
         fprintf(stderr,
                 "%s: its tables are used without the check against the "
                 "journal, which could not be read\n",
                 run);
-        return 0;
+        return -1;
     }
+    return 0;
+}
+
+int table_check_journal(const struct journal *j,
+                        const struct table_rows *tables, int n_tables)
+{
     int rc = 0;
     for (int t = 0; t < n_tables && rc == 0; t++) {
         rc = table_check_rows(j, tables[t].path, tables[t].rows, tables[t].n);
     }
-    journal_close(j);
     return rc;
 }
 
-int table_read_run_optimal(const char *run, const char *command,
-                           struct measurement **rows, size_t *n)
+int table_read_run_optimal(const char *run, const struct journal *journal,
+                           const char *command, struct measurement **rows,
+                           size_t *n)
 {
     char opt_path[4096], meas_path[4096];
     struct measurement *meas = NULL;
@@ -82,7 +89,8 @@ int table_read_run_optimal(const char *run, const char *command,
     int rc = has_meas ? table_read_measurements(meas_path, &meas, &n_meas) : 0;
     struct table_rows tables[] = {{opt_path, *rows, *n},
                                   {meas_path, meas, n_meas}};
-    if (rc != 0 || table_check_journal(run, tables, has_meas ? 2 : 1) != 0) {
+    if (rc != 0 ||
+        table_check_journal(journal, tables, has_meas ? 2 : 1) != 0) {
         free(meas);
         free(*rows);
         *rows = NULL;
@@ -92,5 +100,21 @@ int table_read_run_optimal(const char *run, const char *command,
         table_prefer_default(*rows, *n, meas, n_meas);
     }
     free(meas);
+    return 0;
+}
+
+int table_read_run_and_journal(const char *run, const char *command,
+                               struct journal **journal,
+                               struct measurement **rows, size_t *n)
+{
+    *rows = NULL;
+    if (table_load_run_journal(run, journal) != 0 ||
+        table_read_run_optimal(run, *journal, command, rows, n) != 0) {
+        return -1;
+    }
+    if (!*journal) {
+        fprintf(stderr, "%s/" RUNDIR_JOURNAL ": %s\n", run, strerror(ENOENT));
+        return -1;
+    }
     return 0;
 }

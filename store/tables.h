@@ -51,16 +51,30 @@ struct table_rows {
     const struct measurement *rows;
     size_t n;
 };
-/* table_check_rows of each table, in order, against run's journal, loaded
- * once; 0 when the run has none. */
-int table_check_journal(const char *run, const struct table_rows *tables,
-                        int n_tables);
+/* RUN's journal, loaded once per offline command and passed to whatever
+ * checks the run's tables against it or reads it, so that each damaged
+ * line is reported once. 0 with *out NULL when the run has none; -1 with
+ * *out NULL when it cannot be read: said on stderr, and that the tables go
+ * unchecked (a command that needs only the check may go on). Caller
+ * closes. */
+int table_load_run_journal(const char *run, struct journal **out);
+/* table_check_rows of each table, in order, against j (NULL: none). */
+int table_check_journal(const struct journal *j,
+                        const struct table_rows *tables, int n_tables);
 /* Reads RUN/optimal.csv for the offline command `command` (with the rule
  * above applied from RUN/measurements.csv when it is there), both checked
- * against the journal; when the run has none yet, says so once and that
- * the sweep must finish first (store/run_tables.c). */
-int table_read_run_optimal(const char *run, const char *command,
-                           struct measurement **rows, size_t *n);
+ * against journal (table_load_run_journal's); when the run has none yet,
+ * says so once and that the sweep must finish first
+ * (store/run_tables.c). */
+int table_read_run_optimal(const char *run, const struct journal *journal,
+                           const char *command, struct measurement **rows,
+                           size_t *n);
+/* Both, for a command that reads the journal too (its records, its
+ * settings): fails, saying so, when the run has none. Caller closes
+ * *journal and frees *rows, also on failure. */
+int table_read_run_and_journal(const char *run, const char *command,
+                               struct journal **journal,
+                               struct measurement **rows, size_t *n);
 /* Reads a measurements.csv the same way (every row applicable). */
 int table_read_measurements(const char *path, struct measurement **rows,
                             size_t *n);

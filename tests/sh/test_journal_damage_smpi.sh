@@ -4,7 +4,8 @@
 # resumed sweep measures only the damaged record again, and compare and
 # report read the rest meanwhile. A damaged settings line (line 2) refuses
 # the resume in one line, whatever the config, and leaves the run directory
-# as it was; the offline commands say what they cannot know.
+# as it was; the offline commands say what they cannot know. Each damaged
+# line is said once per command.
 set -u
 . "$(dirname "$0")/lib.sh"
 . tests/sh/lib_sweep.sh
@@ -50,6 +51,27 @@ for run in nul long; do
     for t in optimal.csv measurements.csv speedup.csv; do
         cmp -s "$tmp/ref/$t" "$tmp/$run/$t" || fail "$run: $t differs from the undamaged run's"
     done
+done
+
+# A bad checksum on two lines: every offline command says each once (it
+# reads the journal once), skips them and succeeds.
+copy_run ref sum
+line2=$(awk -v from=$((line + 1)) 'NR > from && /^m / { print NR; exit }' "$tmp/ref/journal")
+for l in "$line" "$line2"; do
+    sed -i "${l}s/^\(.\{19\}\)./\1Z/" "$tmp/sum/journal"
+done
+cmp -s "$tmp/ref/journal" "$tmp/sum/journal" && fail "the checksums were not damaged"
+for cmd in "export -r $tmp/sum --format csv -o $tmp/sum.csv" "report -r $tmp/sum" \
+    "report -r $tmp/sum --map bcast --html $tmp/sum.html" "tree -r $tmp/sum" \
+    "quadtree -r $tmp/sum --collective bcast --depth 2" "compare -r $tmp/sum"; do
+    # shellcheck disable=SC2086
+    build/autotune $cmd > /dev/null 2> "$tmp/sum.err" || fail "autotune $cmd: $(cat "$tmp/sum.err")"
+    for l in "$line" "$line2"; do
+        n=$(grep -c "^$tmp/sum/journal:$l: damaged line (bad checksum), skipped$" "$tmp/sum.err")
+        [ "$n" -eq 1 ] || fail "autotune $cmd: line $l reported $n times, not once"
+    done
+    [ "$(grep -c "damaged line" "$tmp/sum.err")" -eq 2 ] ||
+        fail "autotune $cmd: not 2 damaged lines in all: $(cat "$tmp/sum.err")"
 done
 
 # A damaged settings line: a resume with other measure settings, on another

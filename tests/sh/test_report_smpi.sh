@@ -106,6 +106,40 @@ if command -v script >/dev/null; then
     grep -q $'\033\[48;5;' "$tmp/tty.txt" || fail "--map on a terminal has no colour"
 fi
 
+# Two runs that timed different algorithms, in a different order of
+# optimum: each algorithm has one letter, its place in bcast's table says
+# which (binomial is I even where binary is not timed), in --map and in
+# the HTML legend alike.
+legend() { # MAP: "name letter" per algorithm of the legend
+    awk '/^algorithms:/ { legend = 1; next }
+         legend && /^  / { for (i = 1; i < NF; i += 2) print $(i + 1), $i }' "$1" | sort
+}
+for sub in sub1 sub2; do
+    write_cfg $sub
+    sed -i 's/^collectives .*/collectives   = ["bcast"];/' "$tmp/$sub.cfg"
+done
+echo 'algorithms = { bcast = ["scatter_allgather_ring", "binomial", "linear"]; };' >> "$tmp/sub1.cfg"
+echo 'algorithms = { bcast = ["linear", "binary", "split_binary", "binomial",
+    "scatter_allgather", "scatter_allgather_ring"]; };' >> "$tmp/sub2.cfg"
+for sub in sub1 sub2; do
+    sweep $sub > "$tmp/$sub.out" 2>&1 || { cat "$tmp/$sub.out"; fail "sweep $sub"; }
+    build/autotune report -r "$tmp/$sub" --map bcast --html "$tmp/$sub.html" > "$tmp/$sub.map" ||
+        fail "--map of $sub"
+    legend "$tmp/$sub.map" > "$tmp/$sub.legend"
+    while read -r name letter; do
+        grep -q ">$letter  $name<" "$tmp/$sub.html" || fail "$sub: $name is not $letter in the HTML legend"
+    done < "$tmp/$sub.legend"
+done
+[ "$(wc -l < "$tmp/sub1.legend")" -ge 3 ] || fail "sub1's legend: $(cat "$tmp/sub1.legend")"
+join "$tmp/sub1.legend" "$tmp/sub2.legend" > "$tmp/both.legend"
+[ "$(wc -l < "$tmp/both.legend")" -eq "$(wc -l < "$tmp/sub1.legend")" ] ||
+    fail "sub2 lacks one of sub1's algorithms: $(cat "$tmp/sub1.legend")"
+differ=$(awk '$2 != $3 { print $1 " is " $2 " in one run, " $3 " in the other" }' "$tmp/both.legend")
+[ -z "$differ" ] || fail "$differ"
+for want in "binomial I" "linear L" "scatter_allgather_ring T"; do
+    grep -qx "$want" "$tmp/sub1.legend" || fail "sub1: not $want: $(cat "$tmp/sub1.legend")"
+done
+
 # Bad input: one line naming it, a non-zero exit, no report written.
 expect() { # STATUS 'message part' args...
     local want_rc=$1 want=$2; shift 2

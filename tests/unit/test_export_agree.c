@@ -288,9 +288,13 @@ int main(void)
         struct run_data *r = NULL;
         long *cuts = NULL, *procs_cuts = NULL;
         int n_moved = 0;
-        CHECK_INT(0, table_read_run_optimal(runs[i], "test", &rows, &n));
+        struct journal *journal; /* read once, as export reads it */
+        CHECK_INT(0, table_load_run_journal(runs[i], &journal));
+        CHECK_INT(0,
+                  table_read_run_optimal(runs[i], journal, "test", &rows, &n));
         if (i > 1) { /* tests/export's tables have no measurements */
-            CHECK_INT(0, run_data_load(runs[i], NULL, 0, &r));
+            CHECK_INT(
+                0, run_data_load_with_journal(runs[i], journal, NULL, 0, &r));
             CHECK_INT(0, r ? between_table_cuts(r, rows, n, &cuts, &procs_cuts)
                            : -1);
         }
@@ -321,6 +325,7 @@ int main(void)
         free(procs_cuts);
         run_data_destroy(r);
         free(rows);
+        journal_close(journal);
     }
     json_destroy(ref);
     return check_exit();

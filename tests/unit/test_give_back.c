@@ -138,7 +138,10 @@ static void check_run(const char *run)
     printf("%s: %d points where the default was faster\n", run, n_pts);
 
     /* the optimal table: default exactly there */
-    CHECK_INT(0, table_read_run_optimal(run, "test", &opt, &n_opt));
+    struct journal *journal;
+    CHECK_INT(0, table_load_run_journal(run, &journal));
+    CHECK_INT(0, table_read_run_optimal(run, journal, "test", &opt, &n_opt));
+    journal_close(journal);
     int n_default = 0;
     for (size_t i = 0; i < n_opt; i++) {
         int is_default = strcmp(opt[i].algorithm, STORE_DEFAULT_ALGORITHM) == 0;

@@ -1,5 +1,7 @@
 /* report/: --points parsing, sizes and times as axis labels, escaping of
- * names in SVG text, and letters unique per grid. */
+ * names in SVG text, and letters unique per collective and the same in
+ * every run. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,17 +70,43 @@ static void test_escape(void)
     CHECK(strlen(buf) < sizeof buf && strncmp(buf, "&amp;", 5) == 0);
 }
 
+/* Two collectives' tables, as autotune lends collectives/table.c's: one
+ * with shared initials, and bcast's. */
+static const char *table_alg(const char *collective, int place)
+{
+    static const char *const initials[] = {"binary", "binomial", "bruck",
+                                           "b",      "bb",       "linear"};
+    static const char *const bcast[] = {"linear",
+                                        "chain",
+                                        "pipeline",
+                                        "binary",
+                                        "split_binary",
+                                        "binomial",
+                                        "knomial",
+                                        "scatter_allgather",
+                                        "scatter_allgather_ring"};
+    bool is_bcast = strcmp(collective, "bcast") == 0;
+    int n = is_bcast ? (int)(sizeof bcast / sizeof bcast[0])
+                     : (int)(sizeof initials / sizeof initials[0]);
+    return place >= n ? NULL : is_bcast ? bcast[place] : initials[place];
+}
+
+static void set_algs(struct report_algs *a, const char *const *names, int n)
+{
+    a->n = a->n_fastest = 0;
+    for (int i = 0; i < n; i++) {
+        snprintf(a->name[a->n++], RUN_NAME_MAX, "%s", names[i]);
+    }
+}
+
 /* Algorithms that share first letters still get distinct letters. */
 static void test_letters(void)
 {
     static const char *const names[] = {"binary", "binomial", "bruck",
                                         "b",      "bb",       "linear"};
     struct report_algs a;
-    a.n = a.n_fastest = 0;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        snprintf(a.name[a.n++], RUN_NAME_MAX, "%s", names[i]);
-    }
-    report_algs_letter(&a);
+    set_algs(&a, names, 6);
+    report_algs_letter(&a, "initials", table_alg);
     CHECK_INT('B', a.letter[0]);
     CHECK_INT('I', a.letter[1]);
     CHECK_INT('R', a.letter[2]);
@@ -92,11 +120,51 @@ static void test_letters(void)
     }
 }
 
+/* An algorithm's letter comes from its place in the collective's table,
+ * not from which algorithms a run timed or in what order: two runs with
+ * different ones give it the same letter. */
+static void test_letters_stable(void)
+{
+    static const char *const run1[] = {"scatter_allgather_ring", "chain",
+                                       "binomial"};
+    static const char *const run2[] = {
+        "chain",    "split_binary",           "scatter_allgather",
+        "binomial", "scatter_allgather_ring", "default",
+        "ring_v2" /* not in the table: after it */};
+    static const struct {
+        const char *name;
+        char letter;
+    } want[] = {{"chain", 'C'},
+                {"split_binary", 'S'},
+                {"binomial", 'I'},
+                {"scatter_allgather", 'A'},
+                {"scatter_allgather_ring", 'T'},
+                {"default", 'D'},
+                {"ring_v2", 'R'}};
+    struct report_algs a1, a2;
+    set_algs(&a1, run1, 3);
+    set_algs(&a2, run2, 7);
+    report_algs_letter(&a1, "bcast", table_alg);
+    report_algs_letter(&a2, "bcast", table_alg);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        int k1 = report_algs_find(&a1, want[i].name);
+        int k2 = report_algs_find(&a2, want[i].name);
+        CHECK(k2 >= 0);
+        if (k1 >= 0) {
+            CHECK_INT(want[i].letter, a1.letter[k1]);
+        }
+        if (k2 >= 0) {
+            CHECK_INT(want[i].letter, a2.letter[k2]);
+        }
+    }
+}
+
 int main(void)
 {
     test_points();
     test_labels();
     test_escape();
     test_letters();
+    test_letters_stable();
     return check_exit();
 }
