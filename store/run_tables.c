@@ -75,12 +75,19 @@ int table_read_run_optimal(const char *run, const struct journal *journal,
     char opt_path[4096], meas_path[4096];
     struct measurement *meas = NULL;
     size_t n_meas = 0;
-    if (rundir_path(opt_path, sizeof opt_path, run, RUNDIR_OPTIMAL) != 0 ||
-        table_read_optimal(opt_path, rows, n) != 0) {
+    if (rundir_path(opt_path, sizeof opt_path, run, RUNDIR_OPTIMAL) != 0) {
+        return -1;
+    }
+    /* One line: a table that is not there (no sweep wrote it yet), or
+     * where in it the table is damaged (table_read_optimal's). */
+    if (access(opt_path, R_OK) != 0) {
         fprintf(stderr,
-                "autotune %s: %s has no complete optimal table (run or "
-                "resume the sweep first)\n",
-                command, run);
+                "autotune %s: %s: %s (a sweep writes it: run or resume one "
+                "first)\n",
+                command, opt_path, strerror(errno));
+        return -1;
+    }
+    if (table_read_optimal(opt_path, rows, n) != 0) {
         return -1;
     }
     int has_meas = rundir_path(meas_path, sizeof meas_path, run,

@@ -101,6 +101,14 @@ for bin in "${bins[@]}"; do
     [ -e "$tmp/run" ] && fail "plan created the run directory"
 done
 
+# A run directory without tables: one line naming the file.
+for cmd in "report -r $tmp/nope" "export -r $tmp/nope --format csv -o $tmp/x.csv"; do
+    # shellcheck disable=SC2086
+    expect 1 build/autotune $cmd
+    [ "$(wc -l < "$tmp/err")" -eq 1 ] && grep -qF "$tmp/nope/optimal.csv: No such file" "$tmp/err" ||
+        fail "autotune $cmd: $(cat "$tmp/err")"
+done
+
 # profile's arguments: what is wrong, named.
 for c in "|FILE.prof is required" "x.prof -n 0|-n: '0' is not a number of points" \
          "x.prof -r|-r needs a value" "x.prof y.prof|unexpected argument 'y.prof'"; do
