@@ -654,6 +654,12 @@ static int profile_points(const struct reader *r, const config_setting_t *s,
                    c->profile_path, pt->collective);
             goto done;
         }
+        int has_data =
+            d->send_blocks != BLOCKS_NONE || d->recv_blocks != BLOCKS_NONE;
+        long msg = has_data ? pt->msg_bytes : 0;
+        if ((has_data && msg == 0) || pt->procs < 2) {
+            continue; /* nothing to tune: not even its collective */
+        }
         int ci = 0;
         while (ci < c->n_colls && c->colls[ci] != d) {
             ci++;
@@ -665,10 +671,7 @@ static int profile_points(const struct reader *r, const config_setting_t *s,
             }
             goto done;
         }
-        int has_data =
-            d->send_blocks != BLOCKS_NONE || d->recv_blocks != BLOCKS_NONE;
-        long msg = has_data ? pt->msg_bytes : 0;
-        int is_seen = (has_data && msg == 0) || pt->procs < 2;
+        int is_seen = 0;
         for (int k = 0; k < c->n_points && !is_seen; k++) {
             is_seen = c->points[k].ci == ci &&
                       c->points[k].procs == pt->procs &&

@@ -304,14 +304,18 @@ static int hosts_setting(int rank, int world_size, char *hosts, size_t size)
     char name[NAME] = "";
     int len = 0;
     char *all = rank == 0 ? calloc((size_t)world_size, NAME) : NULL;
+    int has_room = rank != 0 || all != NULL;
+    MPI_Bcast(&has_room, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!has_room) { /* every rank returns: none waits in the gather */
+        if (rank == 0) {
+            fprintf(stderr, "autotune model: out of memory\n");
+        }
+        return -1;
+    }
     MPI_Get_processor_name(name, &len);
     MPI_Gather(name, NAME, MPI_CHAR, all, NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
     if (rank != 0) {
         return 0;
-    }
-    if (!all) {
-        fprintf(stderr, "autotune model: out of memory\n");
-        return -1;
     }
     uint32_t crc = 0;
     for (int r = 0; r < world_size; r++) {

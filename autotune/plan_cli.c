@@ -192,9 +192,14 @@ static void print_estimate(const struct config *c, const char *journal_path,
     printf("searched:      %ld of the %ld points complete with %s%s\n",
            t->searched, points, c->search->name,
            c->is_grid_adaptive ? " (the adaptive walk measures a part)" : "");
-    if (t->searched == points && !c->is_grid_adaptive) {
-        printf("estimate:      nothing left: the sweep replays the journal\n");
-        return;
+    if (t->left > 0 && t->searched == points && !c->is_grid_adaptive) {
+        /* A pruned search skipped the rest; it repeats its choices from
+         * the journal, so only what the config added since is new. */
+        printf("               every point's search is complete: a "
+               "resumed sweep times only what the config added since "
+               "(algorithms, segment sizes, search options), at most the "
+               "%ld experiments below\n",
+               t->left);
     }
     if (t->left == 0) {
         printf("estimate:      nothing left: the sweep replays the journal\n");

@@ -77,6 +77,9 @@ int report_cli_main(int argc, char **argv)
     /* Read once for the map and the page: each damaged line said once. */
     struct journal *j;
     bool is_journal_read = table_load_run_journal(run, &j) == 0;
+    if (!is_journal_read && !html) {
+        table_note_unchecked(run); /* the map goes on without the check */
+    }
     int status = 0;
     if (map && report_print_map(run, j, table_alg, map, stdout,
                                 isatty(STDOUT_FILENO)) != 0) {

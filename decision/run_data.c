@@ -230,7 +230,9 @@ int run_data_load(const char *run_dir, const char *const *collectives, int n,
                   struct run_data **out)
 {
     struct journal *j;
-    table_load_run_journal(run_dir, &j); /* unreadable: tables unchecked */
+    if (table_load_run_journal(run_dir, &j) != 0) {
+        table_note_unchecked(run_dir); /* the tables may still serve */
+    }
     int rc = run_data_load_with_journal(run_dir, j, collectives, n, out);
     journal_close(j);
     return rc;

@@ -54,10 +54,12 @@ struct table_rows {
 /* RUN's journal, loaded once per offline command and passed to whatever
  * checks the run's tables against it or reads it, so that each damaged
  * line is reported once. 0 with *out NULL when the run has none; -1 with
- * *out NULL when it cannot be read: said on stderr, and that the tables go
- * unchecked (a command that needs only the check may go on). Caller
- * closes. */
+ * *out NULL when it cannot be read (said on stderr; a command that needs
+ * only the check may go on, after table_note_unchecked). Caller closes. */
 int table_load_run_journal(const char *run, struct journal **out);
+/* For a command that goes on when table_load_run_journal failed: says the
+ * run's tables are not checked. */
+void table_note_unchecked(const char *run);
 /* table_check_rows of each table, in order, against j (NULL: none). */
 int table_check_journal(const struct journal *j,
                         const struct table_rows *tables, int n_tables);

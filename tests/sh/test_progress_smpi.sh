@@ -60,6 +60,8 @@ total=$(field experiments "$tmp/plan-large")
 left=$((total + 30 - ran - 16))
 grep -q -E "^estimate: +$left experiments left, about [0-9:]+ \([0-9]+ simulated seconds\)" "$tmp/plan-large" ||
     fail "plan large: expected $left left: $(cat "$tmp/plan-large")"
+grep -q "every point's search is complete" "$tmp/plan-large" &&
+    fail "plan large says every point's search is complete"
 grep -q -E "^searched: +16 of the 30 points complete" "$tmp/plan-large" ||
     fail "plan large: not 16 of 30 points searched: $(cat "$tmp/plan-large")"
 grep -q "the journal was simulated (SMPI, platform grig)" "$tmp/plan-large" ||
