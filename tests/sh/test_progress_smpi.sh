@@ -54,6 +54,14 @@ grep -q -E "^journal: +$((ran + 16)) of these $((ran + 16)) experiments recorded
 grep -q "^estimate: *nothing left" "$tmp/plan-after" || fail "plan after: $(cat "$tmp/plan-after")"
 grep -q -E "^searched: +16 of the 16 points complete with [a-z]+$" "$tmp/plan-after" ||
     fail "plan after: no 16 of 16 points searched: $(cat "$tmp/plan-after")"
+# A segment size added after the sweep: every point's search is complete,
+# and the new experiments are still counted, not "nothing left".
+sed 's/segment_sizes = \[0, 1024\]/segment_sizes = [0, 256, 1024]/' "$tmp/small.cfg" > "$tmp/grown.cfg"
+build/autotune plan -c "$tmp/grown.cfg" > "$tmp/plan-grown" || fail "plan grown"
+n=$(sed -n 's/^estimate: *\([0-9]*\) experiments left.*/\1/p' "$tmp/plan-grown")
+[ -n "$n" ] && [ "$n" -gt 0 ] &&
+    grep -q "every point's search is complete: a resumed sweep times only what the config added since (algorithms, segment sizes, search options), at most the $n experiments below" "$tmp/plan-grown" ||
+    fail "plan of a grown config: $(cat "$tmp/plan-grown")"
 
 build/autotune plan -c "$tmp/large.cfg" > "$tmp/plan-large" || fail "plan large"
 total=$(field experiments "$tmp/plan-large")
