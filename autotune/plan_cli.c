@@ -1,7 +1,6 @@
 /* `autotune plan -c CFG`: the grid a config sweeps, its points and the
  * experiments an exhaustive search runs there, and what they will cost as
  * far as the run directory's journal tells: never a figure it cannot back. */
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,21 +22,6 @@ struct plan_tally {
     double recorded_s, left_s;
     long searched; /* points the config's strategy completed (journal) */
 };
-
-/* Whether the journal records the strategy's result at the point. */
-static bool is_searched(const struct journal *j, const char *strategy,
-                        const char *coll, int procs, long msg_bytes)
-{
-    for (size_t i = 0; j && i < journal_point_count(j); i++) {
-        const struct point_result *p = journal_point(j, i);
-        if (p->procs == procs && p->msg_bytes == msg_bytes &&
-            strcmp(p->strategy, strategy) == 0 &&
-            strcmp(p->collective, coll) == 0) {
-            return true;
-        }
-    }
-    return false;
-}
 
 /* measure_applies without MPI: every reduction here is MPI_SUM, which is
  * commutative, and MPI_Op_commutative may not be called before MPI_Init. */
@@ -90,7 +74,8 @@ static int tally_grid(const struct config *c, const struct journal *j,
         const struct coll_def *coll = c->colls[ci];
         int n = grid_point_methods(c, ci, msg, methods);
         t->points[ci]++;
-        t->searched += is_searched(j, c->search->name, coll->name, procs, msg);
+        t->searched += j && journal_find_point(j, coll->name, procs, msg,
+                                               c->search->name) != NULL;
         for (int k = 0; k < n; k++) {
             if (!plan_applies(c, coll, &methods[k], procs, msg)) {
                 t->not_applicable++;

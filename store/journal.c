@@ -133,6 +133,16 @@ const struct measurement *journal_find(const struct journal *j,
     return slot ? &j->records[(slot - 1) >> 1] : NULL;
 }
 
+const struct point_result *journal_find_point(const struct journal *j,
+                                              const char *collective, int procs,
+                                              long msg_bytes,
+                                              const char *strategy)
+{
+    struct key k = {collective, procs, msg_bytes, strategy, -1};
+    size_t slot = index_find(j, &k, KIND_POINT);
+    return slot ? &j->points[(slot - 1) >> 1] : NULL;
+}
+
 static void index_insert(struct journal *j, size_t slot)
 {
     struct key k = key_of_slot(j, slot);
@@ -190,8 +200,8 @@ static int records_add(struct journal *j, const struct measurement *m)
 
 static int has_point(const struct journal *j, const struct point_result *p)
 {
-    struct key k = {p->collective, p->procs, p->msg_bytes, p->strategy, -1};
-    return index_find(j, &k, KIND_POINT) != 0;
+    return journal_find_point(j, p->collective, p->procs, p->msg_bytes,
+                              p->strategy) != NULL;
 }
 
 static int points_add(struct journal *j, const struct point_result *p)

@@ -78,6 +78,11 @@ const struct measurement *journal_find(const struct journal *j,
                                        const char *collective, int procs,
                                        long msg_bytes, const char *algorithm,
                                        int segment_bytes);
+/* The strategy's recorded result at this point, or NULL (borrowed). */
+const struct point_result *journal_find_point(const struct journal *j,
+                                              const char *collective, int procs,
+                                              long msg_bytes,
+                                              const char *strategy);
 /* Records that a strategy completed a point (once per point and strategy). */
 int journal_append_point(struct journal *j, const struct point_result *p);
 size_t journal_point_count(const struct journal *j);
