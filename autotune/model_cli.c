@@ -317,14 +317,10 @@ static int hosts_setting(int rank, int world_size, char *hosts, size_t size)
     if (rank != 0) {
         return 0;
     }
-    uint32_t crc = 0;
+    /* each name zero-padded to NAME bytes, in rank order */
+    uint32_t crc = journal_crc32(all, (size_t)world_size * NAME);
     for (int r = 0; r < world_size; r++) {
-        char *n = all + (size_t)r * NAME;
-        n[NAME - 1] = '\0';
-        /* chained: each name's CRC over the previous one and the name */
-        char link[NAME + 16];
-        int k = snprintf(link, sizeof link, "%08x %s", (unsigned)crc, n);
-        crc = journal_crc32(link, (size_t)k);
+        all[(size_t)r * NAME + NAME - 1] = '\0'; /* for strcmp below */
     }
     qsort(all, (size_t)world_size, NAME, compare_names);
     int n_hosts = world_size > 0;
