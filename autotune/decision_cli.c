@@ -130,9 +130,11 @@ static int parse_args(int argc, char **argv, const char *usage,
                               : &a->is_exact) = true;
         } else if (strcmp(opt, "--between") == 0) {
             a->train.is_next_size = strcmp(val, "next") == 0;
-            if (!a->train.is_next_size && strcmp(val, "cross") != 0) {
+            a->train.is_pair_only = strcmp(val, "pair") == 0;
+            if (!a->train.is_next_size && !a->train.is_pair_only &&
+                strcmp(val, "cross") != 0) {
                 fprintf(stderr,
-                        "autotune %s: %s: '%s' is neither 'cross' nor "
+                        "autotune %s: %s: '%s' is not 'cross', 'pair' or "
                         "'next'\n",
                         a->cmd, opt, val);
                 rc = -1;
@@ -458,7 +460,7 @@ static const char tree_usage[] =
     "[--combined]\n"
     "                     [--depth N] [--holdout sizes|K] [--near PCT] "
     "[--leaf penalty|majority]\n"
-    "                     [--between cross|next] [--exact] [--misses] "
+    "                     [--between cross|pair|next] [--exact] [--misses] "
     "[--emit names,c,c-tree,c-table] [-o STEM]\n";
 
 int tree_run_main(int argc, char **argv)

@@ -44,7 +44,7 @@ static const char usage[] =
     "decision tree\n"
     "  autotune tree -r RUN [-m M] [-c C] [--collectives a,b] [--combined]\n"
     "                [--depth N] [--holdout sizes|K] [--near PCT]\n"
-    "                [--leaf penalty|majority] [--between cross|next] "
+    "                [--leaf penalty|majority] [--between cross|pair|next] "
     "[--exact]\n"
     "                [--misses] [--emit names,c,c-tree,c-table] [-o STEM]\n"
     "                                                C4.5 trees of a run\n"
@@ -119,7 +119,8 @@ static void export_context_of(const char *run, const struct journal *j,
                               char *library, size_t library_size, char *backend,
                               size_t backend_size)
 {
-    *ctx = (struct export_context){source, "own", "", 4, stderr, NULL, NULL};
+    *ctx = (struct export_context){source, "own", "",   4, stderr,
+                                   NULL,   NULL,  NULL, 0};
     if (!j) {
         fprintf(stderr,
                 "note: %s has no journal; assuming backend own, chain_fanout "
@@ -150,19 +151,23 @@ static void export_context_of(const char *run, const struct journal *j,
  * measured size's method). */
 static int export_cuts_of(const char *run, const struct journal *j,
                           const struct measurement *rows, size_t n, long **cuts,
-                          long **procs_cuts)
+                          long **procs_cuts, struct export_insert **inserts,
+                          size_t *n_inserts)
 {
     char path[4096];
     struct run_data *r = NULL;
     snprintf(path, sizeof path, "%s/" RUNDIR_MEASUREMENTS, run);
     *cuts = *procs_cuts = NULL;
+    *inserts = NULL;
+    *n_inserts = 0;
     if (access(path, F_OK) != 0) {
         return 0;
     }
     if (run_data_load_with_journal(run, j, NULL, 0, &r) != 0) {
         return -1;
     }
-    int rc = between_table_cuts(r, rows, n, cuts, procs_cuts);
+    int rc =
+        between_table_cuts(r, rows, n, cuts, procs_cuts, inserts, n_inserts);
     run_data_destroy(r);
     return rc;
 }
@@ -216,14 +221,18 @@ static int cmd_export(int argc, char **argv)
     export_context_of(run, j, path, &ctx, library, sizeof library, backend,
                       sizeof backend);
     long *cuts = NULL, *procs_cuts = NULL;
-    int rc = export_cuts_of(run, j, rows, n, &cuts, &procs_cuts);
+    struct export_insert *inserts = NULL;
+    int rc = export_cuts_of(run, j, rows, n, &cuts, &procs_cuts, &inserts,
+                            &ctx.n_inserts);
     ctx.msg_cuts = cuts;
     ctx.procs_cuts = procs_cuts;
+    ctx.inserts = inserts;
     if (rc == 0) {
         rc = export_write(format, out_path, rows, n, &ctx);
     }
     free(cuts);
     free(procs_cuts);
+    free(inserts);
     free(rows);
     journal_close(j);
     return rc == 0 ? 0 : 1;
@@ -332,8 +341,8 @@ static const struct command offline_commands[] = {
      "       autotune tree -r RUN [-m M] [-c C] [--collectives a,b] "
      "[--combined]\n"
      "                     [--depth N] [--holdout sizes|K] [--near PCT]\n"
-     "                     [--leaf penalty|majority] [--between cross|next] "
-     "[--exact]\n"
+     "                     [--leaf penalty|majority] [--between "
+     "cross|pair|next] [--exact]\n"
      "                     [--misses] [--emit names,c,c-tree,c-table] "
      "[-o STEM]\n"
      "C4.5 as release 8 on STEM.names/STEM.data, or the C4.5 decision trees "

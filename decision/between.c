@@ -9,7 +9,9 @@
 
 #include "decision/decision.h"
 #include "decision/internal.h"
+#include "store/export.h"
 #include "store/journal.h"
+#include "util/grow.h"
 
 /* The piecewise linear function through n knots (xs[] ascending, f[]) at
  * x. */
@@ -157,6 +159,152 @@ bool between_add(const struct run_data *r, const struct run_grid *g,
         diff->n++;
     }
     return true;
+}
+
+/* ---- A third method between two measured sizes ----
+ * Between two measured message sizes the fastest method can be neither
+ * size's own: one that is second at both, or whose curve bends below both
+ * in between. The lower envelope of the candidates' interpolated curves
+ * says where each is fastest. */
+
+/* A candidate must be within this fraction of the optimum at one of the
+ * two sizes (chosen on the 12 robust runs, make bench-between-tune). */
+#define THIRD_NEAR 0.10
+
+enum { MAX_CANDIDATES = 64, MAX_PIECES = 8 };
+
+struct curve {
+    int k, n;
+    double s[3], y[3];
+};
+
+/* A piece of the envelope: method k for values in (from, to]. */
+struct piece {
+    int k;
+    long from, to;
+};
+
+/* The value at s in [0, 1] between lo and hi, linear in log value, as
+ * between_cut rounds it. */
+static long value_at(long lo, long hi, double s)
+{
+    double log_lo = log(lo > 1 ? (double)lo : 1);
+    double x = exp(log_lo + s * (log((double)hi) - log_lo));
+    long v = (long)floor(x * (1 + 1e-12));
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static int envelope_at(const struct curve *c, int n, double s)
+{
+    int best = 0;
+    for (int i = 1; i < n; i++) {
+        if (knots_at(c[i].n, c[i].s, c[i].y, s) <
+            knots_at(c[best].n, c[best].s, c[best].y, s)) {
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* The candidates between cells a and b of g whose lower and upper methods
+ * are k_lo and k_hi (first and second): every method timed at both that
+ * is within THIRD_NEAR of the optimum at either and, if segmented, is
+ * segmented at both (below the smaller size its segment is no
+ * segmentation, and where its segmented times start is not known). */
+static int candidates(const struct run_data *r, const struct run_grid *g,
+                      long a, long b, int k_lo, int k_hi, struct curve *c)
+{
+    const double *ta = g->time_us + a * r->n_methods;
+    const double *tb = g->time_us + b * r->n_methods;
+    long m_lo = g->msgs[a % g->n_msgs];
+    int n = 0;
+    for (int i = -2; i < r->n_methods && n < MAX_CANDIDATES; i++) {
+        int k = i == -2 ? k_lo : i == -1 ? k_hi : i;
+        if (i >= 0) {
+            long seg = r->methods[k].segment_bytes;
+            bool is_near =
+                (ta[k] > 0 && ta[k] <= (1 + THIRD_NEAR) * ta[k_lo]) ||
+                (tb[k] > 0 && tb[k] <= (1 + THIRD_NEAR) * tb[k_hi]);
+            if (k == k_lo || k == k_hi || !is_near ||
+                (seg > 0 && seg >= m_lo)) {
+                continue;
+            }
+        }
+        c[n].k = k;
+        c[n].n = method_curve(r, g, a, b, k, c[n].s, c[n].y);
+        if (c[n].n == 0 && i < 0) {
+            return 0; /* a neighbour's method cannot run: nothing to say */
+        }
+        n += c[n].n > 0;
+    }
+    return n;
+}
+
+/* Where the envelope passes from curve x to curve y between s0 and s1
+ * (x below at s0, y at s1). */
+static double crossing(const struct curve *x, const struct curve *y, double s0,
+                       double s1)
+{
+    for (int it = 0; it < 60; it++) {
+        double s = (s0 + s1) / 2;
+        double f =
+            knots_at(x->n, x->s, x->y, s) - knots_at(y->n, y->s, y->y, s);
+        *(f > 0 ? &s1 : &s0) = s;
+    }
+    return (s0 + s1) / 2;
+}
+
+/* The pieces of the envelope between cells a and b (sizes m_lo < m_hi)
+ * when a third method has one; 0 when only k_lo and k_hi do (the cut
+ * between them is between_cut's). The pieces cover (m_lo, m_hi - 1],
+ * ascending; the first and last may be k_lo's and k_hi's. */
+static int third_pieces(const struct run_data *r, const struct run_grid *g,
+                        long a, long b, int k_lo, int k_hi, struct piece *p)
+{
+    struct curve c[MAX_CANDIDATES];
+    int n_c = candidates(r, g, a, b, k_lo, k_hi, c);
+    long m_lo = g->msgs[a % g->n_msgs], m_hi = g->msgs[b % g->n_msgs];
+    if (n_c < 3 || m_hi - m_lo < 2) {
+        return 0;
+    }
+    int n = 0, prev = envelope_at(c, n_c, 0);
+    bool has_third = false;
+    long from = m_lo;
+    for (int j = 1; j <= N_SAMPLES; j++) {
+        double s = (double)j / N_SAMPLES;
+        int now = envelope_at(c, n_c, s);
+        has_third |= j < N_SAMPLES && now >= 2;
+        if (now == prev && j < N_SAMPLES) {
+            continue;
+        }
+        long to = m_hi - 1;
+        if (now != prev) {
+            double at =
+                crossing(&c[prev], &c[now], (double)(j - 1) / N_SAMPLES, s);
+            long v = value_at(m_lo, m_hi, at);
+            to = v < m_hi - 1 ? v : m_hi - 1;
+        }
+        if (to > from) {
+            if (n > 0 && p[n - 1].k == c[prev].k) {
+                p[n - 1].to = to;
+            } else if (n < MAX_PIECES) {
+                p[n++] = (struct piece){c[prev].k, from, to};
+            } else {
+                return 0; /* an envelope this ragged is noise */
+            }
+            from = to;
+        }
+        if (j == N_SAMPLES && now != prev && m_hi - 1 > from) {
+            p[n++] = (struct piece){c[now].k, from, m_hi - 1};
+        }
+        prev = now;
+    }
+    for (int i = 0; has_third && i < n; i++) {
+        if (p[i].k != k_lo && p[i].k != k_hi) {
+            return n;
+        }
+    }
+    return 0;
 }
 
 /* What placing the cuts of one collective needs. */
@@ -353,17 +501,45 @@ static int row_method(const struct run_data *r, const struct measurement *row)
     return run_data_find_method(r, label);
 }
 
-/* The cut between procs index p - 1 and p of grid g (first: g's first
- * cell in row_at): over the message sizes that have a row at both. */
+/* The row of the nearest smaller index than k on axis (0: procs, 1:
+ * messages) with j on the other, in row_at (grid g's cells); -1 if none. */
+static long row_below(const struct run_grid *grid, const long *row_at, int axis,
+                      int k, int j)
+{
+    while (--k >= 0) {
+        long at = row_at[cell_at(grid, axis, k, j)];
+        if (at >= 0) {
+            return at;
+        }
+    }
+    return -1;
+}
+
+/* The cut between procs index p and the nearest smaller one with a row
+ * (p_lo) of grid g (first: g's first cell in row_at): over the message
+ * sizes that have a row at both. */
 static long procs_cut(const struct run_data *r, const struct measurement *rows,
                       int g, int p, const long *row_at,
                       struct between_diff *diff)
 {
     const struct run_grid *grid = &r->grids[g];
-    int n = 0;
+    int n = 0, p_lo = p - 1;
+    while (p_lo >= 0) {
+        bool has_row = false;
+        for (int m = 0; m < grid->n_msgs && !has_row; m++) {
+            has_row = row_at[(long)p_lo * grid->n_msgs + m] >= 0;
+        }
+        if (has_row) {
+            break;
+        }
+        p_lo--;
+    }
+    if (p_lo < 0) {
+        return -1;
+    }
     for (int m = 0; m < grid->n_msgs; m++) {
-        long c_lo = (long)(p - 1) * grid->n_msgs + m,
-             c_hi = c_lo + grid->n_msgs;
+        long c_lo = (long)p_lo * grid->n_msgs + m,
+             c_hi = (long)p * grid->n_msgs + m;
         if (row_at[c_lo] < 0 || row_at[c_hi] < 0) {
             continue;
         }
@@ -372,13 +548,66 @@ static long procs_cut(const struct run_data *r, const struct measurement *rows,
         n += lo >= 0 && hi >= 0 && lo != hi &&
              between_add(r, grid, c_lo, c_hi, lo, hi, &diff[n]);
     }
-    return n > 0 && procs_cut_moves(grid->procs[p - 1])
-               ? between_cut(grid->procs[p - 1], grid->procs[p], n, diff)
-               : grid->procs[p - 1];
+    return n > 0 && procs_cut_moves(grid->procs[p_lo])
+               ? between_cut(grid->procs[p_lo], grid->procs[p], n, diff)
+               : grid->procs[p_lo];
+}
+
+struct insert_list {
+    struct export_insert *v;
+    size_t n, cap;
+};
+
+/* The message cut below row i (cell c of grid, its row below at cell
+ * c_below): between_cut of the two rows' methods, or, where a third
+ * method is the fastest between them (and inserts is not NULL), the start
+ * of row i's method after the third's pieces, added to inserts. */
+static int msg_cut(const struct run_data *r, const struct run_grid *grid,
+                   const struct measurement *rows, size_t below, size_t i,
+                   long c_below, long c, struct insert_list *inserts, long *cut)
+{
+    int lo = row_method(r, &rows[below]), hi = row_method(r, &rows[i]);
+    struct piece p[MAX_PIECES];
+    int n_p = inserts && lo >= 0 && hi >= 0
+                  ? third_pieces(r, grid, c_below, c, lo, hi, p)
+                  : 0;
+    struct between_diff one;
+    *cut = rows[below].msg_bytes;
+    if (n_p == 0) {
+        if (lo >= 0 && hi >= 0 && lo != hi &&
+            between_add(r, grid, c_below, c, lo, hi, &one)) {
+            *cut =
+                between_cut(rows[below].msg_bytes, rows[i].msg_bytes, 1, &one);
+        }
+        return 0;
+    }
+    int first = p[0].k == lo, last = p[n_p - 1].k == hi ? n_p - 1 : n_p;
+    *cut = last < n_p ? p[last].from : p[n_p - 1].to;
+    for (int t = first; t < last; t++) {
+        struct export_insert *grown =
+            grow(inserts->v, &inserts->cap, inserts->n + 1, sizeof *grown, 16);
+        if (!grown) {
+            return -1;
+        }
+        inserts->v = grown;
+        struct export_insert *in = &inserts->v[inserts->n++];
+        memset(in, 0, sizeof *in);
+        in->m = rows[i];
+        snprintf(in->m.algorithm, sizeof in->m.algorithm, "%s",
+                 r->methods[p[t].k].algorithm);
+        in->m.segment_bytes = r->methods[p[t].k].segment_bytes;
+        in->m.msg_bytes = p[t].to;
+        in->m.reps = 0;
+        in->m.mean_us = -1;
+        in->cut_below = p[t].from;
+        in->above = i;
+    }
+    return 0;
 }
 
 int between_table_cuts(const struct run_data *r, const struct measurement *rows,
-                       size_t n, long **msg_cuts, long **procs_cuts)
+                       size_t n, long **msg_cuts, long **procs_cuts,
+                       struct export_insert **inserts, size_t *n_inserts)
 {
     long n_cells = 0, *first = calloc((size_t)r->n_grids + 1, sizeof *first);
     int max_msgs = 1;
@@ -395,11 +624,15 @@ int between_table_cuts(const struct run_data *r, const struct measurement *rows,
     int *grids = malloc(size * sizeof *grids);
     long *row_at = malloc((size_t)(n_cells + 1) * sizeof *row_at);
     struct between_diff *diff = malloc((size_t)max_msgs * sizeof *diff);
+    struct insert_list added = {NULL, 0, 0};
     int rc = -1;
     *msg_cuts = *procs_cuts = NULL;
+    if (inserts) {
+        *inserts = NULL;
+        *n_inserts = 0;
+    }
     if (!first || !cuts || !pcuts || !cells || !grids || !row_at || !diff) {
-        fprintf(stderr, "autotune: out of memory\n");
-        goto done;
+        goto oom;
     }
     locate_rows(r, rows, n, grids, cells);
     for (long c = 0; c < n_cells; c++) {
@@ -416,33 +649,37 @@ int between_table_cuts(const struct run_data *r, const struct measurement *rows,
             continue; /* a row the run lacks */
         }
         const struct run_grid *grid = &r->grids[grids[i]];
-        int p = (int)(cells[i] / grid->n_msgs);
+        const long *grid_rows = row_at + first[grids[i]];
+        int p = (int)(cells[i] / grid->n_msgs),
+            m = (int)(cells[i] % grid->n_msgs);
         bool is_same = i > 0 && grids[i - 1] == grids[i] &&
                        rows[i - 1].procs == rows[i].procs;
         if (p > 0) {
-            pcuts[i] = is_same ? pcuts[i - 1]
-                               : procs_cut(r, rows, grids[i], p,
-                                           row_at + first[grids[i]], diff);
+            pcuts[i] = is_same
+                           ? pcuts[i - 1]
+                           : procs_cut(r, rows, grids[i], p, grid_rows, diff);
         }
-        long below = cells[i] % grid->n_msgs == 0
-                         ? -1
-                         : row_at[first[grids[i]] + cells[i] - 1];
-        if (below < 0) {
-            continue; /* the smallest size */
-        }
-        int lo = row_method(r, &rows[below]), hi = row_method(r, &rows[i]);
-        struct between_diff one;
-        cuts[i] = rows[below].msg_bytes;
-        if (lo >= 0 && hi >= 0 && lo != hi &&
-            between_add(r, grid, cells[i] - 1, cells[i], lo, hi, &one)) {
-            cuts[i] =
-                between_cut(rows[below].msg_bytes, rows[i].msg_bytes, 1, &one);
+        /* the row of the next smaller size measured at this procs (the
+         * smallest size has none) */
+        long below = row_below(grid, grid_rows, 1, m, p);
+        if (below >= 0 &&
+            msg_cut(r, grid, rows, (size_t)below, i, cells[below], cells[i],
+                    inserts ? &added : NULL, &cuts[i]) != 0) {
+            goto oom;
         }
     }
     *msg_cuts = cuts;
     *procs_cuts = pcuts;
     cuts = pcuts = NULL;
+    if (inserts) {
+        *inserts = added.v;
+        *n_inserts = added.n;
+        added.v = NULL;
+    }
     rc = 0;
+    goto done;
+oom:
+    fprintf(stderr, "autotune: out of memory\n");
 done:
     free(first);
     free(cuts);
@@ -451,5 +688,6 @@ done:
     free(grids);
     free(row_at);
     free(diff);
+    free(added.v);
     return rc;
 }

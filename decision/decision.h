@@ -262,14 +262,17 @@ int decision_write(const struct decision *d, FILE *f);
  * to msg_cuts of the larger's row (between_table_cuts), the larger's above
  * it; a communicator size between two measured ones likewise up to
  * procs_cuts (without cuts, NULL, or where one is -1: the larger's all the
- * way, as every test is `value <= cut`); below the smallest measured
+ * way, as every test is `value <= cut`); the n_inserts inserts (NULL: none;
+ * between_table_cuts) take their sizes; below the smallest measured
  * message size the smallest's, above the largest the largest's;
  * communicator sizes below or above the measured ones say default/0 (the
  * library decides). The methods are the rows' labels, then default/0 if no
  * row names it. Caller frees with decision_destroy. */
 struct measurement;
+struct export_insert;
 int decision_from_table(const struct measurement *rows, size_t n,
                         const long *msg_cuts, const long *procs_cuts,
+                        const struct export_insert *inserts, size_t n_inserts,
                         struct decision **out);
 int decision_load(const char *path, struct decision **out);
 /* decision_load from an open stream: path names it in messages, which go
@@ -336,6 +339,9 @@ struct train_options {
     bool is_next_size; /* a size between two training sizes takes the next
                           one's method (before: the cut where the two
                           methods' interpolated times cross) */
+    bool is_pair_only; /* the exact decision: between two training sizes
+                          only their two methods, no third (before: the
+                          inserts of between_table_cuts) */
 };
 
 /* c4.5's defaults, no depth limit, exact quadtrees, exact ties only,
@@ -392,9 +398,10 @@ int train_quadtree(const struct train_options *opt, const struct run_data *r,
                    int skip, struct decision **out);
 
 /* The exact decision of the training points of every grid (outside fold
- * skip): decision_from_table of their optima, over the run's methods, its
- * cuts placed by decision_place_cuts unless opt->is_next_size. Caller
- * frees *out (also on failure). */
+ * skip): decision_from_table of their optima, over the run's methods, with
+ * the cuts and inserts of between_table_cuts (what the exports write)
+ * unless opt->is_next_size (no inserts if opt->is_pair_only). Caller frees
+ * *out (also on failure). */
 int train_exact(const struct train_options *opt, const struct run_data *r,
                 int skip, struct decision **out);
 
@@ -440,15 +447,21 @@ int decision_place_cuts(const struct train_options *opt,
                         const struct run_data *r, int g, int skip,
                         struct decision *d, int dc);
 /* For every optimal-table row, the cut below it: msg_cuts between it and
- * the row of the next smaller measured size at its procs (sizes <= cut
- * take that row's method), between_cut of their two methods; that row's
- * size where they share the method or a time is missing; -1 for the
+ * the row of the next smaller size at its procs that has a row (sizes <=
+ * cut take that row's method), between_cut of their two methods; that
+ * row's size where they share the method or a time is missing; -1 for the
  * smallest size or a row the run lacks. procs_cuts between its procs and
- * the next smaller measured procs of its collective, between_cut over the
- * sizes measured at both; -1 for the smallest procs. Both (n entries)
- * caller-frees. */
+ * the next smaller procs of its collective with rows, between_cut over the
+ * sizes with a row at both; -1 for the smallest procs. Both (n entries)
+ * caller-frees. With inserts (NULL: none), where a method neither row has
+ * is the fastest between them by the interpolated times (within 10 % of
+ * the optimum at one of the two sizes, and segmented at both if at all),
+ * its sizes are an insert (sorted by row; caller frees) and msg_cuts
+ * gives the start of the row's own method above them. */
+struct export_insert;
 int between_table_cuts(const struct run_data *r, const struct measurement *rows,
-                       size_t n, long **msg_cuts, long **procs_cuts);
+                       size_t n, long **msg_cuts, long **procs_cuts,
+                       struct export_insert **inserts, size_t *n_inserts);
 
 /* Penalties of choices (fractions), for penalty_stats_compute. */
 struct train_scores {

@@ -126,25 +126,36 @@ static int build_collective(struct exact_build *b, int coll, int n)
     return rc ? -1 : 0;
 }
 
+/* Row i of the table, then the inserts. */
+static const struct measurement *row_or_insert(const struct measurement *rows,
+                                               size_t n,
+                                               const struct export_insert *ins,
+                                               size_t i)
+{
+    return i < n ? &rows[i] : &ins[i - n].m;
+}
+
 int decision_from_table(const struct measurement *rows, size_t n,
                         const long *msg_cuts, const long *procs_cuts,
+                        const struct export_insert *inserts, size_t n_inserts,
                         struct decision **out)
 {
     int rc = -1, n_methods = 0, n_colls = 0;
-    char(*labels)[2 * RUN_NAME_MAX] = calloc(n + 1, sizeof *labels);
-    const char **methods = calloc(n + 1, sizeof *methods);
+    size_t n_all = n + n_inserts;
+    char(*labels)[2 * RUN_NAME_MAX] = calloc(n_all + 1, sizeof *labels);
+    const char **methods = calloc(n_all + 1, sizeof *methods);
     const char **colls = calloc(n + 1, sizeof *colls);
-    struct exact_row *sorted = malloc((n + 1) * sizeof *sorted);
+    struct exact_row *sorted = malloc((n_all + 1) * sizeof *sorted);
     *out = NULL;
     if (!labels || !methods || !colls || !sorted) {
         fprintf(stderr, "autotune: out of memory\n");
         goto done;
     }
-    for (size_t i = 0; i <= n; i++) {
+    for (size_t i = 0; i <= n_all; i++) {
         char label[2 * RUN_NAME_MAX];
-        if (i < n) {
-            method_label(label, sizeof label, rows[i].algorithm,
-                         rows[i].segment_bytes);
+        if (i < n_all) {
+            const struct measurement *m = row_or_insert(rows, n, inserts, i);
+            method_label(label, sizeof label, m->algorithm, m->segment_bytes);
         } else {
             method_label(label, sizeof label, STORE_DEFAULT_ALGORITHM, 0);
         }
@@ -187,6 +198,13 @@ int decision_from_table(const struct measurement *rows, size_t n,
                 sorted[count++].cut_below = msg_cuts ? msg_cuts[i] : -1;
             }
         }
+        for (size_t i = 0; i < n_inserts; i++) {
+            if (strcmp(inserts[i].m.collective, colls[c]) == 0) {
+                sorted[count].m = inserts[i].m;
+                sorted[count].procs_cut_below = -1;
+                sorted[count++].cut_below = inserts[i].cut_below;
+            }
+        }
         qsort(sorted, (size_t)count, sizeof *sorted, cmp_row);
         struct decision_range range = {
             sorted[0].m.procs, sorted[count - 1].m.procs, sorted[0].m.msg_bytes,
@@ -218,7 +236,8 @@ int export_dec(FILE *out, const struct measurement *rows, size_t n,
                const struct export_context *ctx)
 {
     struct decision *d = NULL;
-    if (decision_from_table(rows, n, ctx->msg_cuts, ctx->procs_cuts, &d) != 0) {
+    if (decision_from_table(rows, n, ctx->msg_cuts, ctx->procs_cuts,
+                            ctx->inserts, ctx->n_inserts, &d) != 0) {
         return -1;
     }
     int rc = decision_write(d, out);

@@ -7,6 +7,7 @@
 
 #include "decision/c45.h"
 #include "decision/decision.h"
+#include "store/export.h"
 #include "store/journal.h"
 
 void train_options_init(struct train_options *opt)
@@ -582,6 +583,9 @@ int train_exact(const struct train_options *opt, const struct run_data *r,
         cap += (size_t)r->grids[g].n_procs * r->grids[g].n_msgs;
     }
     struct measurement *rows = calloc(cap, sizeof *rows);
+    long *msg_cuts = NULL, *procs_cuts = NULL;
+    struct export_insert *inserts = NULL;
+    size_t n_inserts = 0;
     int rc = -1;
     *out = NULL;
     if (!rows) {
@@ -604,18 +608,21 @@ int train_exact(const struct train_options *opt, const struct run_data *r,
             row->is_applicable = 1;
         }
     }
-    if (decision_from_table(rows, n, NULL, NULL, out) != 0 ||
+    /* the cuts the exports take between the training rows */
+    if ((!opt->is_next_size &&
+         between_table_cuts(r, rows, n, &msg_cuts, &procs_cuts,
+                            opt->is_pair_only ? NULL : &inserts,
+                            &n_inserts) != 0) ||
+        decision_from_table(rows, n, msg_cuts, procs_cuts, inserts, n_inserts,
+                            out) != 0 ||
         adopt_run_methods(*out, r) != 0) {
         goto done;
-    }
-    for (int g = 0; g < r->n_grids && !opt->is_next_size; g++) {
-        int dc = decision_find_collective(*out, r->grids[g].name);
-        if (dc >= 0 && decision_place_cuts(opt, r, g, skip, *out, dc) != 0) {
-            goto done;
-        }
     }
     rc = decision_prepare(*out);
 done:
     free(rows);
+    free(msg_cuts);
+    free(procs_cuts);
+    free(inserts);
     return rc;
 }

@@ -9,6 +9,17 @@
 
 #include "store/journal.h"
 
+/* A method for message sizes strictly between two measured ones that
+ * neither of them has: where its interpolated times are below theirs
+ * (decision/between.c). Sizes in (cut_below, m.msg_bytes] at m.procs take
+ * m's method; m.mean_us is its interpolated time at m.msg_bytes. It lies
+ * below row `above` of the table (and above that row's msg cut). */
+struct export_insert {
+    struct measurement m;
+    long cut_below;
+    size_t above;
+};
+
 /* What an exporter needs to know about the run besides its optimal table. */
 struct export_context {
     const char *source;  /* the optimal table's path: warnings name its lines */
@@ -21,6 +32,9 @@ struct export_context {
      * -1: none (the row's own method from just above that size); the same
      * for communicator sizes in procs_cuts */
     const long *msg_cuts, *procs_cuts;
+    /* methods between measured sizes that no row has, sorted by row */
+    const struct export_insert *inserts;
+    size_t n_inserts;
 };
 
 /* Export formats of the optimal-method table, one row per format. rows[i]

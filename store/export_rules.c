@@ -14,6 +14,7 @@
 struct entry {
     const struct measurement *m;
     struct rule rule;
+    long cut_below, procs_cut_below; /* -1: none */
 };
 
 static int entry_compare(const void *pa, const void *pb)
@@ -126,7 +127,8 @@ static void warn_row(const struct export_context *ctx, const struct entry *e,
             e->m->msg_bytes, label, why, fallback);
 }
 
-/* Maps every row; rows of a collective the library lacks are dropped with
+/* Maps every row, then every insert (ctx->inserts: under the line of the
+ * row above it); rows of a collective the library lacks are dropped with
  * one line per collective. */
 static int map_rows(const struct measurement *rows, size_t n,
                     const struct export_context *ctx, rule_map_fn map,
@@ -135,19 +137,25 @@ static int map_rows(const struct measurement *rows, size_t n,
     char why[256];
     const char *skipped = NULL;
     *kept = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n + ctx->n_inserts; i++) {
+        const struct export_insert *in = i < n ? NULL : &ctx->inserts[i - n];
+        size_t row = in ? in->above : i;
         struct entry *e = &entries[*kept];
         memset(e, 0, sizeof *e);
-        e->m = &rows[i];
-        e->rule.line = (int)i + 2;
+        e->m = in ? &in->m : &rows[i];
+        e->cut_below = in              ? in->cut_below
+                       : ctx->msg_cuts ? ctx->msg_cuts[i]
+                                       : -1;
+        e->procs_cut_below = !in && ctx->procs_cuts ? ctx->procs_cuts[i] : -1;
+        e->rule.line = (int)row + 2;
         int rc = map(e->m, ctx, &e->rule, why, sizeof why);
-        e->rule.line = (int)i + 2;
+        e->rule.line = (int)row + 2;
         if (rc < 0) {
-            if (!skipped || strcmp(skipped, rows[i].collective) != 0) {
+            if (!skipped || strcmp(skipped, e->m->collective) != 0) {
                 fprintf(ctx->warn, "%s:%d: %s not exported: %s\n", ctx->source,
-                        (int)i + 2, rows[i].collective, why);
+                        (int)row + 2, e->m->collective, why);
             }
-            skipped = rows[i].collective;
+            skipped = e->m->collective;
             continue;
         }
         if (rc > 0) {
@@ -177,11 +185,12 @@ static int check_duplicate(const struct export_context *ctx,
 }
 
 /* Where the rule of entry e starts: just above the key of the cut below
- * its row (ctx->msg_cuts), else above the previous measured key. */
+ * its row (ctx->msg_cuts, or an insert's), else above the previous
+ * measured key. */
 static long rule_start(const struct export_context *ctx, rule_map_fn map,
                        const struct entry *prev, const struct entry *e)
 {
-    long cut = ctx->msg_cuts ? ctx->msg_cuts[e->rule.line - 2] : -1;
+    long cut = e->cut_below;
     if (cut < prev->m->msg_bytes || cut >= e->m->msg_bytes) {
         return prev->rule.msg_min + 1;
     }
@@ -195,10 +204,9 @@ static long rule_start(const struct export_context *ctx, rule_map_fn map,
 
 /* Where the block of entry e's procs starts: just above the procs cut
  * below it (ctx->procs_cuts), else above the previous measured procs. */
-static int block_start(const struct export_context *ctx, int procs_below,
-                       const struct entry *e)
+static int block_start(int procs_below, const struct entry *e)
 {
-    long cut = ctx->procs_cuts ? ctx->procs_cuts[e->rule.line - 2] : -1;
+    long cut = e->procs_cut_below;
     if (cut < procs_below || cut >= e->m->procs) {
         return procs_below + 1;
     }
@@ -268,7 +276,8 @@ int rules_build(const struct measurement *rows, size_t n,
 {
     int rc = -1;
     size_t kept = 0;
-    struct entry *entries = calloc(n ? n : 1, sizeof *entries);
+    struct entry *entries =
+        calloc(n + ctx->n_inserts ? n + ctx->n_inserts : 1, sizeof *entries);
     memset(set, 0, sizeof *set);
     set->colls = calloc(n ? n : 1, sizeof *set->colls);
     if (!entries || !set->colls) {
@@ -297,7 +306,7 @@ int rules_build(const struct measurement *rows, size_t n,
         }
         if (c->n == 0 || procs != e->m->procs) {
             coll_close_block(c);
-            if (!coll_add_block(c, block_start(ctx, procs, e))) {
+            if (!coll_add_block(c, block_start(procs, e))) {
                 goto oom;
             }
             procs = e->m->procs;

@@ -50,7 +50,8 @@ typedef int (*rule_map_fn)(const struct measurement *m,
 /* Builds the table (sorted by collective, procs, key); every row that could
  * not be mapped is reported on ctx->warn with fallback (what runs instead).
  * The cut rule: a rule starts just above the key of the cut below its row
- * (ctx->msg_cuts), else the previous measured key (the first at 0); a
+ * (ctx->msg_cuts), else the previous measured key (the first at 0); an
+ * insert (ctx->inserts) is a rule of its own from just above its cut; a
  * block just above its procs cut (ctx->procs_cuts), else the previous
  * measured size; blocks of the library's decision cover
  * the sizes below and above the measured ones. Where the library's key

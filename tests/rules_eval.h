@@ -104,20 +104,21 @@ static inline const char *mpich_eval_alg(const struct json *root,
 }
 
 /* An export written to memory (warnings dropped), with the cuts between
- * measured sizes msg_cuts and procs_cuts (NULL: none); caller frees, NULL on
- * failure (a failed check). */
+ * measured sizes msg_cuts and procs_cuts and the inserts (NULL: none);
+ * caller frees, NULL on failure (a failed check). */
 static inline char *
 export_text(int (*write)(FILE *, const struct measurement *, size_t,
                          const struct export_context *),
             const struct measurement *rows, size_t n, const char *source,
-            const long *msg_cuts, const long *procs_cuts)
+            const long *msg_cuts, const long *procs_cuts,
+            const struct export_insert *inserts, size_t n_inserts)
 {
     char *text = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&text, &len);
     FILE *warn = fopen("/dev/null", "w");
-    struct export_context ctx = {source, "own",    "",        4,
-                                 warn,   msg_cuts, procs_cuts};
+    struct export_context ctx = {source,   "own",      "",      4,        warn,
+                                 msg_cuts, procs_cuts, inserts, n_inserts};
     int rc = mem && warn ? write(mem, rows, n, &ctx) : -1;
     if (mem) {
         fclose(mem);

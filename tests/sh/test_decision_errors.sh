@@ -23,7 +23,7 @@ expect "/nonexistent/optimal.csv: No such file" tree -r /nonexistent
 expect "--holdout: '1' is neither 'sizes' nor a number of folds" tree -r $run --holdout 1
 expect "--emit: unknown output 'pdf' (valid: names, c, c-table, c-tree)" tree -r $run --emit pdf
 expect "--combined needs two collectives or more" tree -r $run --collectives bcast --combined
-expect "--between: 'near' is neither 'cross' nor 'next'" tree -r $run --between near
+expect "--between: 'near' is not 'cross', 'pair' or 'next'" tree -r $run --between near
 expect "give one --collective" quadtree -r $run --depth 3
 expect "--depth: '2.5' is not a whole number of levels" quadtree -r $run --collective bcast --depth 2.5
 expect "--accuracy: '0' is not a number in 0.001..100" quadtree -r $run --collective bcast --accuracy 0

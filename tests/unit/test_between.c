@@ -4,14 +4,17 @@
  * log-log interpolation is exact for power laws); a collective of one
  * method keeps it everywhere; the old rule (--between next) still cuts at
  * the measured size; the same on communicator sizes (4 and 16 measured,
- * crossing at 8). */
+ * crossing at 8); a third method that is faster than both neighbours'
+ * between them takes its sizes. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "decision/decision.h"
+#include "store/export.h"
 #include "store/journal.h"
 #include "store/tables.h"
 #include "tests/check.h"
@@ -52,6 +55,29 @@ static void open_run(const char *dir, FILE **meas, FILE **opt)
                    "mean_us,median_us,min_us,max_us,sd_us,cost_s\n");
     fprintf(*opt, "collective,procs,msg_bytes,algorithm,segment_bytes,"
                   "time_us\n");
+}
+
+/* A new run directory from template dir, its tables opened; false (a
+ * failure counted) when it cannot be made. */
+static bool new_run(char *dir, FILE **meas, FILE **opt)
+{
+    if (!mkdtemp(dir)) {
+        perror("mkdtemp");
+        check_failures++;
+        return false;
+    }
+    open_run(dir, meas, opt);
+    return true;
+}
+
+/* The run of dir and its optimal table. */
+static void load_run(const char *dir, struct run_data **r,
+                     struct measurement **rows, size_t *n)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/optimal.csv", dir);
+    CHECK_INT(0, run_data_load(dir, NULL, 0, r));
+    CHECK_INT(0, table_read_optimal(path, rows, n));
 }
 
 static void write_run(const char *dir)
@@ -173,13 +199,10 @@ static void check_between_cut(void)
 static void check_segment_between(void)
 {
     char dir[] = "/tmp/autotune-between-seg-XXXXXX";
-    if (!mkdtemp(dir)) {
-        perror("mkdtemp");
-        check_failures++;
+    FILE *meas, *opt;
+    if (!new_run(dir, &meas, &opt)) {
         return;
     }
-    FILE *meas, *opt;
-    open_run(dir, &meas, &opt);
     static const long m[2] = {1024, 4096};
     static const double knomial[2] = {100, 400}, linear[2] = {95, 200};
     for (int i = 0; i < 2; i++) {
@@ -194,12 +217,10 @@ static void check_segment_between(void)
     struct measurement *rows = NULL;
     long *cuts = NULL, *procs_cuts = NULL;
     size_t n = 0;
-    char path[4096];
-    snprintf(path, sizeof path, "%s/optimal.csv", dir);
-    CHECK_INT(0, run_data_load(dir, NULL, 0, &r));
-    CHECK_INT(0, table_read_optimal(path, &rows, &n));
+    load_run(dir, &r, &rows, &n);
     if (r && rows) {
-        CHECK_INT(0, between_table_cuts(r, rows, n, &cuts, &procs_cuts));
+        CHECK_INT(
+            0, between_table_cuts(r, rows, n, &cuts, &procs_cuts, NULL, NULL));
         CHECK_INT(3027, cuts ? cuts[1] : 0);
         struct train_options o;
         train_options_init(&o);
@@ -233,20 +254,19 @@ static void check_procs_crossing(void)
     struct measurement *rows = NULL;
     long *cuts = NULL, *procs_cuts = NULL;
     size_t n = 0;
-    char path[4096];
     struct train_options opt;
     train_options_init(&opt);
     opt.c45.min_objs = 1;
-    snprintf(path, sizeof path, "%s/optimal.csv", dir);
-    CHECK_INT(0, run_data_load(dir, NULL, 0, &r));
-    CHECK_INT(0, table_read_optimal(path, &rows, &n));
+    load_run(dir, &r, &rows, &n);
     if (r && rows) {
         const char *coll = r->grids[0].name;
         CHECK_INT(0, train_create_decision(r, "c45", &coll, 1, &tree));
         CHECK_INT(0, train_trees(&opt, r, -1, NULL, tree));
         CHECK_INT(0, train_exact(&opt, r, -1, &exact));
-        CHECK_INT(0, between_table_cuts(r, rows, n, &cuts, &procs_cuts));
-        CHECK_INT(0, decision_from_table(rows, n, cuts, procs_cuts, &table));
+        CHECK_INT(
+            0, between_table_cuts(r, rows, n, &cuts, &procs_cuts, NULL, NULL));
+        CHECK_INT(
+            0, decision_from_table(rows, n, cuts, procs_cuts, NULL, 0, &table));
     }
     const struct decision *ds[] = {tree, exact, table};
     for (int k = 0; k < 3; k++) {
@@ -270,8 +290,94 @@ static void check_procs_crossing(void)
     remove_run(dir);
 }
 
+/* A third method between two measured sizes (1 KiB and 16 KiB at 8
+ * processes): linear is the optimum at 1 KiB (100 us), binomial at 16 KiB
+ * (400 us); knomial is second at both (105, 420 us), within 10 % there,
+ * and its interpolated times (105 4^s, s the log16 of m / 1 KiB) are below
+ * linear's (100 16^s) above 4^s = 1.05, m = 1128.96, and below
+ * binomial's (200 2^s) up to 2^s = 200 / 105, m = 13479.2: it takes
+ * 1129..13479 in the exact table and the export's insert, and between the
+ * pair of neighbours alone (--between pair) the cut is where linear meets
+ * binomial, 8^s = 2, m = 2580.3. chain/1024 (segmented at 16 KiB only) is
+ * faster than knomial on its line but is no candidate: at 1 KiB its
+ * segment is no segmentation. */
+static void check_third_method(void)
+{
+    char dir[] = "/tmp/autotune-between-third-XXXXXX";
+    FILE *meas, *opt;
+    if (!new_run(dir, &meas, &opt)) {
+        return;
+    }
+    static const long m[2] = {1024, 16384};
+    static const double linear[2] = {100, 1600}, binomial[2] = {200, 400},
+                        knomial[2] = {105, 420};
+    for (int i = 0; i < 2; i++) {
+        write_time(meas, "bcast", 8, m[i], "linear", linear[i]);
+        write_time(meas, "bcast", 8, m[i], "binomial", binomial[i]);
+        write_time(meas, "bcast", 8, m[i], "knomial", knomial[i]);
+    }
+    fprintf(meas, "bcast,8,1024,chain,1024,1,100,100,100,100,0,0.001\n"
+                  "bcast,8,16384,chain,1024,1,300,300,300,300,0,0.001\n");
+    fprintf(opt, "bcast,8,1024,linear,0,100\nbcast,8,16384,binomial,0,400\n");
+    fclose(meas);
+    fclose(opt);
+    struct run_data *r = NULL;
+    struct measurement *rows = NULL;
+    long *cuts = NULL, *procs_cuts = NULL;
+    struct export_insert *ins = NULL;
+    size_t n = 0, n_ins = 0;
+    load_run(dir, &r, &rows, &n);
+    if (r && rows) {
+        CHECK_INT(0, between_table_cuts(r, rows, n, &cuts, &procs_cuts, &ins,
+                                        &n_ins));
+        CHECK_INT(1, (long)n_ins);
+        CHECK_INT(13479, cuts ? cuts[1] : 0);
+        if (n_ins == 1) {
+            CHECK_STR("knomial", ins[0].m.algorithm);
+            CHECK_INT(1128, ins[0].cut_below);
+            CHECK_INT(13479, ins[0].m.msg_bytes);
+            CHECK_INT(1, (long)ins[0].above);
+        }
+        struct train_options o;
+        train_options_init(&o);
+        struct decision *d[3] = {NULL, NULL, NULL};
+        CHECK_INT(0, decision_from_table(rows, n, cuts, procs_cuts, ins, n_ins,
+                                         &d[0]));
+        CHECK_INT(0, train_exact(&o, r, -1, &d[1]));
+        o.is_pair_only = true;
+        CHECK_INT(0, train_exact(&o, r, -1, &d[2]));
+        for (int k = 0; k < 2; k++) {
+            for (long b = 1; d[k] && b <= 20000; b++) {
+                const char *want = b <= 1128    ? "linear/0"
+                                   : b <= 13479 ? "knomial/0"
+                                                : "binomial/0";
+                if (strcmp(want, choice(d[k], "bcast", 8, b)) != 0) {
+                    fprintf(stderr, "third method %d: m=%ld: %s, expected %s\n",
+                            k, b, choice(d[k], "bcast", 8, b), want);
+                    check_failures++;
+                    break;
+                }
+            }
+        }
+        if (d[2]) {
+            CHECK_STR("linear/0", choice(d[2], "bcast", 8, 2580));
+            CHECK_STR("binomial/0", choice(d[2], "bcast", 8, 2581));
+        }
+        for (int k = 0; k < 3; k++) {
+            decision_destroy(d[k]);
+        }
+    }
+    free(ins);
+    free(cuts);
+    free(procs_cuts);
+    free(rows);
+    run_data_destroy(r);
+    remove_run(dir);
+}
+
 int main(void)
 {
+    check_third_method();
     check_procs_crossing();
     check_between_cut();
     check_segment_between();
@@ -316,7 +422,8 @@ int main(void)
     long *cuts = NULL, *procs_cuts = NULL;
     snprintf(path, sizeof path, "%s/optimal.csv", dir);
     CHECK_INT(0, table_read_optimal(path, &rows, &n));
-    CHECK_INT(0, between_table_cuts(r, rows, n, &cuts, &procs_cuts));
+    CHECK_INT(0,
+              between_table_cuts(r, rows, n, &cuts, &procs_cuts, NULL, NULL));
     for (size_t i = 0; cuts && i < n; i++) {
         long want =
             rows[i].msg_bytes == 128 ? -1
@@ -327,7 +434,7 @@ int main(void)
         CHECK_INT(want, cuts[i]);
     }
     struct decision *d = NULL;
-    CHECK_INT(0, decision_from_table(rows, n, cuts, procs_cuts, &d));
+    CHECK_INT(0, decision_from_table(rows, n, cuts, procs_cuts, NULL, 0, &d));
     if (d) {
         check_crossing(d, "export --format dec", 1024);
     }

@@ -119,7 +119,7 @@ static void test_writers(void)
     CHECK_INT(0, table_read_optimal("tests/export/optimal.csv", &rows, &n));
     FILE *quiet = fopen("/dev/null", "w");
     struct export_context ctx = {
-        "tests/export/optimal.csv", "own", "", 3, quiet, NULL, NULL};
+        "tests/export/optimal.csv", "own", "", 3, quiet, NULL, NULL, NULL, 0};
     for (int i = 0; i < export_formats_size; i++) {
         const struct export_format *f = &export_formats[i];
         char *text = NULL;
@@ -171,7 +171,7 @@ static void test_mpich_int_limit(void)
     size_t len = 0, warned_len = 0;
     FILE *mem = open_memstream(&text, &len);
     FILE *warn = open_memstream(&warned, &warned_len);
-    struct export_context ctx = {path, "own", "", 4, warn, NULL, NULL};
+    struct export_context ctx = {path, "own", "", 4, warn, NULL, NULL, NULL, 0};
     CHECK_INT(0, export_mpich(mem, rows, n, &ctx));
     fclose(mem);
     fclose(warn);
@@ -203,7 +203,8 @@ static void test_refusals(void)
     snprintf(row.collective, sizeof row.collective, "bcast");
     snprintf(row.algorithm, sizeof row.algorithm, "binomial");
     FILE *quiet = fopen("/dev/null", "w");
-    struct export_context ctx = {"test", "own", "", 4, quiet, NULL, NULL};
+    struct export_context ctx = {"test", "own", "",   4, quiet,
+                                 NULL,   NULL,  NULL, 0};
     const char *path = "build/tests/test_export.out";
     unlink(path);
     struct export_format bad = {"ompi", write_bad, export_check_ompi,

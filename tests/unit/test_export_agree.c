@@ -114,11 +114,13 @@ static int cmp_long(const void *a, const void *b)
 
 static void check_run(const char *source, const struct measurement *rows,
                       size_t n, const long *cuts, const long *procs_cuts,
+                      const struct export_insert *ins, size_t n_ins,
                       const struct json *ref)
 {
     struct decision *made = NULL, *d = NULL;
     char path[] = "/tmp/autotune-agree-XXXXXX";
-    CHECK_INT(0, decision_from_table(rows, n, cuts, procs_cuts, &made));
+    CHECK_INT(
+        0, decision_from_table(rows, n, cuts, procs_cuts, ins, n_ins, &made));
     int fd = mkstemp(path);
     CHECK(fd >= 0);
     if (!made || fd < 0) {
@@ -133,8 +135,10 @@ static void check_run(const char *source, const struct measurement *rows,
     if (!d) {
         return;
     }
-    char *ompi = export_text(export_ompi, rows, n, source, cuts, procs_cuts);
-    char *mpich = export_text(export_mpich, rows, n, source, cuts, procs_cuts);
+    char *ompi =
+        export_text(export_ompi, rows, n, source, cuts, procs_cuts, ins, n_ins);
+    char *mpich = export_text(export_mpich, rows, n, source, cuts, procs_cuts,
+                              ins, n_ins);
     static struct ompi_eval e;
     struct json *root = NULL;
     if (!ompi || !mpich) {
@@ -145,7 +149,7 @@ static void check_run(const char *source, const struct measurement *rows,
     }
     CHECK_INT(0, ompi_eval_load(ompi, &e));
     CHECK_INT(0, json_parse(mpich, strlen(mpich), "mpich", &root));
-    long *sizes = malloc((9 * n + 4) * sizeof *sizes);
+    long *sizes = malloc((9 * n + 6 * n_ins + 4) * sizeof *sizes);
     int max_procs = 0, n_sizes = 0, n_points = 0, n_library = 0;
     int n_mpich_library = 0;
     sizes[n_sizes++] = 0;
@@ -162,6 +166,14 @@ static void check_run(const char *source, const struct measurement *rows,
             sizes[n_sizes++] = cuts[i];
             sizes[n_sizes++] = cuts[i] + 1;
             sizes[n_sizes++] = cuts[i] > 0 ? cuts[i] - 1 : 0;
+        }
+    }
+    for (size_t i = 0; i < n_ins; i++) { /* both ends of a third method */
+        long ends[2] = {ins[i].cut_below, ins[i].m.msg_bytes};
+        for (int end = 0; end < 2; end++) {
+            sizes[n_sizes++] = ends[end];
+            sizes[n_sizes++] = ends[end] + 1;
+            sizes[n_sizes++] = ends[end] - 1;
         }
     }
     qsort(sizes, (size_t)n_sizes, sizeof *sizes, cmp_long);
@@ -245,7 +257,8 @@ static void check_run(const char *source, const struct measurement *rows,
  * checked against our record of it; else our record. Caller frees. */
 static struct json *load_reference(void)
 {
-    char *text = export_text(export_mpich, NULL, 0, "defaults", NULL, NULL);
+    char *text =
+        export_text(export_mpich, NULL, 0, "defaults", NULL, NULL, NULL, 0);
     struct json *ours = NULL, *theirs = NULL;
     if (!text || json_parse(text, strlen(text), "defaults", &ours) != 0) {
         free(text);
@@ -287,6 +300,8 @@ int main(void)
         size_t n = 0;
         struct run_data *r = NULL;
         long *cuts = NULL, *procs_cuts = NULL;
+        struct export_insert *ins = NULL;
+        size_t n_ins = 0;
         int n_moved = 0;
         struct journal *journal; /* read once, as export reads it */
         CHECK_INT(0, table_load_run_journal(runs[i], &journal));
@@ -295,7 +310,8 @@ int main(void)
         if (i > 1) { /* tests/export's tables have no measurements */
             CHECK_INT(
                 0, run_data_load_with_journal(runs[i], journal, NULL, 0, &r));
-            CHECK_INT(0, r ? between_table_cuts(r, rows, n, &cuts, &procs_cuts)
+            CHECK_INT(0, r ? between_table_cuts(r, rows, n, &cuts, &procs_cuts,
+                                                &ins, &n_ins)
                            : -1);
         }
         int n_procs_moved = 0;
@@ -310,17 +326,20 @@ int main(void)
         }
         if (cuts) {
             printf("%s: %d message and %d procs cuts between measured "
-                   "sizes\n",
-                   runs[i], n_moved, n_procs_moved);
+                   "sizes, %zu third methods\n",
+                   runs[i], n_moved, n_procs_moved, n_ins);
             CHECK(n_moved > 10);
             CHECK(n_procs_moved > 0);
+            CHECK(n_ins > 0);
         }
         if (rows) {
-            check_run(runs[i], rows, n, NULL, NULL, ref); /* the next size's */
+            check_run(runs[i], rows, n, NULL, NULL, NULL, 0, ref); /* next */
         }
         if (rows && cuts) {
-            check_run(runs[i], rows, n, cuts, procs_cuts, ref);
+            check_run(runs[i], rows, n, cuts, procs_cuts, NULL, 0, ref);
+            check_run(runs[i], rows, n, cuts, procs_cuts, ins, n_ins, ref);
         }
+        free(ins);
         free(cuts);
         free(procs_cuts);
         run_data_destroy(r);

@@ -158,7 +158,7 @@ static void check_run(const char *run)
 
     /* the dec export (the exact decision): default/0 there */
     struct decision *exact = NULL;
-    CHECK_INT(0, decision_from_table(opt, n_opt, NULL, NULL, &exact));
+    CHECK_INT(0, decision_from_table(opt, n_opt, NULL, NULL, NULL, 0, &exact));
     for (int k = 0; exact && k < n_pts; k++) {
         int dc = decision_find_collective(exact, pts[k].collective);
         CHECK_STR("default/0", exact->methods[decision_lookup(
@@ -167,7 +167,8 @@ static void check_run(const char *run)
     decision_destroy(exact);
 
     /* the Open MPI export: its fixed decision there */
-    char *text = export_text(export_ompi, opt, n_opt, path, NULL, NULL);
+    char *text =
+        export_text(export_ompi, opt, n_opt, path, NULL, NULL, NULL, 0);
     static struct ompi_eval e;
     CHECK(text && ompi_eval_load(text, &e) == 0);
     for (int k = 0; text && k < n_pts; k++) {
