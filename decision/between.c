@@ -254,6 +254,24 @@ static double crossing(const struct curve *x, const struct curve *y, double s0,
     return (s0 + s1) / 2;
 }
 
+/* Appends method k over (from, to] to the n pieces p (merged with the
+ * last when it is k's too; nothing when empty); false when p is full. */
+static bool add_piece(struct piece *p, int *n, int k, long from, long to)
+{
+    if (to <= from) {
+        return true;
+    }
+    if (*n > 0 && p[*n - 1].k == k) {
+        p[*n - 1].to = to;
+        return true;
+    }
+    if (*n == MAX_PIECES) {
+        return false;
+    }
+    p[(*n)++] = (struct piece){k, from, to};
+    return true;
+}
+
 /* The pieces of the envelope between cells a and b (sizes m_lo < m_hi)
  * when a third method has one; 0 when only k_lo and k_hi do (the cut
  * between them is between_cut's). The pieces cover (m_lo, m_hi - 1],
@@ -284,19 +302,13 @@ static int third_pieces(const struct run_data *r, const struct run_grid *g,
             long v = value_at(m_lo, m_hi, at);
             to = v < m_hi - 1 ? v : m_hi - 1;
         }
-        if (to > from) {
-            if (n > 0 && p[n - 1].k == c[prev].k) {
-                p[n - 1].to = to;
-            } else if (n < MAX_PIECES) {
-                p[n++] = (struct piece){c[prev].k, from, to};
-            } else {
-                return 0; /* an envelope this ragged is noise */
-            }
-            from = to;
+        /* an envelope more ragged than MAX_PIECES is noise */
+        if (!add_piece(p, &n, c[prev].k, from, to) ||
+            (j == N_SAMPLES && now != prev &&
+             !add_piece(p, &n, c[now].k, to > from ? to : from, m_hi - 1))) {
+            return 0;
         }
-        if (j == N_SAMPLES && now != prev && m_hi - 1 > from) {
-            p[n++] = (struct piece){c[now].k, from, m_hi - 1};
-        }
+        from = to > from ? to : from;
         prev = now;
     }
     for (int i = 0; has_third && i < n; i++) {
