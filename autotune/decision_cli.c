@@ -555,7 +555,7 @@ static const char quadtree_usage[] =
     "PCT]\n"
     "                         [--holdout sizes|K] [--near PCT] "
     "[--leaf penalty|majority]\n"
-    "                         [--between cross|next] [--misses] "
+    "                         [--between cross|pair|next] [--misses] "
     "[--emit c,c-tree,c-table] [-o STEM]\n";
 
 int quadtree_main(int argc, char **argv)

@@ -51,7 +51,7 @@ static const char usage[] =
     "  autotune quadtree -r RUN --collective C [--depth N | --accuracy PCT]\n"
     "                [--holdout sizes|K] [--near PCT] [--leaf "
     "penalty|majority]\n"
-    "                [--between cross|next] [--misses] "
+    "                [--between cross|pair|next] [--misses] "
     "[--emit c,c-tree,c-table]\n"
     "                [-o STEM]                       quadtree of a run\n"
     "  autotune plan -c tune.cfg                     grid, points, "
@@ -352,7 +352,7 @@ static const struct command offline_commands[] = {
      "PCT]\n"
      "                         [--holdout sizes|K] [--near PCT] "
      "[--leaf penalty|majority]\n"
-     "                         [--between cross|next] [--misses] [--emit "
+     "                         [--between cross|pair|next] [--misses] [--emit "
      "c,c-tree,c-table]\n"
      "                         [-o STEM]\n"
      "The quadtree decision of one collective of a run.\n"},

@@ -168,8 +168,11 @@ bool between_add(const struct run_data *r, const struct run_grid *g,
  * says where each is fastest. */
 
 /* A candidate must be within this fraction of the optimum at one of the
- * two sizes (chosen on the 12 robust runs, make bench-between-tune). */
+ * two sizes (chosen on the 12 robust runs); and the two sizes at most this
+ * far apart (the times at sizes 256 times apart said too little about
+ * those between them on the home platforms' default runs). */
 #define THIRD_NEAR 0.10
+#define THIRD_MAX_GAP 16
 
 enum { MAX_CANDIDATES = 64, MAX_PIECES = 8 };
 
@@ -206,6 +209,29 @@ static int envelope_at(const struct curve *c, int n, double s)
     return best;
 }
 
+/* Whether method k can be a third method between cells a and b of g (a
+ * smaller message size, b a larger, at most THIRD_MAX_GAP times it): timed
+ * at both, and, if segmented, segmented at a too (below its segment size
+ * it runs unsegmented, and where between the two its segmented times
+ * start is not known). */
+static bool third_can_run(const struct run_data *r, const struct run_grid *g,
+                          long a, long b, int k)
+{
+    long seg = r->methods[k].segment_bytes, m_a = g->msgs[a % g->n_msgs];
+    return g->time_us[a * r->n_methods + k] > 0 &&
+           g->time_us[b * r->n_methods + k] > 0 && !(seg > 0 && seg >= m_a) &&
+           g->msgs[b % g->n_msgs] <= THIRD_MAX_GAP * m_a;
+}
+
+/* Whether method k is within THIRD_NEAR of the optimum at cell a or b. */
+static bool third_is_near(const struct run_data *r, const struct run_grid *g,
+                          long a, long b, int k)
+{
+    return g->time_us[a * r->n_methods + k] <=
+               (1 + THIRD_NEAR) * g->best_us[a] ||
+           g->time_us[b * r->n_methods + k] <= (1 + THIRD_NEAR) * g->best_us[b];
+}
+
 /* The candidates between cells a and b of g whose lower and upper methods
  * are k_lo and k_hi (first and second): every method timed at both that
  * is within THIRD_NEAR of the optimum at either and, if segmented, is
@@ -214,21 +240,13 @@ static int envelope_at(const struct curve *c, int n, double s)
 static int candidates(const struct run_data *r, const struct run_grid *g,
                       long a, long b, int k_lo, int k_hi, struct curve *c)
 {
-    const double *ta = g->time_us + a * r->n_methods;
-    const double *tb = g->time_us + b * r->n_methods;
-    long m_lo = g->msgs[a % g->n_msgs];
     int n = 0;
     for (int i = -2; i < r->n_methods && n < MAX_CANDIDATES; i++) {
         int k = i == -2 ? k_lo : i == -1 ? k_hi : i;
-        if (i >= 0) {
-            long seg = r->methods[k].segment_bytes;
-            bool is_near =
-                (ta[k] > 0 && ta[k] <= (1 + THIRD_NEAR) * ta[k_lo]) ||
-                (tb[k] > 0 && tb[k] <= (1 + THIRD_NEAR) * tb[k_hi]);
-            if (k == k_lo || k == k_hi || !is_near ||
-                (seg > 0 && seg >= m_lo)) {
-                continue;
-            }
+        if (i >= 0 &&
+            (k == k_lo || k == k_hi || !third_can_run(r, g, a, b, k) ||
+             !third_is_near(r, g, a, b, k))) {
+            continue;
         }
         c[n].k = k;
         c[n].n = method_curve(r, g, a, b, k, c[n].s, c[n].y);
@@ -420,6 +438,28 @@ static int place_cut(const struct placer *pl, int i, int axis,
     return 0;
 }
 
+/* The ranges (procs, messages; (lo, hi]) of side `side` of node n of
+ * kind (bit 1: procs above the cut, bit 0: messages above), from the
+ * node's own; false when the node has no such side. */
+static bool side_ranges(const struct decision_node *n, enum node_kind kind,
+                        int side, const int64_t lo[2], const int64_t hi[2],
+                        int64_t sub_lo[2], int64_t sub_hi[2])
+{
+    bool is_procs_hi = side & 2, is_msg_hi = side & 1;
+    if ((kind == NODE_MSG && is_procs_hi) ||
+        (kind == NODE_PROCS && is_msg_hi)) {
+        return false;
+    }
+    sub_lo[0] = lo[0], sub_lo[1] = lo[1], sub_hi[0] = hi[0], sub_hi[1] = hi[1];
+    if (kind != NODE_MSG) {
+        *(is_procs_hi ? &sub_lo[0] : &sub_hi[0]) = n->procs_cut;
+    }
+    if (kind != NODE_PROCS) {
+        *(is_msg_hi ? &sub_lo[1] : &sub_hi[1]) = n->msg_cut;
+    }
+    return true;
+}
+
 /* Node i and what is under it; the ranges come from the cuts as built. */
 static int place_cuts(const struct placer *pl, int i, int64_t p_lo,
                       int64_t p_hi, int64_t m_lo, int64_t m_hi)
@@ -435,21 +475,384 @@ static int place_cuts(const struct placer *pl, int i, int64_t p_lo,
         return -1;
     }
     for (int side = 0; side < 4; side++) {
-        bool is_procs_hi = side & 2, is_msg_hi = side & 1;
-        if ((kind == NODE_MSG && is_procs_hi) ||
-            (kind == NODE_PROCS && is_msg_hi)) {
-            continue;
-        }
-        int64_t pl_lo = p_lo, pl_hi = p_hi, ml_lo = m_lo, ml_hi = m_hi;
-        if (kind != NODE_MSG) {
-            *(is_procs_hi ? &pl_lo : &pl_hi) = n.procs_cut;
-        }
-        if (kind != NODE_PROCS) {
-            *(is_msg_hi ? &ml_lo : &ml_hi) = n.msg_cut;
-        }
-        if (place_cuts(pl, n.child + side, pl_lo, pl_hi, ml_lo, ml_hi)) {
+        int64_t sub_lo[2], sub_hi[2];
+        if (side_ranges(&n, kind, side, lo, hi, sub_lo, sub_hi) &&
+            place_cuts(pl, n.child + side, sub_lo[0], sub_hi[0], sub_lo[1],
+                       sub_hi[1])) {
             return -1;
         }
+    }
+    return 0;
+}
+
+/* ---- A third method between two training sizes ----
+ * Where a decision changes method between two neighbouring training sizes
+ * (a message cut), or keeps one (inside a leaf), a third method can be the
+ * faster between them on the interpolated times at the training procs
+ * there: it then gets the sizes where that lowers the summed penalty most
+ * (the printed tree does not change). */
+
+/* A node with a message cut, or a leaf, and the values it covers. */
+struct region {
+    int node;
+    int64_t p_lo, p_hi, m_lo, m_hi; /* (lo, hi] */
+};
+
+struct region_list {
+    struct region *v;
+    size_t n, cap;
+};
+
+/* The leaves and message-cut nodes under node i, children first (a
+ * change to a node then never moves one still to be looked at). */
+static int collect_regions(const struct decision *d, int i, int64_t p_lo,
+                           int64_t p_hi, int64_t m_lo, int64_t m_hi,
+                           struct region_list *out)
+{
+    const struct decision_node n = d->nodes[i];
+    enum node_kind kind = decision_node_kind(d, i);
+    const int64_t lo[2] = {p_lo, m_lo}, hi[2] = {p_hi, m_hi};
+    for (int side = 0; side < 4 && kind != NODE_LEAF; side++) {
+        int64_t sub_lo[2], sub_hi[2];
+        if (side_ranges(&n, kind, side, lo, hi, sub_lo, sub_hi) &&
+            collect_regions(d, n.child + side, sub_lo[0], sub_hi[0], sub_lo[1],
+                            sub_hi[1], out)) {
+            return -1;
+        }
+    }
+    if (kind == NODE_PROCS) {
+        return 0;
+    }
+    struct region *grown =
+        grow(out->v, &out->cap, out->n + 1, sizeof *grown, 64);
+    if (!grown) {
+        return -1;
+    }
+    out->v = grown;
+    out->v[out->n++] = (struct region){i, p_lo, p_hi, m_lo, m_hi};
+    return 0;
+}
+
+/* What choosing a third method between message indexes ma < mb needs: the
+ * n procs indexes there and each one's methods at ma and mb. */
+struct third_site {
+    int ma, mb, n;
+    const int *ps, *k_lo, *k_hi;
+};
+
+/* Whether method k can be the third at site t: at every procs
+ * (third_can_run), and near the optimum at one (third_is_near). */
+static bool is_third(const struct run_data *r, const struct run_grid *grid,
+                     const struct third_site *t, int k)
+{
+    bool is_near = false;
+    for (int i = 0; i < t->n; i++) {
+        long ca = (long)t->ps[i] * grid->n_msgs + t->ma,
+             cb = (long)t->ps[i] * grid->n_msgs + t->mb;
+        if (!third_can_run(r, grid, ca, cb, k)) {
+            return false;
+        }
+        is_near |= third_is_near(r, grid, ca, cb, k);
+    }
+    return is_near;
+}
+
+/* Method k's log time at site t's procs i, sample j. */
+static double curve_at(const struct run_data *r, const struct run_grid *grid,
+                       const struct third_site *t, int i, int k, double at)
+{
+    double s[3], y[3];
+    long ca = (long)t->ps[i] * grid->n_msgs + t->ma;
+    int n = method_curve(r, grid, ca, ca + (t->mb - t->ma), k, s, y);
+    return n > 0 ? knots_at(n, s, y, at) : NAN;
+}
+
+/* At s, summed over site t's procs: the cost of method `from` less that of
+ * method `to`, each against the faster of the two sides' methods there
+ * (from, to: -1 the lower side's, -2 the upper's, else r's index). */
+static double cost_change(const struct run_data *r, const struct run_grid *grid,
+                          const struct third_site *t, int from, int to,
+                          double at)
+{
+    double sum = 0;
+    for (int i = 0; i < t->n; i++) {
+        double f_lo = curve_at(r, grid, t, i, t->k_lo[i], at);
+        double f_hi = curve_at(r, grid, t, i, t->k_hi[i], at);
+        double ref = f_lo < f_hi ? f_lo : f_hi;
+        int a = from == -1 ? t->k_lo[i] : from == -2 ? t->k_hi[i] : from;
+        int b = to == -1 ? t->k_lo[i] : to == -2 ? t->k_hi[i] : to;
+        sum += expm1(curve_at(r, grid, t, i, a, at) - ref) -
+               expm1(curve_at(r, grid, t, i, b, at) - ref);
+    }
+    return sum;
+}
+
+/* Where between samples j - 1 and j the change from one method to the
+ * next (cost_change) turns from a loss to a gain or back; the middle when
+ * it does not. */
+static double change_at(const struct run_data *r, const struct run_grid *grid,
+                        const struct third_site *t, int from, int to, int j)
+{
+    double s0 = (double)(j - 1) / N_SAMPLES, s1 = (double)j / N_SAMPLES;
+    double f0 = cost_change(r, grid, t, from, to, s0);
+    if ((f0 > 0) == (cost_change(r, grid, t, from, to, s1) > 0)) {
+        return (s0 + s1) / 2;
+    }
+    for (int it = 0; it < 60; it++) {
+        double s = (s0 + s1) / 2;
+        *((cost_change(r, grid, t, from, to, s) > 0) == (f0 > 0) ? &s0 : &s1) =
+            s;
+    }
+    return (s0 + s1) / 2;
+}
+
+/* The third method of site t that lowers the summed penalty most (against
+ * the faster of the two sides' methods, over its procs and the samples
+ * between the two sizes), the samples [*j0, *j1) it takes; -1 when none
+ * lowers it. */
+static int third_choice(const struct run_data *r, const struct run_grid *grid,
+                        const struct third_site *t, int *j0, int *j1)
+{
+    enum { N = N_SAMPLES + 1 };
+    double lo[N] = {0}, hi[N] = {0};
+    double f_lo[N], f_hi[N];
+    /* the two sides' costs: every procs' at every sample */
+    double *ref = malloc((size_t)t->n * N * sizeof *ref);
+    if (!ref) {
+        return -1;
+    }
+    for (int i = 0; i < t->n; i++) {
+        for (int j = 0; j < N; j++) {
+            f_lo[j] =
+                curve_at(r, grid, t, i, t->k_lo[i], (double)j / N_SAMPLES);
+            f_hi[j] =
+                curve_at(r, grid, t, i, t->k_hi[i], (double)j / N_SAMPLES);
+            ref[i * N + j] = f_lo[j] < f_hi[j] ? f_lo[j] : f_hi[j];
+            lo[j] += expm1(f_lo[j] - ref[i * N + j]);
+            hi[j] += expm1(f_hi[j] - ref[i * N + j]);
+        }
+    }
+    /* suffix sums of the upper side's costs; the best single cut: the
+     * lower method on samples [0, c), the upper on [c, N) */
+    double sh[N + 1], pl = 0, two = INFINITY;
+    sh[N] = 0;
+    for (int j = N - 1; j >= 0; j--) {
+        sh[j] = sh[j + 1] + hi[j];
+    }
+    for (int c = 1; c < N; c++) {
+        pl += lo[c - 1];
+        two = pl + sh[c] < two ? pl + sh[c] : two;
+    }
+    int best = -1;
+    double best_cost = two;
+    for (int k = 0; k < r->n_methods; k++) {
+        if (!is_third(r, grid, t, k)) {
+            continue;
+        }
+        double x[N] = {0};
+        for (int i = 0; i < t->n; i++) {
+            for (int j = 0; j < N; j++) {
+                x[j] +=
+                    expm1(curve_at(r, grid, t, i, k, (double)j / N_SAMPLES) -
+                          ref[i * N + j]);
+            }
+        }
+        /* the lower method on [0, a), the third on [a, b), the upper on
+         * [b, N), 1 <= a < b <= N - 1: for each b the best a */
+        double sum_lo = lo[0], sum_x = x[0], best_a = INFINITY;
+        int a_at = 1;
+        for (int b = 2; b < N; b++) {
+            int a = b - 1; /* sum_lo, sum_x: over the samples below a */
+            if (sum_lo - sum_x < best_a) {
+                best_a = sum_lo - sum_x;
+                a_at = a;
+            }
+            sum_lo += lo[a];
+            sum_x += x[a];
+            double cost = best_a + sum_x + sh[b];
+            if (cost < best_cost - 1e-12 * (1 + fabs(best_cost))) {
+                best_cost = cost;
+                best = k;
+                *j0 = a_at;
+                *j1 = b;
+            }
+        }
+    }
+    free(ref);
+    return best;
+}
+/* The decision's index of r's method k, or -1. */
+static int decision_method(const struct placer *pl, int k)
+{
+    for (int i = 0; i < pl->d->n_methods; i++) {
+        if (pl->to_run[i] == k) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* Room for one site's procs and methods. */
+struct site_room {
+    int *ps, *k_lo, *k_hi;
+};
+
+/* The procs of grid whose values lie in (p_lo, p_hi], with training
+ * points at message indexes ma and mb, and whose methods there (r's: the
+ * decision's at ma and mb) both have times at both: into room; returns
+ * the site. */
+static struct third_site site_at(const struct placer *pl, int64_t p_lo,
+                                 int64_t p_hi, int ma, int mb,
+                                 const struct site_room *room)
+{
+    const struct run_grid *grid = &pl->r->grids[pl->g];
+    struct third_site t = {ma, mb, 0, room->ps, room->k_lo, room->k_hi};
+    for (int p = 0; p < grid->n_procs; p++) {
+        long ca = (long)p * grid->n_msgs + ma, cb = (long)p * grid->n_msgs + mb;
+        if (grid->procs[p] <= p_lo || grid->procs[p] > p_hi ||
+            !train_is_training(pl->opt, pl->r, pl->g, ca, pl->skip) ||
+            !train_is_training(pl->opt, pl->r, pl->g, cb, pl->skip)) {
+            continue;
+        }
+        int lo = pl->to_run[decision_walk(pl->d, pl->dc, grid->procs[p],
+                                          grid->msgs[ma])];
+        int hi = pl->to_run[decision_walk(pl->d, pl->dc, grid->procs[p],
+                                          grid->msgs[mb])];
+        const double *ta = grid->time_us + ca * pl->r->n_methods;
+        const double *tb = grid->time_us + cb * pl->r->n_methods;
+        if (lo < 0 || hi < 0 || !(ta[lo] > 0 && tb[lo] > 0) ||
+            !(ta[hi] > 0 && tb[hi] > 0)) {
+            continue;
+        }
+        room->ps[t.n] = p;
+        room->k_lo[t.n] = lo;
+        room->k_hi[t.n++] = hi;
+    }
+    return t;
+}
+
+/* The third method of a site and its sizes (c0, c1] as message values;
+ * -1 when none. */
+static int site_third(const struct placer *pl, const struct third_site *t,
+                      long *c0, long *c1)
+{
+    const struct run_grid *grid = &pl->r->grids[pl->g];
+    int j0, j1;
+    long lo = grid->msgs[t->ma], hi = grid->msgs[t->mb];
+    if (t->n == 0 || hi - lo < 2) {
+        return -1;
+    }
+    int k = third_choice(pl->r, grid, t, &j0, &j1);
+    if (k < 0) {
+        return -1;
+    }
+    /* the ends, between the samples: where the lower side's method gives
+     * way to the third, and the third to the upper side's */
+    *c0 = value_at(lo, hi, change_at(pl->r, grid, t, -1, k, j0));
+    *c1 = value_at(lo, hi, change_at(pl->r, grid, t, k, -2, j1));
+    *c1 = *c1 < hi ? *c1 : hi - 1;
+    return *c1 > *c0 ? decision_method(pl, k) : -1;
+}
+
+/* The training message indexes around a node's message cut in region g
+ * (a: the largest at or below it, b: the smallest above, with a training
+ * point in the region's procs); false when one is missing. */
+static bool cut_neighbours(const struct placer *pl, const struct region *g,
+                           int64_t cut, int *a, int *b)
+{
+    const struct run_grid *grid = &pl->r->grids[pl->g];
+    *a = *b = -1;
+    for (int m = 0; m < grid->n_msgs; m++) {
+        bool has_point = false;
+        for (int p = 0; p < grid->n_procs && !has_point; p++) {
+            has_point = grid->procs[p] > g->p_lo && grid->procs[p] <= g->p_hi &&
+                        grid->msgs[m] > g->m_lo && grid->msgs[m] <= g->m_hi &&
+                        train_is_training(pl->opt, pl->r, pl->g,
+                                          (long)p * grid->n_msgs + m, pl->skip);
+        }
+        if (has_point && grid->msgs[m] <= cut) {
+            *a = m;
+        } else if (has_point && *b < 0) {
+            *b = m;
+        }
+    }
+    return *a >= 0 && *b >= 0;
+}
+
+/* Node c becomes a message split at cut: below it leaf method, above it
+ * what c was. */
+static int wrap_above(struct decision *d, int c, int64_t cut, int method)
+{
+    struct decision_node was = d->nodes[c];
+    int32_t was_leaf = d->leaf_method[c];
+    int below, above;
+    if (decision_add_split(d, c, false, cut, &below, &above)) {
+        return -1;
+    }
+    d->nodes[above] = was;
+    d->leaf_method[above] = was_leaf;
+    decision_set_leaf(d, below, method);
+    return 0;
+}
+
+/* Third methods in region g: at a message cut, between the training sizes
+ * around it (the cut moves to the third's start, what lies above it
+ * starts at its end); in a leaf, between every two neighbouring training
+ * sizes it covers (the leaf splits in three, the next pair above). */
+static int region_third(const struct placer *pl, struct region g,
+                        const struct site_room *room)
+{
+    struct decision *d = pl->d;
+    const struct run_grid *grid = &pl->r->grids[pl->g];
+    enum node_kind kind = decision_node_kind(d, g.node);
+    long c0, c1;
+    if (kind != NODE_LEAF) {
+        int a, b;
+        if (!cut_neighbours(pl, &g, d->nodes[g.node].msg_cut, &a, &b)) {
+            return 0;
+        }
+        struct third_site t = site_at(pl, g.p_lo, g.p_hi, a, b, room);
+        int third = site_third(pl, &t, &c0, &c1);
+        if (third < 0) {
+            return 0;
+        }
+        d->nodes[g.node].msg_cut = c0;
+        int child = d->nodes[g.node].child;
+        return wrap_above(d, child + 1, c1, third) ||
+               (kind == NODE_QUAD && wrap_above(d, child + 3, c1, third));
+    }
+    int method = d->leaf_method[g.node], prev = -1;
+    for (int m = 0; m < grid->n_msgs; m++) {
+        if (grid->msgs[m] <= g.m_lo || grid->msgs[m] > g.m_hi) {
+            continue;
+        }
+        struct third_site t = {0};
+        if (prev >= 0) {
+            t = site_at(pl, g.p_lo, g.p_hi, prev, m, room);
+        }
+        bool has_point = false;
+        for (int p = 0; p < grid->n_procs && !has_point; p++) {
+            has_point = grid->procs[p] > g.p_lo && grid->procs[p] <= g.p_hi &&
+                        train_is_training(pl->opt, pl->r, pl->g,
+                                          (long)p * grid->n_msgs + m, pl->skip);
+        }
+        if (!has_point) {
+            continue; /* no training size here: the pair goes on */
+        }
+        int third = prev >= 0 ? site_third(pl, &t, &c0, &c1) : -1;
+        prev = m;
+        if (third < 0) {
+            continue;
+        }
+        int below, rest, x, above;
+        if (decision_add_split(d, g.node, false, c0, &below, &rest) ||
+            decision_add_split(d, rest, false, c1, &x, &above)) {
+            return -1;
+        }
+        decision_set_leaf(d, below, method);
+        decision_set_leaf(d, x, third);
+        decision_set_leaf(d, above, method);
+        g.node = above;
     }
     return 0;
 }
@@ -467,12 +870,33 @@ int decision_place_cuts(const struct train_options *opt,
         to_run[k] = run_data_find_method(r, d->methods[k]);
     }
     struct placer pl = {opt, r, g, skip, d, dc, to_run};
+    struct region_list regions = {NULL, 0, 0};
+    int n_procs = r->grids[g].n_procs;
+    struct site_room room = {malloc((size_t)n_procs * sizeof *room.ps),
+                             malloc((size_t)n_procs * sizeof *room.k_lo),
+                             malloc((size_t)n_procs * sizeof *room.k_hi)};
     decision_drop_flat(d);
-    int rc = place_cuts(&pl, d->roots[dc], INT64_MIN, INT64_MAX, INT64_MIN,
-                        INT64_MAX);
+    int rc = room.ps && room.k_lo && room.k_hi
+                 ? place_cuts(&pl, d->roots[dc], INT64_MIN, INT64_MAX,
+                              INT64_MIN, INT64_MAX)
+                 : -1;
+    if (rc == 0 && !opt->is_pair_only) {
+        int n_nodes = d->n_nodes;
+        rc = collect_regions(d, d->roots[dc], INT64_MIN, INT64_MAX, INT64_MIN,
+                             INT64_MAX, &regions);
+        for (size_t i = 0; i < regions.n && rc == 0; i++) {
+            rc = region_third(&pl, regions.v[i], &room);
+        }
+        /* a third method above a subtree put its node after that subtree */
+        rc = rc == 0 && d->n_nodes > n_nodes ? decision_renumber(d) : rc;
+    }
     if (rc) {
         fprintf(stderr, "autotune: out of memory\n");
     }
+    free(regions.v);
+    free(room.ps);
+    free(room.k_lo);
+    free(room.k_hi);
     free(to_run);
     return rc;
 }

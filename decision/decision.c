@@ -168,6 +168,67 @@ int decision_children(const struct decision *d, int i, int out[4])
     return counts[k];
 }
 
+/* Copies old node i of d to slot at of nodes/leaves, its child block
+ * (the blocks decision_add_split and decision_add_quad make) from *next
+ * on, then their subtrees: every block after its parent. */
+static void renumber_from(const struct decision *d, int i, int at,
+                          struct decision_node *nodes, int32_t *leaves,
+                          int *next)
+{
+    static const int block[] = {0, 2, 3, 4}; /* by enum node_kind */
+    enum node_kind kind = decision_node_kind(d, i);
+    nodes[at] = d->nodes[i];
+    leaves[at] = d->leaf_method[i];
+    if (kind == NODE_LEAF) {
+        return;
+    }
+    int first = *next;
+    *next += block[kind];
+    nodes[at].child = first;
+    for (int c = 0; c < block[kind]; c++) {
+        renumber_from(d, d->nodes[i].child + c, first + c, nodes, leaves, next);
+    }
+}
+
+int decision_renumber(struct decision *d)
+{
+    struct decision_node *nodes = malloc((size_t)d->n_nodes * sizeof *nodes);
+    int32_t *leaves = malloc((size_t)d->n_nodes * sizeof *leaves);
+    int *roots = malloc((size_t)d->n_colls * sizeof *roots);
+    if (!nodes || !leaves || !roots) {
+        free(nodes);
+        free(leaves);
+        free(roots);
+        fprintf(stderr, "decision: out of memory\n");
+        return -1;
+    }
+    int next = 0;
+    for (int c = 0; c < d->n_colls; c++) {
+        int same = -1; /* collectives that share a root keep sharing it */
+        for (int e = 0; e < c && same < 0; e++) {
+            same = d->roots[e] == d->roots[c] ? roots[e] : -1;
+        }
+        if (same >= 0) {
+            roots[c] = same;
+            continue;
+        }
+        roots[c] = next++;
+        renumber_from(d, d->roots[c], roots[c], nodes, leaves, &next);
+    }
+    decision_drop_flat(d);
+    free(d->nodes);
+    free(d->leaf_method);
+    d->nodes = nodes;
+    d->leaf_method = leaves;
+    d->cap_nodes = d->n_nodes;
+    d->n_nodes = next;
+    for (int c = 0; c < d->n_colls; c++) {
+        d->roots[c] = roots[c];
+    }
+    free(roots);
+    return 0;
+}
+
 void decision_set_root(struct decision *d, int coll, int node)
 {
     decision_drop_flat(d);

@@ -12,6 +12,9 @@ enum node_kind { NODE_LEAF, NODE_MSG, NODE_PROCS, NODE_QUAD };
 enum node_kind decision_node_kind(const struct decision *d, int i);
 /* The children of node i (none for a leaf); their count. */
 int decision_children(const struct decision *d, int i, int out[4]);
+/* Renumbers the nodes from the roots, each child block after its parent
+ * (as a .dec file must list them), dropping the unreachable; 0 or -1. */
+int decision_renumber(struct decision *d);
 /* count consecutive new nodes; the first's index, or -1. */
 int decision_add_nodes(struct decision *d, int count);
 /* The flattened form of collective coll; f->cells stays NULL when it has

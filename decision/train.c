@@ -550,28 +550,39 @@ done:
 
 /* Gives d, built over other methods, the run's: each leaf the run's index
  * of its label. A label the run lacks (default/0 of a run that never timed
- * it, on procs outside the measured ones, which no score reaches) becomes
- * method 0. */
+ * it, on procs outside the measured ones, which no score reaches) comes
+ * after the run's methods, so the decision still says it. */
 static int adopt_run_methods(struct decision *d, const struct run_data *r)
 {
+    int n = r->n_methods;
     char(*methods)[2 * RUN_NAME_MAX] =
-        calloc((size_t)r->n_methods, sizeof *methods);
-    if (!methods) {
+        calloc((size_t)(n + d->n_methods), sizeof *methods);
+    int *to = malloc((size_t)d->n_methods * sizeof *to);
+    if (!methods || !to) {
+        free(methods);
+        free(to);
         fprintf(stderr, "autotune: out of memory\n");
         return -1;
-    }
-    for (int i = 0; i < d->n_nodes; i++) {
-        if (d->leaf_method[i] >= 0) {
-            int k = run_data_find_method(r, d->methods[d->leaf_method[i]]);
-            d->leaf_method[i] = k >= 0 ? k : 0;
-        }
     }
     for (int k = 0; k < r->n_methods; k++) {
         snprintf(methods[k], sizeof methods[k], "%s", r->methods[k].label);
     }
+    for (int k = 0; k < d->n_methods; k++) {
+        to[k] = run_data_find_method(r, d->methods[k]);
+        if (to[k] < 0) {
+            snprintf(methods[n], sizeof methods[n], "%s", d->methods[k]);
+            to[k] = n++;
+        }
+    }
+    for (int i = 0; i < d->n_nodes; i++) {
+        if (d->leaf_method[i] >= 0) {
+            d->leaf_method[i] = to[d->leaf_method[i]];
+        }
+    }
+    free(to);
     free(d->methods);
     d->methods = methods;
-    d->n_methods = r->n_methods;
+    d->n_methods = n;
     return decision_prepare(d);
 }
 

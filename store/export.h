@@ -12,8 +12,8 @@
 /* A method for message sizes strictly between two measured ones that
  * neither of them has: where its interpolated times are below theirs
  * (decision/between.c). Sizes in (cut_below, m.msg_bytes] at m.procs take
- * m's method; m.mean_us is its interpolated time at m.msg_bytes. It lies
- * below row `above` of the table (and above that row's msg cut). */
+ * m's method (m.mean_us -1, reps 0: not timed there). It lies below row
+ * `above` of the table (and above that row's msg cut). */
 struct export_insert {
     struct measurement m;
     long cut_below;

@@ -150,6 +150,9 @@ static int map_rows(const struct measurement *rows, size_t n,
         e->rule.line = (int)row + 2;
         int rc = map(e->m, ctx, &e->rule, why, sizeof why);
         e->rule.line = (int)row + 2;
+        if (rc < 0 && in) {
+            continue; /* its row's collective, said already */
+        }
         if (rc < 0) {
             if (!skipped || strcmp(skipped, e->m->collective) != 0) {
                 fprintf(ctx->warn, "%s:%d: %s not exported: %s\n", ctx->source,

@@ -8,8 +8,8 @@
 # size; 5 folds of grid points) of C4.5 trees, quadtrees and the exact
 # table (export --format dec), before (the cut at the next measured size,
 # tree -m 2 -c 25, quadtree depth 3) and after (crossing cuts, the
-# defaults); the exact table also as "pair" (--between pair: only the two
-# measured sizes' methods between them, no third method). Figures and commands: results/bench/between.csv and
+# defaults); each also as "pair" (--between pair: only the two methods on
+# either side of a cut between two measured sizes, no third method). Figures and commands: results/bench/between.csv and
 # between.txt.
 #   tests/bench/between.sh            the benchmark
 #   tests/bench/between.sh tune       held-out penalties of other options
@@ -127,6 +127,8 @@ out=results/bench/between.csv
         row "$name" "$dir" after c45 ""
         row "$name" "$dir" after quadtree ""
         row "$name" "$dir" after exact ""
+        row "$name" "$dir" pair c45 "--between pair"
+        row "$name" "$dir" pair quadtree "--between pair"
         row "$name" "$dir" pair exact "--between pair"
     done
 } > "$tmp/out"

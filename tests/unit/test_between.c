@@ -290,17 +290,17 @@ static void check_procs_crossing(void)
     remove_run(dir);
 }
 
-/* A third method between two measured sizes (1 KiB and 16 KiB at 8
- * processes): linear is the optimum at 1 KiB (100 us), binomial at 16 KiB
- * (400 us); knomial is second at both (105, 420 us), within 10 % there,
- * and its interpolated times (105 4^s, s the log16 of m / 1 KiB) are below
- * linear's (100 16^s) above 4^s = 1.05, m = 1128.96, and below
+/* A third method between two measured sizes (1 KiB and 16 KiB at 8 and 16
+ * processes, the same times at both): linear is the optimum at 1 KiB (100 us),
+ * binomial at 16 KiB (400 us); knomial is second at both (105, 420 us), within
+ * 10 % there, and its interpolated times (105 4^s, s the log16 of m / 1 KiB)
+ * are below linear's (100 16^s) above 4^s = 1.05, m = 1128.96, and below
  * binomial's (200 2^s) up to 2^s = 200 / 105, m = 13479.2: it takes
- * 1129..13479 in the exact table and the export's insert, and between the
- * pair of neighbours alone (--between pair) the cut is where linear meets
- * binomial, 8^s = 2, m = 2580.3. chain/1024 (segmented at 16 KiB only) is
- * faster than knomial on its line but is no candidate: at 1 KiB its
- * segment is no segmentation. */
+ * 1129..13479 in the exact table and the export's inserts, the C4.5 tree
+ * and the quadtree, and between the pair of neighbours alone (--between
+ * pair) the cut is where linear meets binomial, 8^s = 2, m = 2580.3. chain/1024
+ * (segmented at 16 KiB only) is faster than knomial on its line but is no
+ * candidate: at 1 KiB its segment is no segmentation. */
 static void check_third_method(void)
 {
     char dir[] = "/tmp/autotune-between-third-XXXXXX";
@@ -311,14 +311,20 @@ static void check_third_method(void)
     static const long m[2] = {1024, 16384};
     static const double linear[2] = {100, 1600}, binomial[2] = {200, 400},
                         knomial[2] = {105, 420};
-    for (int i = 0; i < 2; i++) {
-        write_time(meas, "bcast", 8, m[i], "linear", linear[i]);
-        write_time(meas, "bcast", 8, m[i], "binomial", binomial[i]);
-        write_time(meas, "bcast", 8, m[i], "knomial", knomial[i]);
+    for (int procs = 8; procs <= 16; procs += 8) {
+        for (int i = 0; i < 2; i++) {
+            write_time(meas, "bcast", procs, m[i], "linear", linear[i]);
+            write_time(meas, "bcast", procs, m[i], "binomial", binomial[i]);
+            write_time(meas, "bcast", procs, m[i], "knomial", knomial[i]);
+        }
+        fprintf(meas,
+                "bcast,%d,1024,chain,1024,1,101,101,101,101,0,0.001\n"
+                "bcast,%d,16384,chain,1024,1,410,410,410,410,0,0.001\n",
+                procs, procs);
+        fprintf(opt,
+                "bcast,%d,1024,linear,0,100\nbcast,%d,16384,binomial,0,400\n",
+                procs, procs);
     }
-    fprintf(meas, "bcast,8,1024,chain,1024,1,100,100,100,100,0,0.001\n"
-                  "bcast,8,16384,chain,1024,1,300,300,300,300,0,0.001\n");
-    fprintf(opt, "bcast,8,1024,linear,0,100\nbcast,8,16384,binomial,0,400\n");
     fclose(meas);
     fclose(opt);
     struct run_data *r = NULL;
@@ -330,42 +336,58 @@ static void check_third_method(void)
     if (r && rows) {
         CHECK_INT(0, between_table_cuts(r, rows, n, &cuts, &procs_cuts, &ins,
                                         &n_ins));
-        CHECK_INT(1, (long)n_ins);
+        CHECK_INT(2, (long)n_ins);
         CHECK_INT(13479, cuts ? cuts[1] : 0);
-        if (n_ins == 1) {
-            CHECK_STR("knomial", ins[0].m.algorithm);
-            CHECK_INT(1128, ins[0].cut_below);
-            CHECK_INT(13479, ins[0].m.msg_bytes);
-            CHECK_INT(1, (long)ins[0].above);
+        for (size_t i = 0; i < n_ins; i++) {
+            CHECK_STR("knomial", ins[i].m.algorithm);
+            CHECK_INT(1128, ins[i].cut_below);
+            CHECK_INT(13479, ins[i].m.msg_bytes);
+            CHECK_INT(2 * (long)i + 1, (long)ins[i].above);
         }
+        /* the exact table (export and tree -r --exact), the C4.5 tree and
+         * the quadtree, with third methods; then the three without */
         struct train_options o;
         train_options_init(&o);
-        struct decision *d[3] = {NULL, NULL, NULL};
+        o.c45.min_objs = 1;
+        o.max_depth = 3;
+        const char *coll = r->grids[0].name;
+        struct decision *d[6] = {NULL};
+        for (int pair = 0; pair < 2; pair++) {
+            o.is_pair_only = pair;
+            CHECK_INT(0, train_exact(&o, r, -1, &d[3 * pair]));
+            CHECK_INT(
+                0, train_create_decision(r, "c45", &coll, 1, &d[3 * pair + 1]));
+            CHECK_INT(0, d[3 * pair + 1]
+                             ? train_trees(&o, r, -1, NULL, d[3 * pair + 1])
+                             : -1);
+            CHECK_INT(0, train_quadtree(&o, r, -1, &d[3 * pair + 2]));
+        }
+        struct decision *table = NULL;
         CHECK_INT(0, decision_from_table(rows, n, cuts, procs_cuts, ins, n_ins,
-                                         &d[0]));
-        CHECK_INT(0, train_exact(&o, r, -1, &d[1]));
-        o.is_pair_only = true;
-        CHECK_INT(0, train_exact(&o, r, -1, &d[2]));
-        for (int k = 0; k < 2; k++) {
-            for (long b = 1; d[k] && b <= 20000; b++) {
-                const char *want = b <= 1128    ? "linear/0"
+                                         &table));
+        for (int k = 0; k < 7; k++) {
+            const struct decision *dk = k < 6 ? d[k] : table;
+            for (long b = 1; dk && b <= 20000; b++) {
+                const char *want = k >= 3 && k < 6
+                                       ? (b <= 2580 ? "linear/0" : "binomial/0")
+                                   : b <= 1128  ? "linear/0"
                                    : b <= 13479 ? "knomial/0"
                                                 : "binomial/0";
-                if (strcmp(want, choice(d[k], "bcast", 8, b)) != 0) {
-                    fprintf(stderr, "third method %d: m=%ld: %s, expected %s\n",
-                            k, b, choice(d[k], "bcast", 8, b), want);
+                int procs = b % 2 ? 8 : 16;
+                if (strcmp(want, choice(dk, "bcast", procs, b)) != 0) {
+                    fprintf(stderr,
+                            "third method, decision %d: P=%d m=%ld: %s, "
+                            "expected %s\n",
+                            k, procs, b, choice(dk, "bcast", procs, b), want);
                     check_failures++;
                     break;
                 }
             }
         }
-        if (d[2]) {
-            CHECK_STR("linear/0", choice(d[2], "bcast", 8, 2580));
-            CHECK_STR("binomial/0", choice(d[2], "bcast", 8, 2581));
-        }
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < 6; k++) {
             decision_destroy(d[k]);
         }
+        decision_destroy(table);
     }
     free(ins);
     free(cuts);
