@@ -42,9 +42,11 @@ grep -A3 'exact.dec</a>' "$html" | head -1 | grep -q '<td class="n">0.00</td><td
 awk -F, '$4 != "default"' "$run/optimal.csv" | grep -q . || fail "no tuned optimum"
 grep 'rules.conf</a>' "$html" | grep -q '<td class="n">0.00</td><td class="n">0.00</td></tr>' ||
     fail "the Open MPI rules lose somewhere: $(grep 'rules.conf</a>' "$html" | head -1)"
-# Each tree's leaves as tree -r counted them (bcast's tree first).
+# Each collective's decision leaves as tree -r counted them (its tree's,
+# and two more for each third method between training sizes).
 for c in bcast reduce; do
-    want=$(grep -o '^[0-9]* leaves' "$tmp/tree.out" | sed -n "$([ $c = bcast ] && echo 1 || echo 2)p" | cut -d' ' -f1)
+    want=$(build/autotune tree -r "$run" --collectives $c -o "$tmp/one" |
+        sed -n 's/^c45: \([0-9]*\) leaves.*/\1/p')
     grep "href=\"#penalty-$c-tree_dec\"" "$html" | grep -q "<td>c45</td><td class=\"n\">$want</td>" ||
         fail "$c tree.dec: not the $want leaves tree -r built"
 done
