@@ -798,7 +798,8 @@ static int wrap_above(struct decision *d, int c, int64_t cut, int method)
 /* Third methods in region g: at a message cut, between the training sizes
  * around it (the cut moves to the third's start, what lies above it
  * starts at its end); in a leaf, between every two neighbouring training
- * sizes it covers (the leaf splits in three, the next pair above). */
+ * sizes it covers (the leaf splits in three, the next pair above). How
+ * many, or -1 out of memory. */
 static int region_third(const struct placer *pl, struct region g,
                         const struct site_room *room)
 {
@@ -819,9 +820,12 @@ static int region_third(const struct placer *pl, struct region g,
         d->nodes[g.node].msg_cut = c0;
         int child = d->nodes[g.node].child;
         return wrap_above(d, child + 1, c1, third) ||
-               (kind == NODE_QUAD && wrap_above(d, child + 3, c1, third));
+                       (kind == NODE_QUAD &&
+                        wrap_above(d, child + 3, c1, third))
+                   ? -1
+                   : 1;
     }
-    int method = d->leaf_method[g.node], prev = -1;
+    int method = d->leaf_method[g.node], prev = -1, n_third = 0;
     for (int m = 0; m < grid->n_msgs; m++) {
         if (grid->msgs[m] <= g.m_lo || grid->msgs[m] > g.m_hi) {
             continue;
@@ -853,8 +857,9 @@ static int region_third(const struct placer *pl, struct region g,
         decision_set_leaf(d, x, third);
         decision_set_leaf(d, above, method);
         g.node = above;
+        n_third++;
     }
-    return 0;
+    return n_third;
 }
 
 int decision_place_cuts(const struct train_options *opt,
@@ -884,13 +889,14 @@ int decision_place_cuts(const struct train_options *opt,
         int n_nodes = d->n_nodes;
         rc = collect_regions(d, d->roots[dc], INT64_MIN, INT64_MAX, INT64_MIN,
                              INT64_MAX, &regions);
-        for (size_t i = 0; i < regions.n && rc == 0; i++) {
-            rc = region_third(&pl, regions.v[i], &room);
+        for (size_t i = 0; i < regions.n && rc >= 0; i++) {
+            int added = region_third(&pl, regions.v[i], &room);
+            rc = added < 0 ? -1 : rc + added;
         }
         /* a third method above a subtree put its node after that subtree */
-        rc = rc == 0 && d->n_nodes > n_nodes ? decision_renumber(d) : rc;
+        rc = rc > 0 && d->n_nodes > n_nodes && decision_renumber(d) ? -1 : rc;
     }
-    if (rc) {
+    if (rc < 0) {
         fprintf(stderr, "autotune: out of memory\n");
     }
     free(regions.v);

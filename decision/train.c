@@ -419,16 +419,19 @@ int train_trees(const struct train_options *opt, const struct run_data *r,
                  c45_grow(data, &opt->c45, &res) ||
                  decision_add_c45(d, opt->is_combined ? -1 : t, res.tree,
                                   opt->is_combined, opt->max_depth);
-        int n_changed = 0, n_given = 0;
+        int n_changed = 0, n_given = 0, n_third = 0;
         if (rc == 0 && !opt->is_majority) {
             n_changed = train_leaves_by_penalty(opt, r, g0, g1, skip, d);
             rc = n_changed < 0;
         }
         for (int g = g0; rc == 0 && g < g1; g++) {
             int given = train_give_back(opt, r, g, skip, d, g);
-            rc = given < 0 || (!opt->is_next_size &&
-                               decision_place_cuts(opt, r, g, skip, d, g) != 0);
+            int third = given < 0 || opt->is_next_size
+                            ? 0
+                            : decision_place_cuts(opt, r, g, skip, d, g);
+            rc = given < 0 || third < 0;
             n_given += given;
+            n_third += third;
         }
         if (rc == 0 && report) {
             fprintf(report, "%s: C4.5 tree (-m %d -c %g) from %d points\n",
@@ -460,6 +463,13 @@ int train_trees(const struct train_options *opt, const struct run_data *r,
                         "(and gives %d points where the library's default "
                         "was measured faster back to default/0)\n",
                         n_given);
+            }
+            if (n_third > 0) {
+                fprintf(report,
+                        "(and gives %d third methods the sizes between two "
+                        "training sizes where they are faster, in leaves of "
+                        "their own; --between pair for none)\n",
+                        n_third);
             }
             fprintf(report, "\n");
         }
@@ -537,7 +547,7 @@ int train_quadtree(const struct train_options *opt, const struct run_data *r,
         quadtree_build(*out, 0, &in, opt->max_depth, opt->accuracy_pct) ||
         train_give_back(opt, r, 0, skip, *out, 0) < 0 ||
         (!opt->is_next_size &&
-         decision_place_cuts(opt, r, 0, skip, *out, 0) != 0)) {
+         decision_place_cuts(opt, r, 0, skip, *out, 0) < 0)) {
         goto done;
     }
     rc = 0;

@@ -43,7 +43,7 @@ awk -F, '$4 != "default"' "$run/optimal.csv" | grep -q . || fail "no tuned optim
 grep 'rules.conf</a>' "$html" | grep -q '<td class="n">0.00</td><td class="n">0.00</td></tr>' ||
     fail "the Open MPI rules lose somewhere: $(grep 'rules.conf</a>' "$html" | head -1)"
 # Each collective's decision leaves as tree -r counted them (its tree's,
-# and two more for each third method between training sizes).
+# and the leaves of third methods between training sizes).
 for c in bcast reduce; do
     want=$(build/autotune tree -r "$run" --collectives $c -o "$tmp/one" |
         sed -n 's/^c45: \([0-9]*\) leaves.*/\1/p')
