@@ -557,7 +557,7 @@ static bool is_third(const struct run_data *r, const struct run_grid *grid,
     return is_near;
 }
 
-/* Method k's log time at site t's procs i, sample j. */
+/* Method k's log time at site t's procs i, at s in [0, 1]. */
 static double curve_at(const struct run_data *r, const struct run_grid *grid,
                        const struct third_site *t, int i, int k, double at)
 {
@@ -609,7 +609,7 @@ static double change_at(const struct run_data *r, const struct run_grid *grid,
 /* The third method of site t that lowers the summed penalty most (against
  * the faster of the two sides' methods, over its procs and the samples
  * between the two sizes), the samples [*j0, *j1) it takes; -1 when none
- * lowers it. */
+ * lowers it, -2 out of memory. */
 static int third_choice(const struct run_data *r, const struct run_grid *grid,
                         const struct third_site *t, int *j0, int *j1)
 {
@@ -619,7 +619,7 @@ static int third_choice(const struct run_data *r, const struct run_grid *grid,
     /* the two sides' costs: every procs' at every sample */
     double *ref = malloc((size_t)t->n * N * sizeof *ref);
     if (!ref) {
-        return -1;
+        return -2;
     }
     for (int i = 0; i < t->n; i++) {
         for (int j = 0; j < N; j++) {
@@ -732,7 +732,7 @@ static struct third_site site_at(const struct placer *pl, int64_t p_lo,
 }
 
 /* The third method of a site and its sizes (c0, c1] as message values;
- * -1 when none. */
+ * -1 when none, -2 out of memory. */
 static int site_third(const struct placer *pl, const struct third_site *t,
                       long *c0, long *c1)
 {
@@ -744,7 +744,7 @@ static int site_third(const struct placer *pl, const struct third_site *t,
     }
     int k = third_choice(pl->r, grid, t, &j0, &j1);
     if (k < 0) {
-        return -1;
+        return k;
     }
     /* the ends, between the samples: where the lower side's method gives
      * way to the third, and the third to the upper side's */
@@ -813,9 +813,19 @@ static int region_third(const struct placer *pl, struct region g,
             return 0;
         }
         struct third_site t = site_at(pl, g.p_lo, g.p_hi, a, b, room);
-        int third = site_third(pl, &t, &c0, &c1);
+        /* a quad's upper message side is two blocks, one per procs half:
+         * both must have procs the third was chosen on */
+        int32_t p_cut = d->nodes[g.node].procs_cut;
+        bool has_below = false, has_above = false;
+        for (int i = 0; i < t.n; i++) {
+            has_below |= grid->procs[t.ps[i]] <= p_cut;
+            has_above |= grid->procs[t.ps[i]] > p_cut;
+        }
+        int third = kind == NODE_QUAD && !(has_below && has_above)
+                        ? -1
+                        : site_third(pl, &t, &c0, &c1);
         if (third < 0) {
-            return 0;
+            return third == -2 ? -1 : 0;
         }
         d->nodes[g.node].msg_cut = c0;
         int child = d->nodes[g.node].child;
@@ -845,6 +855,9 @@ static int region_third(const struct placer *pl, struct region g,
         }
         int third = prev >= 0 ? site_third(pl, &t, &c0, &c1) : -1;
         prev = m;
+        if (third == -2) {
+            return -1;
+        }
         if (third < 0) {
             continue;
         }
