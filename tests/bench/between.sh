@@ -137,6 +137,8 @@ out=results/bench/between.csv
     sort -u "$tmp/commands.before" | awk 'NR <= 6 { print "#" $0 }'
     echo "# commands (after), for example:"
     sort -u "$tmp/commands.after" | awk 'NR <= 6 { print "#" $0 }'
+    echo "# commands (pair), for example:"
+    sort -u "$tmp/commands.pair" | awk 'NR <= 6 { print "#" $0 }'
 } >> "$tmp/out"
 mv "$tmp/out" "$out"
 summary=results/bench/between.txt
