@@ -46,6 +46,16 @@ static double penalty_slope(int n, const struct between_diff *diff, double s)
 
 enum { N_SAMPLES = 256 };
 
+/* The value at s in [0, 1] between lo and hi, linear in log value
+ * (1023.99999 is 1024). */
+static long value_at(long lo, long hi, double s)
+{
+    double log_lo = log(lo > 1 ? (double)lo : 1);
+    double x = exp(log_lo + s * (log((double)hi) - log_lo));
+    long v = (long)floor(x * (1 + 1e-12));
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
 long between_cut(long lo_value, long hi_value, int n,
                  const struct between_diff *diff)
 {
@@ -97,10 +107,8 @@ long between_cut(long lo_value, long hi_value, int n,
         }
         s = (s0 + s1) / 2;
     }
-    double log_lo = log(lo_value > 1 ? (double)lo_value : 1);
-    double x = exp(log_lo + s * (log((double)hi_value) - log_lo));
-    long cut = (long)floor(x * (1 + 1e-12)); /* 1023.99999 is 1024 */
-    return cut < lo_value ? lo_value : cut >= hi_value ? hi_value - 1 : cut;
+    long cut = value_at(lo_value, hi_value, s);
+    return cut < hi_value ? cut : hi_value - 1;
 }
 
 /* Method k's log time between cells a and b of g as knots (s[], y[]; 2 or
@@ -186,16 +194,6 @@ struct piece {
     int k;
     long from, to;
 };
-
-/* The value at s in [0, 1] between lo and hi, linear in log value, as
- * between_cut rounds it. */
-static long value_at(long lo, long hi, double s)
-{
-    double log_lo = log(lo > 1 ? (double)lo : 1);
-    double x = exp(log_lo + s * (log((double)hi) - log_lo));
-    long v = (long)floor(x * (1 + 1e-12));
-    return v < lo ? lo : v > hi ? hi : v;
-}
 
 static int envelope_at(const struct curve *c, int n, double s)
 {
@@ -376,6 +374,46 @@ static long cell_at(const struct run_grid *grid, int axis, int k, int j)
  * in (lo[axis], hi[axis]] on each, moved between its neighbouring training
  * values on that axis; the other axis's training values it covers are the
  * points that share it. */
+/* Whether value k of axis lies in (lo, hi] and has a training point
+ * there with a value of the other attribute in its range. */
+static bool has_training(const struct placer *pl, int axis, int k,
+                         const int64_t lo[2], const int64_t hi[2])
+{
+    const struct run_grid *grid = &pl->r->grids[pl->g];
+    int other = 1 - axis;
+    int64_t v = axis_value(grid, axis, k);
+    bool has_point = false;
+    for (int j = 0; j < axis_size(grid, other) && !has_point && v > lo[axis] &&
+                    v <= hi[axis];
+         j++) {
+        int64_t w = axis_value(grid, other, j);
+        has_point = w > lo[other] && w <= hi[other] &&
+                    train_is_training(pl->opt, pl->r, pl->g,
+                                      cell_at(grid, axis, k, j), pl->skip);
+    }
+    return has_point;
+}
+
+/* The indexes on axis of the training values around a cut in the ranges
+ * (a: the largest at or below it, b: the smallest above); false when one
+ * is missing. */
+static bool cut_neighbours(const struct placer *pl, int axis, int64_t cut,
+                           const int64_t lo[2], const int64_t hi[2], int *a,
+                           int *b)
+{
+    const struct run_grid *grid = &pl->r->grids[pl->g];
+    *a = *b = -1;
+    for (int k = 0; k < axis_size(grid, axis); k++) {
+        bool has_point = has_training(pl, axis, k, lo, hi);
+        if (has_point && axis_value(grid, axis, k) <= cut) {
+            *a = k;
+        } else if (has_point && *b < 0) {
+            *b = k;
+        }
+    }
+    return *a >= 0 && *b >= 0;
+}
+
 static int place_cut(const struct placer *pl, int i, int axis,
                      const int64_t lo[2], const int64_t hi[2])
 {
@@ -383,24 +421,9 @@ static int place_cut(const struct placer *pl, int i, int axis,
     int other = 1 - axis, n_other = axis_size(grid, other);
     struct decision_node *node = &pl->d->nodes[i];
     int64_t cut = axis == 0 ? node->procs_cut : node->msg_cut;
-    int a = -1, b = -1; /* the indexes of the values around the cut */
-    for (int k = 0; k < axis_size(grid, axis); k++) {
-        int64_t v = axis_value(grid, axis, k);
-        bool has_point = false;
-        for (int j = 0;
-             j < n_other && !has_point && v > lo[axis] && v <= hi[axis]; j++) {
-            int64_t w = axis_value(grid, other, j);
-            has_point = w > lo[other] && w <= hi[other] &&
-                        train_is_training(pl->opt, pl->r, pl->g,
-                                          cell_at(grid, axis, k, j), pl->skip);
-        }
-        if (has_point && v <= cut) {
-            a = k;
-        } else if (has_point && b < 0) {
-            b = k;
-        }
-    }
-    if (a < 0 || b < 0 || (axis == 0 && !procs_cut_moves(grid->procs[a]))) {
+    int a, b; /* the indexes of the values around the cut */
+    if (!cut_neighbours(pl, axis, cut, lo, hi, &a, &b) ||
+        (axis == 0 && !procs_cut_moves(grid->procs[a]))) {
         return 0;
     }
     struct between_diff *diff = malloc((size_t)n_other * sizeof *diff);
@@ -495,7 +518,7 @@ static int place_cuts(const struct placer *pl, int i, int64_t p_lo,
 /* A node with a message cut, or a leaf, and the values it covers. */
 struct region {
     int node;
-    int64_t p_lo, p_hi, m_lo, m_hi; /* (lo, hi] */
+    int64_t lo[2], hi[2]; /* (lo, hi], procs and messages */
 };
 
 struct region_list {
@@ -529,7 +552,7 @@ static int collect_regions(const struct decision *d, int i, int64_t p_lo,
         return -1;
     }
     out->v = grown;
-    out->v[out->n++] = (struct region){i, p_lo, p_hi, m_lo, m_hi};
+    out->v[out->n++] = (struct region){i, {p_lo, m_lo}, {p_hi, m_hi}};
     return 0;
 }
 
@@ -615,7 +638,6 @@ static int third_choice(const struct run_data *r, const struct run_grid *grid,
 {
     enum { N = N_SAMPLES + 1 };
     double lo[N] = {0}, hi[N] = {0};
-    double f_lo[N], f_hi[N];
     /* the two sides' costs: every procs' at every sample */
     double *ref = malloc((size_t)t->n * N * sizeof *ref);
     if (!ref) {
@@ -623,13 +645,13 @@ static int third_choice(const struct run_data *r, const struct run_grid *grid,
     }
     for (int i = 0; i < t->n; i++) {
         for (int j = 0; j < N; j++) {
-            f_lo[j] =
+            double f_lo =
                 curve_at(r, grid, t, i, t->k_lo[i], (double)j / N_SAMPLES);
-            f_hi[j] =
+            double f_hi =
                 curve_at(r, grid, t, i, t->k_hi[i], (double)j / N_SAMPLES);
-            ref[i * N + j] = f_lo[j] < f_hi[j] ? f_lo[j] : f_hi[j];
-            lo[j] += expm1(f_lo[j] - ref[i * N + j]);
-            hi[j] += expm1(f_hi[j] - ref[i * N + j]);
+            ref[i * N + j] = f_lo < f_hi ? f_lo : f_hi;
+            lo[j] += expm1(f_lo - ref[i * N + j]);
+            hi[j] += expm1(f_hi - ref[i * N + j]);
         }
     }
     /* suffix sums of the upper side's costs; the best single cut: the
@@ -681,6 +703,7 @@ static int third_choice(const struct run_data *r, const struct run_grid *grid,
     free(ref);
     return best;
 }
+
 /* The decision's index of r's method k, or -1. */
 static int decision_method(const struct placer *pl, int k)
 {
@@ -754,31 +777,6 @@ static int site_third(const struct placer *pl, const struct third_site *t,
     return *c1 > *c0 ? decision_method(pl, k) : -1;
 }
 
-/* The training message indexes around a node's message cut in region g
- * (a: the largest at or below it, b: the smallest above, with a training
- * point in the region's procs); false when one is missing. */
-static bool cut_neighbours(const struct placer *pl, const struct region *g,
-                           int64_t cut, int *a, int *b)
-{
-    const struct run_grid *grid = &pl->r->grids[pl->g];
-    *a = *b = -1;
-    for (int m = 0; m < grid->n_msgs; m++) {
-        bool has_point = false;
-        for (int p = 0; p < grid->n_procs && !has_point; p++) {
-            has_point = grid->procs[p] > g->p_lo && grid->procs[p] <= g->p_hi &&
-                        grid->msgs[m] > g->m_lo && grid->msgs[m] <= g->m_hi &&
-                        train_is_training(pl->opt, pl->r, pl->g,
-                                          (long)p * grid->n_msgs + m, pl->skip);
-        }
-        if (has_point && grid->msgs[m] <= cut) {
-            *a = m;
-        } else if (has_point && *b < 0) {
-            *b = m;
-        }
-    }
-    return *a >= 0 && *b >= 0;
-}
-
 /* Node c becomes a message split at cut: below it leaf method, above it
  * what c was. */
 static int wrap_above(struct decision *d, int c, int64_t cut, int method)
@@ -809,10 +807,11 @@ static int region_third(const struct placer *pl, struct region g,
     long c0, c1;
     if (kind != NODE_LEAF) {
         int a, b;
-        if (!cut_neighbours(pl, &g, d->nodes[g.node].msg_cut, &a, &b)) {
+        if (!cut_neighbours(pl, 1, d->nodes[g.node].msg_cut, g.lo, g.hi, &a,
+                            &b)) {
             return 0;
         }
-        struct third_site t = site_at(pl, g.p_lo, g.p_hi, a, b, room);
+        struct third_site t = site_at(pl, g.lo[0], g.hi[0], a, b, room);
         /* a quad's upper message side is two blocks, one per procs half:
          * both must have procs the third was chosen on */
         int32_t p_cut = d->nodes[g.node].procs_cut;
@@ -837,21 +836,12 @@ static int region_third(const struct placer *pl, struct region g,
     }
     int method = d->leaf_method[g.node], prev = -1, n_third = 0;
     for (int m = 0; m < grid->n_msgs; m++) {
-        if (grid->msgs[m] <= g.m_lo || grid->msgs[m] > g.m_hi) {
-            continue;
+        if (!has_training(pl, 1, m, g.lo, g.hi)) {
+            continue; /* no training size here: the pair goes on */
         }
         struct third_site t = {0};
         if (prev >= 0) {
-            t = site_at(pl, g.p_lo, g.p_hi, prev, m, room);
-        }
-        bool has_point = false;
-        for (int p = 0; p < grid->n_procs && !has_point; p++) {
-            has_point = grid->procs[p] > g.p_lo && grid->procs[p] <= g.p_hi &&
-                        train_is_training(pl->opt, pl->r, pl->g,
-                                          (long)p * grid->n_msgs + m, pl->skip);
-        }
-        if (!has_point) {
-            continue; /* no training size here: the pair goes on */
+            t = site_at(pl, g.lo[0], g.hi[0], prev, m, room);
         }
         int third = prev >= 0 ? site_third(pl, &t, &c0, &c1) : -1;
         prev = m;
@@ -899,7 +889,6 @@ int decision_place_cuts(const struct train_options *opt,
                               INT64_MIN, INT64_MAX)
                  : -1;
     if (rc == 0 && !opt->is_pair_only) {
-        int n_nodes = d->n_nodes;
         rc = collect_regions(d, d->roots[dc], INT64_MIN, INT64_MAX, INT64_MIN,
                              INT64_MAX, &regions);
         for (size_t i = 0; i < regions.n && rc >= 0; i++) {
@@ -907,7 +896,7 @@ int decision_place_cuts(const struct train_options *opt,
             rc = added < 0 ? -1 : rc + added;
         }
         /* a third method above a subtree put its node after that subtree */
-        rc = rc > 0 && d->n_nodes > n_nodes && decision_renumber(d) ? -1 : rc;
+        rc = rc > 0 && decision_renumber(d) ? -1 : rc;
     }
     if (rc < 0) {
         fprintf(stderr, "autotune: out of memory\n");
