@@ -1,8 +1,9 @@
 /* Cuts between measured sizes (message and communicator): where a
  * decision's method changes between two neighbouring training values, the
  * cut goes where the log-log interpolated measured times of the two methods
- * cross, not at a measured value. Only values strictly between two
- * training values change their method. */
+ * cross, not at a measured value, for each group of communicator sizes
+ * that share the two methods; a third method can take the sizes between.
+ * Only values strictly between two training values change their method. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -508,12 +509,13 @@ static int place_cuts(const struct placer *pl, int i, int64_t p_lo,
     return 0;
 }
 
-/* ---- A third method between two training sizes ----
+/* ---- Between two training sizes, in a tree or quadtree ----
  * Where a decision changes method between two neighbouring training sizes
- * (a message cut), or keeps one (inside a leaf), a third method can be the
- * faster between them on the interpolated times at the training procs
- * there: it then gets the sizes where that lowers the summed penalty most
- * (the printed tree does not change). */
+ * (a message cut), each group of procs that share the two methods gets its
+ * own cut; there, or where it keeps one method (inside a leaf), a third
+ * method can be the faster between them on the interpolated times at the
+ * training procs: it then gets the sizes where that lowers the summed
+ * penalty most (the printed tree does not change). */
 
 /* A node with a message cut, or a leaf, and the values it covers. */
 struct region {
@@ -777,63 +779,304 @@ static int site_third(const struct placer *pl, const struct third_site *t,
     return *c1 > *c0 ? decision_method(pl, k) : -1;
 }
 
-/* Node c becomes a message split at cut: below it leaf method, above it
- * what c was. */
-static int wrap_above(struct decision *d, int c, int64_t cut, int method)
+/* Node c becomes a message split at cut: below it what *below builds
+ * (its index), above it what c was. */
+static int split_above(struct decision *d, int c, int64_t cut, int *below)
 {
     struct decision_node was = d->nodes[c];
     int32_t was_leaf = d->leaf_method[c];
-    int below, above;
-    if (decision_add_split(d, c, false, cut, &below, &above)) {
+    int above;
+    if (decision_add_split(d, c, false, cut, below, &above)) {
         return -1;
     }
     d->nodes[above] = was;
     d->leaf_method[above] = was_leaf;
-    decision_set_leaf(d, below, method);
     return 0;
 }
 
-/* Third methods in region g: at a message cut, between the training sizes
- * around it (the cut moves to the third's start, what lies above it
- * starts at its end); in a leaf, between every two neighbouring training
+/* ---- At a message cut: one choice per group of procs ----
+ * A message cut's node covers many communicator sizes, and between the
+ * two training sizes around it the methods cross at different sizes for
+ * different procs. The procs that share both sides' methods (a group)
+ * share one choice; where the groups' choices differ, the sizes between
+ * the two training sizes become a strip of their own, split by procs. */
+
+/* One group's choice over the sizes between training sizes a < b: its
+ * lower side's method (lo, the decision's index) on (a, c0], third (-1:
+ * none) on (c0, c1], its upper side's (hi) on (c1, b - 1]; the group
+ * covers the procs up to p_hi of its side (0: the node's lower procs,
+ * 1: the upper, of a quad). */
+struct group {
+    int side, lo, hi, third;
+    long c0, c1;
+    int64_t p_hi;
+};
+
+/* Whether groups x and y give every size between a and b the same
+ * role (the lower side's method, the same third, the upper side's); a
+ * group whose two sides have one method and no third fits any without
+ * a third. */
+static bool same_roles(const struct group *x, const struct group *y)
+{
+    bool x_any = x->lo == x->hi && x->third < 0,
+         y_any = y->lo == y->hi && y->third < 0;
+    if (x_any || y_any) {
+        return x->third < 0 && y->third < 0;
+    }
+    return x->third == y->third && x->c0 == y->c0 &&
+           (x->third < 0 || x->c1 == y->c1);
+}
+
+/* The choice of the n procs of site t from first: a third method (unless
+ * only pairs are asked for), else the cut between its two methods; 0, or
+ * -1 out of memory. */
+static int group_choice(const struct placer *pl, const struct third_site *t,
+                        int first, int n, struct group *out)
+{
+    const struct run_grid *grid = &pl->r->grids[pl->g];
+    struct third_site sub = {t->ma,         t->mb,           n,
+                             t->ps + first, t->k_lo + first, t->k_hi + first};
+    long a = grid->msgs[t->ma], b = grid->msgs[t->mb];
+    out->lo = decision_method(pl, sub.k_lo[0]);
+    out->hi = decision_method(pl, sub.k_hi[0]);
+    out->third = -1;
+    out->c0 = out->c1 = a;
+    if (!pl->opt->is_pair_only) {
+        long c0, c1;
+        int third = site_third(pl, &sub, &c0, &c1);
+        if (third == -2) {
+            return -1;
+        }
+        if (third >= 0) {
+            out->third = third;
+            out->c0 = c0;
+            out->c1 = c1;
+            return 0;
+        }
+    }
+    if (sub.k_lo[0] == sub.k_hi[0]) {
+        return 0;
+    }
+    struct between_diff *diff = malloc((size_t)n * sizeof *diff);
+    int n_diff = 0;
+    if (!diff) {
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        long ca = (long)sub.ps[i] * grid->n_msgs + t->ma;
+        n_diff += between_add(pl->r, grid, ca, ca + (t->mb - t->ma),
+                              sub.k_lo[i], sub.k_hi[i], &diff[n_diff]);
+    }
+    out->c0 = out->c1 = n_diff > 0 ? between_cut(a, b, n_diff, diff) : a;
+    free(diff);
+    return 0;
+}
+
+/* The last procs value from p_i on where the decision's method at
+ * msg_bytes is still the one at p_i (below p_j). */
+static int64_t method_ends(const struct placer *pl, int64_t p_i, int64_t p_j,
+                           long msg_bytes)
+{
+    int at_p_i = decision_walk(pl->d, pl->dc, (int)p_i, msg_bytes);
+    for (int64_t v = p_i + 1; v < p_j; v++) {
+        if (decision_walk(pl->d, pl->dc, (int)v, msg_bytes) != at_p_i) {
+            return v - 1;
+        }
+    }
+    return p_j - 1;
+}
+
+/* Appends to out the groups of the procs of side `side`, (p_lo, p_hi],
+ * between message indexes ma < mb: runs of procs with the same two
+ * methods, each ending where its lower side's method ends (its upper
+ * side's, when the two groups share the lower). How many, or -1. */
+static int side_groups(const struct placer *pl, int side, int64_t p_lo,
+                       int64_t p_hi, int ma, int mb,
+                       const struct site_room *room, struct group *out)
+{
+    const struct run_grid *grid = &pl->r->grids[pl->g];
+    struct third_site t = site_at(pl, p_lo, p_hi, ma, mb, room);
+    int n = 0;
+    for (int i = 0, first = 0; i < t.n; i++) {
+        if (i + 1 < t.n && t.k_lo[i + 1] == t.k_lo[first] &&
+            t.k_hi[i + 1] == t.k_hi[first]) {
+            continue;
+        }
+        struct group *g = &out[n++];
+        if (group_choice(pl, &t, first, i + 1 - first, g)) {
+            return -1;
+        }
+        g->side = side;
+        g->p_hi = p_hi;
+        if (i + 1 < t.n) {
+            bool lo_changes = t.k_lo[i + 1] != t.k_lo[i];
+            g->p_hi =
+                method_ends(pl, grid->procs[t.ps[i]], grid->procs[t.ps[i + 1]],
+                            grid->msgs[lo_changes ? ma : mb]);
+        }
+        first = i + 1;
+    }
+    return n;
+}
+
+/* Group g's pieces over the sizes (a, b - 1]: method[i] up to to[i],
+ * none empty, no two neighbours the same method. How many. */
+static int group_pieces(const struct group *g, long a, long b, int method[3],
+                        long to[3])
+{
+    const int m[3] = {g->lo, g->third, g->hi};
+    const long end[3] = {g->c0, g->c1, b - 1};
+    long from = a;
+    int n = 0;
+    for (int i = 0; i < 3; i++) {
+        if (m[i] < 0 || end[i] <= from) {
+            continue; /* no third, or an empty piece */
+        }
+        n -= n > 0 && method[n - 1] == m[i];
+        method[n] = m[i];
+        to[n++] = end[i];
+        from = end[i];
+    }
+    return n;
+}
+
+static bool same_pieces(const struct group *x, const struct group *y, long a,
+                        long b)
+{
+    int mx[3], my[3];
+    long tx[3], ty[3];
+    int n = group_pieces(x, a, b, mx, tx);
+    if (n != group_pieces(y, a, b, my, ty)) {
+        return false;
+    }
+    for (int i = 0; i < n; i++) {
+        if (mx[i] != my[i] || tx[i] != ty[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Node x gives the sizes (a, b - 1] group g's pieces. */
+static int build_pieces(struct decision *d, int x, const struct group *g,
+                        long a, long b)
+{
+    int method[3];
+    long to[3];
+    int n = group_pieces(g, a, b, method, to);
+    for (int i = 0; i + 1 < n; i++) {
+        int below, above;
+        if (decision_add_split(d, x, false, to[i], &below, &above)) {
+            return -1;
+        }
+        decision_set_leaf(d, below, method[i]);
+        x = above;
+    }
+    decision_set_leaf(d, x, method[n - 1]);
+    return 0;
+}
+
+/* The message cut of region g, between the training sizes a < b around
+ * it: the groups of procs of its upper side (both, a quad's) choose;
+ * when they all choose the same, the cut moves to the lower method's end
+ * and a third method goes above it, else the strip (a, b - 1] of each
+ * upper side splits by group. How many third methods, or -1. */
+static int region_cut(const struct placer *pl, struct region r,
+                      const struct site_room *room, struct group *groups)
+{
+    struct decision *d = pl->d;
+    enum node_kind kind = decision_node_kind(d, r.node);
+    struct decision_node n = d->nodes[r.node];
+    int ma, mb, n_groups = 0;
+    if (!cut_neighbours(pl, 1, n.msg_cut, r.lo, r.hi, &ma, &mb)) {
+        return 0;
+    }
+    const struct run_grid *grid = &pl->r->grids[pl->g];
+    long a = grid->msgs[ma], b = grid->msgs[mb];
+    if (b - a < 2) {
+        return 0; /* no size between them */
+    }
+    int n_sides = kind == NODE_QUAD ? 2 : 1;
+    for (int s = 0; s < n_sides; s++) {
+        int64_t p_lo = s == 0 ? r.lo[0] : n.procs_cut;
+        int64_t p_hi = s == 1 || kind != NODE_QUAD ? r.hi[0] : n.procs_cut;
+        int added =
+            side_groups(pl, s, p_lo, p_hi, ma, mb, room, groups + n_groups);
+        if (added <= 0) {
+            return added; /* a side with no procs to choose on: as placed */
+        }
+        n_groups += added;
+    }
+    const struct group *ref = NULL;
+    bool is_one = true;
+    int n_third = 0;
+    for (int i = 0; i < n_groups; i++) {
+        n_third += groups[i].third >= 0;
+        bool is_any = groups[i].lo == groups[i].hi && groups[i].third < 0;
+        ref = ref || is_any ? ref : &groups[i];
+    }
+    for (int i = 0; i < n_groups && ref; i++) {
+        is_one &= same_roles(&groups[i], ref);
+    }
+    if (is_one) {
+        if (!ref) {
+            return 0;
+        }
+        d->nodes[r.node].msg_cut = ref->c0;
+        for (int s = 0; s < n_sides && ref->third >= 0; s++) {
+            int below;
+            if (split_above(d, n.child + 1 + 2 * s, ref->c1, &below)) {
+                return -1;
+            }
+            decision_set_leaf(d, below, ref->third);
+        }
+        return ref->third >= 0;
+    }
+    /* neighbours that give the same pieces become one */
+    int n_kept = 0;
+    n_third = 0;
+    for (int i = 0; i < n_groups; i++) {
+        struct group *last = n_kept > 0 ? &groups[n_kept - 1] : NULL;
+        if (last && last->side == groups[i].side &&
+            same_pieces(last, &groups[i], a, b)) {
+            last->p_hi = groups[i].p_hi;
+            continue;
+        }
+        n_third += groups[i].third >= 0;
+        groups[n_kept++] = groups[i];
+    }
+    n_groups = n_kept;
+    d->nodes[r.node].msg_cut = a;
+    for (int i = 0, x = -1, side = -1; i < n_groups; i++) {
+        const struct group *g = &groups[i];
+        if (g->side != side &&
+            split_above(d, n.child + 1 + 2 * g->side, b - 1, &x)) {
+            return -1;
+        }
+        side = g->side;
+        bool is_last = i + 1 == n_groups || groups[i + 1].side != side;
+        int below = x, above;
+        if (!is_last &&
+            decision_add_split(d, x, true, g->p_hi, &below, &above)) {
+            return -1;
+        }
+        if (build_pieces(d, below, g, a, b)) {
+            return -1;
+        }
+        x = is_last ? -1 : above;
+    }
+    return n_third;
+}
+
+/* Third methods in leaf region g, between every two neighbouring training
  * sizes it covers (the leaf splits in three, the next pair above). How
  * many, or -1 out of memory. */
-static int region_third(const struct placer *pl, struct region g,
-                        const struct site_room *room)
+static int leaf_third(const struct placer *pl, struct region g,
+                      const struct site_room *room)
 {
     struct decision *d = pl->d;
     const struct run_grid *grid = &pl->r->grids[pl->g];
-    enum node_kind kind = decision_node_kind(d, g.node);
     long c0, c1;
-    if (kind != NODE_LEAF) {
-        int a, b;
-        if (!cut_neighbours(pl, 1, d->nodes[g.node].msg_cut, g.lo, g.hi, &a,
-                            &b)) {
-            return 0;
-        }
-        struct third_site t = site_at(pl, g.lo[0], g.hi[0], a, b, room);
-        /* a quad's upper message side is two blocks, one per procs half:
-         * both must have procs the third was chosen on */
-        int32_t p_cut = d->nodes[g.node].procs_cut;
-        bool has_below = false, has_above = false;
-        for (int i = 0; i < t.n; i++) {
-            has_below |= grid->procs[t.ps[i]] <= p_cut;
-            has_above |= grid->procs[t.ps[i]] > p_cut;
-        }
-        int third = kind == NODE_QUAD && !(has_below && has_above)
-                        ? -1
-                        : site_third(pl, &t, &c0, &c1);
-        if (third < 0) {
-            return third == -2 ? -1 : 0;
-        }
-        d->nodes[g.node].msg_cut = c0;
-        int child = d->nodes[g.node].child;
-        return wrap_above(d, child + 1, c1, third) ||
-                       (kind == NODE_QUAD &&
-                        wrap_above(d, child + 3, c1, third))
-                   ? -1
-                   : 1;
-    }
     int method = d->leaf_method[g.node], prev = -1, n_third = 0;
     for (int m = 0; m < grid->n_msgs; m++) {
         if (!has_training(pl, 1, m, g.lo, g.hi)) {
@@ -888,16 +1131,26 @@ int decision_place_cuts(const struct train_options *opt,
                  ? place_cuts(&pl, d->roots[dc], INT64_MIN, INT64_MAX,
                               INT64_MIN, INT64_MAX)
                  : -1;
-    if (rc == 0 && !opt->is_pair_only) {
+    struct group *groups = malloc(2 * (size_t)n_procs * sizeof *groups);
+    rc = rc == 0 && !groups ? -1 : rc;
+    if (rc == 0) {
         rc = collect_regions(d, d->roots[dc], INT64_MIN, INT64_MAX, INT64_MIN,
                              INT64_MAX, &regions);
+        int n_nodes = d->n_nodes;
         for (size_t i = 0; i < regions.n && rc >= 0; i++) {
-            int added = region_third(&pl, regions.v[i], &room);
+            bool is_leaf =
+                decision_node_kind(d, regions.v[i].node) == NODE_LEAF;
+            int added = !is_leaf ? region_cut(&pl, regions.v[i], &room, groups)
+                        : opt->is_pair_only
+                            ? 0
+                            : leaf_third(&pl, regions.v[i], &room);
             rc = added < 0 ? -1 : rc + added;
         }
-        /* a third method above a subtree put its node after that subtree */
-        rc = rc > 0 && decision_renumber(d) ? -1 : rc;
+        /* a strip or third method above a subtree put its nodes after
+         * that subtree */
+        rc = rc >= 0 && d->n_nodes > n_nodes && decision_renumber(d) ? -1 : rc;
     }
+    free(groups);
     if (rc < 0) {
         fprintf(stderr, "autotune: out of memory\n");
     }

@@ -442,10 +442,13 @@ bool between_add(const struct run_data *r, const struct run_grid *g,
  * outside fold skip) between the neighbouring training values of its
  * attribute, to where the methods the decision gives at those two values
  * cross (between_cut over the training points of the other attribute the
- * node covers); then, unless opt->is_pair_only, gives third methods the
- * sizes between two training sizes where they lower the summed penalty
- * (at a message cut, or inside a leaf, in leaves of their own). The choice
- * at every training point stays. The number of third methods, or -1. */
+ * node covers). At a message cut the procs that share the two sizes'
+ * methods choose together, each such group its own cut (the sizes between
+ * the two become a strip split by procs when the groups differ); unless
+ * opt->is_pair_only, a group's choice, and the sizes between two training
+ * sizes inside a leaf, can also be a third method, where it lowers the
+ * summed penalty. The choice at every training point stays. The number of
+ * third methods, or -1. */
 int decision_place_cuts(const struct train_options *opt,
                         const struct run_data *r, int g, int skip,
                         struct decision *d, int dc);

@@ -397,8 +397,82 @@ static void check_third_method(void)
     remove_run(dir);
 }
 
+/* Two groups of procs under one message cut: at 4 and 8 processes linear
+ * (m^0.6) gives way to binomial (2 m^0.5) at 1024 B, at 16 and 32 to
+ * knomial (2048^0.1 m^0.5) at 2048 B; each other's upper method is twice
+ * as slow. Measured at 512 and 4096 B only, the C4.5 tree cuts the message
+ * size at 512 for all, then the procs; each group's sizes between the two
+ * get their own crossing, in the tree, the quadtree and the exact table
+ * alike, where one cut for all would be between the two. */
+static void check_group_cuts(void)
+{
+    char dir[] = "/tmp/autotune-between-groups-XXXXXX";
+    FILE *meas, *opt;
+    if (!new_run(dir, &meas, &opt)) {
+        return;
+    }
+    double c = pow(2048, 0.1);
+    for (int procs = 4; procs <= 32; procs *= 2) {
+        for (long m = 512; m <= 4096; m *= 8) {
+            bool is_small = procs <= 8;
+            double l = time_linear(m), s = sqrt((double)m);
+            double b = (is_small ? 2 : 4 * c) * s, k = (is_small ? 4 : c) * s;
+            write_time(meas, "bcast", procs, m, "linear", l);
+            write_time(meas, "bcast", procs, m, "binomial", b);
+            write_time(meas, "bcast", procs, m, "knomial", k);
+            double best = m == 512 ? l : is_small ? b : k;
+            fprintf(opt, "bcast,%d,%ld,%s,0,%.17g\n", procs, m,
+                    m == 512   ? "linear"
+                    : is_small ? "binomial"
+                               : "knomial",
+                    best);
+        }
+    }
+    fclose(meas);
+    fclose(opt);
+    struct run_data *r = NULL;
+    struct measurement *rows = NULL;
+    size_t n = 0;
+    load_run(dir, &r, &rows, &n);
+    struct decision *d[3] = {NULL};
+    if (r && rows) {
+        struct train_options o;
+        train_options_init(&o);
+        o.c45.min_objs = 1;
+        o.max_depth = 3;
+        const char *coll = r->grids[0].name;
+        CHECK_INT(0, train_create_decision(r, "c45", &coll, 1, &d[0]));
+        CHECK_INT(0, d[0] ? train_trees(&o, r, -1, NULL, d[0]) : -1);
+        CHECK_INT(0, train_quadtree(&o, r, -1, &d[1]));
+        CHECK_INT(0, train_exact(&o, r, -1, &d[2]));
+    }
+    for (int k = 0; k < 3; k++) {
+        for (int procs = 4; d[k] && procs <= 32; procs *= 2) {
+            long cut = procs <= 8 ? 1024 : 2048;
+            const char *upper = procs <= 8 ? "binomial/0" : "knomial/0";
+            for (long m = 1; m <= 20000; m++) {
+                const char *want = m <= cut ? "linear/0" : upper;
+                const char *got = choice(d[k], "bcast", procs, m);
+                if (strcmp(want, got) != 0) {
+                    fprintf(stderr,
+                            "groups, decision %d: P=%d m=%ld: %s, expected "
+                            "%s\n",
+                            k, procs, m, got, want);
+                    check_failures++;
+                    break;
+                }
+            }
+        }
+        decision_destroy(d[k]);
+    }
+    free(rows);
+    run_data_destroy(r);
+    remove_run(dir);
+}
+
 int main(void)
 {
+    check_group_cuts();
     check_third_method();
     check_procs_crossing();
     check_between_cut();
