@@ -81,7 +81,7 @@ if [ "${1:-}" = tune ]; then
         echo "$header"
         for r in "${runs[@]}"; do
             name=${r%%:*} dir=${r#*:}
-            for m in 1 2 4 8 16; do
+            for m in 1 2 4 5 6 8 16; do
                 for c in 10 25 50; do
                     row "$name" "$dir" tune c45 "-m $m -c $c"
                 done
