@@ -92,14 +92,14 @@ static int parse_holdout(struct run_args *a, const char *opt, const char *text)
 {
     char *end;
     long k = strtol(text, &end, 10);
-    if (strcmp(text, "sizes") == 0) {
-        a->train.holdout_sizes = true;
+    if (strcmp(text, "sizes") == 0 || strcmp(text, "procs") == 0) {
+        a->train.holdout_axis = text[0] == 's' ? HOLDOUT_SIZES : HOLDOUT_PROCS;
         a->train.holdout_folds = 2;
         return 0;
     }
     if (end == text || *end != '\0' || k < 2 || k > 1000) {
         fprintf(stderr,
-                "autotune %s: %s: '%s' is neither 'sizes' nor a "
+                "autotune %s: %s: '%s' is neither 'sizes', 'procs' nor a "
                 "number of folds in 2..1000\n",
                 a->cmd, opt, text);
         return -1;
@@ -247,7 +247,12 @@ static void print_penalty(const char *coll, const char *what,
                "timed: not scored)\n",
                s->n_inferred);
     }
-    s->n = s->n_unrunnable = s->n_inferred = 0;
+    if (s->n_untimed) {
+        printf("  (%d more points chose the library's default, which the run "
+               "did not time: not scored)\n",
+               s->n_untimed);
+    }
+    s->n = s->n_unrunnable = s->n_inferred = s->n_untimed = 0;
 }
 
 static void print_default(const struct run_data *r, struct train_scores *s)
@@ -427,9 +432,12 @@ static int train_quadtree_fold(const struct run_args *a,
 
 static void print_held_out_header(const struct run_args *a)
 {
-    printf("held out (%s):\n", a->train.holdout_sizes
-                                   ? "every other message size"
-                                   : "folds of grid points");
+    static const char *const what[] = {
+        [HOLDOUT_POINTS] = "folds of grid points",
+        [HOLDOUT_SIZES] = "every other message size",
+        [HOLDOUT_PROCS] = "every other communicator size",
+    };
+    printf("held out (%s):\n", what[a->train.holdout_axis]);
 }
 
 /* The penalty on grid g of decisions each trained without one fold and
@@ -439,8 +447,9 @@ static int print_held_out(const struct run_args *a, const struct run_data *r,
                           struct train_scores *s)
 {
     misses_as(a, s, "held-out");
-    for (int fold = a->train.holdout_sizes; fold < a->train.holdout_folds;
-         fold++) {
+    /* every other value: trained on the first, scored on the second */
+    for (int fold = a->train.holdout_axis != HOLDOUT_POINTS;
+         fold < a->train.holdout_folds; fold++) {
         struct decision *hd = NULL;
         if (train(a, r, fold, &hd)) {
             decision_destroy(hd);
@@ -458,7 +467,7 @@ static int print_held_out(const struct run_args *a, const struct run_data *r,
 static const char tree_usage[] =
     "usage: autotune tree -r RUN [-m M] [-c C] [--collectives a,b] "
     "[--combined]\n"
-    "                     [--depth N] [--holdout sizes|K] [--near PCT] "
+    "                     [--depth N] [--holdout sizes|procs|K] [--near PCT] "
     "[--leaf penalty|majority]\n"
     "                     [--between cross|pair|next] [--exact] [--misses] "
     "[--emit names,c,c-tree,c-table] [-o STEM]\n";
@@ -553,7 +562,7 @@ done:
 static const char quadtree_usage[] =
     "usage: autotune quadtree -r RUN --collective C [--depth N | --accuracy "
     "PCT]\n"
-    "                         [--holdout sizes|K] [--near PCT] "
+    "                         [--holdout sizes|procs|K] [--near PCT] "
     "[--leaf penalty|majority]\n"
     "                         [--between cross|pair|next] [--misses] "
     "[--emit c,c-tree,c-table] [-o STEM]\n";
@@ -608,7 +617,7 @@ int quadtree_main(int argc, char **argv)
     print_penalty_header();
     misses_as(&a, &s, "training");
     train_score_decision(&a.train, r, 0, d, 0, -1, &s, &depth_sum);
-    long points = s.n + s.n_unrunnable + s.n_inferred;
+    long points = s.n + s.n_unrunnable + s.n_inferred + s.n_untimed;
     print_penalty(grid->name, "quadtree", &s);
     print_default(r, &s);
     if (a.train.holdout_folds) {

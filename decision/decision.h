@@ -334,8 +334,12 @@ struct train_options {
                                equally good labels there (train_labels) */
     bool is_majority;       /* leaves keep C4.5's class, depth-limited
                                quadtree leaves the most common method */
-    int holdout_folds; /* 0: none; 2 with holdout_sizes: every other size */
-    bool holdout_sizes;
+    int holdout_folds;      /* 0: none; 2 when every other value of an axis */
+    enum holdout_axis {
+        HOLDOUT_POINTS, /* folds of grid points */
+        HOLDOUT_SIZES,  /* every other message size */
+        HOLDOUT_PROCS,  /* every other communicator size, but the largest */
+    } holdout_axis;
     bool is_next_size; /* a size between two training sizes takes the next
                           one's method (before: the cut where the two
                           methods' interpolated times cross) */
@@ -348,7 +352,8 @@ struct train_options {
  * leaves by penalty, nothing held out. */
 void train_options_init(struct train_options *opt);
 /* The fold of cell (p * n_msgs + m) of grid g, when points are held out:
- * every other message size, or the grid points of all grids in turn. */
+ * every other message size or communicator size, or the grid points of
+ * all grids in turn. */
 int train_fold_of(const struct train_options *opt, const struct run_data *r,
                   int g, long cell);
 /* Cell of grid g is a training point: it has an optimum and is not in
@@ -474,6 +479,8 @@ struct train_scores {
     double *v; /* room for every cell of the run */
     int n, n_unrunnable;
     int n_inferred; /* points of an adaptive grid never timed: not scored */
+    int n_untimed;  /* points whose choice the run never timed (the
+                       library's default outside the measured sizes) */
     /* NULL, or called for every scored choice that is not the optimum
      * (penalty > 0, a fraction), e.g. to list them */
     void (*on_miss)(void *ctx, const struct run_data *r, int g, long cell,

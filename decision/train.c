@@ -21,8 +21,14 @@ void train_options_init(struct train_options *opt)
 int train_fold_of(const struct train_options *opt, const struct run_data *r,
                   int g, long cell)
 {
-    if (opt->holdout_sizes) {
+    if (opt->holdout_axis == HOLDOUT_SIZES) {
         return (int)(cell % r->grids[g].n_msgs) % 2;
+    }
+    if (opt->holdout_axis == HOLDOUT_PROCS) {
+        /* the largest is trained on: every held-out size lies between two
+         * measured ones, none beyond them (left to the library) */
+        long p = cell / r->grids[g].n_msgs;
+        return p == r->grids[g].n_procs - 1 ? 0 : (int)(p % 2);
     }
     long index = cell;
     for (int e = 0; e < g; e++) {
@@ -66,7 +72,13 @@ void train_score_decision(const struct train_options *opt,
                 continue;
             }
             int k = decision_lookup(d, dc, grid->procs[p], grid->msgs[m]);
-            score_choice(r, g, cell, k, s);
+            /* a decision's methods start with the run's; one after them
+             * (default/0 where the run never timed it) has no time */
+            if (k >= r->n_methods) {
+                s->n_untimed++;
+            } else {
+                score_choice(r, g, cell, k, s);
+            }
             if (depth_sum) {
                 *depth_sum +=
                     decision_depth(d, dc, grid->procs[p], grid->msgs[m]);
@@ -94,7 +106,7 @@ int train_scores_alloc(const struct run_data *r, struct train_scores *s)
         cells += (long)r->grids[g].n_procs * r->grids[g].n_msgs;
     }
     s->v = malloc((size_t)(cells + 1) * sizeof *s->v);
-    s->n = s->n_unrunnable = s->n_inferred = 0;
+    s->n = s->n_unrunnable = s->n_inferred = s->n_untimed = 0;
     s->on_miss = NULL;
     s->miss_ctx = NULL;
     if (!s->v) {
@@ -482,11 +494,32 @@ int train_trees(const struct train_options *opt, const struct run_data *r,
     return 0;
 }
 
+/* The cell nearest to (p, m) along axis (0: its column of procs, 1: its
+ * row of message sizes; the smaller value first) that has a label, or
+ * -1. */
+static long nearest_labelled(const struct run_grid *grid, const int *labels,
+                             int p, int m, int axis)
+{
+    int n = axis == 0 ? grid->n_procs : grid->n_msgs, at = axis == 0 ? p : m;
+    for (int dist = 0; dist < n; dist++) {
+        for (int side = -1; side <= 1; side += 2) {
+            int k = at + side * dist;
+            long cell = axis == 0 ? (long)k * grid->n_msgs + m
+                                  : (long)p * grid->n_msgs + k;
+            if (k >= 0 && k < n && labels[cell] >= 0) {
+                return cell;
+            }
+        }
+    }
+    return -1;
+}
+
 /* The grid's map of training labels (train_labels) with the cells of fold
  * skip replaced by the nearest other cell of their row (the previous
- * message size first), or -1 if none; penalty (NULL: not wanted) gets the
- * penalties of the cell each label came from. labels: scratch of the map's
- * size. */
+ * message size first), or, when the whole row is held out, of their column
+ * (the previous communicator size first); -1 if none; penalty (NULL: not
+ * wanted) gets the penalties of the cell each label came from. labels:
+ * scratch of the map's size. */
 static int fill_map(const struct train_options *opt, const struct run_data *r,
                     int g, int skip, int *labels, int *cells, double *penalty)
 {
@@ -494,29 +527,20 @@ static int fill_map(const struct train_options *opt, const struct run_data *r,
     train_labels(opt, r, g, skip, labels);
     for (int p = 0; p < grid->n_procs; p++) {
         for (int m = 0; m < grid->n_msgs; m++) {
-            long row = (long)p * grid->n_msgs;
-            int found = -1;
-            for (int dist = 0; dist < grid->n_msgs && found < 0; dist++) {
-                for (int side = -1; side <= 1 && found < 0; side += 2) {
-                    int mm = m + side * dist;
-                    if (mm < 0 || mm >= grid->n_msgs || labels[row + mm] < 0) {
-                        continue;
-                    }
-                    found = labels[row + mm];
-                    if (penalty) {
-                        penalty_row(r, grid, row + mm,
-                                    penalty + (row + m) * r->n_methods);
-                    }
-                }
-            }
-            if (found < 0) {
+            long cell = (long)p * grid->n_msgs + m;
+            long from = nearest_labelled(grid, labels, p, m, 1);
+            from = from >= 0 ? from : nearest_labelled(grid, labels, p, m, 0);
+            if (from < 0) {
                 fprintf(stderr,
                         "autotune quadtree: %s P=%d has no point to build "
                         "from\n",
                         grid->name, grid->procs[p]);
                 return -1;
             }
-            cells[row + m] = found;
+            cells[cell] = labels[from];
+            if (penalty) {
+                penalty_row(r, grid, from, penalty + cell * r->n_methods);
+            }
         }
     }
     return 0;

@@ -5,7 +5,8 @@
 # by a resumed sweep that measures nothing; the wide and default Grig and
 # Frodo runs), per
 # collective, the training and held-out penalties (every other message
-# size; 5 folds of grid points) of C4.5 trees, quadtrees and the exact
+# size; 5 folds of grid points; every other communicator size) of C4.5
+# trees, quadtrees and the exact
 # table (export --format dec), before (the cut at the next measured size,
 # tree -m 2 -c 25, quadtree depth 3) and after (crossing cuts, the
 # defaults); each also as "pair" (--between pair: only the two methods on
@@ -57,7 +58,9 @@ row() {
         $cmd --holdout sizes -o "$tmp/x" > "$tmp/sizes"
         # shellcheck disable=SC2086
         $cmd --holdout 5 -o "$tmp/x" > "$tmp/folds"
-        echo "  $cmd --holdout sizes|5" >> "$tmp/commands.$variant"
+        # shellcheck disable=SC2086
+        $cmd --holdout procs -o "$tmp/x" > "$tmp/procs"
+        echo "  $cmd --holdout sizes|5|procs" >> "$tmp/commands.$variant"
         awk -v run="$name" -v coll="$coll" -v b="$builder" -v v="$variant" \
             -v o="$options" '
             FNR == 1 { file++ }
@@ -66,13 +69,14 @@ row() {
             $1 == coll && $3 != "held" && $2 != "default" && file == 1 { tm = $6; tx = $5 }
             $1 == coll && $3 == "held" && file == 1 { sm = $8; sx = $7 }
             $1 == coll && $3 == "held" && file == 2 { fm = $8; fx = $7 }
-            END { printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
-                  run, coll, b, v, o, leaves, tm, tx, sm, sx, fm, fx }' \
-            "$tmp/sizes" "$tmp/folds"
+            $1 == coll && $3 == "held" && file == 3 { pm = $8; px = $7 }
+            END { printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
+                  run, coll, b, v, o, leaves, tm, tx, sm, sx, fm, fx, pm, px }' \
+            "$tmp/sizes" "$tmp/folds" "$tmp/procs"
     done
 }
 
-header="run,collective,builder,variant,options,leaves,train_mean_pct,train_max_pct,sizes_mean_pct,sizes_max_pct,folds_mean_pct,folds_max_pct"
+header="run,collective,builder,variant,options,leaves,train_mean_pct,train_max_pct,sizes_mean_pct,sizes_max_pct,folds_mean_pct,folds_max_pct,procs_mean_pct,procs_max_pct"
 
 if [ "${1:-}" = tune ]; then
     out=results/bench/between-tune.csv
@@ -153,15 +157,17 @@ summary=results/bench/between.txt
             group = $1 ~ /^robust/ ? "dense" : $1 ~ /^heldout/ ? "heldout" : ""
             if (d == 1 && group == "") continue
             k = (d ? group " " $2 : "all") " " $3 " " $4
-            n[k]++; tm[k] += $7; sm[k] += $9; fm[k] += $11
+            n[k]++; tm[k] += $7; sm[k] += $9; fm[k] += $11; pm[k] += $13
             if ($7 > wtm[k]) wtm[k] = $7; if ($8 > wtx[k]) wtx[k] = $8
             if ($9 > wsm[k]) wsm[k] = $9; if ($10 > wsx[k]) wsx[k] = $10
             if ($11 > wfm[k]) wfm[k] = $11; if ($12 > wfx[k]) wfx[k] = $12
+            if ($13 > wpm[k]) wpm[k] = $13; if ($14 > wpx[k]) wpx[k] = $14
             if ($6 > wl[k]) wl[k] = $6 } }
-        END { printf "%-29s %6s | %-22s | %-22s | %-22s | %s\n", "runs builder variant", "n",
-                  "training mean/worst/max", "sizes mean/worst/max", "folds mean/worst/max", "most leaves"
-              for (k in n) printf "%-29s %6d | %6.2f %6.2f %8.2f | %6.2f %6.2f %8.2f | %6.2f %6.2f %8.2f | %s\n",
+        END { printf "%-29s %6s | %-22s | %-22s | %-22s | %-22s | %s\n", "runs builder variant", "n",
+                  "training mean/worst/max", "sizes mean/worst/max", "folds mean/worst/max",
+                  "procs mean/worst/max", "most leaves"
+              for (k in n) printf "%-29s %6d | %6.2f %6.2f %8.2f | %6.2f %6.2f %8.2f | %6.2f %6.2f %8.2f | %6.2f %6.2f %8.2f | %s\n",
                   k, n[k], tm[k] / n[k], wtm[k], wtx[k], sm[k] / n[k], wsm[k], wsx[k],
-                  fm[k] / n[k], wfm[k], wfx[k], wl[k] }' "$out" | sort
+                  fm[k] / n[k], wfm[k], wfx[k], pm[k] / n[k], wpm[k], wpx[k], wl[k] }' "$out" | sort
 } > "$summary"
 cat "$summary"

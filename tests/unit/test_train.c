@@ -36,12 +36,16 @@ static void test_folds(void)
 {
     struct train_options opt;
     train_options_init(&opt);
-    opt.holdout_sizes = true;
+    opt.holdout_axis = HOLDOUT_SIZES;
     opt.holdout_folds = 2;
     for (int c = 0; c < 6; c++) {
         CHECK_INT(c % 3 % 2, train_fold_of(&opt, &run, 0, c));
     }
-    opt.holdout_sizes = false;
+    opt.holdout_axis = HOLDOUT_PROCS; /* 2 procs x 3 sizes: the largest */
+    for (int c = 0; c < 6; c++) {     /* procs is always trained on */
+        CHECK_INT(0, train_fold_of(&opt, &run, 0, c));
+    }
+    opt.holdout_axis = HOLDOUT_POINTS;
     opt.holdout_folds = 4;
     for (int c = 0; c < 6; c++) {
         CHECK_INT(c % 4, train_fold_of(&opt, &run, 0, c));
@@ -66,7 +70,7 @@ static void test_labels(void)
     /* Holding out every other size leaves the 10 B column unlabelled. */
     static const int held[] = {0, -1, 1, 0, -1, 1};
     opt.near_pct = 0;
-    opt.holdout_sizes = true;
+    opt.holdout_axis = HOLDOUT_SIZES;
     opt.holdout_folds = 2;
     train_labels(&opt, &run, 0, 1, labels);
     check_labels("held out", held, labels);
@@ -162,8 +166,39 @@ static void test_quadtree_and_scores(void)
     decision_destroy(d);
 }
 
+/* A decision that names a method after the run's (default/0, which the
+ * run never timed, as the exact table does outside the measured sizes):
+ * its points are counted, not scored, and nothing past the run's times is
+ * read (the last cell included). */
+static void test_untimed_choice(void)
+{
+    static const char *const names[] = {"a/0", "b/0", "default/0"};
+    static const char *const colls[] = {"bcast"};
+    struct decision *d = NULL;
+    CHECK_INT(0, decision_create("exact", 3, names, 1, colls, &d));
+    if (!d) {
+        return;
+    }
+    int root = decision_add_node(d), lo, hi;
+    CHECK_INT(0, decision_add_split(d, root, true, 2, &lo, &hi));
+    decision_set_leaf(d, lo, 1);
+    decision_set_leaf(d, hi, 2);
+    decision_set_root(d, 0, root);
+    CHECK_INT(0, decision_prepare(d));
+    struct train_options opt;
+    train_options_init(&opt);
+    struct train_scores s;
+    CHECK_INT(0, train_scores_alloc(&run, &s));
+    train_score_decision(&opt, &run, 0, d, 0, -1, &s, NULL);
+    CHECK_INT(3, s.n);
+    CHECK_INT(3, s.n_untimed);
+    free(s.v);
+    decision_destroy(d);
+}
+
 int main(void)
 {
+    test_untimed_choice();
     test_folds();
     test_labels();
     test_c45_data();
