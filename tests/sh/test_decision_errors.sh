@@ -20,7 +20,7 @@ expect() { # expect 'message part' args...
 }
 expect "optimal.csv: no point of collective 'allreduce'" tree -r $run --collectives allreduce
 expect "/nonexistent/optimal.csv: No such file" tree -r /nonexistent
-expect "--holdout: '1' is neither 'sizes' nor a number of folds" tree -r $run --holdout 1
+expect "--holdout: '1' is neither 'sizes', 'procs' nor a number of folds" tree -r $run --holdout 1
 expect "--emit: unknown output 'pdf' (valid: names, c, c-table, c-tree)" tree -r $run --emit pdf
 expect "--combined needs two collectives or more" tree -r $run --collectives bcast --combined
 expect "--between: 'near' is not 'cross', 'pair' or 'next'" tree -r $run --between near
