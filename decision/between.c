@@ -371,10 +371,6 @@ static long cell_at(const struct run_grid *grid, int axis, int k, int j)
     return axis == 0 ? (long)k * grid->n_msgs + j : (long)j * grid->n_msgs + k;
 }
 
-/* The cut of node i on axis (0: procs, 1: message size), whose points lie
- * in (lo[axis], hi[axis]] on each, moved between its neighbouring training
- * values on that axis; the other axis's training values it covers are the
- * points that share it. */
 /* Whether value k of axis lies in (lo, hi] and has a training point
  * there with a value of the other attribute in its range. */
 static bool has_training(const struct placer *pl, int axis, int k,
@@ -415,6 +411,10 @@ static bool cut_neighbours(const struct placer *pl, int axis, int64_t cut,
     return *a >= 0 && *b >= 0;
 }
 
+/* The cut of node i on axis (0: procs, 1: message size), whose points lie
+ * in (lo[axis], hi[axis]] on each, moved between its neighbouring training
+ * values on that axis; the other axis's training values it covers are the
+ * points that share it. */
 static int place_cut(const struct placer *pl, int i, int axis,
                      const int64_t lo[2], const int64_t hi[2])
 {
@@ -805,11 +805,13 @@ static int split_above(struct decision *d, int c, int64_t cut, int *below)
  * lower side's method (lo, the decision's index) on (a, c0], third (-1:
  * none) on (c0, c1], its upper side's (hi) on (c1, b - 1]; the group
  * covers the procs up to p_hi of its side (0: the node's lower procs,
- * 1: the upper, of a quad). */
+ * 1: the upper, of a quad). A free group had no procs to choose on: it
+ * keeps the node's cut as placed, or takes whatever the others choose. */
 struct group {
     int side, lo, hi, third;
     long c0, c1;
     int64_t p_hi;
+    bool is_free;
 };
 
 /* Whether groups x and y give every size between a and b the same
@@ -820,6 +822,9 @@ static bool same_roles(const struct group *x, const struct group *y)
 {
     bool x_any = x->lo == x->hi && x->third < 0,
          y_any = y->lo == y->hi && y->third < 0;
+    if (x->is_free || y->is_free) {
+        return true;
+    }
     if (x_any || y_any) {
         return x->third < 0 && y->third < 0;
     }
@@ -837,8 +842,6 @@ static int group_choice(const struct placer *pl, const struct third_site *t,
     struct third_site sub = {t->ma,         t->mb,           n,
                              t->ps + first, t->k_lo + first, t->k_hi + first};
     long a = grid->msgs[t->ma], b = grid->msgs[t->mb];
-    out->lo = decision_method(pl, sub.k_lo[0]);
-    out->hi = decision_method(pl, sub.k_hi[0]);
     out->third = -1;
     out->c0 = out->c1 = a;
     if (!pl->opt->is_pair_only) {
@@ -872,50 +875,79 @@ static int group_choice(const struct placer *pl, const struct third_site *t,
     return 0;
 }
 
-/* The last procs value from p_i on where the decision's method at
- * msg_bytes is still the one at p_i (below p_j). */
-static int64_t method_ends(const struct placer *pl, int64_t p_i, int64_t p_j,
-                           long msg_bytes)
+/* Whether the decision's method at msg_bytes changes between procs v and
+ * v + 1. */
+static bool changes_after(const struct placer *pl, int64_t v, long msg_bytes)
 {
-    int at_p_i = decision_walk(pl->d, pl->dc, (int)p_i, msg_bytes);
-    for (int64_t v = p_i + 1; v < p_j; v++) {
-        if (decision_walk(pl->d, pl->dc, (int)v, msg_bytes) != at_p_i) {
-            return v - 1;
-        }
-    }
-    return p_j - 1;
+    return decision_walk(pl->d, pl->dc, (int)v, msg_bytes) !=
+           decision_walk(pl->d, pl->dc, (int)v + 1, msg_bytes);
 }
 
-/* Appends to out the groups of the procs of side `side`, (p_lo, p_hi],
- * between message indexes ma < mb: runs of procs with the same two
- * methods, each ending where its lower side's method ends (its upper
- * side's, when the two groups share the lower). How many, or -1. */
+static int compare_int64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* Appends to out the groups of side `side`, the procs (p_lo, p_hi],
+ * between message indexes ma < mb: the intervals of procs over which the
+ * decision's methods at both sizes stay the same (they change only just
+ * past a node's procs cut), each choosing on its training procs there
+ * (site_at's: timed at both), or free when it has none, keeping the cut
+ * `placed`. room->ps: scratch of the grid's procs. How many, or -1. */
 static int side_groups(const struct placer *pl, int side, int64_t p_lo,
-                       int64_t p_hi, int ma, int mb,
+                       int64_t p_hi, int ma, int mb, long placed,
                        const struct site_room *room, struct group *out)
 {
     const struct run_grid *grid = &pl->r->grids[pl->g];
+    const struct decision *d = pl->d;
+    long a = grid->msgs[ma], b = grid->msgs[mb];
+    int64_t *ends = malloc(((size_t)d->n_nodes + 1) * sizeof *ends);
+    if (!ends) {
+        return -1;
+    }
+    int n_ends = 0;
+    for (int i = 0; i < d->n_nodes; i++) {
+        enum node_kind kind = decision_node_kind(d, i);
+        int64_t c = d->nodes[i].procs_cut;
+        if ((kind == NODE_PROCS || kind == NODE_QUAD) && c > p_lo && c < p_hi &&
+            (changes_after(pl, c, a) || changes_after(pl, c, b))) {
+            ends[n_ends++] = c;
+        }
+    }
+    qsort(ends, (size_t)n_ends, sizeof *ends, compare_int64);
+    ends[n_ends++] = p_hi;
     struct third_site t = site_at(pl, p_lo, p_hi, ma, mb, room);
-    int n = 0;
-    for (int i = 0, first = 0; i < t.n; i++) {
-        if (i + 1 < t.n && t.k_lo[i + 1] == t.k_lo[first] &&
-            t.k_hi[i + 1] == t.k_hi[first]) {
+    int n = 0, first = 0;
+    for (int e = 0; e < n_ends; e++) {
+        if (e > 0 && ends[e] == ends[e - 1]) {
             continue;
         }
+        /* a procs value inside: its end, or just above its start */
+        int64_t from = e > 0 ? ends[e - 1] : p_lo;
+        int at = (int)(ends[e] != INT64_MAX ? ends[e]
+                       : from != INT64_MIN  ? from + 1
+                                            : 1);
+        int last = first;
+        while (last < t.n && grid->procs[t.ps[last]] <= ends[e]) {
+            last++;
+        }
         struct group *g = &out[n++];
-        if (group_choice(pl, &t, first, i + 1 - first, g)) {
+        *g = (struct group){side,
+                            decision_walk(d, pl->dc, at, a),
+                            decision_walk(d, pl->dc, at, b),
+                            -1,
+                            placed,
+                            placed,
+                            ends[e],
+                            last == first};
+        if (last > first && group_choice(pl, &t, first, last - first, g)) {
+            free(ends);
             return -1;
         }
-        g->side = side;
-        g->p_hi = p_hi;
-        if (i + 1 < t.n) {
-            bool lo_changes = t.k_lo[i + 1] != t.k_lo[i];
-            g->p_hi =
-                method_ends(pl, grid->procs[t.ps[i]], grid->procs[t.ps[i + 1]],
-                            grid->msgs[lo_changes ? ma : mb]);
-        }
-        first = i + 1;
+        first = last;
     }
+    free(ends);
     return n;
 }
 
@@ -976,53 +1008,29 @@ static int build_pieces(struct decision *d, int x, const struct group *g,
     return 0;
 }
 
-/* The message cut of region g, between the training sizes a < b around
- * it: the groups of procs of its upper side (both, a quad's) choose;
- * when they all choose the same, the cut moves to the lower method's end
- * and a third method goes above it, else the strip (a, b - 1] of each
- * upper side splits by group. How many third methods, or -1. */
-static int region_cut(const struct placer *pl, struct region r,
-                      const struct site_room *room, struct group *groups)
+/* Node i's message cut between training sizes a < b, given its groups:
+ * when they all give the sizes between the same roles, its cut moves and
+ * a third method wraps each upper side; else the strip (a, b - 1] of
+ * each upper side splits by group. How many third methods, or -1. */
+static int place_groups(struct decision *d, int i, struct group *groups,
+                        int n_groups, long a, long b)
 {
-    struct decision *d = pl->d;
-    enum node_kind kind = decision_node_kind(d, r.node);
-    struct decision_node n = d->nodes[r.node];
-    int ma, mb, n_groups = 0;
-    if (!cut_neighbours(pl, 1, n.msg_cut, r.lo, r.hi, &ma, &mb)) {
-        return 0;
-    }
-    const struct run_grid *grid = &pl->r->grids[pl->g];
-    long a = grid->msgs[ma], b = grid->msgs[mb];
-    if (b - a < 2) {
-        return 0; /* no size between them */
-    }
-    int n_sides = kind == NODE_QUAD ? 2 : 1;
-    for (int s = 0; s < n_sides; s++) {
-        int64_t p_lo = s == 0 ? r.lo[0] : n.procs_cut;
-        int64_t p_hi = s == 1 || kind != NODE_QUAD ? r.hi[0] : n.procs_cut;
-        int added =
-            side_groups(pl, s, p_lo, p_hi, ma, mb, room, groups + n_groups);
-        if (added <= 0) {
-            return added; /* a side with no procs to choose on: as placed */
-        }
-        n_groups += added;
-    }
+    struct decision_node n = d->nodes[i];
+    int n_sides = decision_node_kind(d, i) == NODE_QUAD ? 2 : 1;
     const struct group *ref = NULL;
     bool is_one = true;
-    int n_third = 0;
-    for (int i = 0; i < n_groups; i++) {
-        n_third += groups[i].third >= 0;
-        bool is_any = groups[i].lo == groups[i].hi && groups[i].third < 0;
-        ref = ref || is_any ? ref : &groups[i];
+    for (int k = 0; k < n_groups && !ref; k++) {
+        const struct group *g = &groups[k];
+        ref = g->is_free || (g->lo == g->hi && g->third < 0) ? NULL : g;
     }
-    for (int i = 0; i < n_groups && ref; i++) {
-        is_one &= same_roles(&groups[i], ref);
+    for (int k = 0; k < n_groups && ref; k++) {
+        is_one &= same_roles(&groups[k], ref);
     }
     if (is_one) {
         if (!ref) {
-            return 0;
+            return 0; /* nothing to move: as placed */
         }
-        d->nodes[r.node].msg_cut = ref->c0;
+        d->nodes[i].msg_cut = ref->c0;
         for (int s = 0; s < n_sides && ref->third >= 0; s++) {
             int below;
             if (split_above(d, n.child + 1 + 2 * s, ref->c1, &below)) {
@@ -1033,28 +1041,26 @@ static int region_cut(const struct placer *pl, struct region r,
         return ref->third >= 0;
     }
     /* neighbours that give the same pieces become one */
-    int n_kept = 0;
-    n_third = 0;
-    for (int i = 0; i < n_groups; i++) {
+    int n_kept = 0, n_third = 0;
+    for (int k = 0; k < n_groups; k++) {
         struct group *last = n_kept > 0 ? &groups[n_kept - 1] : NULL;
-        if (last && last->side == groups[i].side &&
-            same_pieces(last, &groups[i], a, b)) {
-            last->p_hi = groups[i].p_hi;
+        if (last && last->side == groups[k].side &&
+            same_pieces(last, &groups[k], a, b)) {
+            last->p_hi = groups[k].p_hi;
             continue;
         }
-        n_third += groups[i].third >= 0;
-        groups[n_kept++] = groups[i];
+        n_third += groups[k].third >= 0;
+        groups[n_kept++] = groups[k];
     }
-    n_groups = n_kept;
-    d->nodes[r.node].msg_cut = a;
-    for (int i = 0, x = -1, side = -1; i < n_groups; i++) {
-        const struct group *g = &groups[i];
+    d->nodes[i].msg_cut = a;
+    for (int k = 0, x = -1, side = -1; k < n_kept; k++) {
+        const struct group *g = &groups[k];
         if (g->side != side &&
             split_above(d, n.child + 1 + 2 * g->side, b - 1, &x)) {
             return -1;
         }
         side = g->side;
-        bool is_last = i + 1 == n_groups || groups[i + 1].side != side;
+        bool is_last = k + 1 == n_kept || groups[k + 1].side != side;
         int below = x, above;
         if (!is_last &&
             decision_add_split(d, x, true, g->p_hi, &below, &above)) {
@@ -1066,6 +1072,49 @@ static int region_cut(const struct placer *pl, struct region r,
         x = is_last ? -1 : above;
     }
     return n_third;
+}
+
+/* The message cut of region reg, between the training sizes a < b around
+ * it: the groups of procs of its upper side (both, a quad's) choose;
+ * when they all choose the same, the cut moves to the lower method's end
+ * and a third method goes above it, else the strip (a, b - 1] of each
+ * upper side splits by group. How many third methods (one per group that
+ * has one), or -1. */
+static int region_cut(const struct placer *pl, struct region reg,
+                      const struct site_room *room)
+{
+    struct decision *d = pl->d;
+    enum node_kind kind = decision_node_kind(d, reg.node);
+    struct decision_node n = d->nodes[reg.node];
+    int ma, mb, n_groups = 0, n_sides = kind == NODE_QUAD ? 2 : 1;
+    if (!cut_neighbours(pl, 1, n.msg_cut, reg.lo, reg.hi, &ma, &mb)) {
+        return 0;
+    }
+    const struct run_grid *grid = &pl->r->grids[pl->g];
+    long a = grid->msgs[ma], b = grid->msgs[mb];
+    if (b - a < 2) {
+        return 0; /* no size between them */
+    }
+    /* each side's intervals end at a procs cut or at its end */
+    struct group *groups =
+        malloc(2 * ((size_t)d->n_nodes + 1) * sizeof *groups);
+    if (!groups) {
+        return -1;
+    }
+    for (int s = 0; s < n_sides; s++) {
+        int64_t p_lo = s == 0 ? reg.lo[0] : n.procs_cut;
+        int64_t p_hi = s == 1 || kind != NODE_QUAD ? reg.hi[0] : n.procs_cut;
+        int added = side_groups(pl, s, p_lo, p_hi, ma, mb, n.msg_cut, room,
+                                groups + n_groups);
+        if (added < 0) {
+            free(groups);
+            return -1;
+        }
+        n_groups += added;
+    }
+    int rc = place_groups(d, reg.node, groups, n_groups, a, b);
+    free(groups);
+    return rc;
 }
 
 /* Third methods in leaf region g, between every two neighbouring training
@@ -1131,8 +1180,6 @@ int decision_place_cuts(const struct train_options *opt,
                  ? place_cuts(&pl, d->roots[dc], INT64_MIN, INT64_MAX,
                               INT64_MIN, INT64_MAX)
                  : -1;
-    struct group *groups = malloc(2 * (size_t)n_procs * sizeof *groups);
-    rc = rc == 0 && !groups ? -1 : rc;
     if (rc == 0) {
         rc = collect_regions(d, d->roots[dc], INT64_MIN, INT64_MAX, INT64_MIN,
                              INT64_MAX, &regions);
@@ -1140,7 +1187,7 @@ int decision_place_cuts(const struct train_options *opt,
         for (size_t i = 0; i < regions.n && rc >= 0; i++) {
             bool is_leaf =
                 decision_node_kind(d, regions.v[i].node) == NODE_LEAF;
-            int added = !is_leaf ? region_cut(&pl, regions.v[i], &room, groups)
+            int added = !is_leaf ? region_cut(&pl, regions.v[i], &room)
                         : opt->is_pair_only
                             ? 0
                             : leaf_third(&pl, regions.v[i], &room);
@@ -1150,7 +1197,6 @@ int decision_place_cuts(const struct train_options *opt,
          * that subtree */
         rc = rc >= 0 && d->n_nodes > n_nodes && decision_renumber(d) ? -1 : rc;
     }
-    free(groups);
     if (rc < 0) {
         fprintf(stderr, "autotune: out of memory\n");
     }

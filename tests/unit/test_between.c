@@ -470,8 +470,134 @@ static void check_group_cuts(void)
     remove_run(dir);
 }
 
+static int compare_long(const void *x, const void *y)
+{
+    long a = *(const long *)x, b = *(const long *)y;
+    return (a > b) - (a < b);
+}
+
+/* Whether, at procs between message sizes a < b, d's choices are the
+ * method at a, then at most one other, then the method at b (each part
+ * possibly empty); says where not. The choices change only just past a
+ * message cut: cuts (n, ascending) are d's. */
+static bool is_lo_third_hi(const struct decision *d, int c, const long *cuts,
+                           int n, int procs, long a, long b, const char *what)
+{
+    int lo = decision_lookup(d, c, procs, a),
+        hi = decision_lookup(d, c, procs, b);
+    int phase = 0, third = -1; /* 0: lo, 1: a third, 2: hi */
+    for (int i = -1; i < n; i++) {
+        long m = i < 0 ? a + 1 : cuts[i] + 1;
+        if (m <= a || m >= b) {
+            continue;
+        }
+        int k = decision_lookup(d, c, procs, m);
+        int now = phase == 0 && k == lo                                ? 0
+                  : phase <= 1 && (third < 0 || k == third) && k != hi ? 1
+                  : k == hi                                            ? 2
+                                                                       : -1;
+        if (now < 0 || now < phase) {
+            fprintf(stderr, "%s: P=%d between %ld and %ld: %s at %ld\n", what,
+                    procs, a, b, d->methods[k], m);
+            return false;
+        }
+        third = now == 1 ? k : third;
+        phase = now;
+    }
+    return true;
+}
+
+/* The small real run (tests/decision/run) with each of some measurement
+ * rows left out in turn (a method untimed at one point, as on an adaptive
+ * grid): between every two neighbouring sizes at every procs, every
+ * C4.5 tree's and quadtree's choices go from the method at the smaller
+ * size to the one at the larger, with at most one method between. */
+static void check_lo_third_hi(void)
+{
+    FILE *in = fopen("tests/decision/run/measurements.csv", "r");
+    CHECK(in != NULL);
+    if (!in) {
+        return;
+    }
+    static char lines[4096][256];
+    int n = 0;
+    while (n < 4096 && fgets(lines[n], sizeof lines[n], in)) {
+        n++;
+    }
+    CHECK(!fgets(lines[0], sizeof lines[0], in)); /* all of it read */
+    fclose(in);
+    /* every 3rd row of bcast's and reduce's, and none */
+    for (int skip = 0; skip < n; skip += skip == 0 ? 1 : 3) {
+        char dir[] = "/tmp/autotune-between-skip-XXXXXX";
+        if (!mkdtemp(dir)) {
+            check_failures++;
+            return;
+        }
+        char path[4096];
+        snprintf(path, sizeof path, "%s/measurements.csv", dir);
+        FILE *out = fopen(path, "w");
+        for (int i = 0; out && i < n; i++) {
+            if (i == 0 || i != skip) {
+                fputs(lines[i], out);
+            }
+        }
+        if (out) {
+            fclose(out);
+        }
+        snprintf(path, sizeof path, "cp tests/decision/run/optimal.csv %s/",
+                 dir);
+        CHECK_INT(0, system(path));
+        struct run_data *r = NULL;
+        CHECK_INT(0, run_data_load(dir, NULL, 0, &r));
+        for (int g = 0; r && g < r->n_grids; g++) {
+            struct train_options o;
+            train_options_init(&o);
+            o.c45.min_objs = 1;
+            const char *coll = r->grids[g].name;
+            struct decision *d[2] = {NULL, NULL};
+            CHECK_INT(0, train_create_decision(r, "c45", &coll, 1, &d[0]));
+            struct run_data one = *r;
+            one.grids = &r->grids[g];
+            one.n_grids = 1;
+            CHECK_INT(0, d[0] ? train_trees(&o, &one, -1, NULL, d[0]) : -1);
+            o.max_depth = 4;
+            CHECK_INT(0, train_quadtree(&o, &one, -1, &d[1]));
+            const struct run_grid *grid = &r->grids[g];
+            for (int k = 0; k < 2; k++) {
+                bool ok = d[k] != NULL;
+                long *cuts = malloc(((size_t)(d[k] ? d[k]->n_nodes : 0) + 1) *
+                                    sizeof *cuts);
+                int n_cuts = 0;
+                for (int i = 0; ok && cuts && i < d[k]->n_nodes; i++) {
+                    if (d[k]->leaf_method[i] < 0) {
+                        cuts[n_cuts++] = (long)d[k]->nodes[i].msg_cut;
+                    }
+                }
+                qsort(cuts, (size_t)n_cuts, sizeof *cuts, compare_long);
+                ok &= cuts != NULL;
+                for (int p = 0; ok && p < grid->n_procs; p++) {
+                    for (int m = 0; ok && m + 1 < grid->n_msgs; m++) {
+                        char what[64];
+                        snprintf(what, sizeof what, "%s %s, row %d left out",
+                                 coll, k ? "quadtree" : "tree", skip);
+                        ok = is_lo_third_hi(d[k], 0, cuts, n_cuts,
+                                            grid->procs[p], grid->msgs[m],
+                                            grid->msgs[m + 1], what);
+                    }
+                }
+                free(cuts);
+                check_failures += !ok;
+                decision_destroy(d[k]);
+            }
+        }
+        run_data_destroy(r);
+        remove_run(dir);
+    }
+}
+
 int main(void)
 {
+    check_lo_third_hi();
     check_group_cuts();
     check_third_method();
     check_procs_crossing();
