@@ -487,10 +487,10 @@ static bool is_lo_third_hi(const struct decision *d, int c, const long *cuts,
         hi = decision_lookup(d, c, procs, b);
     int phase = 0, third = -1; /* 0: lo, 1: a third, 2: hi */
     for (int i = -1; i < n; i++) {
-        long m = i < 0 ? a + 1 : cuts[i] + 1;
-        if (m <= a || m >= b) {
-            continue;
+        if (i >= 0 && (cuts[i] < a || cuts[i] >= b - 1)) {
+            continue; /* the cut of no size between them (or no cut) */
         }
+        long m = i < 0 ? a + 1 : cuts[i] + 1;
         int k = decision_lookup(d, c, procs, m);
         int now = phase == 0 && k == lo                                ? 0
                   : phase <= 1 && (third < 0 || k == third) && k != hi ? 1
