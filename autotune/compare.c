@@ -722,6 +722,8 @@ struct grid_replay {
     struct replay_point *rp;
     const struct coll_def *coll;
     struct search_method labels[GRID_MAX_LABELS]; /* a label's method */
+    int segs_run[CONFIG_MAX_SEGS]; /* the run's segment sizes (or --segments) */
+    int n_segs_run;
     int n_labels;
     double *chosen_us; /* per point: the strategy's choice where measured */
 };
@@ -811,6 +813,40 @@ static double grid_penalty(void *ctx, int pi, int mi, int label)
         return -1;
     }
     return (rec->mean_us - chosen_us) / chosen_us;
+}
+
+/* The segment size between two labels', of those the run timed. */
+static int grid_between(void *ctx, int a, int b, double f)
+{
+    struct grid_replay *g = ctx;
+    struct search_method m;
+    if (grid_method_between(&g->labels[a], &g->labels[b], f, g->segs_run,
+                            g->n_segs_run, &m) != 0) {
+        return -1;
+    }
+    return grid_label(g, &m);
+}
+
+/* The segment sizes the run timed (those of --segments if given), ascending,
+ * into g. */
+static void grid_run_segments(struct grid_replay *g)
+{
+    g->n_segs_run = 0;
+    for (size_t i = 0; i < g->ix->n; i++) {
+        int seg = g->ix->records[i]->segment_bytes;
+        int k = 0;
+        while (k < g->n_segs_run && g->segs_run[k] < seg) {
+            k++;
+        }
+        bool is_new = k == g->n_segs_run || g->segs_run[k] != seg;
+        if (seg > 0 && is_new && g->n_segs_run < CONFIG_MAX_SEGS &&
+            seg_filter_keeps(g->segs, seg)) {
+            memmove(&g->segs_run[k + 1], &g->segs_run[k],
+                    (size_t)(g->n_segs_run - k) * sizeof *g->segs_run);
+            g->segs_run[k] = seg;
+            g->n_segs_run++;
+        }
+    }
 }
 
 struct grid_score {
@@ -976,7 +1012,7 @@ static int grid_replay_strategy(const char *run, struct grid_replay *g,
             continue;
         }
         struct refine_grid grid = {procs, g->n_procs, msgs, g->n_msgs};
-        struct refine_oracle o = {grid_measure, grid_penalty, g};
+        struct refine_oracle o = {grid_measure, grid_penalty, grid_between, g};
         g->points = dense;
         g->coll = coll_find(points[at]->collective);
         g->n_labels = 0;
@@ -1044,6 +1080,7 @@ static int compare_grid(const char *run, const struct record_index *ix,
             g->series = search_series_create();
             g->r = &r;
             g->rp = rp;
+            grid_run_segments(g);
             snprintf(row->name, sizeof row->name, "%s%s",
                      search_strategies[s].name, is_uniform ? "@uniform" : "");
             rc = g->series

@@ -1,6 +1,7 @@
 /* The grid's points and candidate methods, shared by the sweep, its
  * progress estimate and `autotune plan`, so they walk the same grid. */
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,6 +98,32 @@ int grid_list_points(const struct config *c, struct config_point **out)
                 (*out)[n++] =
                     (struct config_point){ci, c->procs[pi], sizes[mi]};
             }
+        }
+    }
+    return 0;
+}
+
+int grid_method_between(const struct search_method *a,
+                        const struct search_method *b, double f,
+                        const int *segs, int n_segs, struct search_method *out)
+{
+    if (a->alg != b->alg || (a->seg_bytes > 0) != (b->seg_bytes > 0)) {
+        return -1;
+    }
+    *out = *a;
+    if (a->seg_bytes == b->seg_bytes) {
+        return 0;
+    }
+    double la = log2(a->seg_bytes), lb = log2(b->seg_bytes);
+    double want = (1 - f) * la + f * lb, lo = fmin(la, lb), hi = fmax(la, lb);
+    out->seg_bytes =
+        fabs(want - la) <= fabs(want - lb) ? a->seg_bytes : b->seg_bytes;
+    double off = fabs(want - log2(out->seg_bytes));
+    for (int i = 0; i < n_segs; i++) {
+        double l = segs[i] > 0 ? log2(segs[i]) : -1;
+        if (l > lo && l < hi && fabs(want - l) < off) {
+            out->seg_bytes = segs[i];
+            off = fabs(want - l);
         }
     }
     return 0;

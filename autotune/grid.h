@@ -25,6 +25,15 @@ int grid_list_points(const struct config *c, struct config_point **out);
 int grid_point_methods(const struct config *c, int ci, long msg_bytes,
                        struct search_method *out);
 
+/* The method between a and b at fraction f (0: a, 1: b) when both are one
+ * algorithm, both segmented or both not: the segment size of segs
+ * (ascending, n_segs) between theirs nearest the geometric interpolation
+ * (theirs only when segs is empty). Returns 0, or -1 when they are not one
+ * algorithm so. */
+int grid_method_between(const struct search_method *a,
+                        const struct search_method *b, double f,
+                        const int *segs, int n_segs, struct search_method *out);
+
 /* The order of the methods at a point: algorithm table order, segments
  * ascending (negative, 0 or positive, as for qsort). */
 int grid_method_cmp(const struct search_method *a,

@@ -665,6 +665,21 @@ struct adaptive_walk {
     double *chosen_us;
 };
 
+/* The label of method m (a candidate, so there is room). */
+static int adaptive_label(struct adaptive_walk *a,
+                          const struct search_method *m)
+{
+    int label = 0;
+    while (label < a->n_methods &&
+           grid_method_cmp(&a->methods[label], m) != 0) {
+        label++;
+    }
+    if (label == a->n_methods) {
+        a->methods[a->n_methods++] = *m;
+    }
+    return label;
+}
+
 static const struct measurement *adaptive_record(const struct adaptive_walk *a,
                                                  int pi, int mi, int label)
 {
@@ -689,13 +704,7 @@ static int adaptive_measure(void *ctx, int pi, int mi, int *label,
     }
     a->row[pi * a->n_sizes + mi] =
         a->w->out->n_optimal > before ? (long)before : -1;
-    for (*label = 0; *label < a->n_methods &&
-                     grid_method_cmp(&a->methods[*label], &chosen) != 0;
-         (*label)++) {
-    }
-    if (*label == a->n_methods) {
-        a->methods[a->n_methods++] = chosen;
-    }
+    *label = adaptive_label(a, &chosen);
     const struct measurement *m = adaptive_record(a, pi, mi, *label);
     *time_us = m && m->is_applicable ? m->mean_us : -1;
     a->chosen_us[pi * a->n_sizes + mi] = *time_us;
@@ -712,6 +721,19 @@ static double adaptive_penalty(void *ctx, int pi, int mi, int label)
         return -1;
     }
     return (m->mean_us - chosen_us) / chosen_us;
+}
+
+/* The configured segment size between two labels' (search/refine.h). */
+static int adaptive_between(void *ctx, int a, int b, double f)
+{
+    struct adaptive_walk *w = ctx;
+    const struct config *c = w->w->s->cfg;
+    struct search_method m;
+    if (grid_method_between(&w->methods[a], &w->methods[b], f, c->seg_sizes,
+                            c->n_segs, &m) != 0) {
+        return -1;
+    }
+    return adaptive_label(w, &m);
 }
 
 /* One collective on the adaptive grid: the walk measures what it chooses
@@ -741,7 +763,8 @@ static int adaptive_collective(struct point_walk *w, const long *sizes,
     }
     struct refine_grid grid = {c->procs, c->n_procs, sizes, n_sizes};
     struct refine_params params = REFINE_PARAMS_DEFAULT;
-    struct refine_oracle oracle = {adaptive_measure, adaptive_penalty, a};
+    struct refine_oracle oracle = {adaptive_measure, adaptive_penalty,
+                                   adaptive_between, a};
     rc = rc == 0 ? refine_walk(&grid, &params, &oracle, points) : rc;
     size_t n_rows = 0;
     for (size_t i = 0; rc == 0 && i < n; i++) {

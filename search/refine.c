@@ -74,13 +74,24 @@ static bool is_near_optimal(const struct walker *w, int pi, int mi, int label)
     return penalty >= 0 && penalty <= w->params->agree_penalty;
 }
 
+/* The method between labels a and b at fraction f, or -1. */
+static int between(const struct walker *w, int a, int b, double f)
+{
+    if (a < 0 || b < 0) {
+        return -1;
+    }
+    return a == b ? a : w->o->between ? w->o->between(w->o->ctx, a, b, f) : -1;
+}
+
 /* Two measured points agree when one of their methods is within
- * agree_penalty of the optimum at both. */
+ * agree_penalty of the optimum at both, or when both are one algorithm
+ * (its best segment size drifts). */
 static bool agree(const struct walker *w, int pa, int ma, int pb, int mb)
 {
     int a = at(w, pa, ma)->label, b = at(w, pb, mb)->label;
     return (is_near_optimal(w, pa, ma, a) && is_near_optimal(w, pb, mb, a)) ||
-           (is_near_optimal(w, pa, ma, b) && is_near_optimal(w, pb, mb, b));
+           (is_near_optimal(w, pa, ma, b) && is_near_optimal(w, pb, mb, b)) ||
+           between(w, a, b, 0.5) >= 0;
 }
 
 static double coord_procs(const struct walker *w, int pi)
@@ -123,20 +134,68 @@ static double interpolate(const struct walker *w, const struct rect *r, int pi,
     return exp(lt);
 }
 
+/* A corner's method that is near optimal at all four corners, or -1 (a
+ * rectangle split as far as it goes can still have two). */
+static int covering_label(const struct walker *w, const struct rect *r)
+{
+    int ps[2] = {r->p0, r->p1}, ms[2] = {r->m0, r->m1};
+    for (int c = 0; c < 4; c++) {
+        int label = at(w, ps[c / 2], ms[c % 2])->label;
+        bool covers = label >= 0;
+        for (int k = 0; k < 4 && covers; k++) {
+            covers = is_near_optimal(w, ps[k / 2], ms[k % 2], label);
+        }
+        if (covers) {
+            return label;
+        }
+    }
+    return -1;
+}
+
+/* The method a point of r inherits from its corners: the one that covers
+ * them; else, where the corners of its nearer procs side are one
+ * algorithm, that algorithm at the segment size between theirs (between
+ * all four where they all are); else its nearest corner's. */
+static int inherited_label(const struct walker *w, const struct rect *r, int pi,
+                           int mi)
+{
+    int cover = covering_label(w, r);
+    if (cover >= 0) {
+        return cover;
+    }
+    double u, v;
+    position(w, r, pi, mi, &u, &v);
+    int lo =
+        between(w, at(w, r->p0, r->m0)->label, at(w, r->p0, r->m1)->label, v);
+    int hi =
+        between(w, at(w, r->p1, r->m0)->label, at(w, r->p1, r->m1)->label, v);
+    int all = between(w, lo, hi, u), near = u <= 0.5 ? lo : hi;
+    if (all >= 0 || near >= 0) {
+        return all >= 0 ? all : near;
+    }
+    return at(w, u <= 0.5 ? r->p0 : r->p1, v <= 0.5 ? r->m0 : r->m1)->label;
+}
+
 static bool has_interior(const struct rect *r)
 {
     return r->p1 - r->p0 > 1 || r->m1 - r->m0 > 1;
 }
 
 /* Whether a measured point of r that is not a corner agrees with the
- * corners it lies between (those of its edge when it is on one) and with
- * their interpolated time. */
+ * corners it lies between (those of its edge when it is on one), holds the
+ * method it would have inherited from them within agree_penalty where that
+ * is known, and fits their interpolated time. */
 static bool fits(const struct walker *w, const struct rect *r, int pi, int mi)
 {
     int pa = pi == r->p1 ? r->p1 : r->p0, pb = pi == r->p0 ? r->p0 : r->p1;
     int ma = mi == r->m1 ? r->m1 : r->m0, mb = mi == r->m0 ? r->m0 : r->m1;
     if (!agree(w, pi, mi, pa, ma) || !agree(w, pi, mi, pa, mb) ||
         !agree(w, pi, mi, pb, ma) || !agree(w, pi, mi, pb, mb)) {
+        return false;
+    }
+    struct rect between = {pa, pb, ma, mb};
+    if (penalty_at(w, pi, mi, inherited_label(w, &between, pi, mi)) >
+        w->params->agree_penalty) {
         return false;
     }
     double want = interpolate(w, r, pi, mi), got = at(w, pi, mi)->time_us;
@@ -250,42 +309,17 @@ static int coarse_msgs(const struct refine_grid *g, int step, int *idx)
     return n;
 }
 
-/* A corner's method that is near optimal at all four corners, or -1 (a
- * rectangle split as far as it goes can still have two). */
-static int covering_label(const struct walker *w, const struct rect *r)
-{
-    int ps[2] = {r->p0, r->p1}, ms[2] = {r->m0, r->m1};
-    for (int c = 0; c < 4; c++) {
-        int label = at(w, ps[c / 2], ms[c % 2])->label;
-        bool covers = label >= 0;
-        for (int k = 0; k < 4 && covers; k++) {
-            covers = is_near_optimal(w, ps[k / 2], ms[k % 2], label);
-        }
-        if (covers) {
-            return label;
-        }
-    }
-    return -1;
-}
-
-/* Every unmeasured point of a kept rectangle: the method that covers its
- * corners, else its nearest corner's, and the corners' interpolated
- * time. */
+/* Every unmeasured point of a kept rectangle: its inherited method and
+ * the corners' interpolated time. */
 static void infer(struct walker *w, const struct rect *r)
 {
-    int cover = covering_label(w, r);
     for (int pi = r->p0; pi <= r->p1; pi++) {
         for (int mi = r->m0; mi <= r->m1; mi++) {
             struct refine_point *pt = at(w, pi, mi);
-            if (pt->is_measured) {
-                continue;
+            if (!pt->is_measured) {
+                pt->label = inherited_label(w, r, pi, mi);
+                pt->time_us = interpolate(w, r, pi, mi);
             }
-            double u, v;
-            position(w, r, pi, mi, &u, &v);
-            const struct refine_point *near =
-                at(w, u <= 0.5 ? r->p0 : r->p1, v <= 0.5 ? r->m0 : r->m1);
-            pt->label = cover >= 0 ? cover : near->label;
-            pt->time_us = interpolate(w, r, pi, mi);
         }
     }
 }
@@ -362,6 +396,24 @@ static int probe(struct walker *w, int min_points)
     return n;
 }
 
+/* Wants one point, at message index mi, of every procs with nothing
+ * measured; returns how many. */
+static int probe_rows(struct walker *w, int mi)
+{
+    int n = 0;
+    for (int pi = 0; pi < w->g->n_procs; pi++) {
+        bool is_seen = false;
+        for (int k = 0; k < w->g->n_msgs && !is_seen; k++) {
+            is_seen = at(w, pi, k)->is_measured;
+        }
+        if (!is_seen) {
+            w->wanted[(size_t)pi * (size_t)w->g->n_msgs + (size_t)mi] = 1;
+            n++;
+        }
+    }
+    return n;
+}
+
 static void clear(const struct refine_grid *g, struct refine_point *out)
 {
     for (size_t i = 0; i < (size_t)g->n_procs * (size_t)g->n_msgs; i++) {
@@ -406,7 +458,7 @@ int refine_uniform(const struct refine_grid *g, int n_points,
 {
     int *cp = malloc(((size_t)g->n_procs + 1) * sizeof *cp);
     int *cm = malloc(((size_t)g->n_msgs + 1) * sizeof *cm);
-    struct refine_params none = {1, 0, 0, 0};
+    struct refine_params none = {1, 0, 0, 0, 0};
     struct walker w = {g, &none, o, out, {NULL, 0, 0}, {NULL, 0, 0}, NULL};
     int rc = cp && cm ? 0 : -1;
     clear(g, out);
@@ -453,6 +505,14 @@ int refine_walk(const struct refine_grid *g, const struct refine_params *p,
      * island of another method between agreeing corners); one that does
      * not fit splits the rectangle. */
     while (rc == 0 && p->probe_points > 0 && probe(&w, p->probe_points)) {
+        rc = measure_wanted(&w);
+        rc = rc == 0 ? settle(&w) : rc;
+    }
+    /* A communicator size between coarse ones whose method differs from
+     * theirs at every message size (robust-08's and -12's reduce at 13
+     * ranks, 20 % behind with binary) is seen where it is cheap to look. */
+    int row_mi = p->coarse_msg_step < g->n_msgs ? p->coarse_msg_step : 0;
+    if (rc == 0 && p->probe_rows && probe_rows(&w, row_mi)) {
         rc = measure_wanted(&w);
         rc = rc == 0 ? settle(&w) : rc;
     }

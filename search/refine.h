@@ -28,11 +28,16 @@ struct refine_params {
     /* A rectangle kept with at least this many points unmeasured besides
      * its corners, none measured, gets its centre measured (0: never). */
     int probe_points;
+    /* Non-zero: every procs the walk measured nowhere gets one point
+     * measured, at the coarse grid's second message size (cheap, and a
+     * corner of two coarse rectangles): a communicator size whose method
+     * differs from its neighbours' at every message size shows there. */
+    int probe_rows;
 };
 
 #define REFINE_PARAMS_DEFAULT                                                  \
     {                                                                          \
-        4, 0.25, 0.05, 8                                                       \
+        4, 0.25, 0.05, 8, 1                                                    \
     }
 
 /* One point of the grid, out[pi * n_msgs + mi]. */
@@ -50,18 +55,29 @@ struct refine_oracle {
      * label against the point's optimum, or < 0 when it is not known (not
      * measured there). NULL: methods agree only when equal. */
     double (*penalty)(void *ctx, int pi, int mi, int label);
+    /* The method between labels a and b at fraction f (0: a's point, 1:
+     * b's) of the way from one point to the other, when both are one
+     * algorithm at two segment sizes: that algorithm at the segment size
+     * between theirs; -1 when they are not. Points with such methods
+     * agree (a best segment size drifts with the message size and the
+     * communicator size), and the points between them inherit the
+     * segment size between, as long as it holds where one is measured.
+     * NULL: only equal labels agree. */
+    int (*between)(void *ctx, int a, int b, double f);
     void *ctx;
 };
 
 /* Walks the grid: measures the coarse grid, then, rectangle by rectangle,
  * the midpoints between measured corners that disagree (or whose measured
  * points miss the corners' interpolation), until neighbours agree or are
- * adjacent, and the centre of each large rectangle kept unprobed. Every
+ * adjacent; then one point of each procs measured nowhere, and the centre
+ * of each large rectangle kept unprobed, refining again after each. Every
  * other point takes a method within agree_penalty at all its rectangle's
- * corners, else its nearest corner's (in log procs, log bytes), and is
- * marked inferred. out has room for n_procs * n_msgs points. Returns 0, or
- * the oracle's error, or -1 out of memory; points measured before an
- * error keep is_measured. */
+ * corners, else one algorithm's between the corners of its nearer procs
+ * side (or of all four), else its nearest corner's (in log procs, log
+ * bytes), and is marked inferred. out has room for n_procs * n_msgs points.
+ * Returns 0, or the oracle's error, or -1 out of memory; points measured before
+ * an error keep is_measured. */
 int refine_walk(const struct refine_grid *g, const struct refine_params *p,
                 const struct refine_oracle *o, struct refine_point *out);
 

@@ -1,6 +1,6 @@
 /* The adaptive grid walk on synthetic decision maps whose boundaries are
  * known: it must measure both sides of every boundary, and nothing but the
- * coarse grid where one method wins everywhere. */
+ * coarse grid (and its probes) where one method wins everywhere. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -14,6 +14,9 @@
 /* the coarse cells with 8 points or more besides their corners: procs
  * 5..7, 9..15, 17..31, 33..63 by the 5 message intervals */
 #define PROBES (4 * 5)
+/* then one point of every procs still measured nowhere: the 48 between
+ * coarse procs but the centre probes' 6, 12, 24 and 48 */
+#define ROW_PROBES (63 - 15 - 4)
 
 static int procs[N_PROCS];
 static long msgs[N_MSGS];
@@ -65,17 +68,29 @@ static int count_measured(const struct refine_point *out, int n)
     return k;
 }
 
+/* The points whose label is not the map's. */
+static int count_wrong(int (*label)(int, int), const struct refine_point *out)
+{
+    int wrong = 0;
+    for (int i = 0; i < N_PROCS * N_MSGS; i++) {
+        wrong += out[i].label != label(i / N_MSGS, i % N_MSGS);
+    }
+    return wrong;
+}
+
 /* Walks the 63 x 21 grid over a map (with centre probes of rectangles of
- * probe_points or more); returns how many points it measured. */
+ * probe_points or more, and row probes or not); returns how many points it
+ * measured. */
 static int walk_map(int (*label)(int, int),
                     double (*penalty)(void *, int, int, int), int probe_points,
-                    struct refine_point *out)
+                    int probe_rows, struct refine_point *out)
 {
     struct refine_grid g = {procs, N_PROCS, msgs, N_MSGS};
     struct refine_params p = REFINE_PARAMS_DEFAULT;
     p.probe_points = probe_points;
+    p.probe_rows = probe_rows;
     struct map m = {label, 0};
-    struct refine_oracle o = {map_measure, penalty, &m};
+    struct refine_oracle o = {map_measure, penalty, NULL, &m};
     CHECK_INT(0, refine_walk(&g, &p, &o, out));
     CHECK_INT(m.measured, count_measured(out, N_PROCS * N_MSGS));
     return m.measured;
@@ -86,7 +101,7 @@ static void test_one_method(void)
     struct refine_point out[N_PROCS * N_MSGS];
     /* procs 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64; messages
      * 1, 16, ..., 1 MiB (index 0, 4, 8, 12, 16, 20) */
-    CHECK_INT(COARSE, walk_map(one_method, NULL, 0, out));
+    CHECK_INT(COARSE, walk_map(one_method, NULL, 0, 0, out));
     for (int pi = 0; pi < N_PROCS; pi++) {
         for (int mi = 0; mi < N_MSGS; mi++) {
             const struct refine_point *pt = &out[pi * N_MSGS + mi];
@@ -95,17 +110,19 @@ static void test_one_method(void)
                   1e-9 * power_time(pi, mi));
         }
     }
-    /* with the default probes: the centre of each large coarse cell, which
-     * fits, and nothing more */
-    CHECK_INT(COARSE + PROBES, walk_map(one_method, NULL, 8, out));
+    /* with the default probes: the centre of each large coarse cell and
+     * one point of every other procs, which fit, and nothing more */
+    CHECK_INT(COARSE + PROBES, walk_map(one_method, NULL, 8, 0, out));
+    CHECK_INT(COARSE + PROBES + ROW_PROBES,
+              walk_map(one_method, NULL, 8, 1, out));
 }
 
 static void test_boundaries(void)
 {
     struct refine_point out[N_PROCS * N_MSGS];
     struct refine_params defaults = REFINE_PARAMS_DEFAULT;
-    CHECK(walk_map(three_regions, NULL, defaults.probe_points, out) <
-          N_PROCS * N_MSGS / 2);
+    CHECK(walk_map(three_regions, NULL, defaults.probe_points,
+                   defaults.probe_rows, out) < N_PROCS * N_MSGS / 2);
     int wrong = 0, unseen = 0;
     for (int pi = 0; pi < N_PROCS; pi++) {
         for (int mi = 0; mi < N_MSGS; mi++) {
@@ -153,7 +170,7 @@ static int striped(int pi, int mi)
 static void test_near_equal(void)
 {
     struct refine_point out[N_PROCS * N_MSGS];
-    CHECK_INT(COARSE, walk_map(striped, near_equal_penalty, 0, out));
+    CHECK_INT(COARSE, walk_map(striped, near_equal_penalty, 0, 0, out));
 }
 
 /* What it cannot see: an island of another method strictly inside a
@@ -168,7 +185,7 @@ static int island(int pi, int mi)
 static void test_island_missed(void)
 {
     struct refine_point out[N_PROCS * N_MSGS];
-    CHECK_INT(COARSE + PROBES, walk_map(island, NULL, 8, out));
+    CHECK_INT(COARSE + PROBES + ROW_PROBES, walk_map(island, NULL, 8, 1, out));
     CHECK_INT(0, out[(17 - 2) * N_MSGS + 2].label);
 }
 
@@ -180,17 +197,60 @@ static int centred_island(int pi, int mi)
     return p >= 21 && p <= 27 && mi >= 1 && mi <= 3 ? 3 : 0;
 }
 
-static void test_island_probed(void)
+/* With every probe, the walk gets the whole map right; with the probes
+ * of probe_points and probe_rows only, it misses point (p, mi). */
+static void check_probed(int (*label)(int, int), int probe_points,
+                         int probe_rows, int p, int mi)
 {
     struct refine_point out[N_PROCS * N_MSGS];
-    walk_map(centred_island, NULL, 8, out);
-    int wrong = 0;
-    for (int i = 0; i < N_PROCS * N_MSGS; i++) {
-        wrong += out[i].label != centred_island(i / N_MSGS, i % N_MSGS);
-    }
-    CHECK_INT(0, wrong);
-    walk_map(centred_island, NULL, 0, out);
-    CHECK_INT(0, out[(24 - 2) * N_MSGS + 2].label);
+    walk_map(label, NULL, 8, 1, out);
+    CHECK_INT(0, count_wrong(label, out));
+    walk_map(label, NULL, probe_points, probe_rows, out);
+    CHECK_INT(0, out[(p - 2) * N_MSGS + mi].label);
+}
+
+/* A communicator size between coarse ones (13: no centre probe's) with a
+ * method of its own at every message size: one row probe finds it, and the
+ * refinement around it all of it; without row probes it is missed. */
+static int odd_row(int pi, int mi)
+{
+    (void)mi;
+    return procs[pi] == 13 ? 5 : 0;
+}
+
+/* One algorithm whose best segment size doubles with the message size:
+ * label 10 + mi stands for it at segment 2^mi. Its points agree, so only
+ * the coarse grid is measured, and every point between inherits the
+ * segment size between its corners'. */
+static int drifting(int pi, int mi)
+{
+    (void)pi;
+    return 10 + mi;
+}
+
+static int drifting_between(void *ctx, int a, int b, double f)
+{
+    (void)ctx;
+    return a >= 10 && b >= 10 ? (int)lround((1 - f) * a + f * b) : -1;
+}
+
+static void test_segment_drift(void)
+{
+    struct refine_grid g = {procs, N_PROCS, msgs, N_MSGS};
+    struct refine_params p = REFINE_PARAMS_DEFAULT;
+    p.probe_points = 0;
+    p.probe_rows = 0;
+    struct map m = {drifting, 0};
+    struct refine_oracle o = {map_measure, NULL, drifting_between, &m};
+    struct refine_point out[N_PROCS * N_MSGS];
+    CHECK_INT(0, refine_walk(&g, &p, &o, out));
+    CHECK_INT(COARSE, m.measured);
+    CHECK_INT(0, count_wrong(drifting, out));
+    /* without the oracle's between, every size is its own method */
+    m.measured = 0;
+    o.between = NULL;
+    CHECK_INT(0, refine_walk(&g, &p, &o, out));
+    CHECK_INT(15 * N_MSGS, m.measured); /* every size of the coarse procs */
 }
 
 /* One procs value and one message size: the single point is measured. */
@@ -201,7 +261,7 @@ static void test_single_point(void)
     struct refine_grid g = {&one_proc, 1, &one_msg, 1};
     struct refine_params p = REFINE_PARAMS_DEFAULT;
     struct map m = {one_method, 0};
-    struct refine_oracle o = {map_measure, NULL, &m};
+    struct refine_oracle o = {map_measure, NULL, NULL, &m};
     struct refine_point out[1];
     CHECK_INT(0, refine_walk(&g, &p, &o, out));
     CHECK_INT(1, m.measured);
@@ -220,7 +280,9 @@ int main(void)
     test_boundaries();
     test_near_equal();
     test_island_missed();
-    test_island_probed();
+    check_probed(centred_island, 0, 0, 24, 2);
+    check_probed(odd_row, 8, 0, 13, 10);
+    test_segment_drift();
     test_single_point();
     return check_exit();
 }
