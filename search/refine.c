@@ -83,15 +83,27 @@ static int between(const struct walker *w, int a, int b, double f)
     return a == b ? a : w->o->between ? w->o->between(w->o->ctx, a, b, f) : -1;
 }
 
+/* Whether label, a segment size between those of the measured points
+ * (pa, ma) and (pb, mb), is known to lose at most drift_penalty at one of
+ * them. */
+static bool holds_between(const struct walker *w, int label, int pa, int ma,
+                          int pb, int mb)
+{
+    double a = label >= 0 ? penalty_at(w, pa, ma, label) : -1;
+    double b = label >= 0 ? penalty_at(w, pb, mb, label) : -1;
+    double most = w->params->drift_penalty;
+    return (a >= 0 && a <= most) || (b >= 0 && b <= most);
+}
+
 /* Two measured points agree when one of their methods is within
  * agree_penalty of the optimum at both, or when both are one algorithm
- * (its best segment size drifts). */
+ * (its best segment size drifts) and the segment size between holds. */
 static bool agree(const struct walker *w, int pa, int ma, int pb, int mb)
 {
     int a = at(w, pa, ma)->label, b = at(w, pb, mb)->label;
     return (is_near_optimal(w, pa, ma, a) && is_near_optimal(w, pb, mb, a)) ||
            (is_near_optimal(w, pa, ma, b) && is_near_optimal(w, pb, mb, b)) ||
-           between(w, a, b, 0.5) >= 0;
+           holds_between(w, between(w, a, b, 0.5), pa, ma, pb, mb);
 }
 
 static double coord_procs(const struct walker *w, int pi)
@@ -170,8 +182,13 @@ static int inherited_label(const struct walker *w, const struct rect *r, int pi,
     int hi =
         between(w, at(w, r->p1, r->m0)->label, at(w, r->p1, r->m1)->label, v);
     int all = between(w, lo, hi, u), near = u <= 0.5 ? lo : hi;
-    if (all >= 0 || near >= 0) {
-        return all >= 0 ? all : near;
+    int side = u <= 0.5 ? r->p0 : r->p1;
+    if (all >= 0 && holds_between(w, all, r->p0, r->m0, r->p1, r->m1) &&
+        holds_between(w, all, r->p0, r->m1, r->p1, r->m0)) {
+        return all;
+    }
+    if (near >= 0 && holds_between(w, near, side, r->m0, side, r->m1)) {
+        return near;
     }
     return at(w, u <= 0.5 ? r->p0 : r->p1, v <= 0.5 ? r->m0 : r->m1)->label;
 }
@@ -458,7 +475,7 @@ int refine_uniform(const struct refine_grid *g, int n_points,
 {
     int *cp = malloc(((size_t)g->n_procs + 1) * sizeof *cp);
     int *cm = malloc(((size_t)g->n_msgs + 1) * sizeof *cm);
-    struct refine_params none = {1, 0, 0, 0, 0};
+    struct refine_params none = {1, 0, 0, 0, 0, 0};
     struct walker w = {g, &none, o, out, {NULL, 0, 0}, {NULL, 0, 0}, NULL};
     int rc = cp && cm ? 0 : -1;
     clear(g, out);
@@ -509,8 +526,9 @@ int refine_walk(const struct refine_grid *g, const struct refine_params *p,
         rc = rc == 0 ? settle(&w) : rc;
     }
     /* A communicator size between coarse ones whose method differs from
-     * theirs at every message size (robust-08's and -12's reduce at 13
-     * ranks, 20 % behind with binary) is seen where it is cheap to look. */
+     * theirs over a band of message sizes is seen where it is cheap to
+     * look (Grig's reduce at 21 to 23 ranks: binary, inherited from 17 and
+     * 31, was up to 16.6 % behind below 1 KiB). */
     int row_mi = p->coarse_msg_step < g->n_msgs ? p->coarse_msg_step : 0;
     if (rc == 0 && p->probe_rows && probe_rows(&w, row_mi)) {
         rc = measure_wanted(&w);

@@ -25,6 +25,13 @@ struct refine_params {
      * measured there): a boundary between near-equal methods costs nothing
      * to miss. */
     double agree_penalty;
+    /* Two points whose methods are one algorithm at two segment sizes
+     * agree, and the points between inherit the segment size between,
+     * when that size is known to lose at most this fraction at one of
+     * them (an eager limit among the segment sizes can make the size
+     * between far worse than both: robust-10's bcast at 64 ranks, 128 KiB,
+     * 8 KiB between 2 and 32 KiB lost 62 % with the model strategy). */
+    double drift_penalty;
     /* A rectangle kept with at least this many points unmeasured besides
      * its corners, none measured, gets its centre measured (0: never). */
     int probe_points;
@@ -37,7 +44,7 @@ struct refine_params {
 
 #define REFINE_PARAMS_DEFAULT                                                  \
     {                                                                          \
-        4, 0.25, 0.05, 8, 1                                                    \
+        4, 0.25, 0.05, 0.25, 8, 1                                              \
     }
 
 /* One point of the grid, out[pi * n_msgs + mi]. */

@@ -219,7 +219,8 @@ static int odd_row(int pi, int mi)
 }
 
 /* One algorithm whose best segment size doubles with the message size:
- * label 10 + mi stands for it at segment 2^mi. Its points agree, so only
+ * label 10 + mi stands for it at segment 2^mi, and each step away from a
+ * point's own segment size loses 10 % there. Its points agree, so only
  * the coarse grid is measured, and every point between inherits the
  * segment size between its corners'. */
 static int drifting(int pi, int mi)
@@ -228,29 +229,54 @@ static int drifting(int pi, int mi)
     return 10 + mi;
 }
 
+static double drifting_penalty(void *ctx, int pi, int mi, int label)
+{
+    (void)ctx;
+    return label >= 10 ? 0.1 * abs(label - drifting(pi, mi)) : -1;
+}
+
+/* The same, but every other segment size loses 60 % (as past an eager
+ * limit). */
+static double broken_penalty(void *ctx, int pi, int mi, int label)
+{
+    (void)ctx;
+    return label >= 10 ? (label == drifting(pi, mi) ? 0 : 0.6) : -1;
+}
+
 static int drifting_between(void *ctx, int a, int b, double f)
 {
     (void)ctx;
     return a >= 10 && b >= 10 ? (int)lround((1 - f) * a + f * b) : -1;
 }
 
-static void test_segment_drift(void)
+/* Walks the drifting map; returns how many points it measured. */
+static int walk_drifting(double (*penalty)(void *, int, int, int),
+                         int (*between)(void *, int, int, double),
+                         struct refine_point *out)
 {
     struct refine_grid g = {procs, N_PROCS, msgs, N_MSGS};
     struct refine_params p = REFINE_PARAMS_DEFAULT;
     p.probe_points = 0;
     p.probe_rows = 0;
     struct map m = {drifting, 0};
-    struct refine_oracle o = {map_measure, NULL, drifting_between, &m};
+    struct refine_oracle o = {map_measure, penalty, between, &m};
+    CHECK_INT(0, refine_walk(&g, &p, &o, out));
+    return m.measured;
+}
+
+static void test_segment_drift(void)
+{
     struct refine_point out[N_PROCS * N_MSGS];
-    CHECK_INT(0, refine_walk(&g, &p, &o, out));
-    CHECK_INT(COARSE, m.measured);
+    CHECK_INT(COARSE, walk_drifting(drifting_penalty, drifting_between, out));
     CHECK_INT(0, count_wrong(drifting, out));
-    /* without the oracle's between, every size is its own method */
-    m.measured = 0;
-    o.between = NULL;
-    CHECK_INT(0, refine_walk(&g, &p, &o, out));
-    CHECK_INT(15 * N_MSGS, m.measured); /* every size of the coarse procs */
+    /* every size of the coarse procs is measured: without the oracle's
+     * between (every size its own method), where the size between is not
+     * known to hold, and where it is known to lose */
+    CHECK_INT(15 * N_MSGS, walk_drifting(drifting_penalty, NULL, out));
+    CHECK_INT(15 * N_MSGS, walk_drifting(NULL, drifting_between, out));
+    CHECK_INT(15 * N_MSGS,
+              walk_drifting(broken_penalty, drifting_between, out));
+    CHECK_INT(0, count_wrong(drifting, out));
 }
 
 /* One procs value and one message size: the single point is measured. */
