@@ -815,16 +815,20 @@ static double grid_penalty(void *ctx, int pi, int mi, int label)
     return (rec->mean_us - chosen_us) / chosen_us;
 }
 
-/* The segment size between two labels', of those the run timed. */
-static int grid_between(void *ctx, int a, int b, double f)
+/* The segment size between two labels', of those the run timed, where
+ * the run has that method at point (pi, mi). */
+static int grid_between(void *ctx, int a, int b, double f, int pi, int mi)
 {
     struct grid_replay *g = ctx;
     struct search_method m;
+    size_t pos;
     if (grid_method_between(&g->labels[a], &g->labels[b], f, g->segs_run,
                             g->n_segs_run, &m) != 0) {
         return -1;
     }
-    return grid_label(g, &m);
+    const struct measurement *rec =
+        grid_record(g, g->points[pi * g->n_msgs + mi], &m, &pos);
+    return rec && rec->is_applicable ? grid_label(g, &m) : -1;
 }
 
 /* The segment sizes the run timed (those of --segments if given), ascending,

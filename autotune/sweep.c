@@ -665,7 +665,8 @@ struct adaptive_walk {
     double *chosen_us;
 };
 
-/* The label of method m (a candidate, so there is room). */
+/* The label of method m (an algorithm at a configured segment size, so
+ * there is room). */
 static int adaptive_label(struct adaptive_walk *a,
                           const struct search_method *m)
 {
@@ -723,17 +724,25 @@ static double adaptive_penalty(void *ctx, int pi, int mi, int label)
     return (m->mean_us - chosen_us) / chosen_us;
 }
 
-/* The configured segment size between two labels' (search/refine.h). */
-static int adaptive_between(void *ctx, int a, int b, double f)
+/* The configured segment size between two labels', where that method is
+ * a candidate at point (pi, mi) (search/refine.h). */
+static int adaptive_between(void *ctx, int a, int b, double f, int pi, int mi)
 {
     struct adaptive_walk *w = ctx;
     const struct config *c = w->w->s->cfg;
-    struct search_method m;
+    struct search_method m, candidates[GRID_MAX_METHODS];
+    (void)pi;
     if (grid_method_between(&w->methods[a], &w->methods[b], f, c->seg_sizes,
                             c->n_segs, &m) != 0) {
         return -1;
     }
-    return adaptive_label(w, &m);
+    int n = grid_point_methods(c, w->w->ci, w->sizes[mi], candidates);
+    for (int k = 0; k < n; k++) {
+        if (grid_method_cmp(&candidates[k], &m) == 0) {
+            return adaptive_label(w, &m);
+        }
+    }
+    return -1;
 }
 
 /* One collective on the adaptive grid: the walk measures what it chooses

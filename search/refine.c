@@ -74,25 +74,37 @@ static bool is_near_optimal(const struct walker *w, int pi, int mi, int label)
     return penalty >= 0 && penalty <= w->params->agree_penalty;
 }
 
-/* The method between labels a and b at fraction f, or -1. */
-static int between(const struct walker *w, int a, int b, double f)
+/* The method between labels a and b at fraction f, for point (pi, mi), or
+ * -1. */
+static int between(const struct walker *w, int a, int b, double f, int pi,
+                   int mi)
 {
     if (a < 0 || b < 0) {
         return -1;
     }
-    return a == b ? a : w->o->between ? w->o->between(w->o->ctx, a, b, f) : -1;
+    if (a == b) {
+        return a;
+    }
+    return w->o->between ? w->o->between(w->o->ctx, a, b, f, pi, mi) : -1;
 }
 
 /* Whether label, a segment size between those of the measured points
  * (pa, ma) and (pb, mb), is known to lose at most drift_penalty at one of
- * them. */
+ * them that is not its own point (the size between may be one of theirs
+ * when none of the sizes lies between). */
 static bool holds_between(const struct walker *w, int label, int pa, int ma,
                           int pb, int mb)
 {
-    double a = label >= 0 ? penalty_at(w, pa, ma, label) : -1;
-    double b = label >= 0 ? penalty_at(w, pb, mb, label) : -1;
-    double most = w->params->drift_penalty;
-    return (a >= 0 && a <= most) || (b >= 0 && b <= most);
+    int ps[2] = {pa, pb}, ms[2] = {ma, mb};
+    for (int k = 0; k < 2 && label >= 0; k++) {
+        double penalty = at(w, ps[k], ms[k])->label == label
+                             ? -1
+                             : penalty_at(w, ps[k], ms[k], label);
+        if (penalty >= 0 && penalty <= w->params->drift_penalty) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /* Two measured points agree when one of their methods is within
@@ -103,7 +115,8 @@ static bool agree(const struct walker *w, int pa, int ma, int pb, int mb)
     int a = at(w, pa, ma)->label, b = at(w, pb, mb)->label;
     return (is_near_optimal(w, pa, ma, a) && is_near_optimal(w, pb, mb, a)) ||
            (is_near_optimal(w, pa, ma, b) && is_near_optimal(w, pb, mb, b)) ||
-           holds_between(w, between(w, a, b, 0.5), pa, ma, pb, mb);
+           holds_between(w, between(w, a, b, 0.5, (pa + pb) / 2, (ma + mb) / 2),
+                         pa, ma, pb, mb);
 }
 
 static double coord_procs(const struct walker *w, int pi)
@@ -167,7 +180,8 @@ static int covering_label(const struct walker *w, const struct rect *r)
 /* The method a point of r inherits from its corners: the one that covers
  * them; else, where the corners of its nearer procs side are one
  * algorithm, that algorithm at the segment size between theirs (between
- * all four where they all are); else its nearest corner's. */
+ * all four where they all are) where that size holds; else its nearest
+ * corner's. */
 static int inherited_label(const struct walker *w, const struct rect *r, int pi,
                            int mi)
 {
@@ -177,12 +191,12 @@ static int inherited_label(const struct walker *w, const struct rect *r, int pi,
     }
     double u, v;
     position(w, r, pi, mi, &u, &v);
-    int lo =
-        between(w, at(w, r->p0, r->m0)->label, at(w, r->p0, r->m1)->label, v);
-    int hi =
-        between(w, at(w, r->p1, r->m0)->label, at(w, r->p1, r->m1)->label, v);
-    int all = between(w, lo, hi, u), near = u <= 0.5 ? lo : hi;
     int side = u <= 0.5 ? r->p0 : r->p1;
+    int lo = between(w, at(w, r->p0, r->m0)->label, at(w, r->p0, r->m1)->label,
+                     v, r->p0, mi);
+    int hi = between(w, at(w, r->p1, r->m0)->label, at(w, r->p1, r->m1)->label,
+                     v, r->p1, mi);
+    int all = between(w, lo, hi, u, pi, mi), near = side == r->p0 ? lo : hi;
     if (all >= 0 && holds_between(w, all, r->p0, r->m0, r->p1, r->m1) &&
         holds_between(w, all, r->p0, r->m1, r->p1, r->m0)) {
         return all;
@@ -190,7 +204,7 @@ static int inherited_label(const struct walker *w, const struct rect *r, int pi,
     if (near >= 0 && holds_between(w, near, side, r->m0, side, r->m1)) {
         return near;
     }
-    return at(w, u <= 0.5 ? r->p0 : r->p1, v <= 0.5 ? r->m0 : r->m1)->label;
+    return at(w, side, v <= 0.5 ? r->m0 : r->m1)->label;
 }
 
 static bool has_interior(const struct rect *r)
@@ -210,8 +224,8 @@ static bool fits(const struct walker *w, const struct rect *r, int pi, int mi)
         !agree(w, pi, mi, pb, ma) || !agree(w, pi, mi, pb, mb)) {
         return false;
     }
-    struct rect between = {pa, pb, ma, mb};
-    if (penalty_at(w, pi, mi, inherited_label(w, &between, pi, mi)) >
+    struct rect span = {pa, pb, ma, mb};
+    if (penalty_at(w, pi, mi, inherited_label(w, &span, pi, mi)) >
         w->params->agree_penalty) {
         return false;
     }
@@ -530,7 +544,7 @@ int refine_walk(const struct refine_grid *g, const struct refine_params *p,
      * look (Grig's reduce at 21 to 23 ranks: binary, inherited from 17 and
      * 31, was up to 16.6 % behind below 1 KiB). */
     int row_mi = p->coarse_msg_step < g->n_msgs ? p->coarse_msg_step : 0;
-    if (rc == 0 && p->probe_rows && probe_rows(&w, row_mi)) {
+    if (rc == 0 && p->probe_rows && g->n_msgs > 1 && probe_rows(&w, row_mi)) {
         rc = measure_wanted(&w);
         rc = rc == 0 ? settle(&w) : rc;
     }

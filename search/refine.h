@@ -35,10 +35,11 @@ struct refine_params {
     /* A rectangle kept with at least this many points unmeasured besides
      * its corners, none measured, gets its centre measured (0: never). */
     int probe_points;
-    /* Non-zero: every procs the walk measured nowhere gets one point
-     * measured, at the coarse grid's second message size (cheap, and a
-     * corner of two coarse rectangles): a communicator size whose method
-     * differs from its neighbours' at every message size shows there. */
+    /* Non-zero (and more than one message size): every procs the walk
+     * measured nowhere gets one point measured, at the coarse grid's
+     * second message size (cheap, and on the edge of two coarse
+     * rectangles): a communicator size whose method differs from its
+     * neighbours' over a band of message sizes shows there. */
     int probe_rows;
 };
 
@@ -63,28 +64,28 @@ struct refine_oracle {
      * measured there). NULL: methods agree only when equal. */
     double (*penalty)(void *ctx, int pi, int mi, int label);
     /* The method between labels a and b at fraction f (0: a's point, 1:
-     * b's) of the way from one point to the other, when both are one
-     * algorithm at two segment sizes: that algorithm at the segment size
-     * between theirs; -1 when they are not. Points with such methods
-     * agree (a best segment size drifts with the message size and the
-     * communicator size), and the points between them inherit the
-     * segment size between, as long as it holds where one is measured.
-     * NULL: only equal labels agree. */
-    int (*between)(void *ctx, int a, int b, double f);
+     * b's) of the way from one point to the other, for point (pi, mi),
+     * when both are one algorithm at two segment sizes: that algorithm at
+     * the segment size between theirs, if it is a candidate at (pi, mi);
+     * -1 otherwise. Points with such methods agree (a best segment size
+     * drifts with the message size and the communicator size), and the
+     * points between them inherit the segment size between, as long as it
+     * is known to hold (drift_penalty). NULL: only equal labels agree. */
+    int (*between)(void *ctx, int a, int b, double f, int pi, int mi);
     void *ctx;
 };
 
 /* Walks the grid: measures the coarse grid, then, rectangle by rectangle,
  * the midpoints between measured corners that disagree (or whose measured
- * points miss the corners' interpolation), until neighbours agree or are
- * adjacent; then one point of each procs measured nowhere, and the centre
- * of each large rectangle kept unprobed, refining again after each. Every
- * other point takes a method within agree_penalty at all its rectangle's
- * corners, else one algorithm's between the corners of its nearer procs
- * side (or of all four), else its nearest corner's (in log procs, log
- * bytes), and is marked inferred. out has room for n_procs * n_msgs points.
- * Returns 0, or the oracle's error, or -1 out of memory; points measured before
- * an error keep is_measured. */
+ * points do not fit), until neighbours agree or are adjacent; then the
+ * centre of each large rectangle kept unprobed, then one point of each
+ * procs measured nowhere, refining again after each. Every other point
+ * takes a method within agree_penalty at all its rectangle's corners, else
+ * one algorithm's at the segment size between the corners of its nearer
+ * procs side (or of all four) where that holds, else its nearest corner's
+ * (in log procs, log bytes), and is marked inferred. out has room for
+ * n_procs * n_msgs points. Returns 0, or the oracle's error, or -1 out of
+ * memory; points measured before an error keep is_measured. */
 int refine_walk(const struct refine_grid *g, const struct refine_params *p,
                 const struct refine_oracle *o, struct refine_point *out);
 

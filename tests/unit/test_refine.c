@@ -243,15 +243,51 @@ static double broken_penalty(void *ctx, int pi, int mi, int label)
     return label >= 10 ? (label == drifting(pi, mi) ? 0 : 0.6) : -1;
 }
 
-static int drifting_between(void *ctx, int a, int b, double f)
+static int drifting_between(void *ctx, int a, int b, double f, int pi, int mi)
 {
     (void)ctx;
+    (void)pi;
+    (void)mi;
     return a >= 10 && b >= 10 ? (int)lround((1 - f) * a + f * b) : -1;
+}
+
+/* Two segment sizes with none between (label 10 below 512 B, 11 from it),
+ * each losing 60 % where the other wins: the size "between" is one of
+ * theirs, which holds at its own point only, so the boundary is found. */
+static int two_sizes(int pi, int mi)
+{
+    (void)pi;
+    return mi < 9 ? 10 : 11;
+}
+
+static double two_sizes_penalty(void *ctx, int pi, int mi, int label)
+{
+    (void)ctx;
+    return label == two_sizes(pi, mi) ? 0 : 0.6;
+}
+
+static int nearer_size(void *ctx, int a, int b, double f, int pi, int mi)
+{
+    (void)ctx;
+    (void)pi;
+    (void)mi;
+    return f < 0.5 ? a : b;
+}
+
+static void test_no_size_between(void)
+{
+    struct refine_grid g = {procs, N_PROCS, msgs, N_MSGS};
+    struct refine_params p = REFINE_PARAMS_DEFAULT;
+    struct map m = {two_sizes, 0};
+    struct refine_oracle o = {map_measure, two_sizes_penalty, nearer_size, &m};
+    struct refine_point out[N_PROCS * N_MSGS];
+    CHECK_INT(0, refine_walk(&g, &p, &o, out));
+    CHECK_INT(0, count_wrong(two_sizes, out));
 }
 
 /* Walks the drifting map; returns how many points it measured. */
 static int walk_drifting(double (*penalty)(void *, int, int, int),
-                         int (*between)(void *, int, int, double),
+                         int (*between)(void *, int, int, double, int, int),
                          struct refine_point *out)
 {
     struct refine_grid g = {procs, N_PROCS, msgs, N_MSGS};
@@ -309,6 +345,7 @@ int main(void)
     check_probed(centred_island, 0, 0, 24, 2);
     check_probed(odd_row, 8, 0, 13, 10);
     test_segment_drift();
+    test_no_size_between();
     test_single_point();
     return check_exit();
 }
