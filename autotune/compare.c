@@ -722,7 +722,7 @@ struct grid_replay {
     struct replay_point *rp;
     const struct coll_def *coll;
     struct search_method labels[GRID_MAX_LABELS]; /* a label's method */
-    int segs_run[CONFIG_MAX_SEGS]; /* the run's segment sizes (or --segments) */
+    const int *segs_run; /* the run's segment sizes (or --segments) */
     int n_segs_run;
     int n_labels;
     double *chosen_us; /* per point: the strategy's choice where measured */
@@ -831,26 +831,27 @@ static int grid_between(void *ctx, int a, int b, double f, int pi, int mi)
     return rec && rec->is_applicable ? grid_label(g, &m) : -1;
 }
 
-/* The segment sizes the run timed (those of --segments if given), ascending,
- * into g. */
-static void grid_run_segments(struct grid_replay *g)
+/* The segment sizes the run timed (those of --segments if given),
+ * ascending, into out (room for CONFIG_MAX_SEGS); returns how many. */
+static int run_segments(const struct record_index *ix,
+                        const struct seg_filter *segs, int *out)
 {
-    g->n_segs_run = 0;
-    for (size_t i = 0; i < g->ix->n; i++) {
-        int seg = g->ix->records[i]->segment_bytes;
+    int n = 0;
+    for (size_t i = 0; i < ix->n; i++) {
+        int seg = ix->records[i]->segment_bytes;
         int k = 0;
-        while (k < g->n_segs_run && g->segs_run[k] < seg) {
+        while (k < n && out[k] < seg) {
             k++;
         }
-        bool is_new = k == g->n_segs_run || g->segs_run[k] != seg;
-        if (seg > 0 && is_new && g->n_segs_run < CONFIG_MAX_SEGS &&
-            seg_filter_keeps(g->segs, seg)) {
-            memmove(&g->segs_run[k + 1], &g->segs_run[k],
-                    (size_t)(g->n_segs_run - k) * sizeof *g->segs_run);
-            g->segs_run[k] = seg;
-            g->n_segs_run++;
+        bool is_new = k == n || out[k] != seg;
+        if (seg > 0 && is_new && n < CONFIG_MAX_SEGS &&
+            seg_filter_keeps(segs, seg)) {
+            memmove(&out[k + 1], &out[k], (size_t)(n - k) * sizeof *out);
+            out[k] = seg;
+            n++;
         }
     }
+    return n;
 }
 
 struct grid_score {
@@ -1060,6 +1061,8 @@ static int compare_grid(const char *run, const struct record_index *ix,
     struct replay_point *rp = malloc(sizeof *rp);
     long *measured = calloc(n_points, sizeof *measured);
     double exhaustive_s = 0;
+    int segs_run[CONFIG_MAX_SEGS];
+    int n_segs_run = run_segments(ix, segs, segs_run);
     int rc = rows && r.charged && g && rp && measured ? 0 : -1;
     for (size_t i = 0; i < n_points && rc == 0; i++) {
         rc = gather_point(ix, points[i], fanout, segs, rp);
@@ -1084,7 +1087,8 @@ static int compare_grid(const char *run, const struct record_index *ix,
             g->series = search_series_create();
             g->r = &r;
             g->rp = rp;
-            grid_run_segments(g);
+            g->segs_run = segs_run;
+            g->n_segs_run = n_segs_run;
             snprintf(row->name, sizeof row->name, "%s%s",
                      search_strategies[s].name, is_uniform ? "@uniform" : "");
             rc = g->series
