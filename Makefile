@@ -46,7 +46,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/tests/unit/%)
 # Unit tests of autotune/ and collectives/ code, whose headers include
 # mpi.h: built with mpicc, still run without mpirun. The others link only
 # the core library, with plain cc.
-UNIT_MPI  := $(addprefix build/tests/unit/,test_config test_progress test_topo)
+UNIT_MPI  := $(addprefix build/tests/unit/,test_cli_options test_config test_progress test_topo)
 UNIT_CORE := $(filter-out $(UNIT_MPI),$(UNIT_BINS))
 MPIT_SRCS := $(wildcard tests/mpi/*.c)
 MPIT_BINS := $(MPIT_SRCS:tests/mpi/%.c=build/tests/mpi/%)

@@ -88,20 +88,13 @@ void baseline_print_summary(const struct journal *j,
     free(rows);
 }
 
-int report_main(int argc, char **argv)
+int report_print_speedup(const char *run)
 {
-    const char *run = NULL;
     struct journal *j = NULL;
     struct measurement *optimal = NULL;
     struct speedup_row *rows = NULL;
     size_t n_opt = 0, n_rows = 0;
     int status = 1;
-    if (argc == 3 && strcmp(argv[1], "-r") == 0) {
-        run = argv[2];
-    } else {
-        fprintf(stderr, "usage: autotune report -r RUN\n");
-        return 2;
-    }
     if (table_read_run_and_journal(run, "report", &j, &optimal, &n_opt) != 0 ||
         speedup_rows_build(j, optimal, n_opt, &rows, &n_rows) != 0) {
         goto done;

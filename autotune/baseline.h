@@ -31,7 +31,8 @@ int baseline_write_speedup(const struct journal *j, const char *path,
 void baseline_print_summary(const struct journal *j,
                             const struct baseline_counts *counts,
                             const struct measurement *optimal, size_t n);
-/* autotune report -r RUN: per-collective speedup over the default. */
-int report_main(int argc, char **argv);
+/* autotune report -r RUN: per-collective speedup over the default;
+ * returns the exit status. */
+int report_print_speedup(const char *run);
 
 #endif

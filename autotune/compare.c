@@ -4,11 +4,13 @@
  * choices are scored against the exhaustive optimum ([Pjesivac-Grbovic 2006],
  * eq. 6). */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "autotune/cli.h"
 #include "autotune/compare.h"
 #include "autotune/grid.h"
 #include "collectives/collectives.h"
@@ -459,37 +461,83 @@ static int replay_point_all(const struct replay_point *rp,
     return 0;
 }
 
-/* "0,1024,4096": sizes in bytes, 0 among them. */
-static int parse_segments(const char *list, struct seg_filter *f)
+struct compare_args {
+    const char *run, *model_path, *trace;
+    bool is_misses;
+    int grid; /* -1, or 0: --grid adaptive */
+    struct search_params params;
+    struct seg_filter segs;
+};
+
+/* --segments, one size of the list: in bytes. That 0 is among them is
+ * checked once the list is read. */
+static const char *take_segment(void *args, const char *option,
+                                const char *text)
 {
-    const char *at = list;
-    bool has_zero = false;
-    f->n = 0;
-    while (*at) {
-        char *end;
-        long seg = strtol(at, &end, 10);
-        if (end == at || seg < 0 || seg > 1L << 30 || (*end && *end != ',') ||
-            f->n == CONFIG_MAX_SEGS) {
-            fprintf(stderr,
-                    "compare: --segments: '%s' is not a list of segment "
-                    "sizes in bytes like 0,1024,4096\n",
-                    list);
-            return -1;
-        }
-        f->sizes[f->n++] = (int)seg;
-        has_zero |= seg == 0;
-        at = *end ? end + 1 : end;
+    struct seg_filter *f = &((struct compare_args *)args)->segs;
+    char *end;
+    long seg = strtol(text, &end, 10);
+    (void)option;
+    if (end == text || *end || seg < 0 || seg > 1L << 30) {
+        return "is not a segment size in bytes";
     }
-    if (!has_zero) {
-        fprintf(stderr,
-                "compare: --segments %s: the list must hold 0 (the run's "
-                "records of segments as large as the message are its "
-                "unsegmented ones)\n",
-                list);
-        return -1;
+    if (f->n == CONFIG_MAX_SEGS) {
+        return "is one segment size too many";
     }
-    return 0;
+    f->sizes[f->n++] = (int)seg;
+    return NULL;
 }
+
+static const char *take_trace(void *args, const char *option, const char *text)
+{
+    (void)args;
+    (void)option;
+    return search_find(text) ? NULL
+                             : "is not a search strategy (autotune --list)";
+}
+
+static const struct cli_option compare_options[] = {
+    {"-r", "RUN", CLI_TEXT, offsetof(struct compare_args, run), 0, 0, NULL,
+     NULL, true, false, "the run directory, swept with search = exhaustive"},
+    {"--lookahead", "N", CLI_INT,
+     offsetof(struct compare_args, params.lookahead), 0, 64, NULL, NULL, false,
+     false, "steps a descent looks past its best (search_options)"},
+    {"--drop-ratio", "R", CLI_REAL,
+     offsetof(struct compare_args, params.drop_ratio), 1, 1e9, NULL, NULL,
+     false, false, "how far behind the best an algorithm is dropped"},
+    {"--steep-rise", "F", CLI_REAL,
+     offsetof(struct compare_args, params.steep_rise), 0, 1e9, NULL, NULL,
+     false, false, "a rise past the best that ends a descent (0: never)"},
+    {"--segments", "S,S,...", CLI_CUSTOM, offsetof(struct compare_args, segs),
+     0, 0, NULL, take_segment, false, true,
+     "replay a sub-list of the run's segment sizes, 0 among them"},
+    {"--misses", NULL, CLI_FLAG, offsetof(struct compare_args, is_misses), 0, 0,
+     NULL, NULL, false, false, "print where a strategy missed the optimum"},
+    {"--trace", "STRATEGY", CLI_TEXT, offsetof(struct compare_args, trace), 0,
+     0, NULL, take_trace, false, false,
+     "print every experiment the strategy asked for"},
+    {"--grid", NULL, CLI_CHOICE, offsetof(struct compare_args, grid), 0, 0,
+     "adaptive", NULL, false, false,
+     "replay the adaptive grid walk instead (RUN/grid.csv)"},
+    {"--model", "FILE", CLI_TEXT, offsetof(struct compare_args, model_path), 0,
+     0, NULL, NULL, false, false,
+     "the model's calibration (default: RUN/model.csv, if there)"},
+    {"--model-margin", "F", CLI_REAL,
+     offsetof(struct compare_args, params.model_margin), 0, 1e9, NULL, NULL,
+     false, false, "the model strategy times what is predicted within F"},
+};
+
+const struct cli_spec compare_cli = {
+    "autotune compare",
+    NULL,
+    "Replays every search strategy on a run swept with search = "
+    "\"exhaustive\" and\nwrites RUN/compare.csv. With a model (--model, or "
+    "RUN/model.csv) the strategy\nmodel is replayed too, its calibration's "
+    "cost charged.\n",
+    compare_options,
+    CLI_N(compare_options),
+    NULL,
+    0};
 
 /* Every size of the filter must be one the run swept. */
 static int check_segments(const char *run, const struct record_index *ix,
@@ -519,67 +567,21 @@ static int compare_grid(const char *run, const struct record_index *ix,
 
 int compare_main(int argc, char **argv)
 {
-    static const char usage_line[] =
-        "usage: autotune compare -r RUN [--lookahead N] [--drop-ratio R] "
-        "[--steep-rise F] [--segments S,S,...] [--misses] "
-        "[--trace STRATEGY] [--grid adaptive] [--model FILE] "
-        "[--model-margin F]\n";
-    const char *run = NULL, *model_path = NULL;
-    bool misses = false;
-    struct search_params params = SEARCH_PARAMS_DEFAULT;
-    struct seg_filter segs = {0, {0}};
-    const char *trace = NULL;
-    bool is_grid = false;
-    for (int i = 1; i < argc; i++) {
-        char *end = NULL;
-        if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {
-            run = argv[++i];
-        } else if (strcmp(argv[i], "--lookahead") == 0 && i + 1 < argc) {
-            params.lookahead = (int)strtol(argv[++i], &end, 10);
-        } else if (strcmp(argv[i], "--grid") == 0 && i + 1 < argc) {
-            is_grid = strcmp(argv[++i], "adaptive") == 0;
-            if (!is_grid) {
-                fprintf(stderr,
-                        "compare: --grid: '%s' is not a grid (valid: "
-                        "adaptive)\n",
-                        argv[i]);
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--misses") == 0) {
-            misses = true;
-        } else if (strcmp(argv[i], "--trace") == 0 && i + 1 < argc) {
-            trace = argv[++i];
-            if (!search_find(trace)) {
-                fprintf(stderr, "compare: --trace: no strategy '%s'\n", trace);
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--segments") == 0 && i + 1 < argc) {
-            if (parse_segments(argv[++i], &segs) != 0) {
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--drop-ratio") == 0 && i + 1 < argc) {
-            params.drop_ratio = strtod(argv[++i], &end);
-        } else if (strcmp(argv[i], "--steep-rise") == 0 && i + 1 < argc) {
-            params.steep_rise = strtod(argv[++i], &end);
-        } else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc) {
-            model_path = argv[++i];
-        } else if (strcmp(argv[i], "--model-margin") == 0 && i + 1 < argc) {
-            params.model_margin = strtod(argv[++i], &end);
-        } else {
-            fprintf(stderr, "%s", usage_line);
-            return 2;
-        }
-        if (end && (*end || params.lookahead < 0 || params.drop_ratio < 1 ||
-                    !(params.steep_rise >= 0) || !(params.model_margin >= 0))) {
-            fprintf(stderr, "compare: %s: '%s' is not valid\n", argv[i - 1],
-                    argv[i]);
-            return 2;
-        }
+    struct compare_args a = {.grid = -1, .params = SEARCH_PARAMS_DEFAULT};
+    int bad = cli_parse(&compare_cli, argc, argv, &a, stderr);
+    if (bad) {
+        return bad;
     }
-    if (!run) {
-        fprintf(stderr, "%s", usage_line);
+    if (a.segs.n > 0 && !seg_filter_keeps(&a.segs, 0)) {
+        fprintf(stderr, "autotune compare: --segments: the list must hold 0 "
+                        "(the run's records of segments as large as the "
+                        "message are its unsegmented ones)\n");
         return 2;
     }
+    const char *run = a.run, *model_path = a.model_path, *trace = a.trace;
+    bool misses = a.is_misses, is_grid = a.grid == 0;
+    struct search_params params = a.params;
+    struct seg_filter segs = a.segs;
     char path[4096];
     struct journal *j = NULL;
     struct replay_point *rp = malloc(sizeof *rp);

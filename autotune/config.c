@@ -5,6 +5,7 @@
 #include <libconfig.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1087,30 +1088,10 @@ int config_peek_native(const char *path)
     return is_native;
 }
 
-int config_parse_args(int argc, char **argv, const char *cmd, const char *usage,
-                      int is_printer, const char **path, int *is_fresh)
-{
-    const char *problem = NULL, *what = "";
-    *path = NULL;
-    *is_fresh = 0;
-    for (int i = 1; i < argc && !problem; i++) {
-        if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
-            *path = argv[++i];
-        } else if (strcmp(argv[i], "-c") == 0) {
-            problem = "-c needs a config file";
-        } else if (strcmp(argv[i], "--fresh") == 0) {
-            *is_fresh = 1;
-        } else {
-            problem = "unknown argument ";
-            what = argv[i];
-        }
-    }
-    if (!problem && !*path) {
-        problem = "-c tune.cfg is required";
-    }
-    if (problem && is_printer) {
-        fprintf(stderr, "%s: %s%s%s%s\n%s", cmd, problem, *what ? "'" : "",
-                what, *what ? "'" : "", usage);
-    }
-    return problem ? 2 : 0;
-}
+const struct cli_option config_options[CONFIG_N_OPTIONS] = {
+    {"-c", "tune.cfg", CLI_TEXT, offsetof(struct config_args, path), 0, 0, NULL,
+     NULL, true, false, "the config (docs/usage.md: Configuration)"},
+    {"--fresh", NULL, CLI_FLAG, offsetof(struct config_args, is_fresh), 0, 0,
+     NULL, NULL, false, false,
+     "start over: the previous run's files move to RUN/old/N/"},
+};

@@ -3,6 +3,8 @@
 #ifndef AUTOTUNE_CONFIG_H
 #define AUTOTUNE_CONFIG_H
 
+#include "autotune/cli.h"
+
 #include "collectives/collectives.h"
 #include "search/search.h"
 
@@ -78,10 +80,13 @@ int config_check_world(const struct config *c, int world_size);
  * MPI_Init, which the native backend must prepare; 0 on any error: the full
  * check after MPI_Init reports it). */
 int config_peek_native(const char *path);
-/* The arguments of a command that reads a config, `-c FILE [--fresh]`
- * (argv[0] is the command): *path and *is_fresh; 0, or 2 after a one-line
- * error and usage on stderr (printed where is_printer, so once per job). */
-int config_parse_args(int argc, char **argv, const char *cmd, const char *usage,
-                      int is_printer, const char **path, int *is_fresh);
+/* The arguments of a command that reads a config: -c FILE [--fresh]. */
+struct config_args {
+    const char *path;
+    bool is_fresh;
+};
+/* Their options (cli.h), for the sweep's and `model`'s tables. */
+#define CONFIG_N_OPTIONS 2
+extern const struct cli_option config_options[CONFIG_N_OPTIONS];
 
 #endif

@@ -24,12 +24,17 @@ enum { MODEL_MAX_REPS = 9, MODEL_TAG = 9001 };
  * settings, at most 9 and 1 (a simulation needs 1 and none). */
 static int n_reps = MODEL_MAX_REPS, n_warmup = 1;
 
-static const char model_usage[] =
-    "usage: mpirun -np N autotune model -c tune.cfg [--fresh]\n"
-    "       smpirun -np N -platform P.xml autotune-smpi model -c tune.cfg "
-    "[--fresh]\n"
-    "  --fresh   start over; the previous calibration moves to "
-    "OUTPUT/old/N/\n";
+const struct cli_spec model_cli = {
+    "mpirun -np N autotune model",
+    "smpirun -np N -platform P.xml autotune-smpi model -c tune.cfg [--fresh]",
+    "Measures the point-to-point parameters of the model (docs/usage.md: The "
+    "model)\nbetween ranks 0 and 1 into RUN/model.journal and RUN/model.csv; "
+    "rerunning\nmeasures only what is missing; --fresh moves the previous "
+    "calibration to\nRUN/old/N/ and starts over.\n",
+    config_options,
+    CONFIG_N_OPTIONS,
+    NULL,
+    0};
 
 /* An experiment is named by its first output; each output is a value one
  * rank saw (slot index of that rank's values): the ping-pong gives oneway
@@ -701,12 +706,14 @@ int model_main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &world_size);
-    bad = config_parse_args(argc, argv, "autotune model", model_usage,
-                            rank == 0, &config_path, &is_fresh);
+    struct config_args args = {NULL, false};
+    bad = cli_parse(&model_cli, argc, argv, &args, rank == 0 ? stderr : NULL);
     if (bad) {
         MPI_Finalize();
         return 2;
     }
+    config_path = args.path;
+    is_fresh = args.is_fresh;
     char hosts[64] = "";
     if (hosts_setting(rank, world_size, hosts, sizeof hosts) == 0 &&
         rank == 0 &&

@@ -12,15 +12,47 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char predict_usage[] =
-    "usage: autotune predict -r RUN [--model FILE] [--procs P,P,...] "
-    "[--sizes M,M,...]\n"
-    "                        [--segments S,S,...] [--collectives a,b] "
-    "[-o DIR]\n";
+struct predict_args {
+    const char *run, *model_path, *procs_text, *sizes_text, *segs_text,
+        *colls_text, *out_dir;
+};
+
+static const struct cli_option predict_options[] = {
+    {"-r", "RUN", CLI_TEXT, offsetof(struct predict_args, run), 0, 0, NULL,
+     NULL, true, false, "the run directory"},
+    {"--model", "FILE", CLI_TEXT, offsetof(struct predict_args, model_path), 0,
+     0, NULL, NULL, false, false, "the calibration (default: RUN/model.csv)"},
+    {"--procs", "P,P,...", CLI_TEXT, offsetof(struct predict_args, procs_text),
+     0, 0, NULL, NULL, false, false,
+     "predict these communicator sizes too (with --sizes)"},
+    {"--sizes", "M,M,...", CLI_TEXT, offsetof(struct predict_args, sizes_text),
+     0, 0, NULL, NULL, false, false, "and these message sizes (with --procs)"},
+    {"--segments", "S,S,...", CLI_TEXT,
+     offsetof(struct predict_args, segs_text), 0, 0, NULL, NULL, false, false,
+     "segment sizes of the new points (default: the run's)"},
+    {"--collectives", "a,b", CLI_TEXT,
+     offsetof(struct predict_args, colls_text), 0, 0, NULL, NULL, false, false,
+     "collectives of the new points (default: the run's)"},
+    {"-o", "DIR", CLI_TEXT, offsetof(struct predict_args, out_dir), 0, 0, NULL,
+     NULL, false, false, "where the new points go (default: RUN/predicted/)"},
+};
+
+const struct cli_spec predict_cli = {
+    "autotune predict",
+    NULL,
+    "The model's time of every method at the run's points into "
+    "RUN/predicted.csv,\nand its accuracy where the run measured them; "
+    "--procs and --sizes predict\npoints never measured into DIR "
+    "(RUN/predicted/ by default).\n",
+    predict_options,
+    CLI_N(predict_options),
+    NULL,
+    0};
 
 /* One prediction: a method at a point, with its measured time if any. */
 struct prediction {
@@ -361,37 +393,19 @@ done:
 
 int predict_main(int argc, char **argv)
 {
-    const char *run = NULL, *model_path = NULL, *procs_text = NULL,
-               *sizes_text = NULL, *segs_text = NULL, *colls_text = NULL,
-               *out_dir = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char **slot = strcmp(argv[i], "-r") == 0           ? &run
-                            : strcmp(argv[i], "--model") == 0    ? &model_path
-                            : strcmp(argv[i], "--procs") == 0    ? &procs_text
-                            : strcmp(argv[i], "--sizes") == 0    ? &sizes_text
-                            : strcmp(argv[i], "--segments") == 0 ? &segs_text
-                            : strcmp(argv[i], "--collectives") == 0
-                                ? &colls_text
-                            : strcmp(argv[i], "-o") == 0 ? &out_dir
-                                                         : NULL;
-        if (!slot || i + 1 >= argc) {
-            fprintf(stderr, "autotune predict: %s '%s'\n%s",
-                    slot ? "missing value for" : "unknown option", argv[i],
-                    predict_usage);
-            return 2;
-        }
-        *slot = argv[++i];
+    struct predict_args a = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    int bad = cli_parse(&predict_cli, argc, argv, &a, stderr);
+    if (bad) {
+        return bad;
     }
-    if (!run) {
-        fprintf(stderr, "autotune predict: -r RUN is required\n%s",
-                predict_usage);
+    if ((a.procs_text != NULL) != (a.sizes_text != NULL)) {
+        fprintf(stderr, "autotune predict: --procs and --sizes go together\n");
         return 2;
     }
-    if ((procs_text != NULL) != (sizes_text != NULL)) {
-        fprintf(stderr, "autotune predict: --procs and --sizes go together\n%s",
-                predict_usage);
-        return 2;
-    }
+    const char *run = a.run, *model_path = a.model_path,
+               *procs_text = a.procs_text, *sizes_text = a.sizes_text,
+               *segs_text = a.segs_text, *colls_text = a.colls_text,
+               *out_dir = a.out_dir;
     char path[4096], model_default[4096];
     struct model_params *params = NULL;
     struct measurement *rows = NULL;

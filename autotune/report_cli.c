@@ -2,6 +2,7 @@
  * of baseline.c (which reads its own options); with them, the pictures of
  * report/. */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,9 +14,36 @@
 #include "report/report.h"
 #include "store/tables.h"
 
-static const char report_usage[] =
-    "usage: autotune report -r RUN [--html FILE] [--map COLLECTIVE] "
-    "[--points P:M,...]\n";
+struct report_args {
+    const char *run, *html, *map, *points;
+};
+
+static const struct cli_option report_options[] = {
+    {"-r", "RUN", CLI_TEXT, offsetof(struct report_args, run), 0, 0, NULL, NULL,
+     true, false, "the run directory"},
+    {"--html", "FILE", CLI_TEXT, offsetof(struct report_args, html), 0, 0, NULL,
+     NULL, false, false, "write the self-contained HTML report"},
+    {"--map", "COLLECTIVE", CLI_TEXT, offsetof(struct report_args, map), 0, 0,
+     NULL, NULL, false, false, "print the collective's decision map"},
+    {"--points", "P:M,...", CLI_TEXT, offsetof(struct report_args, points), 0,
+     0, NULL, NULL, false, false,
+     "the HTML report's landscapes at PROCS:BYTES (e.g. 16:64K)"},
+};
+
+const struct cli_spec report_cli = {
+    "autotune report",
+    NULL,
+    "The speedup of the tuned choice over the library default (default/0) "
+    "at the\nrun's points, per collective. --map prints a collective's "
+    "decision map (the\nfastest method per procs and message size); "
+    "--html writes one self-contained\nHTML file: decision, speedup and "
+    "penalty maps (every RUN/*.dec), segment-size\nlandscapes at --points "
+    "or chosen automatically, the strategies' costs\n(RUN/compare.csv) and "
+    "the run's settings.\n",
+    report_options,
+    CLI_N(report_options),
+    NULL,
+    0};
 
 /* report/ builds without MPI, collectives/ with it: the table is lent. */
 static const char *table_alg(const char *collective, int place)
@@ -24,49 +52,19 @@ static const char *table_alg(const char *collective, int place)
     return c && place < c->n_algs ? c->algs[place].name : NULL;
 }
 
-static bool is_picture_option(const char *arg)
-{
-    return strcmp(arg, "--html") == 0 || strcmp(arg, "--map") == 0 ||
-           strcmp(arg, "--points") == 0;
-}
-
 int report_cli_main(int argc, char **argv)
 {
-    char *run = NULL, *html = NULL, *map = NULL, *points = NULL;
-    bool has_pictures = false;
-    for (int i = 1; i < argc; i++) {
-        has_pictures |= is_picture_option(argv[i]);
+    struct report_args a = {NULL, NULL, NULL, NULL};
+    int bad = cli_parse(&report_cli, argc, argv, &a, stderr);
+    if (bad) {
+        return bad;
     }
-    if (!has_pictures) {
-        return report_main(argc, argv); /* the text summary, its options */
-    }
-    for (int i = 1; i < argc; i += 2) {
-        char *opt = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        char **slot = strcmp(opt, "-r") == 0         ? &run
-                      : strcmp(opt, "--html") == 0   ? &html
-                      : strcmp(opt, "--map") == 0    ? &map
-                      : strcmp(opt, "--points") == 0 ? &points
-                                                     : NULL;
-        if (!slot) {
-            fprintf(stderr, "autotune report: unknown option '%s'\n%s", opt,
-                    report_usage);
-            return 2;
-        }
-        if (!val) {
-            fprintf(stderr, "autotune report: %s needs a value\n%s", opt,
-                    report_usage);
-            return 2;
-        }
-        *slot = val;
-    }
-    if (!run) {
-        fprintf(stderr, "autotune report: -r RUN is required\n%s",
-                report_usage);
-        return 2;
+    const char *run = a.run, *html = a.html, *map = a.map, *points = a.points;
+    if (!html && !map && !points) {
+        return report_print_speedup(run); /* the text summary */
     }
     if (points && !html) {
-        fprintf(stderr, "autotune report: --points goes with --html\n%s",
-                report_usage);
+        fprintf(stderr, "autotune report: --points goes with --html\n");
         return 2;
     }
     struct report_point *pts = NULL;
