@@ -302,3 +302,11 @@ void cli_print_brief(const struct cli_spec *spec, const char *brief, FILE *out)
         fprintf(out, "%-49s %s\n", line, brief);
     }
 }
+
+const struct cli_option config_options[CONFIG_N_OPTIONS] = {
+    {"-c", "tune.cfg", CLI_TEXT, offsetof(struct config_args, path), 0, 0, NULL,
+     NULL, true, false, "the config (docs/usage.md: Configuration)"},
+    {"--fresh", NULL, CLI_FLAG, offsetof(struct config_args, is_fresh), 0, 0,
+     NULL, NULL, false, false,
+     "start over: the previous run's files move to RUN/old/N/"},
+};

@@ -71,6 +71,15 @@ void cli_print_help(const struct cli_spec *spec, FILE *out);
  * wrapped to 80 columns. */
 void cli_print_usage(const struct cli_spec *spec, FILE *out);
 
+/* The arguments of a command that reads a config, -c FILE [--fresh], and
+ * their options, which the sweep and `model` share. */
+struct config_args {
+    const char *path;
+    bool is_fresh;
+};
+#define CONFIG_N_OPTIONS 2
+extern const struct cli_option config_options[CONFIG_N_OPTIONS];
+
 /* One line of `autotune --help`: the command with its required options
  * and operand, then brief. */
 void cli_print_brief(const struct cli_spec *spec, const char *brief, FILE *out);

@@ -11,16 +11,13 @@
 #include <simgrid/version.h>
 #endif
 
-#include "autotune/baseline.h"
 #include "autotune/cli.h"
-#include "autotune/compare.h"
-#include "autotune/config.h"
+#include "autotune/compare_cli.h"
 #include "autotune/decision_cli.h"
 #include "autotune/model_cli.h"
 #include "autotune/plan_cli.h"
 #include "autotune/profile_cli.h"
 #include "autotune/report_cli.h"
-#include "autotune/sweep.h"
 #include "collectives/collectives.h"
 #include "decision/decision.h"
 #include "search/search.h"
@@ -28,6 +25,9 @@
 #include "store/journal.h"
 #include "store/rundir.h"
 #include "store/tables.h"
+#include "tune/baseline.h"
+#include "tune/config.h"
+#include "tune/sweep.h"
 
 #define AUTOTUNE_VERSION "0.1.0"
 

@@ -7,12 +7,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "autotune/grid.h"
-#include "autotune/measure.h"
 #include "autotune/plan_cli.h"
-#include "autotune/progress.h"
 #include "store/journal.h"
 #include "store/rundir.h"
+#include "tune/grid.h"
+#include "tune/measure.h"
+#include "tune/progress.h"
 
 /* The experiments of an exhaustive search over the grid, against what the
  * journal (if any) recorded. */

@@ -1,9 +1,7 @@
 /* The sweep's configuration, read from a libconfig file and validated
  * completely before anything is measured or written. */
-#ifndef AUTOTUNE_CONFIG_H
-#define AUTOTUNE_CONFIG_H
-
-#include "autotune/cli.h"
+#ifndef TUNE_CONFIG_H
+#define TUNE_CONFIG_H
 
 #include "collectives/collectives.h"
 #include "search/search.h"
@@ -80,13 +78,4 @@ int config_check_world(const struct config *c, int world_size);
  * MPI_Init, which the native backend must prepare; 0 on any error: the full
  * check after MPI_Init reports it). */
 int config_peek_native(const char *path);
-/* The arguments of a command that reads a config: -c FILE [--fresh]. */
-struct config_args {
-    const char *path;
-    bool is_fresh;
-};
-/* Their options (cli.h), for the sweep's and `model`'s tables. */
-#define CONFIG_N_OPTIONS 2
-extern const struct cli_option config_options[CONFIG_N_OPTIONS];
-
 #endif

@@ -1,8 +1,8 @@
-/* `autotune compare`: replays every search strategy on an exhaustive run's
- * journal, without MPI. Each strategy is charged the recorded cost_s of the
- * experiments it asks for (once each: the journal is the cache), and its
- * choices are scored against the exhaustive optimum ([Pjesivac-Grbovic 2006],
- * eq. 6). */
+/* The replay engine of `autotune compare`: replays every search strategy on an
+ * exhaustive run's journal, without MPI. Each strategy is charged the recorded
+ * cost_s of the experiments it asks for (once each: the journal is the cache),
+ * and its choices are scored against the exhaustive optimum ([Pjesivac-Grbovic
+ * 2006], eq. 6). */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -10,9 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "autotune/cli.h"
-#include "autotune/compare.h"
-#include "autotune/grid.h"
 #include "collectives/collectives.h"
 #include "model/model.h"
 #include "search/refine.h"
@@ -20,6 +17,8 @@
 #include "store/journal.h"
 #include "store/rundir.h"
 #include "store/tables.h"
+#include "tune/grid.h"
+#include "tune/replay.h"
 
 #define MAX_METHODS 4096
 
@@ -183,14 +182,6 @@ static size_t find_point(const struct record_index *ix, const char *coll,
     }
     return lo;
 }
-
-/* --segments: the segment sizes a replay keeps (n == 0: all of the run's).
- * The run's records of a segment as large as the message are its
- * unsegmented ones, so a sub-list must hold 0 too. */
-struct seg_filter {
-    int n;
-    int sizes[CONFIG_MAX_SEGS];
-};
 
 static bool seg_filter_keeps(const struct seg_filter *f, int seg_bytes)
 {
@@ -461,84 +452,6 @@ static int replay_point_all(const struct replay_point *rp,
     return 0;
 }
 
-struct compare_args {
-    const char *run, *model_path, *trace;
-    bool is_misses;
-    int grid; /* -1, or 0: --grid adaptive */
-    struct search_params params;
-    struct seg_filter segs;
-};
-
-/* --segments, one size of the list: in bytes. That 0 is among them is
- * checked once the list is read. */
-static const char *take_segment(void *args, const char *option,
-                                const char *text)
-{
-    struct seg_filter *f = &((struct compare_args *)args)->segs;
-    char *end;
-    long seg = strtol(text, &end, 10);
-    (void)option;
-    if (end == text || *end || seg < 0 || seg > 1L << 30) {
-        return "is not a segment size in bytes";
-    }
-    if (f->n == CONFIG_MAX_SEGS) {
-        return "is one segment size too many";
-    }
-    f->sizes[f->n++] = (int)seg;
-    return NULL;
-}
-
-static const char *take_trace(void *args, const char *option, const char *text)
-{
-    (void)args;
-    (void)option;
-    return search_find(text) ? NULL
-                             : "is not a search strategy (autotune --list)";
-}
-
-static const struct cli_option compare_options[] = {
-    {"-r", "RUN", CLI_TEXT, offsetof(struct compare_args, run), 0, 0, NULL,
-     NULL, true, false, "the run directory, swept with search = exhaustive"},
-    {"--lookahead", "N", CLI_INT,
-     offsetof(struct compare_args, params.lookahead), 0, 64, NULL, NULL, false,
-     false, "steps a descent looks past its best (search_options)"},
-    {"--drop-ratio", "R", CLI_REAL,
-     offsetof(struct compare_args, params.drop_ratio), 1, 1e9, NULL, NULL,
-     false, false, "how far behind the best an algorithm is dropped"},
-    {"--steep-rise", "F", CLI_REAL,
-     offsetof(struct compare_args, params.steep_rise), 0, 1e9, NULL, NULL,
-     false, false, "a rise past the best that ends a descent (0: never)"},
-    {"--segments", "S,S,...", CLI_CUSTOM, offsetof(struct compare_args, segs),
-     0, 0, NULL, take_segment, false, true,
-     "replay a sub-list of the run's segment sizes, 0 among them"},
-    {"--misses", NULL, CLI_FLAG, offsetof(struct compare_args, is_misses), 0, 0,
-     NULL, NULL, false, false, "print where a strategy missed the optimum"},
-    {"--trace", "STRATEGY", CLI_TEXT, offsetof(struct compare_args, trace), 0,
-     0, NULL, take_trace, false, false,
-     "print every experiment the strategy asked for"},
-    {"--grid", NULL, CLI_CHOICE, offsetof(struct compare_args, grid), 0, 0,
-     "adaptive", NULL, false, false,
-     "replay the adaptive grid walk instead (RUN/grid.csv)"},
-    {"--model", "FILE", CLI_TEXT, offsetof(struct compare_args, model_path), 0,
-     0, NULL, NULL, false, false,
-     "the model's calibration (default: RUN/model.csv, if there)"},
-    {"--model-margin", "F", CLI_REAL,
-     offsetof(struct compare_args, params.model_margin), 0, 1e9, NULL, NULL,
-     false, false, "the model strategy times what is predicted within F"},
-};
-
-const struct cli_spec compare_cli = {
-    "autotune compare",
-    NULL,
-    "Replays every search strategy on a run swept with search = "
-    "\"exhaustive\" and\nwrites RUN/compare.csv. With a model (--model, or "
-    "RUN/model.csv) the strategy\nmodel is replayed too, its calibration's "
-    "cost charged.\n",
-    compare_options,
-    CLI_N(compare_options),
-    NULL,
-    0};
-
 /* Every size of the filter must be one the run swept. */
 static int check_segments(const char *run, const struct record_index *ix,
                           const struct seg_filter *f)
@@ -565,23 +478,13 @@ static int compare_grid(const char *run, const struct record_index *ix,
                         const struct search_params *params,
                         const struct model_params *model, double model_cost_s);
 
-int compare_main(int argc, char **argv)
+int replay_run(const struct replay_request *req)
 {
-    struct compare_args a = {.grid = -1, .params = SEARCH_PARAMS_DEFAULT};
-    int bad = cli_parse(&compare_cli, argc, argv, &a, stderr);
-    if (bad) {
-        return bad;
-    }
-    if (a.segs.n > 0 && !seg_filter_keeps(&a.segs, 0)) {
-        fprintf(stderr, "autotune compare: --segments: the list must hold 0 "
-                        "(the run's records of segments as large as the "
-                        "message are its unsegmented ones)\n");
-        return 2;
-    }
-    const char *run = a.run, *model_path = a.model_path, *trace = a.trace;
-    bool misses = a.is_misses, is_grid = a.grid == 0;
-    struct search_params params = a.params;
-    struct seg_filter segs = a.segs;
+    const char *run = req->run, *model_path = req->model_path,
+               *trace = req->trace;
+    bool misses = req->is_misses, is_grid = req->is_grid;
+    struct search_params params = req->params;
+    struct seg_filter segs = req->segs;
     char path[4096];
     struct journal *j = NULL;
     struct replay_point *rp = malloc(sizeof *rp);

@@ -5,13 +5,12 @@
 #include <libconfig.h>
 #include <limits.h>
 #include <stdarg.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "autotune/config.h"
 #include "store/profile.h"
+#include "tune/config.h"
 
 #define MAX_LIST 4096
 #define MAX_OVERFLOWS 16
@@ -1087,11 +1086,3 @@ int config_peek_native(const char *path)
     free(text);
     return is_native;
 }
-
-const struct cli_option config_options[CONFIG_N_OPTIONS] = {
-    {"-c", "tune.cfg", CLI_TEXT, offsetof(struct config_args, path), 0, 0, NULL,
-     NULL, true, false, "the config (docs/usage.md: Configuration)"},
-    {"--fresh", NULL, CLI_FLAG, offsetof(struct config_args, is_fresh), 0, 0,
-     NULL, NULL, false, false,
-     "start over: the previous run's files move to RUN/old/N/"},
-};

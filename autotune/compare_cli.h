@@ -1,6 +1,6 @@
-/* Offline comparison of search strategies on an exhaustive run. */
-#ifndef AUTOTUNE_COMPARE_H
-#define AUTOTUNE_COMPARE_H
+/* `autotune compare`: every search strategy replayed on an exhaustive run. */
+#ifndef AUTOTUNE_COMPARE_CLI_H
+#define AUTOTUNE_COMPARE_CLI_H
 
 #include "autotune/cli.h"
 
