@@ -23,7 +23,7 @@ CFLAGS   += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 LDFLAGS  += -fsanitize=$(SANITIZE)
 endif
 
-MODULES  := autotune search collectives store decision model
+MODULES  := autotune tune search collectives store decision model
 # The modules that never call MPI, compiled with plain cc into
 # build/libautotune-core.a: an #include <mpi.h> there breaks the build.
 CORE_MODULES := search store decision model
@@ -46,7 +46,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/tests/unit/%)
 # Unit tests of autotune/ and collectives/ code, whose headers include
 # mpi.h: built with mpicc, still run without mpirun. The others link only
 # the core library, with plain cc.
-UNIT_MPI  := $(addprefix build/tests/unit/,test_config test_progress test_topo)
+UNIT_MPI  := $(addprefix build/tests/unit/,test_cli_options test_config test_progress test_topo)
 UNIT_CORE := $(filter-out $(UNIT_MPI),$(UNIT_BINS))
 MPIT_SRCS := $(wildcard tests/mpi/*.c)
 MPIT_BINS := $(MPIT_SRCS:tests/mpi/%.c=build/tests/mpi/%)
@@ -178,7 +178,7 @@ FUZZ_PARSERS := config journal c45
 REPLAY_SAN   := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
                 -fno-omit-frame-pointer
 REPLAY_BINS  := $(FUZZ_PARSERS:%=build/tests/fuzz/replay_%)
-FUZZ_OBJS_config  := autotune/config.o
+FUZZ_OBJS_config  := tune/config.o
 FUZZ_OBJS_journal := store/journal.o
 FUZZ_OBJS_c45     := decision/c45_io.o decision/c45.o decision/c45_print.o
 FUZZ_MAIN    := tests/fuzz/fuzz_file.c

@@ -3,6 +3,7 @@
  * run's measurements ([Pjesivac-Grbovic 2006], eq. 6), on the grid and on
  * held-out points. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,174 +27,192 @@ struct run_args {
     bool emit_names, emit_c, emit_c_table, emit_c_tree;
     bool is_exact;  /* tree -r --exact: the exact table, not C4.5 */
     bool is_misses; /* --misses: every point off its optimum, on stderr */
+    double confidence_pct; /* -c, as given */
+    int leaf, between;     /* --leaf, --between: the choice's index */
     struct train_options train;
 };
 
 /* ---- arguments ---- */
 
-static int parse_double(const char *cmd, const char *opt, const char *text,
-                        double lo, double hi, double *out)
+static const char *take_collective(void *args, const char *option,
+                                   const char *name)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno || !(v >= lo && v <= hi)) {
-        fprintf(stderr, "autotune %s: %s: '%s' is not a number in %g..%g\n",
-                cmd, opt, text, lo, hi);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-static int parse_list(struct run_args *a, const char *opt, char *text,
-                      int (*add)(struct run_args *, const char *, const char *))
-{
-    for (char *item = strtok(text, ","); item; item = strtok(NULL, ",")) {
-        if (add(a, opt, item)) {
-            return -1;
-        }
-    }
-    return 0;
-}
-
-static int add_collective(struct run_args *a, const char *opt, const char *name)
-{
+    struct run_args *a = args;
+    (void)option;
     if (a->n_colls == MAX_COLLS) {
-        fprintf(stderr, "autotune %s: %s: more than %d collectives\n", a->cmd,
-                opt, MAX_COLLS);
-        return -1;
+        return "is one collective too many";
     }
     a->colls[a->n_colls++] = name;
-    return 0;
+    return NULL;
 }
 
-static int add_emit(struct run_args *a, const char *opt, const char *what)
+static const char *take_emit(void *args, const char *option, const char *what)
 {
-    if (strcmp(what, "names") == 0) {
-        a->emit_names = true;
-    } else if (strcmp(what, "c") == 0) {
-        a->emit_c = true;
-    } else if (strcmp(what, "c-table") == 0) {
-        a->emit_c_table = true;
-    } else if (strcmp(what, "c-tree") == 0) {
-        a->emit_c_tree = true;
-    } else {
-        fprintf(stderr,
-                "autotune %s: %s: unknown output '%s' (valid: names, "
-                "c, c-table, c-tree)\n",
-                a->cmd, opt, what);
-        return -1;
+    struct run_args *a = args;
+    (void)option;
+    bool *flag = strcmp(what, "names") == 0     ? &a->emit_names
+                 : strcmp(what, "c") == 0       ? &a->emit_c
+                 : strcmp(what, "c-table") == 0 ? &a->emit_c_table
+                 : strcmp(what, "c-tree") == 0  ? &a->emit_c_tree
+                                                : NULL;
+    if (!flag) {
+        return "is not an output (valid: names, c, c-table, c-tree)";
     }
-    return 0;
+    *flag = true;
+    return NULL;
 }
 
-static int parse_holdout(struct run_args *a, const char *opt, const char *text)
+static const char *take_holdout(void *args, const char *option,
+                                const char *text)
 {
+    struct train_options *t = &((struct run_args *)args)->train;
     char *end;
     long k = strtol(text, &end, 10);
+    (void)option;
     if (strcmp(text, "sizes") == 0 || strcmp(text, "procs") == 0) {
-        a->train.holdout_axis = text[0] == 's' ? HOLDOUT_SIZES : HOLDOUT_PROCS;
-        a->train.holdout_folds = 2;
-        return 0;
+        t->holdout_axis = text[0] == 's' ? HOLDOUT_SIZES : HOLDOUT_PROCS;
+        t->holdout_folds = 2;
+        return NULL;
     }
     if (end == text || *end != '\0' || k < 2 || k > 1000) {
-        fprintf(stderr,
-                "autotune %s: %s: '%s' is neither 'sizes', 'procs' nor a "
-                "number of folds in 2..1000\n",
-                a->cmd, opt, text);
-        return -1;
+        return "is neither 'sizes', 'procs' nor a number of folds in 2..1000";
     }
-    a->train.holdout_folds = (int)k;
-    return 0;
+    t->holdout_folds = (int)k;
+    return NULL;
 }
 
-static int parse_args(int argc, char **argv, const char *usage,
+/* -c: a percentage; c4.5 keeps it as a float, then divides by 100. */
+static const char *take_confidence(void *args, const char *option,
+                                   const char *text)
+{
+    struct run_args *a = args;
+    (void)option;
+    (void)text;
+    a->train.c45.cf = (float)a->confidence_pct / 100;
+    return NULL;
+}
+
+static const char *take_leaf(void *args, const char *option, const char *text)
+{
+    struct run_args *a = args;
+    (void)option;
+    (void)text;
+    a->train.is_majority = a->leaf == 1;
+    return NULL;
+}
+
+static const char *take_between(void *args, const char *option,
+                                const char *text)
+{
+    struct run_args *a = args;
+    (void)option;
+    (void)text;
+    a->train.is_pair_only = a->between == 1;
+    a->train.is_next_size = a->between == 2;
+    return NULL;
+}
+
+/* The options tree -r and quadtree share, then each one's own. */
+#define RUN_ARGS_OPTION(name, value, kind, field, min, max, choices, parse,    \
+                        help)                                                  \
+    {                                                                          \
+        name, value, kind, offsetof(struct run_args, field), min, max,         \
+            choices, parse, false, false, help                                 \
+    }
+#define SHARED_OPTIONS                                                         \
+    {"-r",                                                                     \
+     "RUN",                                                                    \
+     CLI_TEXT,                                                                 \
+     offsetof(struct run_args, run),                                           \
+     0,                                                                        \
+     0,                                                                        \
+     NULL,                                                                     \
+     NULL,                                                                     \
+     true,                                                                     \
+     false,                                                                    \
+     "the run directory"},                                                     \
+        RUN_ARGS_OPTION("--depth", "N", CLI_INT, train.max_depth, 0, 30, NULL, \
+                        NULL, "at most N levels"),                             \
+        {"--holdout",                                                          \
+         "sizes|procs|K",                                                      \
+         CLI_CUSTOM,                                                           \
+         0,                                                                    \
+         0,                                                                    \
+         0,                                                                    \
+         NULL,                                                                 \
+         take_holdout,                                                         \
+         false,                                                                \
+         false,                                                                \
+         "also score held out: every other message size or procs, or K "       \
+         "folds"},                                                             \
+        RUN_ARGS_OPTION("--near", "PCT", CLI_REAL, train.near_pct, 0, 100,     \
+                        NULL, NULL,                                            \
+                        "methods this close to a point's optimum count as "    \
+                        "right there"),                                        \
+        RUN_ARGS_OPTION("--leaf", NULL, CLI_CHOICE, leaf, 0, 0,                \
+                        "penalty|majority", take_leaf,                         \
+                        "a leaf's method: least penalty, or C4.5's class"),    \
+        RUN_ARGS_OPTION("--between", NULL, CLI_CHOICE, between, 0, 0,          \
+                        "cross|pair|next", take_between,                       \
+                        "what a size between two training sizes takes"),       \
+        RUN_ARGS_OPTION("--misses", NULL, CLI_FLAG, is_misses, 0, 0, NULL,     \
+                        NULL, "print every point off its optimum, on stderr"), \
+        RUN_ARGS_OPTION("-o", "STEM", CLI_TEXT, stem, 0, 0, NULL, NULL,        \
+                        "write STEM.dec (and --emit's files)")
+
+static const struct cli_option tree_run_options[] = {
+    SHARED_OPTIONS,
+    RUN_ARGS_OPTION("-m", "M", CLI_INT, train.c45.min_objs, 1, 1000000, NULL,
+                    NULL, "C4.5's least cases in two branches of a test (1)"),
+    RUN_ARGS_OPTION("-c", "C", CLI_REAL, confidence_pct, 0.001, 100, NULL,
+                    take_confidence, "C4.5's pruning confidence, percent (25)"),
+    {"--collectives", "a,b", CLI_CUSTOM, 0, 0, 0, NULL, take_collective, false,
+     true, "these collectives only"},
+    RUN_ARGS_OPTION("--combined", NULL, CLI_FLAG, train.is_combined, 0, 0, NULL,
+                    NULL, "one tree for all collectives"),
+    RUN_ARGS_OPTION("--exact", NULL, CLI_FLAG, is_exact, 0, 0, NULL, NULL,
+                    "the exact table instead of C4.5"),
+    {"--emit", "names,c,c-tree,c-table", CLI_CUSTOM, 0, 0, 0, NULL, take_emit,
+     false, true, "also write C4.5's input files or the decision as C"},
+};
+
+static const struct cli_option quadtree_options[] = {
+    SHARED_OPTIONS,
+    {"--collective", "C", CLI_CUSTOM, 0, 0, 0, NULL, take_collective, true,
+     false, "the collective"},
+    RUN_ARGS_OPTION("--accuracy", "PCT", CLI_REAL, train.accuracy_pct, 0.001,
+                    100, NULL, NULL,
+                    "stop splitting where this share of points is right"),
+    {"--emit", "c,c-tree,c-table", CLI_CUSTOM, 0, 0, 0, NULL, take_emit, false,
+     true, "also write the decision as C"},
+};
+
+const struct cli_spec tree_run_cli = {
+    "autotune tree",
+    NULL,
+    "The C4.5 decision trees of a run, scored by their penalty against its "
+    "measured\noptimum; writes RUN/tree.dec (or STEM.dec), which "
+    "libautotune loads.\n",
+    tree_run_options,
+    CLI_N(tree_run_options),
+    NULL,
+    0};
+
+const struct cli_spec quadtree_cli = {
+    "autotune quadtree",
+    NULL,
+    "The quadtree decision of one collective of a run (--depth 4 unless "
+    "--depth or\n--accuracy is given); writes RUN/quadtree-C.dec (or "
+    "STEM.dec).\n",
+    quadtree_options,
+    CLI_N(quadtree_options),
+    NULL,
+    0};
+
+static int parse_args(int argc, char **argv, const struct cli_spec *spec,
                       struct run_args *a)
 {
-    double v;
-    for (int i = 1; i < argc; i++) {
-        const char *opt = argv[i];
-        bool is_flag =
-            strcmp(opt, "--combined") == 0 || strcmp(opt, "--misses") == 0 ||
-            (strcmp(opt, "--exact") == 0 && strcmp(a->cmd, "tree") == 0);
-        if (!is_flag && i + 1 >= argc) {
-            fprintf(stderr, "autotune %s: %s needs a value\n%s", a->cmd, opt,
-                    usage);
-            return -1;
-        }
-        char *val = is_flag ? NULL : argv[++i];
-        int rc = 0;
-        if (is_flag) {
-            *(opt[2] == 'c'   ? &a->train.is_combined
-              : opt[2] == 'm' ? &a->is_misses
-                              : &a->is_exact) = true;
-        } else if (strcmp(opt, "--between") == 0) {
-            a->train.is_next_size = strcmp(val, "next") == 0;
-            a->train.is_pair_only = strcmp(val, "pair") == 0;
-            if (!a->train.is_next_size && !a->train.is_pair_only &&
-                strcmp(val, "cross") != 0) {
-                fprintf(stderr,
-                        "autotune %s: %s: '%s' is not 'cross', 'pair' or "
-                        "'next'\n",
-                        a->cmd, opt, val);
-                rc = -1;
-            }
-        } else if (strcmp(opt, "-r") == 0) {
-            a->run = val;
-        } else if (strcmp(opt, "-o") == 0) {
-            a->stem = val;
-        } else if (strcmp(opt, "-m") == 0 && strcmp(a->cmd, "tree") == 0) {
-            rc = parse_double(a->cmd, opt, val, 1, 1000000, &v);
-            a->train.c45.min_objs = (int)v;
-        } else if (strcmp(opt, "-c") == 0 && strcmp(a->cmd, "tree") == 0) {
-            rc = parse_double(a->cmd, opt, val, 0.001, 100, &v);
-            a->train.c45.cf = (float)v / 100; /* as c4.5: float, then / 100 */
-        } else if (strcmp(opt, "--collectives") == 0 ||
-                   strcmp(opt, "--collective") == 0) {
-            rc = parse_list(a, opt, val, add_collective);
-        } else if (strcmp(opt, "--emit") == 0) {
-            rc = parse_list(a, opt, val, add_emit);
-        } else if (strcmp(opt, "--holdout") == 0) {
-            rc = parse_holdout(a, opt, val);
-        } else if (strcmp(opt, "--depth") == 0) {
-            rc = parse_double(a->cmd, opt, val, 0, 30, &v);
-            if (rc == 0 && v != (int)v) {
-                fprintf(stderr,
-                        "autotune %s: %s: '%s' is not a whole "
-                        "number of levels\n",
-                        a->cmd, opt, val);
-                rc = -1;
-            }
-            a->train.max_depth = (int)v;
-        } else if (strcmp(opt, "--accuracy") == 0) {
-            rc = parse_double(a->cmd, opt, val, 0.001, 100, &v);
-            a->train.accuracy_pct = v;
-        } else if (strcmp(opt, "--near") == 0) {
-            rc = parse_double(a->cmd, opt, val, 0, 100, &a->train.near_pct);
-        } else if (strcmp(opt, "--leaf") == 0) {
-            a->train.is_majority = strcmp(val, "majority") == 0;
-            if (!a->train.is_majority && strcmp(val, "penalty") != 0) {
-                fprintf(stderr,
-                        "autotune %s: %s: '%s' is neither 'penalty' nor "
-                        "'majority'\n",
-                        a->cmd, opt, val);
-                rc = -1;
-            }
-        } else {
-            fprintf(stderr, "autotune %s: unknown option '%s'\n%s", a->cmd, opt,
-                    usage);
-            return -1;
-        }
-        if (rc) {
-            return -1;
-        }
-    }
-    if (!a->run) {
-        fprintf(stderr, "autotune %s: -r RUN is required\n%s", a->cmd, usage);
-        return -1;
-    }
-    return 0;
+    return cli_parse(spec, argc, argv, a, stderr) == CLI_OK ? 0 : -1;
 }
 
 /* ---- scoring ---- */
@@ -464,14 +483,6 @@ static int print_held_out(const struct run_args *a, const struct run_data *r,
 
 /* ---- tree -r ---- */
 
-static const char tree_usage[] =
-    "usage: autotune tree -r RUN [-m M] [-c C] [--collectives a,b] "
-    "[--combined]\n"
-    "                     [--depth N] [--holdout sizes|procs|K] [--near PCT] "
-    "[--leaf penalty|majority]\n"
-    "                     [--between cross|pair|next] [--exact] [--misses] "
-    "[--emit names,c,c-tree,c-table] [-o STEM]\n";
-
 int tree_run_main(int argc, char **argv)
 {
     struct run_args a = {.cmd = "tree"};
@@ -484,7 +495,7 @@ int tree_run_main(int argc, char **argv)
     /* -m 1 held out best on the committed runs (make bench-between-tune);
      * tree -f keeps c4.5's -m 2 */
     a.train.c45.min_objs = TREE_RUN_MIN_OBJS;
-    if (parse_args(argc, argv, tree_usage, &a)) {
+    if (parse_args(argc, argv, &tree_run_cli, &a)) {
         status = 2; /* a usage error */
         goto done;
     }
@@ -559,14 +570,6 @@ done:
 
 /* ---- quadtree ---- */
 
-static const char quadtree_usage[] =
-    "usage: autotune quadtree -r RUN --collective C [--depth N | --accuracy "
-    "PCT]\n"
-    "                         [--holdout sizes|procs|K] [--near PCT] "
-    "[--leaf penalty|majority]\n"
-    "                         [--between cross|pair|next] [--misses] "
-    "[--emit c,c-tree,c-table] [-o STEM]\n";
-
 int quadtree_main(int argc, char **argv)
 {
     struct run_args a = {.cmd = "quadtree"};
@@ -577,14 +580,13 @@ int quadtree_main(int argc, char **argv)
     int status = 2; /* until the arguments are known good: usage errors */
     train_options_init(&a.train);
     a.train.accuracy_pct = -1; /* not given */
-    if (parse_args(argc, argv, quadtree_usage, &a)) {
+    if (parse_args(argc, argv, &quadtree_cli, &a)) {
         goto done;
     }
-    if (a.n_colls != 1 || a.train.is_combined || a.emit_names) {
-        fprintf(stderr, "autotune quadtree: %s\n%s",
+    if (a.n_colls != 1 || a.emit_names) {
+        fprintf(stderr, "autotune quadtree: %s\n",
                 a.n_colls != 1 ? "give one --collective"
-                               : "--combined and --emit names are for trees",
-                quadtree_usage);
+                               : "--emit names is for trees");
         goto done;
     }
     if (a.train.max_depth < 0 && a.train.accuracy_pct < 0) {

@@ -2,6 +2,7 @@
  * commands, --help and --version never start MPI. Exit status: 0 done,
  * 1 a data error (config, run directory, input files), 2 a usage error. */
 #include <mpi.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,15 +11,13 @@
 #include <simgrid/version.h>
 #endif
 
-#include "autotune/baseline.h"
-#include "autotune/compare.h"
-#include "autotune/config.h"
+#include "autotune/cli.h"
+#include "autotune/compare_cli.h"
 #include "autotune/decision_cli.h"
 #include "autotune/model_cli.h"
 #include "autotune/plan_cli.h"
 #include "autotune/profile_cli.h"
 #include "autotune/report_cli.h"
-#include "autotune/sweep.h"
 #include "collectives/collectives.h"
 #include "decision/decision.h"
 #include "search/search.h"
@@ -26,47 +25,9 @@
 #include "store/journal.h"
 #include "store/rundir.h"
 #include "store/tables.h"
-
-static const char usage[] =
-    "usage:\n"
-    "  mpirun -np N autotune -c tune.cfg [--fresh]   tune (re-running "
-    "resumes)\n"
-    "  autotune export -r RUN --format F [-o FILE]   write the optimal "
-    "table\n"
-    "  autotune compare -r RUN                       replay every search "
-    "strategy\n"
-    "  autotune report -r RUN                        speedup over the "
-    "library default\n"
-    "  autotune report -r RUN [--html FILE] [--map COLL] [--points P:M,...]\n"
-    "                                                maps, landscapes, HTML "
-    "report\n"
-    "  autotune tree -f STEM [-m M] [-c C] [-u] [-g] [-s]   C4.5 "
-    "decision tree\n"
-    "  autotune tree -r RUN [-m M] [-c C] [--collectives a,b] [--combined]\n"
-    "                [--depth N] [--holdout sizes|procs|K] [--near PCT]\n"
-    "                [--leaf penalty|majority] [--between cross|pair|next] "
-    "[--exact]\n"
-    "                [--misses] [--emit names,c,c-tree,c-table] [-o STEM]\n"
-    "                                                C4.5 trees of a run\n"
-    "  autotune quadtree -r RUN --collective C [--depth N | --accuracy PCT]\n"
-    "                [--holdout sizes|procs|K] [--near PCT] [--leaf "
-    "penalty|majority]\n"
-    "                [--between cross|pair|next] [--misses] "
-    "[--emit c,c-tree,c-table]\n"
-    "                [-o STEM]                       quadtree of a run\n"
-    "  autotune plan -c tune.cfg                     grid, points, "
-    "experiments, estimate\n"
-    "  autotune profile FILE.prof [-r RUN] [-n N]    an application's "
-    "costliest points\n"
-    "  mpirun -np N autotune model -c tune.cfg       point-to-point "
-    "calibration\n"
-    "  autotune predict -r RUN [--procs P,..] [--sizes M,..]   the model's "
-    "times\n"
-    "  autotune --list                               algorithms, "
-    "strategies, formats\n"
-    "  autotune --version\n"
-    "autotune COMMAND --help describes one command. Exit status: 0 done, 1 a "
-    "data\nerror (config, run directory, input files), 2 a usage error.\n";
+#include "tune/baseline.h"
+#include "tune/config.h"
+#include "tune/sweep.h"
 
 #define AUTOTUNE_VERSION "0.1.0"
 
@@ -172,39 +133,58 @@ static int export_cuts_of(const char *run, const struct journal *j,
     return rc;
 }
 
+struct export_args {
+    const char *run, *format_name, *out_path;
+};
+
+static const char *take_format(void *args, const char *option, const char *text)
+{
+    static char why[256];
+    (void)args;
+    (void)option;
+    if (export_find(text)) {
+        return NULL;
+    }
+    int n = snprintf(why, sizeof why, "is not an export format (valid:");
+    for (int i = 0; i < export_formats_size && n < (int)sizeof why; i++) {
+        n += snprintf(why + n, sizeof why - (size_t)n, " %s",
+                      export_formats[i].name);
+    }
+    if (n < (int)sizeof why) {
+        snprintf(why + n, sizeof why - (size_t)n, ")");
+    }
+    return why;
+}
+
+static const struct cli_option export_options[] = {
+    {"-r", "RUN", CLI_TEXT, offsetof(struct export_args, run), 0, 0, NULL, NULL,
+     true, false, "the run directory"},
+    {"--format", "F", CLI_TEXT, offsetof(struct export_args, format_name), 0, 0,
+     NULL, take_format, true, false,
+     "the format: csv, json, ompi, ompi-v2, ompi-json, mpich, dec"},
+    {"-o", "FILE", CLI_TEXT, offsetof(struct export_args, out_path), 0, 0, NULL,
+     NULL, false, false, "write to FILE (default: stdout)"},
+};
+
+static const struct cli_spec export_cli = {
+    "autotune export",
+    NULL,
+    "Writes RUN/optimal.csv in format F (autotune --list) to FILE, or to "
+    "stdout.\n",
+    export_options,
+    CLI_N(export_options),
+    NULL,
+    0};
+
 static int cmd_export(int argc, char **argv)
 {
-    const char *run = NULL, *format_name = NULL, *out_path = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *opt = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-        const char **slot = strcmp(opt, "-r") == 0         ? &run
-                            : strcmp(opt, "--format") == 0 ? &format_name
-                            : strcmp(opt, "-o") == 0       ? &out_path
-                                                           : NULL;
-        if (!slot || !val) {
-            fprintf(stderr, "autotune export: %s '%s'\n%s",
-                    slot ? "missing value for" : "unknown option", opt, usage);
-            return 2;
-        }
-        *slot = val;
-        i++;
+    struct export_args a = {NULL, NULL, NULL};
+    int bad = cli_parse(&export_cli, argc, argv, &a, stderr);
+    if (bad) {
+        return bad;
     }
-    if (!run || !format_name) {
-        fprintf(stderr, "autotune export: -r RUN and --format are "
-                        "required\n");
-        return 2;
-    }
-    const struct export_format *format = export_find(format_name);
-    if (!format) {
-        fprintf(stderr,
-                "autotune export: unknown format '%s' (valid:", format_name);
-        for (int i = 0; i < export_formats_size; i++) {
-            fprintf(stderr, " %s", export_formats[i].name);
-        }
-        fprintf(stderr, ")\n");
-        return 2;
-    }
+    const char *run = a.run, *out_path = a.out_path;
+    const struct export_format *format = export_find(a.format_name);
     char path[4096], library[128], backend[32];
     struct measurement *rows = NULL;
     struct export_context ctx;
@@ -238,22 +218,32 @@ static int cmd_export(int argc, char **argv)
     return rc == 0 ? 0 : 1;
 }
 
+static const struct cli_spec sweep_cli = {
+    "mpirun -np N autotune",
+    "smpirun -np N -platform P.xml autotune-smpi -c tune.cfg [--fresh]",
+    "Tunes the collectives of tune.cfg at every grid point, rank 0 driving; "
+    "running\nthe same command again resumes from the run directory's "
+    "journal.\n",
+    config_options,
+    CONFIG_N_OPTIONS,
+    NULL,
+    0};
+
 /* The sweep: MPI starts here, and only rank 0 speaks for the run. */
 static int cmd_sweep(int argc, char **argv)
 {
-    const char *config_path = NULL;
-    int is_fresh = 0, rank;
+    struct config_args a = {NULL, false};
+    int rank;
     /* The native backend's settings are read at MPI_Init only. */
-    for (int i = 1; i + 1 < argc; i++) {
-        if (strcmp(argv[i], "-c") == 0 && config_peek_native(argv[i + 1])) {
-            native_prepare_environment();
-        }
+    if (cli_parse(&sweep_cli, argc, argv, &a, NULL) == CLI_OK &&
+        config_peek_native(a.path)) {
+        native_prepare_environment();
     }
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    int bad = config_parse_args(argc, argv, "autotune", usage, rank == 0,
-                                &config_path, &is_fresh);
-    int status = bad ? bad : sweep_main(config_path, is_fresh);
+    a = (struct config_args){NULL, false};
+    int bad = cli_parse(&sweep_cli, argc, argv, &a, rank == 0 ? stderr : NULL);
+    int status = bad ? bad : sweep_main(a.path, a.is_fresh);
     MPI_Finalize();
     return status;
 }
@@ -287,111 +277,77 @@ static int cmd_model_offline(int argc, char **argv)
     return 2;
 }
 
+static const struct cli_spec list_cli = {
+    "autotune --list",
+    NULL,
+    "The collectives and their algorithms, the search strategies and the "
+    "export\nformats.\n",
+    NULL,
+    0,
+    NULL,
+    0};
+
+static const struct cli_spec version_cli = {
+    "autotune --version",
+    NULL,
+    "autotune's version and the MPI it was built against.\n",
+    NULL,
+    0,
+    NULL,
+    0};
+
+/* Every command: how it runs, its options (and --help) and one line for
+ * autotune --help. tree has two forms: C4.5 on files, and a run's trees. */
 struct command {
     const char *name;
     int (*run)(int argc, char **argv);
-    const char *help; /* --help, on stdout */
+    const struct cli_spec *spec, *other_form;
+    const char *brief;
 };
 
-static const char sweep_help[] =
-    "usage: mpirun -np N autotune -c tune.cfg [--fresh]\n"
-    "       smpirun -np N -platform P.xml autotune-smpi -c tune.cfg "
-    "[--fresh]\n"
-    "Tunes the collectives of tune.cfg at every grid point, rank 0 "
-    "driving; running\nthe same command again resumes from the run "
-    "directory's journal.\n"
-    "  -c FILE   the config (docs/usage.md: Configuration)\n"
-    "  --fresh   start over; the previous sweep's journal, tables and "
-    "decisions\n"
-    "            move to RUN/old/N/\n";
-
-/* Every command but the sweep, which is the one that starts MPI. */
-static const struct command offline_commands[] = {
-    {"export", cmd_export,
-     "usage: autotune export -r RUN --format F [-o FILE]\n"
-     "Writes RUN/optimal.csv in format F (autotune --list) to FILE, or to "
-     "stdout.\n"},
-    {"compare", compare_main,
-     "usage: autotune compare -r RUN [--lookahead N] [--drop-ratio R] "
-     "[--steep-rise F]\n"
-     "                        [--segments S,S,...] [--misses] "
-     "[--trace STRATEGY]\n"
-     "                        [--grid adaptive] [--model FILE] "
-     "[--model-margin F]\n"
-     "Replays every search strategy on a run swept with search = "
-     "\"exhaustive\" and\nwrites RUN/compare.csv; --misses prints where a "
-     "strategy missed the optimum,\n--trace every experiment a strategy "
-     "asked for; --segments replays a sub-list of\nthe run's segment sizes "
-     "(0 among them); --grid adaptive replays the adaptive\ngrid walk "
-     "instead and writes RUN/grid.csv. With a model (--model, or "
-     "RUN/model.csv)\n"
-     "the strategy model is replayed too, its calibration's cost charged.\n"},
-    {"report", report_cli_main,
-     "usage: autotune report -r RUN [--html FILE] [--map COLLECTIVE] "
-     "[--points P:M,...]\n"
-     "The speedup of the tuned choice over the library default (default/0) "
-     "at the\nrun's points, per collective. --map prints a collective's "
-     "decision map (the\nfastest method per procs and message size); "
-     "--html writes one self-contained\nHTML file: decision, speedup and "
-     "penalty maps (every RUN/*.dec), segment-size\nlandscapes at --points "
-     "(PROCS:BYTES, e.g. 16:64K) or chosen automatically,\nthe strategies' "
-     "costs (RUN/compare.csv) and the run's settings.\n"},
-    {"tree", tree_main,
-     "usage: autotune tree -f STEM [-m M] [-c C] [-u] [-g] [-s]\n"
-     "       autotune tree -r RUN [-m M] [-c C] [--collectives a,b] "
-     "[--combined]\n"
-     "                     [--depth N] [--holdout sizes|procs|K] [--near PCT]\n"
-     "                     [--leaf penalty|majority] [--between "
-     "cross|pair|next] [--exact]\n"
-     "                     [--misses] [--emit names,c,c-tree,c-table] "
-     "[-o STEM]\n"
-     "C4.5 as release 8 on STEM.names/STEM.data, or the C4.5 decision trees "
-     "of a run.\n"},
-    {"quadtree", quadtree_main,
-     "usage: autotune quadtree -r RUN --collective C [--depth N | --accuracy "
-     "PCT]\n"
-     "                         [--holdout sizes|procs|K] [--near PCT] "
-     "[--leaf penalty|majority]\n"
-     "                         [--between cross|pair|next] [--misses] [--emit "
-     "c,c-tree,c-table]\n"
-     "                         [-o STEM]\n"
-     "The quadtree decision of one collective of a run.\n"},
-    {"plan", plan_main,
-     "usage: autotune plan -c tune.cfg\n"
-     "The grid of tune.cfg, its points, the experiments of an exhaustive "
-     "search and,\nfrom a journal in its run directory, an estimate of "
-     "their time. No MPI.\n"},
-    {"profile", profile_main,
-     "usage: autotune profile FILE.prof [-r RUN] [-n N]\n"
-     "The N (20) points of an application profile (AUTOTUNE_PROFILE) that "
-     "took the\nmost time; with a run, each point's tuned method, its time "
-     "and the default's,\nand the time saved: calls x (default - tuned).\n"},
-    {"model", cmd_model_offline,
-     "usage: mpirun -np N autotune model -c tune.cfg [--fresh]\n"
-     "       smpirun -np N -platform P.xml autotune-smpi model -c tune.cfg "
-     "[--fresh]\n"
-     "Measures the point-to-point parameters of the model (docs/usage.md: "
-     "The model)\nbetween ranks 0 and 1 into RUN/model.journal and "
-     "RUN/model.csv; rerunning\nmeasures only what is missing; --fresh "
-     "moves the previous calibration to\nRUN/old/N/ and starts over.\n"},
-    {"predict", predict_main,
-     "usage: autotune predict -r RUN [--model FILE] [--procs P,P,...] "
-     "[--sizes M,M,...]\n"
-     "                        [--segments S,S,...] [--collectives a,b] "
-     "[-o DIR]\n"
-     "The model's time of every method at the run's points into "
-     "RUN/predicted.csv,\nand its accuracy where the run measured them; "
-     "--procs and --sizes predict\npoints never measured into DIR "
-     "(RUN/predicted/ by default).\n"},
-    {"--list", cmd_list,
-     "usage: autotune --list\n"
-     "The collectives and their algorithms, the search strategies and the "
-     "export\nformats.\n"},
-    {"--version", cmd_version,
-     "usage: autotune --version\n"
-     "autotune's version and the MPI it was built against.\n"},
+static const struct command commands[] = {
+    {"", NULL, &sweep_cli, NULL, "tune (re-running resumes)"},
+    {"export", cmd_export, &export_cli, NULL, "write the optimal table"},
+    {"compare", compare_main, &compare_cli, NULL,
+     "replay every search strategy"},
+    {"report", report_cli_main, &report_cli, NULL,
+     "speedup over the default; maps, HTML report"},
+    {"tree", tree_main, &tree_c45_cli, &tree_run_cli,
+     "C4.5 decision tree of files, or of a run"},
+    {"quadtree", quadtree_main, &quadtree_cli, NULL, "quadtree of a run"},
+    {"plan", plan_main, &plan_cli, NULL, "grid, points, experiments, estimate"},
+    {"profile", profile_main, &profile_cli, NULL,
+     "an application's costliest points"},
+    {"model", cmd_model_offline, &model_cli, NULL,
+     "point-to-point calibration"},
+    {"predict", predict_main, &predict_cli, NULL, "the model's times"},
+    {"--list", cmd_list, &list_cli, NULL, "algorithms, strategies, formats"},
+    {"--version", cmd_version, &version_cli, NULL, "version"},
 };
-#define N_OFFLINE (sizeof offline_commands / sizeof offline_commands[0])
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static void print_usage(FILE *out)
+{
+    fprintf(out, "usage:\n");
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        cli_print_brief(commands[i].spec, commands[i].brief, out);
+        if (commands[i].other_form) {
+            cli_print_brief(commands[i].other_form, commands[i].brief, out);
+        }
+    }
+    fprintf(out, "autotune COMMAND --help describes one command. Exit status: "
+                 "0 done, 1 a data\nerror (config, run directory, input "
+                 "files), 2 a usage error.\n");
+}
+
+static void print_help(const struct command *c, FILE *out)
+{
+    cli_print_help(c->spec, out);
+    if (c->other_form) {
+        fputc('\n', out);
+        cli_print_help(c->other_form, out);
+    }
+}
 
 static int has_help(int argc, char **argv)
 {
@@ -411,14 +367,14 @@ static int run_offline(int argc, char **argv, int *status)
     const char *word = argc >= 2 ? argv[1] : "";
     *status = 0;
     if (strcmp(word, "--help") == 0 || strcmp(word, "-h") == 0) {
-        fputs(usage, stdout);
+        print_usage(stdout);
         return 1;
     }
-    for (size_t i = 0; i < N_OFFLINE; i++) {
-        const struct command *c = &offline_commands[i];
+    for (size_t i = 1; i < N_COMMANDS; i++) {
+        const struct command *c = &commands[i];
         if (strcmp(word, c->name) == 0) {
             if (has_help(argc - 1, argv + 1)) {
-                fputs(c->help, stdout);
+                print_help(c, stdout);
             } else {
                 *status = c->run(argc - 1, argv + 1);
             }
@@ -434,7 +390,7 @@ static int run_offline(int argc, char **argv, int *status)
         return 1;
     }
     if (has_help(argc, argv)) {
-        fputs(sweep_help, stdout);
+        print_help(&commands[0], stdout);
         return 1;
     }
     return 0;

@@ -3,6 +3,11 @@
 #ifndef AUTOTUNE_MODEL_CLI_H
 #define AUTOTUNE_MODEL_CLI_H
 
+#include "autotune/cli.h"
+
+/* Their options and --help. */
+extern const struct cli_spec model_cli, predict_cli;
+
 /* Starts MPI: argv as after the word "model". */
 int model_main(int argc, char **argv);
 /* No MPI: argv as after the word "predict". */

@@ -1,17 +1,18 @@
 /* `autotune plan -c CFG`: the grid a config sweeps, its points and the
  * experiments an exhaustive search runs there, and what they will cost as
  * far as the run directory's journal tells: never a figure it cannot back. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "autotune/grid.h"
-#include "autotune/measure.h"
 #include "autotune/plan_cli.h"
-#include "autotune/progress.h"
 #include "store/journal.h"
 #include "store/rundir.h"
+#include "tune/grid.h"
+#include "tune/measure.h"
+#include "tune/progress.h"
 
 /* The experiments of an exhaustive search over the grid, against what the
  * journal (if any) recorded. */
@@ -212,28 +213,40 @@ static void print_estimate(const struct config *c, const char *journal_path,
     }
 }
 
+struct plan_args {
+    const char *config_path;
+};
+
+static const struct cli_option plan_options[] = {
+    {"-c", "tune.cfg", CLI_TEXT, offsetof(struct plan_args, config_path), 0, 0,
+     NULL, NULL, true, false, "the config"},
+};
+
+const struct cli_spec plan_cli = {
+    "autotune plan",
+    NULL,
+    "The grid of tune.cfg, its points, the experiments of an exhaustive "
+    "search and,\nfrom a journal in its run directory, an estimate of "
+    "their time. No MPI.\n",
+    plan_options,
+    CLI_N(plan_options),
+    NULL,
+    0};
+
 int plan_main(int argc, char **argv)
 {
-    const char *config_path = NULL;
+    struct plan_args a = {NULL};
     char journal_path[2048];
     struct config cfg;
     struct journal *j = NULL;
     struct progress_costs *costs = NULL;
     struct plan_tally tally = {0};
     int status = 1;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
-            config_path = argv[++i];
-        } else {
-            fprintf(stderr, "autotune plan: unexpected argument '%s'\n",
-                    argv[i]);
-            return 2;
-        }
+    int bad = cli_parse(&plan_cli, argc, argv, &a, stderr);
+    if (bad) {
+        return bad;
     }
-    if (!config_path) {
-        fprintf(stderr, "autotune plan: -c tune.cfg is required\n");
-        return 2;
-    }
+    const char *config_path = a.config_path;
     if (config_load(config_path, &cfg) != 0) {
         return 1;
     }

@@ -2,6 +2,7 @@
  * and with a run, what the tuned choice saves at each: calls x (default -
  * tuned), the speedup the tuner predicts (seed 003 §3.1's instrumented
  * runs). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,42 +111,38 @@ static void add_tuned(const struct profile_point *pt,
     }
 }
 
+struct profile_args {
+    const char *file, *run;
+    int top;
+};
+
+static const struct cli_option profile_options[] = {
+    {"-r", "RUN", CLI_TEXT, offsetof(struct profile_args, run), 0, 0, NULL,
+     NULL, false, false, "each point's tuned method and the time it saves"},
+    {"-n", "N", CLI_INT, offsetof(struct profile_args, top), 1, 1e9, NULL, NULL,
+     false, false, "how many points to show (20)"},
+};
+
+const struct cli_spec profile_cli = {
+    "autotune profile",
+    NULL,
+    "The N (20) points of an application profile (AUTOTUNE_PROFILE) that "
+    "took the\nmost time; with a run, each point's tuned method, its time "
+    "and the default's,\nand the time saved: calls x (default - tuned).\n",
+    profile_options,
+    CLI_N(profile_options),
+    "FILE.prof",
+    offsetof(struct profile_args, file)};
+
 int profile_main(int argc, char **argv)
 {
-    const char *file = NULL, *run = NULL;
-    long top = 20;
-    char problem[256] = "";
-    for (int i = 1; i < argc && !*problem; i++) {
-        char *end = NULL;
-        if ((strcmp(argv[i], "-r") == 0 || strcmp(argv[i], "-n") == 0) &&
-            i + 1 >= argc) {
-            snprintf(problem, sizeof problem, "%s needs a value", argv[i]);
-        } else if (strcmp(argv[i], "-r") == 0) {
-            run = argv[++i];
-        } else if (strcmp(argv[i], "-n") == 0) {
-            top = strtol(argv[++i], &end, 10);
-            if (top < 1 || *end || end == argv[i]) {
-                snprintf(problem, sizeof problem,
-                         "-n: '%s' is not a number of points (1 or more)",
-                         argv[i]);
-            }
-        } else if (argv[i][0] != '-' && !file) {
-            file = argv[i];
-        } else {
-            snprintf(problem, sizeof problem, "unexpected argument '%s'",
-                     argv[i]);
-        }
+    struct profile_args a = {NULL, NULL, 20};
+    int bad = cli_parse(&profile_cli, argc, argv, &a, stderr);
+    if (bad) {
+        return bad;
     }
-    if (!*problem && !file) {
-        snprintf(problem, sizeof problem, "FILE.prof is required");
-    }
-    if (*problem) {
-        fprintf(stderr,
-                "autotune profile: %s\nusage: autotune profile FILE.prof "
-                "[-r RUN] [-n N]\n",
-                problem);
-        return 2;
-    }
+    const char *file = a.file, *run = a.run;
+    long top = a.top;
     struct profile *p = NULL;
     struct speedup_row *rows = NULL;
     size_t n_rows = 0;

@@ -7,10 +7,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "autotune/cli.h"
 #include "store/journal.h"
 
 /* autotune profile FILE.prof [-r RUN] [-n N] */
 int profile_main(int argc, char **argv);
+/* Its options and --help. */
+extern const struct cli_spec profile_cli;
 /* One line to f: the share of the application's collective time (RUN's
  * copy of its profile) at points the run's optimal rows cover; nothing
  * when the run was not swept from a profile. */

@@ -4,8 +4,12 @@
 #ifndef AUTOTUNE_REPORT_CLI_H
 #define AUTOTUNE_REPORT_CLI_H
 
+#include "autotune/cli.h"
+
 /* autotune report -r RUN [--html FILE] [--map COLL] [--points P:M,...];
  * returns the exit status. */
 int report_cli_main(int argc, char **argv);
+/* Its options and --help. */
+extern const struct cli_spec report_cli;
 
 #endif

@@ -1,5 +1,6 @@
 /* `autotune tree`: c4.5's batch mode (-f -m -c -u -g -s) with its output;
  * the stem prints without its directory so outputs compare across paths. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,10 +8,6 @@
 
 #include "autotune/decision_cli.h"
 #include "decision/c45.h"
-
-static const char tree_usage[] =
-    "(usage: autotune tree -f STEM [-m M] [-c C] [-u] [-g] [-s], or "
-    "autotune tree -r RUN ...)\n";
 
 #define MAX_OPTION_LINES 16
 
@@ -20,6 +17,7 @@ struct tree_args {
     bool is_unseen;
     char lines[MAX_OPTION_LINES][128]; /* Options: block, in argv order */
     int n_lines;
+    double min_objs, cf_pct; /* -m, -c as given */
 };
 
 static const char *base_name(const char *path)
@@ -28,96 +26,99 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-static int parse_number(const char *opt, const char *text, double lo, double hi,
-                        double *out)
+/* Each option adds its line to the Options: block, as c4.5 prints it. */
+static const char *add_line(struct tree_args *a, const char *line)
 {
-    char *end;
-    double v = strtod(text, &end);
-    if (end == text || *end != '\0' || !(v >= lo && v <= hi)) {
-        fprintf(stderr,
-                "autotune tree: %s: '%s' is not a number in "
-                "%.10g..%.10g\n",
-                opt, text, lo, hi);
-        return -1;
+    snprintf(a->lines[a->n_lines], sizeof a->lines[0], "%s", line);
+    if (a->n_lines < MAX_OPTION_LINES - 1) {
+        a->n_lines++;
     }
-    *out = v;
-    return 0;
+    return NULL;
 }
+
+static const char *take_stem(void *args, const char *option, const char *text)
+{
+    char line[128];
+    (void)option;
+    snprintf(line, sizeof line, "\tFile stem <%s>\n", base_name(text));
+    return add_line(args, line);
+}
+
+static const char *take_min_objs(void *args, const char *option,
+                                 const char *text)
+{
+    struct tree_args *a = args;
+    char line[128];
+    (void)option;
+    (void)text;
+    a->opt.min_objs = (int)a->min_objs;
+    snprintf(line, sizeof line,
+             "\tSensible test requires 2 branches with >=%d cases\n",
+             a->opt.min_objs);
+    return add_line(a, line);
+}
+
+static const char *take_confidence(void *args, const char *option,
+                                   const char *text)
+{
+    struct tree_args *a = args;
+    char line[128];
+    (void)option;
+    (void)text;
+    /* c4.5 keeps CF as a float, then divides by 100 in float. */
+    float cf = (float)a->cf_pct;
+    a->opt.cf = cf / 100;
+    snprintf(line, sizeof line, "\tPruning confidence level %g%%\n",
+             (double)cf);
+    return add_line(a, line);
+}
+
+static const char *take_flag(void *args, const char *option, const char *text)
+{
+    (void)text;
+    return add_line(args, option[1] == 'u'   ? "\tTrees evaluated on unseen "
+                                               "cases\n"
+                          : option[1] == 'g' ? "\tGain criterion used\n"
+                                             : "\tTests on discrete "
+                                               "attribute groups\n");
+}
+
+#define TREE_OPTION(name, value, kind, field, min, max, parse, required, help) \
+    {                                                                          \
+        name, value, kind, offsetof(struct tree_args, field), min, max, NULL,  \
+            parse, required, false, help                                       \
+    }
+
+static const struct cli_option tree_c45_options[] = {
+    TREE_OPTION("-f", "STEM", CLI_TEXT, stem, 0, 0, take_stem, true,
+                "read STEM.names, STEM.data (and STEM.test with -u)"),
+    TREE_OPTION("-m", "M", CLI_REAL, min_objs, 1, 1000000, take_min_objs, false,
+                "least cases in two branches of a test (2)"),
+    TREE_OPTION("-c", "C", CLI_REAL, cf_pct, 0.001, 100, take_confidence, false,
+                "pruning confidence, percent (25)"),
+    TREE_OPTION("-u", NULL, CLI_FLAG, is_unseen, 0, 0, take_flag, false,
+                "evaluate on STEM.test too"),
+    TREE_OPTION("-g", NULL, CLI_FLAG, opt.use_gain, 0, 0, take_flag, false,
+                "the gain criterion, not the gain ratio"),
+    TREE_OPTION("-s", NULL, CLI_FLAG, opt.subsetting, 0, 0, take_flag, false,
+                "tests on groups of discrete values"),
+};
+
+const struct cli_spec tree_c45_cli = {
+    "autotune tree",
+    NULL,
+    "C4.5 as release 8 on STEM.names and STEM.data, printing what c4.5 "
+    "prints.\n",
+    tree_c45_options,
+    CLI_N(tree_c45_options),
+    NULL,
+    0};
 
 static int parse_args(int argc, char **argv, struct tree_args *args)
 {
     c45_options_init(&args->opt);
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (arg[0] != '-' || arg[1] == '\0' || arg[2] != '\0') {
-            fprintf(stderr, "autotune tree: unexpected argument '%s' %s", arg,
-                    tree_usage);
-            return -1;
-        }
-        char letter = arg[1];
-        const char *value = NULL;
-        if (strchr("fmc", letter)) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "autotune tree: %s needs a value %s", arg,
-                        tree_usage);
-                return -1;
-            }
-            value = argv[++i];
-        }
-        char *line = args->lines[args->n_lines];
-        size_t size = sizeof args->lines[0];
-        double v;
-        switch (letter) {
-        case 'f':
-            args->stem = value;
-            snprintf(line, size, "\tFile stem <%s>\n", base_name(value));
-            break;
-        case 'm':
-            if (parse_number(arg, value, 1, 1000000, &v)) {
-                return -1;
-            }
-            args->opt.min_objs = (int)v;
-            snprintf(line, size,
-                     "\tSensible test requires 2 branches with >=%d cases\n",
-                     args->opt.min_objs);
-            break;
-        case 'c': {
-            if (parse_number(arg, value, 0.001, 100, &v)) {
-                return -1;
-            }
-            /* c4.5 keeps CF as a float, then divides by 100 in float. */
-            float cf = (float)v;
-            snprintf(line, size, "\tPruning confidence level %g%%\n",
-                     (double)cf);
-            args->opt.cf = cf / 100;
-            break;
-        }
-        case 'u':
-            args->is_unseen = true;
-            snprintf(line, size, "\tTrees evaluated on unseen cases\n");
-            break;
-        case 'g':
-            args->opt.use_gain = true;
-            snprintf(line, size, "\tGain criterion used\n");
-            break;
-        case 's':
-            args->opt.subsetting = true;
-            snprintf(line, size, "\tTests on discrete attribute groups\n");
-            break;
-        default:
-            fprintf(stderr, "autotune tree: unknown option %s %s", arg,
-                    tree_usage);
-            return -1;
-        }
-        if (args->n_lines < MAX_OPTION_LINES - 1) {
-            args->n_lines++;
-        }
-    }
-    if (!args->stem) {
-        fprintf(stderr, "autotune tree: -f STEM is required %s", tree_usage);
-        return -1;
-    }
-    return 0;
+    return cli_parse(&tree_c45_cli, argc, argv, args, stderr) == CLI_OK ? 0
+                                                                        : -1;
 }
 
 static char *path_of(const char *stem, const char *ext)

@@ -125,7 +125,7 @@ static int finish(MPI_Comm comm, int rc)
 }
 
 /* The arguments of the chosen algorithm on the duplicate, for msg_bytes
- * of MPI_BYTE per block (the harness's form, autotune/measure.c). */
+ * of MPI_BYTE per block (the harness's form, tune/measure.c). */
 static struct coll_args bytes_args(const struct autotune_choice *ch,
                                    long msg_bytes, int root)
 {

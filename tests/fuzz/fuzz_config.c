@@ -1,11 +1,11 @@
-/* The sweep's config (autotune/config.c, libconfig underneath) on arbitrary
+/* The sweep's config (tune/config.c, libconfig underneath) on arbitrary
  * bytes. config_load needs no MPI call, though the tables it looks names up
  * in link against the MPI library; MPI_Init is never called. A config read
  * must hold what config.h promises. */
 #include <string.h>
 
-#include "autotune/config.h"
 #include "tests/fuzz/fuzz.h"
+#include "tune/config.h"
 
 static void check_config(const struct config *c)
 {

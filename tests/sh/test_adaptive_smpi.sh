@@ -99,7 +99,7 @@ replayed=$(grep '^exhaustive,' "$tmp/full-grid/grid.csv" | cut -d, -f2,3)
 grep -q '^smgd@uniform,' "$tmp/full-grid/grid.csv" || fail "no uniform row"
 # a bad --grid value is a usage error naming it
 build/autotune compare -r "$tmp/full-grid" --grid dense > "$tmp/bad.out" 2>&1
-[ $? -eq 2 ] && grep -q "'dense' is not a grid" "$tmp/bad.out" || fail "--grid dense accepted"
+[ $? -eq 2 ] && grep -q -- "--grid: 'dense' is not one of adaptive" "$tmp/bad.out" || fail "--grid dense accepted"
 
 echo "$fails failure(s)"
 [ $fails -eq 0 ]

@@ -66,7 +66,7 @@ size, continuous.' 'red, 1, yes'
 expect no_test "$tmp/no_test.test: cannot open" "$names" 'red, 1, yes' -u
 expect bad_m "-m: '0' is not a number in 1..1000000" "$names" 'red, 1, yes' -m 0
 expect bad_c "-c: '200' is not a number in 0.001..100" "$names" 'red, 1, yes' -c 200
-expect bad_option "unknown option -x" "$names" 'red, 1, yes' -x
+expect bad_option "unknown option '-x'" "$names" 'red, 1, yes' -x
 
 [ $fails -eq 0 ] && echo "all error cases refused" || echo "$fails failed"
 [ $fails -eq 0 ]

@@ -110,7 +110,7 @@ for cmd in "report -r $tmp/nope" "export -r $tmp/nope --format csv -o $tmp/x.csv
 done
 
 # profile's arguments: what is wrong, named.
-for c in "|FILE.prof is required" "x.prof -n 0|-n: '0' is not a number of points" \
+for c in "|FILE.prof is required" "x.prof -n 0|-n: '0' is not a whole number in 1..1000000000" \
          "x.prof -r|-r needs a value" "x.prof y.prof|unexpected argument 'y.prof'"; do
     IFS='|' read -r args want <<< "$c"
     # shellcheck disable=SC2086
@@ -119,7 +119,7 @@ for c in "|FILE.prof is required" "x.prof -n 0|-n: '0' is not a number of points
 done
 
 # A sweep's arguments: what is wrong, named (a singleton MPI run).
-for c in "-c|-c needs a config file" "-c $tmp/tune.cfg --bogus|unknown argument '--bogus'" \
+for c in "-c|-c needs a value (tune.cfg)" "-c $tmp/tune.cfg --bogus|unknown option '--bogus'" \
          "|-c tune.cfg is required"; do
     IFS='|' read -r args want <<< "$c"
     # shellcheck disable=SC2086

@@ -21,15 +21,15 @@ expect() { # expect 'message part' args...
 expect "optimal.csv: no point of collective 'allreduce'" tree -r $run --collectives allreduce
 expect "/nonexistent/optimal.csv: No such file" tree -r /nonexistent
 expect "--holdout: '1' is neither 'sizes', 'procs' nor a number of folds" tree -r $run --holdout 1
-expect "--emit: unknown output 'pdf' (valid: names, c, c-table, c-tree)" tree -r $run --emit pdf
+expect "--emit: 'pdf' has 'pdf', which is not an output (valid: names, c, c-table, c-tree)" tree -r $run --emit pdf
 expect "--combined needs two collectives or more" tree -r $run --collectives bcast --combined
-expect "--between: 'near' is not 'cross', 'pair' or 'next'" tree -r $run --between near
-expect "give one --collective" quadtree -r $run --depth 3
-expect "--depth: '2.5' is not a whole number of levels" quadtree -r $run --collective bcast --depth 2.5
+expect "--between: 'near' is not one of cross|pair|next" tree -r $run --between near
+expect "--collective C is required" quadtree -r $run --depth 3
+expect "--depth: '2.5' is not a whole number in 0..30" quadtree -r $run --collective bcast --depth 2.5
 expect "--accuracy: '0' is not a number in 0.001..100" quadtree -r $run --collective bcast --accuracy 0
 expect "unknown option '--bogus'" tree -r $run --bogus 1
 expect "--near: '-1' is not a number in 0..100" tree -r $run --near -1
-expect "--leaf: 'best' is neither 'penalty' nor 'majority'" quadtree -r $run --collective bcast --depth 2 --leaf best
+expect "--leaf: 'best' is not one of penalty|majority" quadtree -r $run --collective bcast --depth 2 --leaf best
 # A damaged table names its line.
 mkdir -p "$tmp/run"
 cp $run/optimal.csv "$tmp/run/"

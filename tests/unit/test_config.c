@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "../check.h"
-#include "autotune/config.h"
+#include "tune/config.h"
 
 static char path[] = "/tmp/test_config_XXXXXX";
 

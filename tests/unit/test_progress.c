@@ -1,11 +1,11 @@
 /* The estimate of time left: what points cost per (procs, message size),
  * the mean where one was seen, else the nearest scaled by procs and by
- * 4 KiB + the message size (autotune/progress.c). */
+ * 4 KiB + the message size (tune/progress.c). */
 #include <math.h>
 #include <stdio.h>
 
 #include "../check.h"
-#include "autotune/progress.h"
+#include "tune/progress.h"
 
 #define CHECK_NEAR(expected, actual)                                           \
     do {                                                                       \

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "autotune/grid.h"
 #include "model/model.h"
+#include "tune/grid.h"
 
 /* The candidate methods at a point, grouped by algorithm in table order,
  * segments ascending. Segments as large as the longest message behave like

@@ -1,11 +1,11 @@
 /* Progress of a sweep on stderr: points done / total, the current point and
  * its experiments, elapsed and estimated time left; throttled. */
-#ifndef AUTOTUNE_PROGRESS_H
-#define AUTOTUNE_PROGRESS_H
+#ifndef TUNE_PROGRESS_H
+#define TUNE_PROGRESS_H
 
 #include <stddef.h>
 
-#include "autotune/config.h"
+#include "tune/config.h"
 
 /* What points (or experiments) cost, per (procs, message size), and a
  * prediction for one not seen yet (see progress_costs_predict). */

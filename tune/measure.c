@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "autotune/clock.h"
-#include "autotune/measure.h"
+#include "tune/clock.h"
+#include "tune/measure.h"
 
 /* Buffers grow to the largest message seen and are reused, so allocation
  * never lands inside a timed call. Nothing reads what they hold: a time

@@ -1,12 +1,12 @@
 /* The MPI library's own algorithms in a sweep: its default decision, timed
  * at every point as the baseline (method default/0), and the checks of the
  * native backend. `autotune report` summarises the baseline offline. */
-#ifndef AUTOTUNE_BASELINE_H
-#define AUTOTUNE_BASELINE_H
+#ifndef TUNE_BASELINE_H
+#define TUNE_BASELINE_H
 
-#include "autotune/config.h"
 #include "search/search.h"
 #include "store/journal.h"
+#include "tune/config.h"
 
 struct baseline_counts {
     long measured, reused; /* default/0 experiments run, taken from journal */
@@ -31,7 +31,7 @@ int baseline_write_speedup(const struct journal *j, const char *path,
 void baseline_print_summary(const struct journal *j,
                             const struct baseline_counts *counts,
                             const struct measurement *optimal, size_t n);
-/* autotune report -r RUN: per-collective speedup over the default. */
-int report_main(int argc, char **argv);
+/* A setting of the journal's header, or "?" where it has none. */
+const char *baseline_setting(const struct journal *j, const char *key);
 
 #endif

@@ -1,10 +1,10 @@
 /* The sweep's grid: (collective, procs, message size) points walked in a
  * fixed order, and the candidate methods at each. No MPI. */
-#ifndef AUTOTUNE_GRID_H
-#define AUTOTUNE_GRID_H
+#ifndef TUNE_GRID_H
+#define TUNE_GRID_H
 
-#include "autotune/config.h"
 #include "search/search.h"
+#include "tune/config.h"
 
 /* The most candidate methods a point can have (grid_point_methods). */
 #define GRID_MAX_METHODS (CONFIG_MAX_ALGS * (CONFIG_MAX_SEGS + 1))

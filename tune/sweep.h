@@ -1,6 +1,6 @@
 /* The tuning sweep over the configured grid. */
-#ifndef AUTOTUNE_SWEEP_H
-#define AUTOTUNE_SWEEP_H
+#ifndef TUNE_SWEEP_H
+#define TUNE_SWEEP_H
 
 /* Called on every rank after MPI_Init. Rank 0 reads config_path, resumes
  * from the run directory's journal (or starts over with is_fresh) and

@@ -1,11 +1,11 @@
 /* The measurement harness: times one method at one grid point. */
-#ifndef AUTOTUNE_MEASURE_H
-#define AUTOTUNE_MEASURE_H
+#ifndef TUNE_MEASURE_H
+#define TUNE_MEASURE_H
 
 #include <mpi.h>
 
-#include "autotune/config.h"
 #include "store/journal.h"
+#include "tune/config.h"
 
 /* The method label of the library's own collective, its default decision:
  * timed at every point as the baseline, never a search candidate. */

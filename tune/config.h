@@ -1,7 +1,7 @@
 /* The sweep's configuration, read from a libconfig file and validated
  * completely before anything is measured or written. */
-#ifndef AUTOTUNE_CONFIG_H
-#define AUTOTUNE_CONFIG_H
+#ifndef TUNE_CONFIG_H
+#define TUNE_CONFIG_H
 
 #include "collectives/collectives.h"
 #include "search/search.h"
@@ -78,10 +78,4 @@ int config_check_world(const struct config *c, int world_size);
  * MPI_Init, which the native backend must prepare; 0 on any error: the full
  * check after MPI_Init reports it). */
 int config_peek_native(const char *path);
-/* The arguments of a command that reads a config, `-c FILE [--fresh]`
- * (argv[0] is the command): *path and *is_fresh; 0, or 2 after a one-line
- * error and usage on stderr (printed where is_printer, so once per job). */
-int config_parse_args(int argc, char **argv, const char *cmd, const char *usage,
-                      int is_printer, const char **path, int *is_fresh);
-
 #endif

@@ -1,16 +1,15 @@
-/* `autotune compare`: replays every search strategy on an exhaustive run's
- * journal, without MPI. Each strategy is charged the recorded cost_s of the
- * experiments it asks for (once each: the journal is the cache), and its
- * choices are scored against the exhaustive optimum ([Pjesivac-Grbovic 2006],
- * eq. 6). */
+/* The replay engine of `autotune compare`: replays every search strategy on an
+ * exhaustive run's journal, without MPI. Each strategy is charged the recorded
+ * cost_s of the experiments it asks for (once each: the journal is the cache),
+ * and its choices are scored against the exhaustive optimum ([Pjesivac-Grbovic
+ * 2006], eq. 6). */
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "autotune/compare.h"
-#include "autotune/grid.h"
 #include "collectives/collectives.h"
 #include "model/model.h"
 #include "search/refine.h"
@@ -18,6 +17,8 @@
 #include "store/journal.h"
 #include "store/rundir.h"
 #include "store/tables.h"
+#include "tune/grid.h"
+#include "tune/replay.h"
 
 #define MAX_METHODS 4096
 
@@ -181,14 +182,6 @@ static size_t find_point(const struct record_index *ix, const char *coll,
     }
     return lo;
 }
-
-/* --segments: the segment sizes a replay keeps (n == 0: all of the run's).
- * The run's records of a segment as large as the message are its
- * unsegmented ones, so a sub-list must hold 0 too. */
-struct seg_filter {
-    int n;
-    int sizes[CONFIG_MAX_SEGS];
-};
 
 static bool seg_filter_keeps(const struct seg_filter *f, int seg_bytes)
 {
@@ -459,38 +452,6 @@ static int replay_point_all(const struct replay_point *rp,
     return 0;
 }
 
-/* "0,1024,4096": sizes in bytes, 0 among them. */
-static int parse_segments(const char *list, struct seg_filter *f)
-{
-    const char *at = list;
-    bool has_zero = false;
-    f->n = 0;
-    while (*at) {
-        char *end;
-        long seg = strtol(at, &end, 10);
-        if (end == at || seg < 0 || seg > 1L << 30 || (*end && *end != ',') ||
-            f->n == CONFIG_MAX_SEGS) {
-            fprintf(stderr,
-                    "compare: --segments: '%s' is not a list of segment "
-                    "sizes in bytes like 0,1024,4096\n",
-                    list);
-            return -1;
-        }
-        f->sizes[f->n++] = (int)seg;
-        has_zero |= seg == 0;
-        at = *end ? end + 1 : end;
-    }
-    if (!has_zero) {
-        fprintf(stderr,
-                "compare: --segments %s: the list must hold 0 (the run's "
-                "records of segments as large as the message are its "
-                "unsegmented ones)\n",
-                list);
-        return -1;
-    }
-    return 0;
-}
-
 /* Every size of the filter must be one the run swept. */
 static int check_segments(const char *run, const struct record_index *ix,
                           const struct seg_filter *f)
@@ -517,69 +478,13 @@ static int compare_grid(const char *run, const struct record_index *ix,
                         const struct search_params *params,
                         const struct model_params *model, double model_cost_s);
 
-int compare_main(int argc, char **argv)
+int replay_run(const struct replay_request *req)
 {
-    static const char usage_line[] =
-        "usage: autotune compare -r RUN [--lookahead N] [--drop-ratio R] "
-        "[--steep-rise F] [--segments S,S,...] [--misses] "
-        "[--trace STRATEGY] [--grid adaptive] [--model FILE] "
-        "[--model-margin F]\n";
-    const char *run = NULL, *model_path = NULL;
-    bool misses = false;
-    struct search_params params = SEARCH_PARAMS_DEFAULT;
-    struct seg_filter segs = {0, {0}};
-    const char *trace = NULL;
-    bool is_grid = false;
-    for (int i = 1; i < argc; i++) {
-        char *end = NULL;
-        if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {
-            run = argv[++i];
-        } else if (strcmp(argv[i], "--lookahead") == 0 && i + 1 < argc) {
-            params.lookahead = (int)strtol(argv[++i], &end, 10);
-        } else if (strcmp(argv[i], "--grid") == 0 && i + 1 < argc) {
-            is_grid = strcmp(argv[++i], "adaptive") == 0;
-            if (!is_grid) {
-                fprintf(stderr,
-                        "compare: --grid: '%s' is not a grid (valid: "
-                        "adaptive)\n",
-                        argv[i]);
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--misses") == 0) {
-            misses = true;
-        } else if (strcmp(argv[i], "--trace") == 0 && i + 1 < argc) {
-            trace = argv[++i];
-            if (!search_find(trace)) {
-                fprintf(stderr, "compare: --trace: no strategy '%s'\n", trace);
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--segments") == 0 && i + 1 < argc) {
-            if (parse_segments(argv[++i], &segs) != 0) {
-                return 2;
-            }
-        } else if (strcmp(argv[i], "--drop-ratio") == 0 && i + 1 < argc) {
-            params.drop_ratio = strtod(argv[++i], &end);
-        } else if (strcmp(argv[i], "--steep-rise") == 0 && i + 1 < argc) {
-            params.steep_rise = strtod(argv[++i], &end);
-        } else if (strcmp(argv[i], "--model") == 0 && i + 1 < argc) {
-            model_path = argv[++i];
-        } else if (strcmp(argv[i], "--model-margin") == 0 && i + 1 < argc) {
-            params.model_margin = strtod(argv[++i], &end);
-        } else {
-            fprintf(stderr, "%s", usage_line);
-            return 2;
-        }
-        if (end && (*end || params.lookahead < 0 || params.drop_ratio < 1 ||
-                    !(params.steep_rise >= 0) || !(params.model_margin >= 0))) {
-            fprintf(stderr, "compare: %s: '%s' is not valid\n", argv[i - 1],
-                    argv[i]);
-            return 2;
-        }
-    }
-    if (!run) {
-        fprintf(stderr, "%s", usage_line);
-        return 2;
-    }
+    const char *run = req->run, *model_path = req->model_path,
+               *trace = req->trace;
+    bool misses = req->is_misses, is_grid = req->is_grid;
+    struct search_params params = req->params;
+    struct seg_filter segs = req->segs;
     char path[4096];
     struct journal *j = NULL;
     struct replay_point *rp = malloc(sizeof *rp);

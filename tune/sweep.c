@@ -7,18 +7,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "autotune/baseline.h"
-#include "autotune/clock.h"
-#include "autotune/grid.h"
-#include "autotune/measure.h"
-#include "autotune/progress.h"
-#include "autotune/sweep.h"
 #include "model/model.h"
 #include "search/refine.h"
 #include "store/journal.h"
 #include "store/profile.h"
 #include "store/rundir.h"
 #include "store/tables.h"
+#include "tune/baseline.h"
+#include "tune/clock.h"
+#include "tune/grid.h"
+#include "tune/measure.h"
+#include "tune/progress.h"
+#include "tune/sweep.h"
 #ifdef SMPI_H /* defined by SimGrid's mpi.h */
 #include <xbt/config.h>
 #endif

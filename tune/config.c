@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "autotune/config.h"
 #include "store/profile.h"
+#include "tune/config.h"
 
 #define MAX_LIST 4096
 #define MAX_OVERFLOWS 16
@@ -1085,32 +1085,4 @@ int config_peek_native(const char *path)
     config_destroy(&r.cfg);
     free(text);
     return is_native;
-}
-
-int config_parse_args(int argc, char **argv, const char *cmd, const char *usage,
-                      int is_printer, const char **path, int *is_fresh)
-{
-    const char *problem = NULL, *what = "";
-    *path = NULL;
-    *is_fresh = 0;
-    for (int i = 1; i < argc && !problem; i++) {
-        if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
-            *path = argv[++i];
-        } else if (strcmp(argv[i], "-c") == 0) {
-            problem = "-c needs a config file";
-        } else if (strcmp(argv[i], "--fresh") == 0) {
-            *is_fresh = 1;
-        } else {
-            problem = "unknown argument ";
-            what = argv[i];
-        }
-    }
-    if (!problem && !*path) {
-        problem = "-c tune.cfg is required";
-    }
-    if (problem && is_printer) {
-        fprintf(stderr, "%s: %s%s%s%s\n%s", cmd, problem, *what ? "'" : "",
-                what, *what ? "'" : "", usage);
-    }
-    return problem ? 2 : 0;
 }

@@ -1,7 +1,7 @@
 /* Clocks the harness can compare across ranks: each rank's offset from comm
  * rank 0's MPI_Wtime, so every rank can start a call at one common instant. */
-#ifndef AUTOTUNE_CLOCK_H
-#define AUTOTUNE_CLOCK_H
+#ifndef TUNE_CLOCK_H
+#define TUNE_CLOCK_H
 
 #include <mpi.h>
 

@@ -8,8 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "autotune/grid.h"
-#include "autotune/progress.h"
+#include "tune/grid.h"
+#include "tune/progress.h"
 #include "util/grow.h"
 
 /* SMPI redefines clock_gettime to return simulated time; progress is for a

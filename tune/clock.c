@@ -3,7 +3,7 @@
 #include <math.h>
 #include <time.h>
 
-#include "autotune/clock.h"
+#include "tune/clock.h"
 #ifdef SMPI_H /* defined by SimGrid's mpi.h */
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>

@@ -1,0 +1,106 @@
+/* `autotune compare`: its options, then one call to the replay engine
+ * (tune/replay.c). No MPI. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "autotune/cli.h"
+#include "autotune/compare_cli.h"
+#include "tune/replay.h"
+
+struct compare_args {
+    struct replay_request req;
+    int grid; /* -1, or 0: --grid adaptive */
+};
+
+/* --segments, one size of the list: in bytes. That 0 is among them is
+ * checked once the list is read. */
+static const char *take_segment(void *args, const char *option,
+                                const char *text)
+{
+    struct seg_filter *f = &((struct compare_args *)args)->req.segs;
+    char *end;
+    long seg = strtol(text, &end, 10);
+    (void)option;
+    if (end == text || *end || seg < 0 || seg > 1L << 30) {
+        return "is not a segment size in bytes";
+    }
+    if (f->n == CONFIG_MAX_SEGS) {
+        return "is one segment size too many";
+    }
+    f->sizes[f->n++] = (int)seg;
+    return NULL;
+}
+
+static const char *take_trace(void *args, const char *option, const char *text)
+{
+    (void)args;
+    (void)option;
+    return search_find(text) ? NULL
+                             : "is not a search strategy (autotune --list)";
+}
+
+static const struct cli_option compare_options[] = {
+    {"-r", "RUN", CLI_TEXT, offsetof(struct compare_args, req.run), 0, 0, NULL,
+     NULL, true, false, "the run directory, swept with search = exhaustive"},
+    {"--lookahead", "N", CLI_INT,
+     offsetof(struct compare_args, req.params.lookahead), 0, 64, NULL, NULL,
+     false, false, "steps a descent looks past its best (search_options)"},
+    {"--drop-ratio", "R", CLI_REAL,
+     offsetof(struct compare_args, req.params.drop_ratio), 1, 1e9, NULL, NULL,
+     false, false, "how far behind the best an algorithm is dropped"},
+    {"--steep-rise", "F", CLI_REAL,
+     offsetof(struct compare_args, req.params.steep_rise), 0, 1e9, NULL, NULL,
+     false, false, "a rise past the best that ends a descent (0: never)"},
+    {"--segments", "S,S,...", CLI_CUSTOM,
+     offsetof(struct compare_args, req.segs), 0, 0, NULL, take_segment, false,
+     true, "replay a sub-list of the run's segment sizes, 0 among them"},
+    {"--misses", NULL, CLI_FLAG, offsetof(struct compare_args, req.is_misses),
+     0, 0, NULL, NULL, false, false,
+     "print where a strategy missed the optimum"},
+    {"--trace", "STRATEGY", CLI_TEXT, offsetof(struct compare_args, req.trace),
+     0, 0, NULL, take_trace, false, false,
+     "print every experiment the strategy asked for"},
+    {"--grid", NULL, CLI_CHOICE, offsetof(struct compare_args, grid), 0, 0,
+     "adaptive", NULL, false, false,
+     "replay the adaptive grid walk instead (RUN/grid.csv)"},
+    {"--model", "FILE", CLI_TEXT, offsetof(struct compare_args, req.model_path),
+     0, 0, NULL, NULL, false, false,
+     "the model's calibration (default: RUN/model.csv, if there)"},
+    {"--model-margin", "F", CLI_REAL,
+     offsetof(struct compare_args, req.params.model_margin), 0, 1e9, NULL, NULL,
+     false, false, "the model strategy times what is predicted within F"},
+};
+
+const struct cli_spec compare_cli = {
+    "autotune compare",
+    NULL,
+    "Replays every search strategy on a run swept with search = "
+    "\"exhaustive\" and\nwrites RUN/compare.csv. With a model (--model, or "
+    "RUN/model.csv) the strategy\nmodel is replayed too, its calibration's "
+    "cost charged.\n",
+    compare_options,
+    CLI_N(compare_options),
+    NULL,
+    0};
+
+int compare_main(int argc, char **argv)
+{
+    struct compare_args a = {.req.params = SEARCH_PARAMS_DEFAULT, .grid = -1};
+    int bad = cli_parse(&compare_cli, argc, argv, &a, stderr);
+    if (bad) {
+        return bad;
+    }
+    bool has_zero = a.req.segs.n == 0;
+    for (int i = 0; i < a.req.segs.n; i++) {
+        has_zero |= a.req.segs.sizes[i] == 0;
+    }
+    if (!has_zero) {
+        fprintf(stderr, "autotune compare: --segments: the list must hold 0 "
+                        "(the run's records of segments as large as the "
+                        "message are its unsegmented ones)\n");
+        return 2;
+    }
+    a.req.is_grid = a.grid == 0;
+    return replay_run(&a.req) == 0 ? 0 : 1;
+}

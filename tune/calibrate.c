@@ -1,0 +1,773 @@
+/* The model's calibration (`autotune model`): measures the point-to-point
+ * parameters of seed 003 §3.3 between world ranks 0 and 1 at the config's
+ * message and segment sizes (and the powers of two up to a 16th of the
+ * largest), then, from 4 ranks, the backbone (disjoint pairs sending at once),
+ * and from 3 the placement (which ranks share a switch, by their one-way
+ * times); journaled in RUN/model.journal like experiments (a rerun measures
+ * only what is missing), then written to RUN/model.csv. Rank 0 drives; rank 1
+ * answers; the other ranks join the pairs and answer the hops. */
+#include "tune/calibrate.h"
+#include "model/model.h"
+#include "store/journal.h"
+#include "store/rundir.h"
+#include "store/tables.h"
+#include "tune/clock.h"
+#include "tune/config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MODEL_MAX_REPS = 9, MODEL_TAG = 9001 };
+/* Repetitions and warm-ups of each observation: the config's measure
+ * settings, at most 9 and 1 (a simulation needs 1 and none). */
+static int n_reps = MODEL_MAX_REPS, n_warmup = 1;
+
+/* An experiment is named by its first output; each output is a value one
+ * rank saw (slot index of that rank's values): the ping-pong gives oneway
+ * and, from its first half, send (the blocking send's duration, rank 0)
+ * and stream1 (the receiver's time for that message, rank 1); the stream
+ * of K Isends gives streamK (rank 1) and each Isend's duration at its
+ * number of pending sends. */
+enum { MAX_OUTPUTS = 1 + MODEL_N_LEVELS, MAX_SLOTS = MODEL_STREAM_MAX };
+static const enum model_quantity experiments[] = {
+    MODEL_Q_ONEWAY, MODEL_Q_RECV_LATE, MODEL_Q_STREAMK, MODEL_Q_REDUCE};
+#define N_EXPERIMENTS ((int)(sizeof experiments / sizeof experiments[0]))
+
+struct output {
+    enum model_quantity q;
+    int pending; /* the journal's segment_bytes */
+    int rank, slot;
+};
+
+static int experiment_outputs(enum model_quantity e, long m, struct output *out)
+{
+    int n = 0;
+    switch (e) {
+    case MODEL_Q_ONEWAY:
+        out[n++] = (struct output){MODEL_Q_ONEWAY, 0, 0, 0};
+        out[n++] = (struct output){MODEL_Q_SEND, 0, 0, 1};
+        out[n++] = (struct output){MODEL_Q_STREAM1, 0, 1, 0};
+        break;
+    case MODEL_Q_STREAMK: {
+        int k = model_stream_count(m);
+        out[n++] = (struct output){MODEL_Q_STREAMK, k, 1, 0};
+        for (int l = 0; l < MODEL_N_LEVELS && model_pending_levels[l] < k;
+             l++) {
+            int p = model_pending_levels[l];
+            out[n++] = (struct output){MODEL_Q_ISEND, p, 0, p};
+        }
+        break;
+    }
+    default:
+        out[n++] = (struct output){e, 0, e == MODEL_Q_RECV_LATE, 0};
+        break;
+    }
+    return n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static char *buffer;
+
+/* One repetition of experiment e between ranks 0 and 1 of pair: the
+ * durations this rank saw, in us, into v[slot]. */
+static void one_rep(MPI_Comm pair, int rank, enum model_quantity e, int m,
+                    double late_wait_s, double *v)
+{
+    MPI_Request reqs[MAX_SLOTS];
+    double t0;
+    int k = e == MODEL_Q_STREAMK ? model_stream_count(m) : 1;
+    char *buf = buffer;
+    switch (e) {
+    case MODEL_Q_STREAMK:
+        if (rank == 1) {
+            for (int i = 0; i < k; i++) {
+                MPI_Irecv(buf, m, MPI_BYTE, 0, MODEL_TAG, pair, &reqs[i]);
+            }
+        }
+        MPI_Barrier(pair);
+        t0 = MPI_Wtime();
+        if (rank == 0) {
+            for (int i = 0; i < k; i++) {
+                double ti = MPI_Wtime();
+                MPI_Isend(buf, m, MPI_BYTE, 1, MODEL_TAG, pair, &reqs[i]);
+                v[i] = MPI_Wtime() - ti; /* with i sends pending */
+            }
+            MPI_Waitall(k, reqs, MPI_STATUSES_IGNORE);
+        } else {
+            MPI_Waitall(k, reqs, MPI_STATUSES_IGNORE);
+            v[0] = MPI_Wtime() - t0;
+        }
+        break;
+    case MODEL_Q_ONEWAY:
+        /* Both receives posted before either send, like a tree's; the
+         * first half is also a blocking send to a posted receive. */
+        MPI_Irecv(buf, m, MPI_BYTE, 1 - rank, MODEL_TAG, pair, &reqs[0]);
+        MPI_Barrier(pair);
+        t0 = MPI_Wtime();
+        if (rank == 0) {
+            MPI_Send(buf, m, MPI_BYTE, 1, MODEL_TAG, pair);
+            v[1] = MPI_Wtime() - t0;
+            MPI_Wait(&reqs[0], MPI_STATUS_IGNORE);
+            v[0] = (MPI_Wtime() - t0) / 2;
+        } else {
+            MPI_Wait(&reqs[0], MPI_STATUS_IGNORE);
+            v[0] = MPI_Wtime() - t0;
+            MPI_Send(buf, m, MPI_BYTE, 0, MODEL_TAG, pair);
+        }
+        break;
+    case MODEL_Q_RECV_LATE:
+        /* The receive is posted well after the message was sent. */
+        MPI_Barrier(pair);
+        if (rank == 0) {
+            MPI_Send(buf, m, MPI_BYTE, 1, MODEL_TAG, pair);
+        } else {
+            clock_wait_until(MPI_Wtime() + late_wait_s);
+            t0 = MPI_Wtime();
+            MPI_Recv(buf, m, MPI_BYTE, 0, MODEL_TAG, pair, MPI_STATUS_IGNORE);
+            v[0] = MPI_Wtime() - t0;
+        }
+        break;
+    case MODEL_Q_REDUCE:
+        MPI_Barrier(pair);
+        if (rank == 0) {
+            t0 = MPI_Wtime();
+            MPI_Reduce_local(buf + m, buf, m, MPI_UNSIGNED_CHAR, MPI_SUM);
+            v[0] = MPI_Wtime() - t0;
+        }
+        break;
+    default:
+        break;
+    }
+    for (int i = 0; i < MAX_SLOTS; i++) {
+        v[i] *= 1e6;
+    }
+}
+
+/* One journal record of quantity q from n_reps times (sorted here). */
+static void fill_record(struct measurement *r, enum model_quantity q, long m,
+                        int pending, double *times, double cost_s)
+{
+    double sum = 0, sq = 0;
+    qsort(times, (size_t)n_reps, sizeof times[0], cmp_double);
+    for (int i = 0; i < n_reps; i++) {
+        sum += times[i];
+    }
+    double mean = sum / n_reps;
+    for (int i = 0; i < n_reps; i++) {
+        sq += (times[i] - mean) * (times[i] - mean);
+    }
+    memset(r, 0, sizeof *r);
+    snprintf(r->collective, sizeof r->collective, "p2p");
+    snprintf(r->algorithm, sizeof r->algorithm, "%s", model_quantity_names[q]);
+    r->procs = 2;
+    r->msg_bytes = m;
+    r->segment_bytes = pending;
+    r->is_applicable = 1;
+    r->reps = n_reps;
+    r->mean_us = mean;
+    r->median_us = times[n_reps / 2];
+    r->min_us = times[0];
+    r->max_us = times[n_reps - 1];
+    r->sd_us = n_reps > 1 ? sqrt(sq / (n_reps - 1)) : 0;
+    r->cost_s = cost_s;
+}
+
+/* Runs experiment e on ranks 0 and 1 (n_warmup, then n_reps timed); rank 0
+ * gets one measurement per output in out[] (n_out of them), the whole
+ * experiment's cost on the first. */
+static void observe(MPI_Comm pair, int rank, enum model_quantity e, int m,
+                    double late_wait_s, struct measurement *out, int *n_out)
+{
+    double mine[MODEL_MAX_REPS][MAX_SLOTS] = {{0}};
+    double theirs[MODEL_MAX_REPS][MAX_SLOTS] = {{0}};
+    double warm[MAX_SLOTS] = {0};
+    struct output outs[MAX_OUTPUTS];
+    int n = experiment_outputs(e, m, outs);
+    /* Both ranks start together, whatever came before (a resumed run). */
+    MPI_Barrier(pair);
+    double start = MPI_Wtime();
+    for (int i = 0; i < n_warmup; i++) {
+        one_rep(pair, rank, e, m, late_wait_s, warm);
+    }
+    for (int i = 0; i < n_reps; i++) {
+        one_rep(pair, rank, e, m, late_wait_s, mine[i]);
+    }
+    int count = n_reps * MAX_SLOTS;
+    if (rank == 1) {
+        MPI_Send(mine, count, MPI_DOUBLE, 0, MODEL_TAG, pair);
+        return;
+    }
+    MPI_Recv(theirs, count, MPI_DOUBLE, 1, MODEL_TAG, pair, MPI_STATUS_IGNORE);
+    double cost_s = MPI_Wtime() - start;
+    for (int o = 0; o < n; o++) {
+        double times[MODEL_MAX_REPS];
+        for (int i = 0; i < n_reps; i++) {
+            times[i] = (outs[o].rank == 0 ? mine : theirs)[i][outs[o].slot];
+        }
+        fill_record(&out[o], outs[o].q, m, outs[o].pending, times,
+                    o == 0 ? cost_s : 0);
+    }
+    *n_out = n;
+}
+
+/* The sizes measured: 0, every power of two up to a 16th of the largest
+ * message or segment of the config, and the config's sizes themselves;
+ * ascending, unique. Above that the parameters are interpolated between
+ * the config's sizes: the large sizes are most of the cost, and a
+ * transfer's time is close to linear there. */
+static long *model_sizes(const struct config *c, int *n)
+{
+    long max = 1;
+    for (int i = 0; i < c->n_msgs; i++) {
+        max = c->msg_sizes[i] > max ? c->msg_sizes[i] : max;
+    }
+    for (int i = 0; i < c->n_segs; i++) {
+        max = c->seg_sizes[i] > max ? c->seg_sizes[i] : max;
+    }
+    int cap = 66 + c->n_msgs + c->n_segs;
+    long *sizes = malloc((size_t)cap * sizeof *sizes);
+    if (!sizes) {
+        return NULL;
+    }
+    *n = 0;
+    sizes[(*n)++] = 0;
+    for (long m = 1; m <= max / 16; m *= 2) {
+        sizes[(*n)++] = m;
+    }
+    for (int i = 0; i < c->n_msgs; i++) {
+        sizes[(*n)++] = c->msg_sizes[i];
+    }
+    for (int i = 0; i < c->n_segs; i++) {
+        sizes[(*n)++] = c->seg_sizes[i];
+    }
+    /* Insertion sort and unique: a few dozen sizes. */
+    for (int i = 1; i < *n; i++) {
+        for (int j = i; j > 0 && sizes[j] < sizes[j - 1]; j--) {
+            long t = sizes[j];
+            sizes[j] = sizes[j - 1];
+            sizes[j - 1] = t;
+        }
+    }
+    int u = 0;
+    for (int i = 0; i < *n; i++) {
+        if (u == 0 || sizes[i] != sizes[u - 1]) {
+            sizes[u++] = sizes[i];
+        }
+    }
+    *n = u;
+    return sizes;
+}
+
+static int write_model_csv(FILE *f, const void *arg)
+{
+    const struct journal *j = arg;
+    fprintf(f, "quantity,msg_bytes,pending,value_us,reps,cost_s\n");
+    for (size_t i = 0; i < journal_count(j); i++) {
+        const struct measurement *m = journal_record(j, i);
+        if (strcmp(m->collective, "p2p") == 0) {
+            /* The least of the repetitions: the cost itself, without
+             * what other processes of a busy machine added. */
+            fprintf(f, "%s,%ld,%d,%.3f,%d,%.6f\n", m->algorithm, m->msg_bytes,
+                    m->segment_bytes, m->min_us, m->reps, m->cost_s);
+        }
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
+
+/* Every rank: the hosts the ranks run on, for the journal's settings
+ * (into hosts on rank 0): how many distinct ones, and the CRC of their
+ * names in rank order, so that a calibration is resumed only on the same
+ * nodes in the same order (the pairs and the placement depend on them).
+ * Under SMPI the names are the platform's hosts. -1 out of memory. */
+static int hosts_setting(int rank, int world_size, char *hosts, size_t size)
+{
+    enum { NAME = MPI_MAX_PROCESSOR_NAME };
+    char name[NAME] = "";
+    int len = 0;
+    char *all = rank == 0 ? calloc((size_t)world_size, NAME) : NULL;
+    int has_room = rank != 0 || all != NULL;
+    MPI_Bcast(&has_room, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!has_room) { /* every rank returns: none waits in the gather */
+        if (rank == 0) {
+            fprintf(stderr, "autotune model: out of memory\n");
+        }
+        return -1;
+    }
+    MPI_Get_processor_name(name, &len);
+    MPI_Gather(name, NAME, MPI_CHAR, all, NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (rank != 0) {
+        return 0;
+    }
+    /* each name zero-padded to NAME bytes, in rank order */
+    uint32_t crc = journal_crc32(all, (size_t)world_size * NAME);
+    for (int r = 0; r < world_size; r++) {
+        all[(size_t)r * NAME + NAME - 1] = '\0'; /* for strcmp below */
+    }
+    qsort(all, (size_t)world_size, NAME, compare_names);
+    int n_hosts = world_size > 0;
+    for (int r = 1; r < world_size; r++) {
+        n_hosts +=
+            strcmp(all + (size_t)r * NAME, all + (size_t)(r - 1) * NAME) != 0;
+    }
+    snprintf(hosts, size, "%d-%08x", n_hosts, (unsigned)crc);
+    free(all);
+    return 0;
+}
+
+/* Rank 0: opens the run directory and its model journal. */
+static int controller_open(const char *config_path, int is_fresh,
+                           int world_size, const char *hosts, struct config *c,
+                           struct rundir_lock **lock, struct journal **journal)
+{
+    struct journal_settings settings = {0};
+    char path[2048];
+    if (config_load(config_path, c) != 0) {
+        return -1;
+    }
+    if (world_size < 2) {
+        fprintf(stderr, "autotune model: needs 2 ranks or more (got %d)\n",
+                world_size);
+        config_free(c);
+        return -1;
+    }
+    journal_settings_add(&settings, "model.quantities", "%d",
+                         (int)MODEL_N_QUANTITIES);
+    n_reps = c->measure.max_reps < MODEL_MAX_REPS ? c->measure.max_reps
+                                                  : MODEL_MAX_REPS;
+    n_reps = n_reps < 1 ? 1 : n_reps;
+    n_warmup = c->measure.warmup > 0;
+    journal_settings_add(&settings, "model.reps", "%d", n_reps);
+    journal_settings_add(&settings, "model.warmup", "%d", n_warmup);
+    journal_settings_add(&settings, "model.ranks", "0,1");
+    journal_settings_add(&settings, "model.stream_bytes", "%d",
+                         (int)MODEL_STREAM_BYTES);
+    /* The harness itself: a journal measured with another set of
+     * experiments or another least K is not resumed. */
+    journal_settings_add(&settings, "model.experiments",
+                         "oneway,recv_late,streamK,reduce,hop");
+    journal_settings_add(&settings, "model.stream_min", "%d",
+                         model_stream_count(1L << 40));
+    /* Where it runs: the pairs and the placement are of these ranks on
+     * these hosts. */
+    journal_settings_add(&settings, "model.world", "%d", world_size);
+    journal_settings_add(&settings, "model.hosts", "%s", hosts);
+    if (store_make_dir(c->output) != 0 ||
+        rundir_lock_open(c->output, lock) != 0) {
+        config_free(c);
+        return -1;
+    }
+    if ((is_fresh && rundir_start_fresh_model(c->output) != 0) ||
+        rundir_path(path, sizeof path, c->output, RUNDIR_MODEL_JOURNAL) != 0 ||
+        journal_open(path, &settings, journal) != 0) {
+        rundir_lock_close(*lock);
+        config_free(c);
+        return -1;
+    }
+    return 0;
+}
+
+/* Rank 0: every experiment with a missing output, in order of size. */
+static int controller_run(MPI_Comm pair, const long *sizes, int n_sizes,
+                          struct journal *j, double *cost_s, int *n_new)
+{
+    int rc = -1;
+    *cost_s = 0;
+    *n_new = 0;
+    for (int s = 0; s < n_sizes; s++) {
+        long m = sizes[s];
+        double late_wait_s = 0;
+        for (int e = 0; e < N_EXPERIMENTS; e++) {
+            struct output outs[MAX_OUTPUTS];
+            const struct measurement *rec[MAX_OUTPUTS];
+            int n = experiment_outputs(experiments[e], m, outs), missing = 0;
+            for (int o = 0; o < n; o++) {
+                rec[o] = journal_find(j, "p2p", 2, m,
+                                      model_quantity_names[outs[o].q],
+                                      outs[o].pending);
+                missing |= rec[o] == NULL;
+            }
+            if (missing) {
+                struct measurement got[MAX_OUTPUTS];
+                int n_got = 0;
+                long cmd[3] = {experiments[e], m, 0};
+                memcpy(&cmd[2], &late_wait_s, sizeof late_wait_s);
+                MPI_Send(cmd, 3, MPI_LONG, 1, MODEL_TAG, pair);
+                observe(pair, 0, experiments[e], (int)m, late_wait_s, got,
+                        &n_got);
+                /* Only what is missing (what a resumed run kept stays),
+                 * the experiment's cost on the first record appended. */
+                double cost = got[0].cost_s;
+                for (int o = 0; o < n_got; o++) {
+                    if (!rec[o]) {
+                        got[o].cost_s = cost;
+                        cost = 0;
+                        if (journal_append(j, &got[o]) != 0) {
+                            goto stop; /* rank 1 still waits for a command */
+                        }
+                        (*n_new)++;
+                    }
+                }
+            }
+            for (int o = 0; o < n; o++) {
+                rec[o] = journal_find(j, "p2p", 2, m,
+                                      model_quantity_names[outs[o].q],
+                                      outs[o].pending);
+                *cost_s += rec[o]->cost_s;
+            }
+            if (experiments[e] == MODEL_Q_ONEWAY) {
+                /* Long enough for the message to have arrived. */
+                late_wait_s = 2 * rec[0]->max_us * 1e-6 + 1e-4;
+            }
+        }
+    }
+    rc = 0;
+stop:;
+    long stop[3] = {-1, 0, 0};
+    MPI_Send(stop, 3, MPI_LONG, 1, MODEL_TAG, pair);
+    return rc;
+}
+
+/* Every rank: n_pairs ranks i each send one MODEL_STREAM_BYTES message to
+ * i + world_size / 2, all at once; rank 0 gets the slowest pair's time
+ * from the barrier, in us (each rank's own clock from its own exit). */
+static double pairs_rep(int rank, int world_size, int n_pairs)
+{
+    int half = world_size / 2, m = MODEL_STREAM_BYTES;
+    double t = 0, slowest = 0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    if (rank < n_pairs) {
+        MPI_Send(buffer, m, MPI_BYTE, rank + half, MODEL_TAG, MPI_COMM_WORLD);
+        t = MPI_Wtime() - t0;
+    } else if (rank >= half && rank < half + n_pairs) {
+        MPI_Recv(buffer, m, MPI_BYTE, rank - half, MODEL_TAG, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+        t = MPI_Wtime() - t0;
+    }
+    MPI_Reduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    return slowest * 1e6;
+}
+
+/* Every rank, from 4 ranks: the pairs observations the journal lacks (1
+ * pair, then world_size / 2 at once); rank 0 journals them and adds every
+ * pairs record's cost to *cost_s. */
+static int pairs_run(int rank, int world_size, struct journal *j,
+                     double *cost_s, int *n_new)
+{
+    int levels[2] = {1, world_size / 2}, is_missing[2] = {0, 0}, rc = 0;
+    if (world_size < 4) {
+        return 0;
+    }
+    for (int l = 0; l < 2 && rank == 0; l++) {
+        is_missing[l] =
+            !journal_find(j, "p2p", 2, MODEL_STREAM_BYTES,
+                          model_quantity_names[MODEL_Q_PAIRS], levels[l]);
+    }
+    MPI_Bcast(is_missing, 2, MPI_INT, 0, MPI_COMM_WORLD);
+    for (int l = 0; l < 2; l++) {
+        if (!is_missing[l]) {
+            continue;
+        }
+        double times[MODEL_MAX_REPS], start = MPI_Wtime();
+        for (int i = 0; i < n_warmup; i++) {
+            pairs_rep(rank, world_size, levels[l]);
+        }
+        for (int i = 0; i < n_reps; i++) {
+            times[i] = pairs_rep(rank, world_size, levels[l]);
+        }
+        if (rank == 0) {
+            struct measurement r;
+            fill_record(&r, MODEL_Q_PAIRS, MODEL_STREAM_BYTES, levels[l], times,
+                        MPI_Wtime() - start);
+            rc = rc != 0 ? rc : journal_append(j, &r);
+            (*n_new)++;
+        }
+    }
+    for (int l = 0; l < 2 && rank == 0; l++) {
+        const struct measurement *r =
+            journal_find(j, "p2p", 2, MODEL_STREAM_BYTES,
+                         model_quantity_names[MODEL_Q_PAIRS], levels[l]);
+        *cost_s += r ? r->cost_s : 0;
+    }
+    return rc;
+}
+
+/* ---- The placement: which ranks share a switch ---- */
+
+enum { HOP_CMD_TAG = 9002, HOP_TAG = 9003 };
+
+/* A 1-byte ping-pong with peer, once untimed, then n_reps times; the first
+ * of the pair gets each one-way time (us) in times. The untimed one, even
+ * where the config has no warm-up, waits out the command that started the
+ * pair (SMPI moves eager data only once its receive is posted, so the
+ * first ping would carry the command's latency). */
+static void hop_pingpong(int peer, int is_first, double *times)
+{
+    char byte = 0;
+    for (int i = -1; i < n_reps; i++) {
+        double t0 = MPI_Wtime();
+        if (is_first) {
+            MPI_Send(&byte, 1, MPI_BYTE, peer, HOP_TAG, MPI_COMM_WORLD);
+            MPI_Recv(&byte, 1, MPI_BYTE, peer, HOP_TAG, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+            if (i >= 0) {
+                times[i] = (MPI_Wtime() - t0) / 2 * 1e6;
+            }
+        } else {
+            MPI_Recv(&byte, 1, MPI_BYTE, peer, HOP_TAG, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+            MPI_Send(&byte, 1, MPI_BYTE, peer, HOP_TAG, MPI_COMM_WORLD);
+        }
+    }
+}
+
+/* Ranks other than 0: ping-pong as rank 0 says ({peer, is_first}; the
+ * first sends its times back) until told to stop ({-1, 0}). */
+static void hop_serve(void)
+{
+    for (;;) {
+        int cmd[2];
+        double times[MODEL_MAX_REPS];
+        MPI_Recv(cmd, 2, MPI_INT, 0, HOP_CMD_TAG, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+        if (cmd[0] < 0) {
+            return;
+        }
+        hop_pingpong(cmd[0], cmd[1], times);
+        if (cmd[1]) {
+            MPI_Send(times, n_reps, MPI_DOUBLE, 0, HOP_CMD_TAG, MPI_COMM_WORLD);
+        }
+    }
+}
+
+/* Rank 0: the hop between ranks a < b, from the journal or measured (one
+ * pair at a time, the others idle) and journaled. -1 on a journal error. */
+static int hop_get(struct journal *j, int a, int b, double *hop_us,
+                   double *cost_s, int *n_new)
+{
+    const char *name = model_quantity_names[MODEL_Q_HOP];
+    const struct measurement *rec = journal_find(j, "p2p", 2, a, name, b);
+    if (!rec) {
+        double times[MODEL_MAX_REPS], start = MPI_Wtime();
+        int to_b[2] = {a, 0};
+        MPI_Send(to_b, 2, MPI_INT, b, HOP_CMD_TAG, MPI_COMM_WORLD);
+        if (a == 0) {
+            hop_pingpong(b, 1, times);
+        } else {
+            int to_a[2] = {b, 1};
+            MPI_Send(to_a, 2, MPI_INT, a, HOP_CMD_TAG, MPI_COMM_WORLD);
+            MPI_Recv(times, n_reps, MPI_DOUBLE, a, HOP_CMD_TAG, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        }
+        struct measurement m;
+        fill_record(&m, MODEL_Q_HOP, a, b, times, MPI_Wtime() - start);
+        if (journal_append(j, &m) != 0) {
+            return -1;
+        }
+        (*n_new)++;
+        rec = journal_find(j, "p2p", 2, a, name, b);
+    }
+    *hop_us = rec->min_us;
+    *cost_s += rec->cost_s;
+    return 0;
+}
+
+/* Rank 0: 1 if rank r's hop to rank a is near least, 0 if not, -1 on a
+ * journal error. */
+static int is_near(struct journal *j, int a, int r, double least,
+                   double *cost_s, int *n_new)
+{
+    double hop;
+    if (hop_get(j, a, r, &hop, cost_s, n_new) != 0) {
+        return -1;
+    }
+    return model_hop_is_near(hop, least);
+}
+
+/* Rank 0: rank 0's hop to every rank; then each rank not near rank 0 is
+ * tried against the first rank of each switch found so far (the switch of
+ * the rank before it first) until one is near, else it starts a switch of
+ * its own, having met every other switch's first rank: that is the hop
+ * between every two switches. Near is against rank 0's least hop, as the
+ * fit's. A flat network is world - 1 ping-pongs; a fat tree of L leaves in
+ * node order about world + L^2 / 2 more. */
+static int placement_measure(int world_size, struct journal *j, double *cost_s,
+                             int *n_new)
+{
+    double *hop0 = malloc((size_t)world_size * sizeof *hop0);
+    int *first = malloc((size_t)world_size * sizeof *first);
+    int *switch_of = malloc((size_t)world_size * sizeof *switch_of);
+    int rc = hop0 && first && switch_of ? 0 : -1, n_switches = 1;
+    if (rc != 0) {
+        fprintf(stderr, "autotune model: out of memory\n");
+    }
+    double least = INFINITY;
+    for (int r = 1; r < world_size && rc == 0; r++) {
+        rc = hop_get(j, 0, r, &hop0[r], cost_s, n_new);
+        least = rc == 0 ? fmin(least, hop0[r]) : least;
+    }
+    first[0] = 0; /* the first rank of each switch */
+    switch_of[0] = 0;
+    for (int r = 1; r < world_size && rc == 0; r++) {
+        int at = model_hop_is_near(hop0[r], least) ? 0 : -1, near = 0;
+        /* rank r - 1's switch first (ranks in node order share it), then
+         * the others in order */
+        int prev = switch_of[r - 1];
+        if (at < 0 && prev > 0) {
+            near = is_near(j, first[prev], r, least, cost_s, n_new);
+            at = near > 0 ? prev : -1;
+        }
+        for (int s = 1; s < n_switches && at < 0 && near >= 0; s++) {
+            if (s != prev) {
+                near = is_near(j, first[s], r, least, cost_s, n_new);
+                at = near > 0 ? s : -1;
+            }
+        }
+        rc = near < 0 ? -1 : 0;
+        if (rc == 0 && at < 0) {
+            at = n_switches;
+            first[n_switches++] = r;
+        }
+        switch_of[r] = at;
+    }
+    int stop[2] = {-1, 0};
+    for (int r = 1; r < world_size; r++) {
+        MPI_Send(stop, 2, MPI_INT, r, HOP_CMD_TAG, MPI_COMM_WORLD);
+    }
+    free(hop0);
+    free(first);
+    free(switch_of);
+    return rc;
+}
+
+/* Every rank, from 3 ranks: the placement (rank 0 drives). */
+static int placement_run(int rank, int world_size, struct journal *j,
+                         double *cost_s, int *n_new)
+{
+    if (world_size < 3) {
+        return 0;
+    }
+    if (rank != 0) {
+        hop_serve();
+        return 0;
+    }
+    return placement_measure(world_size, j, cost_s, n_new);
+}
+
+static void worker_run(MPI_Comm pair)
+{
+    for (;;) {
+        long cmd[3];
+        double late_wait_s;
+        MPI_Recv(cmd, 3, MPI_LONG, 0, MODEL_TAG, pair, MPI_STATUS_IGNORE);
+        if (cmd[0] < 0) {
+            return;
+        }
+        memcpy(&late_wait_s, &cmd[2], sizeof late_wait_s);
+        observe(pair, 1, (enum model_quantity)cmd[0], (int)cmd[1], late_wait_s,
+                NULL, NULL);
+    }
+}
+
+int calibrate_run(const char *config_path, bool is_fresh)
+{
+    int rank, world_size, status = 1, is_setup = 0;
+    struct config cfg;
+    struct rundir_lock *lock = NULL;
+    struct journal *j = NULL;
+    long *sizes = NULL, max_size = 0;
+    int n_sizes = 0;
+
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+    char hosts[64] = "";
+    if (hosts_setting(rank, world_size, hosts, sizeof hosts) == 0 &&
+        rank == 0 &&
+        controller_open(config_path, is_fresh, world_size, hosts, &cfg, &lock,
+                        &j) == 0) {
+        sizes = model_sizes(&cfg, &n_sizes);
+        is_setup = sizes != NULL;
+        if (!sizes) {
+            fprintf(stderr, "autotune model: out of memory\n");
+        } else {
+            max_size = sizes[n_sizes - 1];
+        }
+    }
+    MPI_Bcast(&is_setup, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&max_size, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&n_reps, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&n_warmup, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!is_setup) {
+        goto done;
+    }
+    MPI_Comm pair;
+    MPI_Comm_split(MPI_COMM_WORLD, rank < 2 ? 0 : MPI_UNDEFINED, rank, &pair);
+    clock_enter_epoch();
+    /* Twice the largest size: the reduction's two operands; at least the
+     * pairs' message. */
+    size_t buffer_bytes = 2 * (size_t)max_size + 1;
+    if (buffer_bytes < MODEL_STREAM_BYTES) {
+        buffer_bytes = MODEL_STREAM_BYTES;
+    }
+    buffer = calloc(buffer_bytes, 1);
+    int has_buffer = buffer != NULL, all_have;
+    MPI_Allreduce(&has_buffer, &all_have, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all_have) {
+        fprintf(stderr, "autotune model: out of memory for %zu bytes\n",
+                buffer_bytes);
+        goto done;
+    }
+    double cost_s = 0;
+    int n_new = 0;
+    if (rank == 0) {
+        status = controller_run(pair, sizes, n_sizes, j, &cost_s, &n_new);
+    } else if (rank == 1) {
+        worker_run(pair);
+    }
+    if (pair != MPI_COMM_NULL) {
+        MPI_Comm_free(&pair);
+    }
+    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (status == 0 && pairs_run(rank, world_size, j, &cost_s, &n_new) != 0) {
+        status = 1;
+    }
+    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (status == 0 &&
+        placement_run(rank, world_size, j, &cost_s, &n_new) != 0) {
+        status = 1;
+    }
+    if (rank == 0 && status == 0) {
+        char path[2048];
+        if (rundir_path(path, sizeof path, cfg.output, RUNDIR_MODEL) != 0 ||
+            store_write_file(path, write_model_csv, j) != 0) {
+            status = 1;
+        } else {
+            printf("autotune model: %d sizes from 0 to %ld bytes, %d "
+                   "observations measured now (%zu in the journal), cost "
+                   "%.3f s; wrote %s\n",
+                   n_sizes, max_size, n_new, journal_count(j), cost_s, path);
+        }
+    }
+    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+done:
+    free(buffer);
+    free(sizes);
+    if (rank == 0 && j) {
+        journal_close(j);
+        rundir_lock_close(lock);
+        config_free(&cfg);
+    }
+    return status == 0 ? 0 : 1;
+}

@@ -1,0 +1,525 @@
+/* Prediction (`autotune predict`): the model's time of every method at every
+ * point of a run (RUN/predicted.csv), its accuracy where the run measured them,
+ * and predicted tables for points never measured (--procs, --sizes). No MPI. */
+#include "tune/predict.h"
+#include "collectives/collectives.h"
+#include "model/model.h"
+#include "store/journal.h"
+#include "store/rundir.h"
+#include "store/tables.h"
+#include "util/grow.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One prediction: a method at a point, with its measured time if any. */
+struct prediction {
+    struct measurement row; /* collective, procs, msg, method; mean_us */
+    double predicted_us;
+    int is_measured;
+};
+
+struct predictions {
+    struct prediction *items;
+    size_t n, cap;
+};
+
+static int add(struct predictions *ps, const struct prediction *p)
+{
+    struct prediction *more =
+        grow(ps->items, &ps->cap, ps->n + 1, sizeof *more, 256);
+    if (!more) {
+        fprintf(stderr, "autotune predict: out of memory\n");
+        return -1;
+    }
+    ps->items = more;
+    ps->items[ps->n++] = *p;
+    return 0;
+}
+
+static int same_point(const struct measurement *a, const struct measurement *b)
+{
+    return strcmp(a->collective, b->collective) == 0 && a->procs == b->procs &&
+           a->msg_bytes == b->msg_bytes;
+}
+
+/* A comma-separated list of positive integers; fails with one line. */
+static int parse_list(const char *opt, const char *text, long **out, int *n)
+{
+    *n = 0;
+    *out = malloc((strlen(text) / 2 + 2) * sizeof **out);
+    if (!*out) {
+        fprintf(stderr, "autotune predict: out of memory\n");
+        return -1;
+    }
+    for (const char *p = text; *p;) {
+        char *end;
+        errno = 0;
+        long v = strtol(p, &end, 10);
+        if (end == p || errno || v < 0 || (*end && *end != ',')) {
+            fprintf(stderr,
+                    "autotune predict: %s: '%s' is not a list of "
+                    "sizes (at '%s')\n",
+                    opt, text, p);
+            return -1;
+        }
+        (*out)[(*n)++] = v;
+        p = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+static int predict_one(const struct model_params *params, int chain_fanout,
+                       struct prediction *p)
+{
+    int rc = model_predict(params, p->row.collective, p->row.algorithm,
+                           p->row.procs, p->row.msg_bytes, p->row.segment_bytes,
+                           chain_fanout, &p->predicted_us);
+    return rc;
+}
+
+/* The run's own points: every measured method but the library default. */
+static int predict_measured(const struct measurement *rows, size_t n,
+                            const struct model_params *params, int chain_fanout,
+                            struct predictions *ps)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(rows[i].algorithm, STORE_DEFAULT_ALGORITHM) == 0 ||
+            !rows[i].is_applicable) {
+            continue;
+        }
+        struct prediction p = {.row = rows[i], .is_measured = 1};
+        int rc = predict_one(params, chain_fanout, &p);
+        if (rc < 0) {
+            return -1;
+        }
+        if (rc == 0 && add(ps, &p) != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Points never measured: every algorithm, unsegmented and at each segment
+ * size below the message (larger ones behave as unsegmented). */
+static int predict_new(const char *const *colls, int n_colls, const long *procs,
+                       int n_procs, const long *sizes, int n_sizes,
+                       const long *segs, int n_segs,
+                       const struct model_params *params, int chain_fanout,
+                       struct predictions *ps)
+{
+    for (int c = 0; c < n_colls; c++) {
+        const struct coll_def *def = coll_find(colls[c]);
+        if (!def) {
+            fprintf(stderr, "autotune predict: unknown collective '%s'\n",
+                    colls[c]);
+            return -1;
+        }
+        int is_barrier =
+            def->send_blocks == BLOCKS_NONE && def->recv_blocks == BLOCKS_NONE;
+        for (int pi = 0; pi < n_procs; pi++) {
+            for (int si = 0; si < (is_barrier ? 1 : n_sizes); si++) {
+                long m = is_barrier ? 0 : sizes[si];
+                for (int a = 0; a < def->n_algs; a++) {
+                    const struct coll_alg *alg = &def->algs[a];
+                    for (int g = -1; g < n_segs; g++) {
+                        long seg = g < 0 ? 0 : segs[g];
+                        if (g >= 0 &&
+                            (!alg->is_segmented || seg == 0 || seg >= m)) {
+                            continue;
+                        }
+                        struct prediction p = {0};
+                        snprintf(p.row.collective, sizeof p.row.collective,
+                                 "%s", def->name);
+                        snprintf(p.row.algorithm, sizeof p.row.algorithm, "%s",
+                                 alg->name);
+                        p.row.procs = (int)procs[pi];
+                        p.row.msg_bytes = m;
+                        p.row.segment_bytes = (int)seg;
+                        p.row.is_applicable = 1;
+                        int rc = predict_one(params, chain_fanout, &p);
+                        if (rc < 0) {
+                            return -1;
+                        }
+                        if (rc == 0) {
+                            p.row.mean_us = p.row.median_us = p.row.min_us =
+                                p.row.max_us = p.predicted_us;
+                            if (add(ps, &p) != 0) {
+                                return -1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+static int write_predicted(FILE *f, const void *arg)
+{
+    const struct predictions *ps = arg;
+    fprintf(f, "collective,procs,msg_bytes,algorithm,segment_bytes,"
+               "predicted_us\n");
+    for (size_t i = 0; i < ps->n; i++) {
+        const struct prediction *p = &ps->items[i];
+        fprintf(f, "%s,%d,%ld,%s,%d,%.3f\n", p->row.collective, p->row.procs,
+                p->row.msg_bytes, p->row.algorithm, p->row.segment_bytes,
+                p->predicted_us);
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The q-quantile of sorted values (nearest rank). */
+static double quantile(const double *v, size_t n, double q)
+{
+    size_t i = (size_t)ceil(q * (double)n);
+    return n == 0 ? NAN : v[i == 0 ? 0 : i - 1];
+}
+
+/* Seed 003's ratio per point: the measured time of the model's choice over
+ * the measured optimum; and how many pairs of methods (measured more than
+ * 1 % apart) the model orders as measured. */
+static void print_accuracy(const struct predictions *ps, const char *coll)
+{
+    double *ratios = malloc((ps->n + 1) * sizeof *ratios);
+    size_t n_points = 0, n_optimal = 0, pairs = 0, pairs_right = 0;
+    if (!ratios) {
+        return;
+    }
+    for (size_t i = 0; i < ps->n;) {
+        size_t j = i;
+        while (j < ps->n && same_point(&ps->items[j].row, &ps->items[i].row)) {
+            j++;
+        }
+        const struct prediction *pt = &ps->items[i];
+        if (pt->is_measured &&
+            (!coll || strcmp(coll, pt->row.collective) == 0)) {
+            size_t best = i, chosen = i;
+            for (size_t k = i; k < j; k++) {
+                const struct prediction *a = &ps->items[k];
+                if (a->row.mean_us < ps->items[best].row.mean_us) {
+                    best = k;
+                }
+                if (a->predicted_us < ps->items[chosen].predicted_us) {
+                    chosen = k;
+                }
+                for (size_t l = k + 1; l < j; l++) {
+                    const struct prediction *b = &ps->items[l];
+                    double lo = fmin(a->row.mean_us, b->row.mean_us);
+                    if (fabs(a->row.mean_us - b->row.mean_us) > 0.01 * lo) {
+                        pairs++;
+                        pairs_right += (a->row.mean_us < b->row.mean_us) ==
+                                       (a->predicted_us < b->predicted_us);
+                    }
+                }
+            }
+            double r =
+                ps->items[chosen].row.mean_us / ps->items[best].row.mean_us;
+            ratios[n_points++] = r;
+            n_optimal += r <= 1.0;
+        }
+        i = j;
+    }
+    if (n_points > 0) {
+        qsort(ratios, n_points, sizeof *ratios, cmp_double);
+        printf("%-10s %6zu %8.3f %8.3f %8.3f %9.1f %9.1f\n",
+               coll ? coll : "all", n_points, quantile(ratios, n_points, 0.5),
+               quantile(ratios, n_points, 0.9), ratios[n_points - 1],
+               100.0 * (double)n_optimal / (double)n_points,
+               pairs ? 100.0 * (double)pairs_right / (double)pairs : 100.0);
+    }
+    free(ratios);
+}
+
+/* What a model-guided search would have cost and lost on this run: at each
+ * point, time only the methods predicted within margin of the model's best
+ * and keep the fastest measured; charged the calibration's cost too, and
+ * compared with timing every method (the run's exhaustive cost). */
+static void print_guided(const struct predictions *ps, double calibration_s)
+{
+    static const double margins[] = {0, 0.05, 0.10, 0.25};
+    printf("model-guided search on this run (time the methods predicted "
+           "within the margin\nof the best, keep the fastest measured; "
+           "the calibration's %.3f s charged):\n",
+           calibration_s);
+    printf("%-7s %11s %13s %8s %13s %12s %9s\n", "margin", "experiments",
+           "experiment_s", "speedup", "mean_penalty%", "max_penalty%",
+           "optimal%");
+    for (size_t g = 0; g < sizeof margins / sizeof margins[0]; g++) {
+        double all_s = 0, chosen_s = calibration_s, sum_pen = 0, max_pen = 0;
+        size_t n_points = 0, n_exps = 0, n_optimal = 0;
+        for (size_t i = 0; i < ps->n;) {
+            size_t j = i, best = i, pick = i, first = i;
+            while (j < ps->n &&
+                   same_point(&ps->items[j].row, &ps->items[i].row)) {
+                j++;
+            }
+            i = j;
+            if (!ps->items[first].is_measured) {
+                continue;
+            }
+            double best_pred = INFINITY;
+            for (size_t k = first; k < j; k++) {
+                best_pred = fmin(best_pred, ps->items[k].predicted_us);
+                if (ps->items[k].row.mean_us < ps->items[best].row.mean_us) {
+                    best = k;
+                }
+                all_s += ps->items[k].row.cost_s;
+            }
+            int has_pick = 0;
+            for (size_t k = first; k < j; k++) {
+                const struct prediction *a = &ps->items[k];
+                if (a->predicted_us <= (1 + margins[g]) * best_pred) {
+                    chosen_s += a->row.cost_s;
+                    n_exps++;
+                    if (!has_pick ||
+                        a->row.mean_us < ps->items[pick].row.mean_us) {
+                        pick = k;
+                        has_pick = 1;
+                    }
+                }
+            }
+            double pen =
+                ps->items[pick].row.mean_us / ps->items[best].row.mean_us - 1;
+            sum_pen += pen;
+            max_pen = fmax(max_pen, pen);
+            n_optimal += pen <= 0;
+            n_points++;
+        }
+        if (n_points == 0) {
+            return;
+        }
+        printf("%5.0f%% %11zu %13.3f %7.1fx %13.3f %12.3f %9.1f\n",
+               100 * margins[g], n_exps, chosen_s,
+               chosen_s > 0 ? all_s / chosen_s : 0,
+               100 * sum_pen / (double)n_points, 100 * max_pen,
+               100.0 * (double)n_optimal / (double)n_points);
+    }
+}
+
+/* The predicted optimum per point into DIR/optimal.csv, and every
+ * prediction into DIR/measurements.csv (reps 0, cost 0: nothing was run),
+ * so that tree, quadtree and export read DIR like a run. */
+static int write_predicted_run(const char *dir, const struct predictions *ps)
+{
+    struct measurement *rows = malloc((ps->n + 1) * sizeof *rows);
+    struct measurement *opt = malloc((ps->n + 1) * sizeof *opt);
+    size_t n_opt = 0;
+    char path[4096];
+    int rc = -1;
+    if (!rows || !opt) {
+        fprintf(stderr, "autotune predict: out of memory\n");
+        goto done;
+    }
+    for (size_t i = 0; i < ps->n; i++) {
+        rows[i] = ps->items[i].row;
+        rows[i].mean_us = rows[i].median_us = rows[i].min_us = rows[i].max_us =
+            ps->items[i].predicted_us;
+        rows[i].sd_us = 0;
+        rows[i].reps = 0;
+        rows[i].cost_s = 0;
+        if (n_opt > 0 && same_point(&opt[n_opt - 1], &rows[i])) {
+            if (rows[i].mean_us < opt[n_opt - 1].mean_us) {
+                opt[n_opt - 1] = rows[i];
+            }
+        } else {
+            opt[n_opt++] = rows[i];
+        }
+    }
+    if (store_make_dir(dir) != 0 ||
+        rundir_path(path, sizeof path, dir, RUNDIR_MEASUREMENTS) != 0 ||
+        table_write_measurements(path, rows, ps->n) != 0 ||
+        rundir_path(path, sizeof path, dir, RUNDIR_OPTIMAL) != 0 ||
+        table_write_optimal(path, opt, n_opt) != 0) {
+        goto done;
+    }
+    printf("predicted tables (nothing measured) in %s: %zu points\n", dir,
+           n_opt);
+    rc = 0;
+done:
+    free(rows);
+    free(opt);
+    return rc;
+}
+
+int predict_run(const struct predict_request *req)
+{
+    const char *run = req->run, *model_path = req->model_path,
+               *procs_text = req->procs_text, *sizes_text = req->sizes_text,
+               *segs_text = req->segs_text, *colls_text = req->colls_text,
+               *out_dir = req->out_dir;
+    char path[4096], model_default[4096];
+    struct model_params *params = NULL;
+    struct measurement *rows = NULL;
+    struct journal *j = NULL;
+    struct predictions ps = {0};
+    long *procs = NULL, *sizes = NULL, *segs = NULL;
+    int n_procs = 0, n_sizes = 0, n_segs = 0, chain_fanout = 4, status = 1;
+    size_t n_rows = 0;
+    double model_cost_s = 0;
+    const char *colls[16];
+    int n_colls = 0;
+
+    if (!model_path) {
+        if (rundir_path(model_default, sizeof model_default, run,
+                        RUNDIR_MODEL) != 0) {
+            return 1;
+        }
+        model_path = model_default;
+    }
+    if (model_load(model_path, &params, &model_cost_s) != 0) {
+        goto done;
+    }
+    /* The run's chain_fanout, from its journal's settings. */
+    FILE *probe = NULL;
+    if (rundir_path(path, sizeof path, run, RUNDIR_JOURNAL) == 0 &&
+        (probe = fopen(path, "r")) != NULL) {
+        fclose(probe);
+        if (journal_load(path, &j) == 0) {
+            const char *v =
+                journal_setting(journal_get_settings(j), "chain_fanout");
+            chain_fanout = v && atoi(v) > 0 ? atoi(v) : chain_fanout;
+        }
+    }
+    if (rundir_path(path, sizeof path, run, RUNDIR_MEASUREMENTS) != 0) {
+        goto done;
+    }
+    probe = fopen(path, "r");
+    if (probe) {
+        fclose(probe);
+        if (table_read_measurements(path, &rows, &n_rows) != 0 ||
+            table_check_rows(j, path, rows, n_rows) != 0 ||
+            predict_measured(rows, n_rows, params, chain_fanout, &ps) != 0) {
+            goto done;
+        }
+    } else if (!procs_text) {
+        fprintf(stderr,
+                "autotune predict: %s: %s (give --procs and --sizes "
+                "to predict points never measured)\n",
+                path, strerror(errno));
+        goto done;
+    }
+    if (procs_text) {
+        /* The collectives and segment sizes: the options', else the run's. */
+        char colls_buf[512] = "";
+        if (colls_text) {
+            snprintf(colls_buf, sizeof colls_buf, "%s", colls_text);
+            for (char *t = strtok(colls_buf, ","); t && n_colls < 16;
+                 t = strtok(NULL, ",")) {
+                colls[n_colls++] = t;
+            }
+        }
+        if (parse_list("--procs", procs_text, &procs, &n_procs) != 0 ||
+            parse_list("--sizes", sizes_text, &sizes, &n_sizes) != 0 ||
+            (segs_text &&
+             parse_list("--segments", segs_text, &segs, &n_segs) != 0)) {
+            status = 2;
+            goto done;
+        }
+        for (int i = 0; i < n_procs; i++) {
+            if (procs[i] < 1 || procs[i] > INT_MAX) {
+                fprintf(stderr,
+                        "autotune predict: --procs: %ld is not a "
+                        "communicator size\n",
+                        procs[i]);
+                status = 2;
+                goto done;
+            }
+        }
+        if (!segs_text) {
+            segs = malloc((n_rows + 1) * sizeof *segs);
+            for (size_t i = 0; segs && i < n_rows; i++) {
+                int seen = 0;
+                for (int k = 0; k < n_segs; k++) {
+                    seen |= segs[k] == rows[i].segment_bytes;
+                }
+                if (!seen) {
+                    segs[n_segs++] = rows[i].segment_bytes;
+                }
+            }
+        }
+        for (size_t i = 0; !colls_text && i < n_rows && n_colls < 16; i++) {
+            int seen = 0;
+            for (int k = 0; k < n_colls; k++) {
+                seen |= strcmp(colls[k], rows[i].collective) == 0;
+            }
+            if (!seen) {
+                colls[n_colls++] = rows[i].collective;
+            }
+        }
+        if (n_colls == 0) {
+            fprintf(stderr, "autotune predict: no collective: give "
+                            "--collectives\n");
+            status = 2;
+            goto done;
+        }
+        /* Predicted points go after the measured ones. */
+        size_t first_new = ps.n;
+        if (predict_new(colls, n_colls, procs, n_procs, sizes, n_sizes, segs,
+                        n_segs, params, chain_fanout, &ps) != 0) {
+            goto done;
+        }
+        struct predictions fresh = {.items = ps.items + first_new,
+                                    .n = ps.n - first_new};
+        char dir[4096];
+        if (!out_dir) {
+            if (rundir_path(dir, sizeof dir, run, "predicted") != 0) {
+                goto done;
+            }
+            out_dir = dir;
+        }
+        if (write_predicted_run(out_dir, &fresh) != 0) {
+            goto done;
+        }
+    }
+    if (rundir_path(path, sizeof path, run, RUNDIR_PREDICTED) != 0 ||
+        store_write_file(path, write_predicted, &ps) != 0) {
+        goto done;
+    }
+    printf("wrote %s: %zu predictions (model: %s, calibration cost %.3f s, "
+           "eager up to %ld bytes)\n",
+           path, ps.n, model_path, model_cost_s,
+           model_params_eager_max(params));
+    if (n_rows > 0) {
+        printf("accuracy where measured: measured time of the model's choice "
+               "over the measured optimum\n");
+        printf("%-10s %6s %8s %8s %8s %9s %9s\n", "collective", "points",
+               "median", "p90", "max", "optimal%", "ranking%");
+        for (size_t i = 0; i < ps.n; i++) {
+            int seen = 0;
+            for (size_t k = 0; k < i && !seen; k++) {
+                seen = strcmp(ps.items[k].row.collective,
+                              ps.items[i].row.collective) == 0;
+            }
+            if (!seen && ps.items[i].is_measured) {
+                print_accuracy(&ps, ps.items[i].row.collective);
+            }
+        }
+        print_accuracy(&ps, NULL);
+        print_guided(&ps, model_cost_s);
+    }
+    status = 0;
+done:
+    model_params_destroy(params);
+    free(rows);
+    if (j) {
+        journal_close(j);
+    }
+    free(ps.items);
+    free(procs);
+    free(sizes);
+    free(segs);
+    return status;
+}
