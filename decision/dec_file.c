@@ -144,6 +144,11 @@ static int read_count(struct reader *r, const char *key, int max,
     }
     /* The last line may lack its newline. */
     long left = r->end - ftell(r->f) + 1;
+    if (left == 1) {
+        fprintf(r->err, "%s:%d: ends before the %s\n", r->path, r->lineno + 1,
+                key);
+        return -1;
+    }
     if (v > left / line_bytes) {
         char what[128];
         snprintf(what, sizeof what,
