@@ -1,6 +1,8 @@
 /* The .dec file: a decision as text (methods, collectives, roots, nodes),
  * written whole or not at all; loading checks every line and reports
- * file:line, so a decision that loads is one that every walk can end. */
+ * file:line, so a decision that loads is one that every walk can end, and
+ * checks every count against the bytes left before allocating for it, so
+ * that a file takes memory in proportion to its length. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
