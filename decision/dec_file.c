@@ -1,8 +1,11 @@
 /* The .dec file: a decision as text (methods, collectives, roots, nodes),
  * written whole or not at all; loading checks every line and reports
- * file:line, so a decision that loads is one that every walk can end. */
+ * file:line, so a decision that loads is one that every walk can end, and
+ * checks every count against the bytes left before allocating for it, so
+ * that a file takes memory in proportion to its length. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +49,9 @@ static int write_decision(FILE *f, const void *arg)
             break;
         }
     }
+    if (d->chain_fanout > 0) {
+        fprintf(f, "chain_fanout %d\n", d->chain_fanout);
+    }
     for (int i = 0; i < d->n_colls; i++) {
         const struct decision_range *r = decision_get_range(d, i);
         if (r) {
@@ -72,6 +78,7 @@ struct reader {
     FILE *err; /* where a bad line is reported */
     const char *path;
     int lineno;
+    long end; /* f's length */
     char line[256];
 };
 
@@ -87,15 +94,39 @@ static int read_line(struct reader *r, const char *what)
     return 0;
 }
 
+/* text as a short printable excerpt: bytes outside printable ASCII as
+ * \xNN, cut with "..." past 48 bytes, so that a file of random bytes
+ * never reaches the terminal raw. */
+static void excerpt(char *out, size_t size, const char *text)
+{
+    size_t n = 0;
+    for (const char *c = text; *c && n + 8 < size; c++) {
+        unsigned char b = (unsigned char)*c;
+        if (c - text == 48) {
+            n += (size_t)snprintf(out + n, size - n, "...");
+            break;
+        }
+        n += (size_t)(b >= 0x20 && b < 0x7f && b != '\\'
+                          ? snprintf(out + n, size - n, "%c", b)
+                          : snprintf(out + n, size - n, "\\x%02x", b));
+    }
+    out[n] = '\0';
+}
+
 static int bad_line(const struct reader *r, const char *what)
 {
-    fprintf(r->err, "%s:%d: '%s': expected %s\n", r->path, r->lineno, r->line,
+    char shown[256];
+    excerpt(shown, sizeof shown, r->line);
+    fprintf(r->err, "%s:%d: '%s': expected %s\n", r->path, r->lineno, shown,
             what);
     return -1;
 }
 
-/* "KEY N" with 1 <= N <= max. */
-static int read_count(struct reader *r, const char *key, int max, int *out)
+/* "KEY N" with 1 <= N <= max, N lines of at least line_bytes each (the
+ * newline included) fitting in what is left of the file: a count is
+ * checked against the file's length before anything is allocated. */
+static int read_count(struct reader *r, const char *key, int max,
+                      int line_bytes, int *out)
 {
     size_t len = strlen(key);
     char *end;
@@ -111,6 +142,20 @@ static int read_count(struct reader *r, const char *key, int max, int *out)
     if (!is_ok) {
         char what[64];
         snprintf(what, sizeof what, "'%s N' with 1 <= N <= %d", key, max);
+        return bad_line(r, what);
+    }
+    /* The last line may lack its newline. */
+    long left = r->end - ftell(r->f) + 1;
+    if (left == 1) {
+        fprintf(r->err, "%s:%d: ends before the %s\n", r->path, r->lineno + 1,
+                key);
+        return -1;
+    }
+    if (v > left / line_bytes) {
+        char what[128];
+        snprintf(what, sizeof what,
+                 "at most %ld %s (the %ld bytes left of the file hold no more)",
+                 left / line_bytes, key, left - 1);
         return bad_line(r, what);
     }
     *out = (int)v;
@@ -181,14 +226,91 @@ static int read_range(struct reader *r, struct decision *d)
     return decision_set_range(d, coll, &range);
 }
 
+/* Bytes from f's position to its end, or -1 when f cannot seek (a pipe). */
+static long bytes_left(FILE *f)
+{
+    long at = ftell(f), end;
+    if (at < 0 || fseek(f, 0, SEEK_END) != 0) {
+        return -1;
+    }
+    end = ftell(f);
+    return fseek(f, at, SEEK_SET) == 0 && end >= at ? end - at : -1;
+}
+
+/* A stream that cannot tell its length (a pipe) is read into memory, up
+ * to DECISION_FILE_MAX_BYTES, and read from there. */
+static int read_unseekable(FILE *in, const char *path, FILE *err,
+                           struct decision **out)
+{
+    char *text = NULL, chunk[4096];
+    size_t len = 0, got;
+    int rc = -1;
+    FILE *copy = open_memstream(&text, &len);
+    while (copy && (got = fread(chunk, 1, sizeof chunk, in)) > 0 &&
+           fwrite(chunk, 1, got, copy) == got &&
+           ftell(copy) <= DECISION_FILE_MAX_BYTES) {
+    }
+    bool is_ok = copy && !ferror(in) && fflush(copy) == 0;
+    if (copy) {
+        fclose(copy);
+    }
+    if (!is_ok) {
+        fprintf(err, "%s: %s\n", path, copy ? "read error" : "out of memory");
+    } else if (len > DECISION_FILE_MAX_BYTES) {
+        fprintf(err, "%s: larger than %ld bytes: not a decision file\n", path,
+                (long)DECISION_FILE_MAX_BYTES);
+    } else {
+        rc = decision_read_text(text, len, path, err, out);
+    }
+    free(text);
+    return rc;
+}
+
+/* Whether every byte of text is printable ASCII (a name: no control
+ * characters, nothing a terminal would act on). */
+static bool is_printable(const char *text)
+{
+    for (const char *c = text; *c; c++) {
+        if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* "chain_fanout N": the chains the run's chain methods were timed with. */
+static int read_chain_fanout(struct reader *r, struct decision *d)
+{
+    int v, used = 0;
+    if (d->chain_fanout > 0) {
+        return bad_line(r, "one chain_fanout line");
+    }
+    if (sscanf(r->line, "chain_fanout %d%n", &v, &used) != 1 ||
+        r->line[used] != '\0' || v < 1) {
+        return bad_line(r, "'chain_fanout N' (N >= 1: the chains of the "
+                           "chain methods)");
+    }
+    d->chain_fanout = v;
+    return 0;
+}
+
 int decision_read(FILE *in, const char *path, FILE *err, struct decision **out)
 {
-    struct reader r = {in, err, path, 0, ""};
+    struct reader r = {in, err, path, 0, bytes_left(in), ""};
     struct decision *d = NULL;
     char kind[RUN_NAME_MAX] = "";
     int rc = -1, n_methods, n_colls, n_nodes;
     char **names = NULL;
     *out = NULL;
+    if (r.end < 0) {
+        return read_unseekable(in, path, err, out);
+    }
+    if (r.end > DECISION_FILE_MAX_BYTES) {
+        fprintf(err, "%s: larger than %ld bytes: not a decision file\n", path,
+                (long)DECISION_FILE_MAX_BYTES);
+        return -1;
+    }
+    r.end += ftell(in);
     if (read_line(&r, "the header")) {
         goto done;
     }
@@ -203,7 +325,7 @@ int decision_read(FILE *in, const char *path, FILE *err, struct decision **out)
         bad_line(&r, "'kind NAME'");
         goto done;
     }
-    if (read_count(&r, "methods", 65535, &n_methods)) {
+    if (read_count(&r, "methods", 65535, 2, &n_methods)) {
         goto done;
     }
     names = calloc((size_t)n_methods, sizeof *names);
@@ -215,12 +337,16 @@ int decision_read(FILE *in, const char *path, FILE *err, struct decision **out)
         if (read_line(&r, "a method")) {
             goto done;
         }
+        if (!r.line[0] || !is_printable(r.line)) {
+            bad_line(&r, "a method (ALGORITHM/SEGMENT_BYTES)");
+            goto done;
+        }
         if (!(names[i] = strdup(r.line))) {
             fprintf(err, "%s: out of memory\n", path);
             goto done;
         }
     }
-    if (read_count(&r, "collectives", 1024, &n_colls)) {
+    if (read_count(&r, "collectives", 1024, 4, &n_colls)) {
         goto done;
     }
     if (decision_create(kind, n_methods, (const char *const *)names, n_colls,
@@ -232,14 +358,24 @@ int decision_read(FILE *in, const char *path, FILE *err, struct decision **out)
         if (read_line(&r, "a collective") ||
             sscanf(r.line, "%31s %" SCNd32 "%n", d->colls[i], &d->roots[i],
                    &used) != 2 ||
-            r.line[used] != '\0') {
+            r.line[used] != '\0' || !is_printable(d->colls[i])) {
             if (r.lineno > 0 && !feof(r.f)) {
                 bad_line(&r, "'COLLECTIVE ROOT'");
             }
             goto done;
         }
+        int first = decision_find_collective(d, d->colls[i]);
+        if (first < i) {
+            char what[96];
+            snprintf(what, sizeof what,
+                     "each collective once (%s is on line %d too)", d->colls[i],
+                     r.lineno - i + first);
+            bad_line(&r, what);
+            goto done;
+        }
     }
-    if (read_count(&r, "nodes", INT32_MAX / 4, &n_nodes) ||
+    /* "leaf M" and a newline: the shortest node. */
+    if (read_count(&r, "nodes", INT32_MAX / 4, 7, &n_nodes) ||
         decision_add_nodes(d, n_nodes) < 0) {
         goto done;
     }
@@ -255,11 +391,13 @@ int decision_read(FILE *in, const char *path, FILE *err, struct decision **out)
             goto done;
         }
     }
-    /* Optional after the nodes: each collective's measured range. */
+    /* Optional after the nodes: the run's chain_fanout, each collective's
+     * measured range. */
     while (fgets(r.line, sizeof r.line, r.f)) {
         r.lineno++;
         r.line[strcspn(r.line, "\r\n")] = '\0';
-        if (read_range(&r, d)) {
+        if (strncmp(r.line, "chain_fanout", 12) == 0 ? read_chain_fanout(&r, d)
+                                                     : read_range(&r, d)) {
             goto done;
         }
     }
@@ -276,6 +414,20 @@ done:
     }
     free(names);
     decision_destroy(d);
+    return rc;
+}
+
+int decision_read_text(const char *text, size_t len, const char *path,
+                       FILE *err, struct decision **out)
+{
+    FILE *in = len > 0 ? fmemopen((void *)text, len, "r") : NULL;
+    *out = NULL;
+    if (!in) {
+        fprintf(err, "%s: %s\n", path, len > 0 ? "out of memory" : "empty");
+        return -1;
+    }
+    int rc = decision_read(in, path, err, out);
+    fclose(in);
     return rc;
 }
 

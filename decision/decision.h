@@ -42,6 +42,7 @@ struct run_data {
     int n_grids;
     struct run_grid *grids; /* in the order optimal.csv names them */
     bool has_default;       /* some point timed the "default" method */
+    int chain_fanout;       /* the journal's `chain_fanout`; 0: not recorded */
 };
 
 /* Reads RUN/optimal.csv and RUN/measurements.csv; collectives (n of them,
@@ -128,6 +129,8 @@ struct decision_range {
 
 struct decision {
     char kind[RUN_NAME_MAX]; /* "c45" or "quadtree" */
+    int chain_fanout;        /* the chains the run timed chain methods with (its
+                                `chain_fanout`); 0: not recorded (the default) */
     int n_methods;
     char (*methods)[2 * RUN_NAME_MAX];
     int n_colls;
@@ -163,6 +166,14 @@ void decision_set_root(struct decision *d, int coll, int node);
  * does; the .dec file keeps it). 0 or -1 (out of memory). */
 int decision_set_range(struct decision *d, int coll,
                        const struct decision_range *range);
+/* Whether procs and msg_bytes lie in range r (NULL: no range, so
+ * everywhere), ends included. */
+static inline bool decision_range_holds(const struct decision_range *r,
+                                        int procs, long msg_bytes)
+{
+    return !r || (procs >= r->procs_min && procs <= r->procs_max &&
+                  msg_bytes >= r->msg_min && msg_bytes <= r->msg_max);
+}
 /* The measured range of collective coll, or NULL when not recorded. */
 static inline const struct decision_range *
 decision_get_range(const struct decision *d, int coll)
@@ -251,8 +262,11 @@ int decision_depth(const struct decision *d, int collective, int procs,
 void decision_count(const struct decision *d, int *leaves, int *tests,
                     int *max_depth);
 
-/* A text file: methods, collectives, roots and nodes; loading checks every
- * line and reports file:line. */
+/* A text file: methods, collectives, roots and nodes, then optional
+ * `chain_fanout N` and `range ...` lines; loading checks every line and
+ * reports file:line, and every count against the file's length before
+ * allocating for it. A file over DECISION_FILE_MAX_BYTES is refused. */
+#define DECISION_FILE_MAX_BYTES (32L << 20)
 int decision_save(const struct decision *d, const char *path);
 /* The same text to an open stream; 0 or -1. */
 int decision_write(const struct decision *d, FILE *f);
@@ -279,6 +293,9 @@ int decision_load(const char *path, struct decision **out);
  * to err (libautotune reads a file rank 0 broadcast, and prints rank 0's
  * message alone). */
 int decision_read(FILE *in, const char *path, FILE *err, struct decision **out);
+/* decision_read of the len bytes of text (len 0: "empty"). */
+int decision_read_text(const char *text, size_t len, const char *path,
+                       FILE *err, struct decision **out);
 /* Sets used[k] (n_methods entries, caller-allocated) for every method a
  * lookup of collective coll can return, and clears the others. */
 void decision_methods_used(const struct decision *d, int coll, bool *used);

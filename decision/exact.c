@@ -240,6 +240,7 @@ int export_dec(FILE *out, const struct measurement *rows, size_t n,
                             ctx->inserts, ctx->n_inserts, &d) != 0) {
         return -1;
     }
+    d->chain_fanout = ctx->chain_fanout;
     int rc = decision_write(d, out);
     decision_destroy(d);
     return rc;

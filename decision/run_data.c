@@ -264,6 +264,11 @@ int run_data_load_with_journal(const char *run_dir,
         select_grids(r, opt_path, opt, n_opt, collectives, n)) {
         goto done;
     }
+    const char *fanout =
+        journal && journal_has_settings(journal)
+            ? journal_setting(journal_get_settings(journal), "chain_fanout")
+            : NULL;
+    r->chain_fanout = fanout && atoi(fanout) > 0 ? atoi(fanout) : 0;
     /* The library's default is a method like the others where it was
      * timed, listed last so that the tuned methods keep their indexes
      * (and win ties); an optimal table written before it was a candidate

@@ -130,6 +130,9 @@ int train_create_decision(const struct run_data *r, const char *kind,
     }
     int rc = decision_create(kind, r->n_methods, methods, n_colls, colls, out);
     free(methods);
+    if (rc == 0) {
+        (*out)->chain_fanout = r->chain_fanout;
+    }
     return rc;
 }
 
@@ -663,6 +666,7 @@ int train_exact(const struct train_options *opt, const struct run_data *r,
         adopt_run_methods(*out, r) != 0) {
         goto done;
     }
+    (*out)->chain_fanout = r->chain_fanout;
     rc = decision_prepare(*out);
 done:
     free(rows);

@@ -154,7 +154,7 @@ static int merge(long *longs, double *seconds, int n, int n_ranks,
             *last = (struct profile_point){
                 .procs = (int)r[1], .per_node = (int)r[2], .msg_bytes = r[3]};
             snprintf(last->collective, sizeof last->collective, "%s",
-                     autotune_coll_def((enum autotune_coll)r[0])->name);
+                     autotune_coll_name((enum autotune_coll)r[0]));
         }
         last->calls += r[4];
         last->seconds += seconds[r[PACKED_LONGS]];

@@ -9,8 +9,8 @@
 
 #include "collectives/collectives.h"
 
-/* The collectives libautotune intercepts, in the order of their names in
- * autotune_coll_names. */
+/* The collectives libautotune intercepts (one MPI_ function each,
+ * runtime/intercept.c), in the order of autotune_coll_name's table. */
 enum autotune_coll {
     AUTOTUNE_BCAST,
     AUTOTUNE_REDUCE,
@@ -22,6 +22,16 @@ enum autotune_coll {
     AUTOTUNE_BARRIER,
     AUTOTUNE_N_COLLS
 };
+
+/* The collective's name in collectives/ (coll_find) and in decisions and
+ * profiles: runtime/'s one list of them. */
+static inline const char *autotune_coll_name(enum autotune_coll coll)
+{
+    static const char *const names[AUTOTUNE_N_COLLS] = {
+        "bcast",     "reduce",    "scatter",  "gather",
+        "allreduce", "allgather", "alltoall", "barrier"};
+    return names[coll];
+}
 
 /* Why a call went to the MPI library (PMPI_) instead of an algorithm of
  * collectives/; autotune_fallback_names says it in AUTOTUNE_VERBOSE. */
@@ -108,7 +118,8 @@ void autotune_stop(void);
  * making the duplicate. */
 int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
                     MPI_Op op, struct autotune_choice *out);
-/* The collective's table entry (borrowed). */
+/* The collective's entry of collectives/' table (borrowed), found by its
+ * name at autotune_start. */
 const struct coll_def *autotune_coll_def(enum autotune_coll coll);
 
 /* What libautotune keeps about a user communicator (runtime/comm.c), in

@@ -1,7 +1,9 @@
-/* libautotune's decision: read at MPI_Init from AUTOTUNE_DECISION (by rank
- * 0, its bytes broadcast, so every rank holds the same decision or none),
- * each collective's methods resolved to rows of collectives/table.c, the
- * choice per call, and AUTOTUNE_VERBOSE's counts at MPI_Finalize. */
+/* libautotune's decision: read at MPI_Init from AUTOTUNE_DECISION, one
+ * file or several separated by ':' (each read by rank 0, its bytes
+ * broadcast, so every rank holds the same decisions or none), each
+ * collective tuned by at most one file and its methods resolved to rows of
+ * collectives/table.c, the choice per call, and AUTOTUNE_VERBOSE's counts
+ * at MPI_Finalize. */
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -14,12 +16,9 @@
 #include "store/journal.h"
 
 /* Chain algorithms take the tuner's default number of chains
- * (`chain_fanout` in a sweep config). */
+ * (`chain_fanout` in a sweep config) where a decision does not record the
+ * run's. */
 enum { RUNTIME_CHAIN_FANOUT = 4 };
-
-static const char *const coll_names[AUTOTUNE_N_COLLS] = {
-    "bcast",     "reduce",    "scatter",  "gather",
-    "allreduce", "allgather", "alltoall", "barrier"};
 
 static const char *const fallback_names[AUTOTUNE_N_FALLBACKS] = {
     "no-decision", "not-tuned",      "default",   "outside",        "intercomm",
@@ -32,21 +31,34 @@ struct method_row {
     int seg_bytes;
 };
 
-static struct {
-    struct decision *d;
-    const char *path;
-    bool is_nearest; /* AUTOTUNE_OUTSIDE=nearest */
-    bool is_thread_multiple;
-    int table_index[AUTOTUNE_N_COLLS];         /* in coll_table */
-    int dec_coll[AUTOTUNE_N_COLLS];            /* -1: not in the decision */
-    struct method_row *rows[AUTOTUNE_N_COLLS]; /* d->n_methods each */
-    /* Each collective's last lookup: applications repeat their sizes. */
+/* How one intercepted collective is tuned: by collective dc of decision d
+ * (NULL: by none), its methods resolved to rows. */
+struct coll_tuning {
+    const struct coll_def *def;
+    const struct decision *d;
+    int dc;
+    struct method_row *rows; /* d->n_methods */
+    int chain_fanout;
+    int first_count; /* its methods' counters start here */
+    /* The last lookup: applications repeat their sizes. */
     struct {
         int procs; /* 0: none yet */
         long msg_bytes;
         int method;
-    } last[AUTOTUNE_N_COLLS];
-    /* Counters: calls, then fallbacks per reason, then runs per method. */
+    } last;
+};
+
+static struct {
+    const char *path; /* AUTOTUNE_DECISION as given */
+    char *paths;      /* a copy, split at ':' into the files' paths */
+    int n_decs;
+    struct decision **decs; /* n_decs, one per file, in the order given */
+    const char **dec_paths; /* n_decs */
+    bool is_nearest;        /* AUTOTUNE_OUTSIDE=nearest */
+    bool is_thread_multiple;
+    struct coll_tuning colls[AUTOTUNE_N_COLLS];
+    /* Counters: calls, then fallbacks per reason, then runs per method of
+     * each tuned collective. */
     long *counts;
     int n_counts;
 } rt;
@@ -63,8 +75,7 @@ static long *count_fallback(int coll, enum autotune_fallback reason)
 
 static long *count_method(int coll, int method)
 {
-    return &rt.counts[AUTOTUNE_N_COLLS * (1 + AUTOTUNE_N_FALLBACKS) +
-                      coll * rt.d->n_methods + method];
+    return &rt.counts[rt.colls[coll].first_count + method];
 }
 
 static int world_rank(void)
@@ -74,23 +85,31 @@ static int world_rank(void)
     return rank;
 }
 
-/* The whole file, NUL-terminated, in *out (caller frees); its length, or
- * -1 with a message in err. */
+/* The whole file, NUL-terminated, in *out (caller frees): at most
+ * DECISION_FILE_MAX_BYTES, so that a wrong path (a device, a huge file)
+ * cannot exhaust memory. Its length, or -1 with a message in err. */
 static long read_file(const char *path, char **out, char *err, size_t size)
 {
     FILE *f = fopen(path, "rb");
     char *buf = NULL;
     long n = 0, cap = 0;
     if (!f) {
-        snprintf(err, size, "%s", strerror(errno));
+        snprintf(err, size, "%s: %s", path, strerror(errno));
         return -1;
     }
     for (;;) {
+        if (n > DECISION_FILE_MAX_BYTES) {
+            snprintf(err, size,
+                     "%s: larger than %ld bytes: not a decision file", path,
+                     (long)DECISION_FILE_MAX_BYTES);
+            n = -1;
+            break;
+        }
         if (n + 4096 + 1 > cap) {
             cap = 2 * cap + 4096 + 1;
-            char *grown = cap < INT_MAX ? realloc(buf, (size_t)cap) : NULL;
+            char *grown = realloc(buf, (size_t)cap);
             if (!grown) {
-                snprintf(err, size, "%s: too large or out of memory", path);
+                snprintf(err, size, "%s: out of memory", path);
                 n = -1;
                 break;
             }
@@ -124,19 +143,12 @@ static int parse_decision(const char *text, long len, const char *path,
     char *msg = NULL;
     size_t msg_len = 0;
     FILE *errs = open_memstream(&msg, &msg_len);
-    FILE *in = len > 0 ? fmemopen((void *)text, (size_t)len, "r") : NULL;
-    int rc = -1;
     *out = NULL;
     if (!errs) {
         snprintf(err, size, "%s: out of memory", path);
         return -1;
     }
-    if (!in) {
-        fprintf(errs, "%s: empty", path);
-    } else {
-        rc = decision_read(in, path, errs, out);
-        fclose(in);
-    }
+    int rc = decision_read_text(text, (size_t)len, path, errs, out);
     fclose(errs);
     if (rc != 0) {
         snprintf(err, size, "%.*s", (int)strcspn(msg ? msg : "", "\n"),
@@ -185,42 +197,62 @@ static int resolve_method(const struct coll_def *c, const char *label,
     return 0;
 }
 
-/* Maps the decision's collectives and the methods each can return to the
- * table; -1 with a message in err. */
-static int resolve_decision(char *err, size_t size)
+/* The intercepted collective of that name, or AUTOTUNE_N_COLLS. */
+static int coll_of_name(const char *name)
 {
-    struct decision *d = rt.d;
+    int i = 0;
+    while (i < AUTOTUNE_N_COLLS && strcmp(autotune_coll_name(i), name) != 0) {
+        i++;
+    }
+    return i;
+}
+
+/* Gives the collectives of decision file f to their tuning, each method
+ * they can return resolved to a row; -1 with a message in err when one
+ * is unknown or another file tunes it already. */
+static int resolve_decision(int f, char *err, size_t size)
+{
+    const struct decision *d = rt.decs[f];
+    /* With several files, a message names the one it is about. */
+    int n = rt.n_decs > 1 ? snprintf(err, size, "%s: ", rt.dec_paths[f]) : 0;
+    n = n < 0 || (size_t)n >= size ? 0 : n;
     bool *used = calloc((size_t)d->n_methods, sizeof *used);
     int rc = -1;
     if (!used) {
-        snprintf(err, size, "out of memory");
+        snprintf(err + n, size - (size_t)n, "out of memory");
         return -1;
     }
-    for (int i = 0; i < AUTOTUNE_N_COLLS; i++) {
-        rt.dec_coll[i] = decision_find_collective(d, coll_names[i]);
-    }
     for (int k = 0; k < d->n_colls; k++) {
-        const struct coll_def *c = coll_find(d->colls[k]);
-        int i = 0;
-        while (i < AUTOTUNE_N_COLLS && strcmp(coll_names[i], d->colls[k])) {
-            i++;
-        }
-        if (!c || i == AUTOTUNE_N_COLLS) {
-            snprintf(err, size, "unknown collective '%s'", d->colls[k]);
+        int i = coll_of_name(d->colls[k]);
+        struct coll_tuning *t = &rt.colls[i];
+        if (i == AUTOTUNE_N_COLLS || !t->def) {
+            snprintf(err + n, size - (size_t)n, "unknown collective '%s'",
+                     d->colls[k]);
             goto done;
         }
-        if (rt.dec_coll[i] != k) {
-            continue; /* a repeated name: the first one counts */
+        if (t->d) {
+            for (int g = 0; g < f; g++) {
+                if (rt.decs[g] == t->d) {
+                    snprintf(err + n, size - (size_t)n,
+                             "collective %s is also in %s", d->colls[k],
+                             rt.dec_paths[g]);
+                }
+            }
+            goto done;
         }
-        rt.rows[i] = calloc((size_t)d->n_methods, sizeof *rt.rows[i]);
-        if (!rt.rows[i]) {
-            snprintf(err, size, "out of memory");
+        t->d = d;
+        t->dc = k;
+        t->chain_fanout =
+            d->chain_fanout > 0 ? d->chain_fanout : RUNTIME_CHAIN_FANOUT;
+        t->rows = calloc((size_t)d->n_methods, sizeof *t->rows);
+        if (!t->rows) {
+            snprintf(err + n, size - (size_t)n, "out of memory");
             goto done;
         }
         decision_methods_used(d, k, used);
         for (int m = 0; m < d->n_methods; m++) {
-            if (used[m] && resolve_method(c, d->methods[m], &rt.rows[i][m], err,
-                                          size) != 0) {
+            if (used[m] && resolve_method(t->def, d->methods[m], &t->rows[m],
+                                          err + n, size - (size_t)n) != 0) {
                 goto done;
             }
         }
@@ -231,12 +263,22 @@ done:
     return rc;
 }
 
-/* Rank 0 reads the file; every rank parses its bytes. 0, or -1 on every
- * rank with rank 0's message in err. */
-static int load_decision(const char *path, int rank, char *err, size_t size)
+/* Whether every rank says is_ok. */
+static bool all_ok(bool is_ok)
+{
+    int flag = is_ok, all = 0;
+    PMPI_Allreduce(&flag, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    return all != 0;
+}
+
+/* Rank 0 reads the file; every rank parses its bytes into *out. 0, or -1
+ * on every rank with rank 0's message in err. */
+static int load_decision(const char *path, int rank, struct decision **out,
+                         char *err, size_t size)
 {
     char *text = NULL;
     long len = 0;
+    *out = NULL;
     if (rank == 0) {
         len = read_file(path, &text, err, size);
     }
@@ -244,30 +286,88 @@ static int load_decision(const char *path, int rank, char *err, size_t size)
     if (len < 0) {
         return -1;
     }
-    if (rank != 0 && !(text = malloc((size_t)len + 1))) {
-        len = -1;
+    if (rank != 0) {
+        text = malloc((size_t)len + 1);
     }
-    if (text) {
-        PMPI_Bcast(text, (int)len, MPI_CHAR, 0, MPI_COMM_WORLD);
-        text[len] = '\0';
+    /* Every rank takes part in the broadcast, or none. */
+    if (!all_ok(text != NULL)) {
+        snprintf(err, size, "%s: out of memory", path);
+        free(text);
+        return -1;
     }
-    int is_ok = text && parse_decision(text, len, path, &rt.d, err, size) == 0;
-    is_ok = is_ok && resolve_decision(err, size) == 0;
+    PMPI_Bcast(text, (int)len, MPI_CHAR, 0, MPI_COMM_WORLD);
+    text[len] = '\0';
+    bool is_ok = parse_decision(text, len, path, out, err, size) == 0;
     free(text);
-    int all_ok = 0;
-    PMPI_Allreduce(&is_ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    return all_ok ? 0 : -1;
+    if (!all_ok(is_ok)) {
+        if (is_ok) {
+            snprintf(err, size, "%s: out of memory on another rank", path);
+        }
+        decision_destroy(*out);
+        *out = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* Every file of rt.path: loaded, then its collectives resolved. 0, or -1
+ * on every rank with rank 0's message in err. */
+static int load_decisions(int rank, char *err, size_t size)
+{
+    int n = 1;
+    char *next = NULL;
+    rt.paths = strdup(rt.path);
+    for (const char *c = rt.paths; c && *c; c++) {
+        n += *c == ':';
+    }
+    if (rt.paths) {
+        rt.decs = calloc((size_t)n, sizeof *rt.decs);
+        rt.dec_paths = calloc((size_t)n, sizeof *rt.dec_paths);
+    }
+    bool is_ok = rt.decs && rt.dec_paths;
+    if (!all_ok(is_ok)) {
+        snprintf(err, size, "out of memory");
+        return -1;
+    }
+    /* An empty entry ("a.dec::b.dec", a trailing ':') names nothing. */
+    for (char *p = strtok_r(rt.paths, ":", &next); p;
+         p = strtok_r(NULL, ":", &next)) {
+        if (load_decision(p, rank, &rt.decs[rt.n_decs], err, size) != 0) {
+            return -1;
+        }
+        rt.dec_paths[rt.n_decs++] = p;
+    }
+    for (int f = 0; f < rt.n_decs && is_ok; f++) {
+        is_ok = resolve_decision(f, err, size) == 0;
+    }
+    if (!all_ok(is_ok)) {
+        if (is_ok) {
+            snprintf(err, size, "out of memory on another rank");
+        }
+        return -1;
+    }
+    return 0;
 }
 
 static void drop_decision(void)
 {
     for (int i = 0; i < AUTOTUNE_N_COLLS; i++) {
-        free(rt.rows[i]);
-        rt.rows[i] = NULL;
-        rt.last[i].procs = 0;
+        struct coll_tuning *t = &rt.colls[i];
+        free(t->rows);
+        t->rows = NULL;
+        t->d = NULL;
+        t->last.procs = 0;
     }
-    decision_destroy(rt.d);
-    rt.d = NULL;
+    for (int f = 0; f < rt.n_decs; f++) {
+        decision_destroy(rt.decs[f]);
+    }
+    free(rt.decs);
+    free(rt.dec_paths);
+    free(rt.paths);
+    rt.decs = NULL;
+    rt.dec_paths = NULL;
+    rt.paths = NULL;
+    rt.n_decs = 0;
 }
 
 void autotune_start(int thread_level_required)
@@ -278,11 +378,7 @@ void autotune_start(int thread_level_required)
     char err[512] = "";
 
     for (int i = 0; i < AUTOTUNE_N_COLLS; i++) {
-        for (int t = 0; t < coll_table_size; t++) {
-            if (strcmp(coll_table[t]->name, coll_names[i]) == 0) {
-                rt.table_index[i] = t;
-            }
-        }
+        rt.colls[i].def = coll_find(autotune_coll_name(i));
     }
     rt.path = path && *path ? path : NULL;
     rt.is_thread_multiple = thread_level_required == MPI_THREAD_MULTIPLE;
@@ -314,7 +410,7 @@ void autotune_start(int thread_level_required)
                     "used)\n",
                     rt.path);
         }
-    } else if (rt.path && load_decision(rt.path, rank, err, sizeof err)) {
+    } else if (rt.path && load_decisions(rank, err, sizeof err)) {
         drop_decision();
         if (rank == 0) {
             fprintf(stderr,
@@ -323,8 +419,11 @@ void autotune_start(int thread_level_required)
                     rt.path, err);
         }
     }
-    int n_methods = rt.d ? rt.d->n_methods : 0;
-    rt.n_counts = AUTOTUNE_N_COLLS * (1 + AUTOTUNE_N_FALLBACKS + n_methods);
+    rt.n_counts = AUTOTUNE_N_COLLS * (1 + AUTOTUNE_N_FALLBACKS);
+    for (int i = 0; i < AUTOTUNE_N_COLLS; i++) {
+        rt.colls[i].first_count = rt.n_counts;
+        rt.n_counts += rt.colls[i].d ? rt.colls[i].d->n_methods : 0;
+    }
     rt.counts = calloc((size_t)rt.n_counts, sizeof *rt.counts);
     if (!rt.counts) {
         /* Nothing to count into: run on the library, quietly. */
@@ -334,7 +433,7 @@ void autotune_start(int thread_level_required)
 
 const struct coll_def *autotune_coll_def(enum autotune_coll coll)
 {
-    return coll_table[rt.table_index[coll]];
+    return rt.colls[coll].def;
 }
 
 /* Whether a buffer of the call exceeds an int count of bytes (the
@@ -355,11 +454,10 @@ static bool is_too_large(enum autotune_coll coll, int size, long msg_bytes)
  * collective dc and AUTOTUNE_OUTSIDE=library gives it to the library;
  * with nearest, both move to the nearest point of the range instead. A
  * decision without a range (trees, quadtrees) has no outside. */
-static bool is_outside(int dc, int *procs, long *msg_bytes)
+static bool is_outside(const struct coll_tuning *t, int *procs, long *msg_bytes)
 {
-    const struct decision_range *r = decision_get_range(rt.d, dc);
-    if (!r || (*procs >= r->procs_min && *procs <= r->procs_max &&
-               *msg_bytes >= r->msg_min && *msg_bytes <= r->msg_max)) {
+    const struct decision_range *r = decision_get_range(t->d, t->dc);
+    if (decision_range_holds(r, *procs, *msg_bytes)) {
         return false;
     }
     if (!rt.is_nearest) {
@@ -375,14 +473,14 @@ static bool is_outside(int dc, int *procs, long *msg_bytes)
 }
 
 /* decision_lookup, or the collective's last answer for the same point. */
-static int lookup(enum autotune_coll coll, int dc, int procs, long msg_bytes)
+static int lookup(struct coll_tuning *t, int procs, long msg_bytes)
 {
-    if (rt.last[coll].procs != procs || rt.last[coll].msg_bytes != msg_bytes) {
-        rt.last[coll].procs = procs;
-        rt.last[coll].msg_bytes = msg_bytes;
-        rt.last[coll].method = decision_lookup(rt.d, dc, procs, msg_bytes);
+    if (t->last.procs != procs || t->last.msg_bytes != msg_bytes) {
+        t->last.procs = procs;
+        t->last.msg_bytes = msg_bytes;
+        t->last.method = decision_lookup(t->d, t->dc, procs, msg_bytes);
     }
-    return rt.last[coll].method;
+    return t->last.method;
 }
 
 int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
@@ -398,11 +496,12 @@ int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
         return MPI_SUCCESS;
     }
     (*count_calls(coll))++;
-    int dc = rt.d ? rt.dec_coll[coll] : -1, m = -1, rc;
+    struct coll_tuning *t = &rt.colls[coll];
+    int m = -1, rc;
     int size = 0, per_node = 0, size_at;
     long msg_at = msg_bytes;
     bool is_profiled = autotune_prof.is_on;
-    if ((dc >= 0 || is_profiled) &&
+    if ((t->d || is_profiled) &&
         (rc = autotune_comm_get(comm, &out->comm, &out->rank, &size,
                                 is_profiled ? &per_node : NULL)) !=
             MPI_SUCCESS) {
@@ -414,20 +513,20 @@ int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
         out->start_s = PMPI_Wtime();
     }
     size_at = size;
-    if (!rt.d) {
+    if (rt.n_decs == 0) {
         out->reason = rt.is_thread_multiple ? AUTOTUNE_THREAD_MULTIPLE
                                             : AUTOTUNE_NO_DECISION;
-    } else if (dc < 0) {
+    } else if (!t->d) {
         out->reason = AUTOTUNE_NOT_TUNED;
     } else if (out->comm == MPI_COMM_NULL) {
         out->reason = AUTOTUNE_INTERCOMM;
     } else if (is_too_large(coll, size, msg_bytes)) {
         out->reason = AUTOTUNE_TOO_LARGE;
-    } else if (is_outside(dc, &size_at, &msg_at)) {
+    } else if (is_outside(t, &size_at, &msg_at)) {
         out->reason = AUTOTUNE_OUTSIDE;
     } else {
-        m = lookup(coll, dc, size_at, msg_at);
-        const struct method_row *row = &rt.rows[coll][m];
+        m = lookup(t, size_at, msg_at);
+        const struct method_row *row = &t->rows[m];
         if (!row->alg) {
             out->reason = AUTOTUNE_DEFAULT;
         } else if (row->alg->needs && !coll_alg_applies(row->alg, size, op)) {
@@ -437,6 +536,7 @@ int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
         } else {
             out->alg = row->alg;
             out->seg_bytes = row->seg_bytes;
+            out->chain_fanout = t->chain_fanout;
             out->size = size;
             out->reason = AUTOTUNE_RUN;
             (*count_method(coll, m))++;
@@ -451,23 +551,38 @@ int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
  * the library took and why. */
 static void print_report(const long *sum, int n_ranks)
 {
-    int n_methods = rt.d ? rt.d->n_methods : 0;
     fprintf(stderr,
             "libautotune: %d ranks, AUTOTUNE_DECISION=%s, "
             "AUTOTUNE_OUTSIDE=%s; calls summed over ranks\n",
             n_ranks, rt.path ? rt.path : "(none)",
             rt.is_nearest ? "nearest" : "library");
+    for (int f = 0; f < rt.n_decs; f++) {
+        fprintf(stderr, "libautotune: %s:", rt.dec_paths[f]);
+        const char *sep = " ";
+        for (int c = 0; c < AUTOTUNE_N_COLLS; c++) {
+            if (rt.colls[c].d == rt.decs[f]) {
+                fprintf(stderr, "%s%s", sep, autotune_coll_name(c));
+                sep = ", ";
+            }
+        }
+        fprintf(stderr, "; chain_fanout %d%s\n",
+                rt.decs[f]->chain_fanout > 0 ? rt.decs[f]->chain_fanout
+                                             : RUNTIME_CHAIN_FANOUT,
+                rt.decs[f]->chain_fanout > 0 ? "" : " (not recorded)");
+    }
     for (int c = 0; c < AUTOTUNE_N_COLLS; c++) {
         long calls = sum[c], library = 0;
+        const struct decision *d = rt.colls[c].d;
         if (calls == 0) {
             continue;
         }
-        fprintf(stderr, "libautotune: %s: %ld calls:", coll_names[c], calls);
+        fprintf(stderr, "libautotune: %s: %ld calls:", autotune_coll_name(c),
+                calls);
         const char *sep = " ";
-        for (int m = 0; m < n_methods; m++) {
+        for (int m = 0; d && m < d->n_methods; m++) {
             long n = sum[count_method(c, m) - rt.counts];
             if (n > 0) {
-                fprintf(stderr, "%s%s %ld", sep, rt.d->methods[m], n);
+                fprintf(stderr, "%s%s %ld", sep, d->methods[m], n);
                 sep = ", ";
             }
         }

@@ -4,7 +4,8 @@
 # tests/sh/lib_runtime.sh), on 3, 4, 5 and 7 ranks; then an application
 # linked with it (split/dup/free cycles, MPI_COMM_SELF, size-1 and
 # inter-communicators, a non-commutative op): AUTOTUNE_VERBOSE's lines,
-# and bad inputs (one line from rank 0, right results, exit 0);
+# two decision files, and bad inputs (one printable line from rank 0,
+# right results, exit 0);
 # AUTOTUNE_PROFILE on the CG mini-app.
 source "$(dirname "$0")/lib.sh"
 source tests/sh/lib_runtime.sh
@@ -73,6 +74,41 @@ for case in "missing:$tmp/none.dec:No such file" "damaged:$tmp/short.dec:ends be
     grep -q "^runtime_app: ok$" "$tmp/out" || fail "$name: results"
     [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q "^libautotune: .*$want" "$tmp/err" ||
         { fail "$name: stderr is not one line saying '$want'"; cat "$tmp/err"; }
+done
+# Several files (AUTOTUNE_DECISION=a.dec:b.dec, as PATH): ne.dec's
+# collectives split over two files run as ne.dec does, each file said
+# once with its chain_fanout.
+head -9 "$tmp/ne.dec" | sed 's/^methods 3$/methods 2/; /^neighbor_exchange/d; s/^collectives 3$/collectives 2/; /^allgather 2$/d' \
+    >"$tmp/a.dec"
+printf 'nodes 2\nleaf 0\nleaf 1\nchain_fanout 8\n' >>"$tmp/a.dec"
+printf 'autotune-decision 1\nkind flat\nmethods 1\nneighbor_exchange/0\ncollectives 1\nallgather 0\nnodes 1\nleaf 0\n' \
+    >"$tmp/b.dec"
+VERBOSE=1 run 3 "$tmp/ne.dec" "$app" || fail "one file: exit status"
+grep '^libautotune: [a-z]*: [0-9]* calls:' "$tmp/err" >"$tmp/one.lines"
+VERBOSE=1 run 3 "$tmp/a.dec:$tmp/b.dec" "$app" || fail "two files: exit status"
+grep '^libautotune: [a-z]*: [0-9]* calls:' "$tmp/err" >"$tmp/two.lines"
+grep -q "^runtime_app: ok$" "$tmp/out" && [ -s "$tmp/one.lines" ] && cmp -s "$tmp/one.lines" "$tmp/two.lines" ||
+    fail "two files: counts differ from one file's: $(cat "$tmp/err")"
+grep -qx "libautotune: $tmp/a.dec: bcast, allreduce; chain_fanout 8" "$tmp/err" &&
+    grep -qx "libautotune: $tmp/b.dec: allgather; chain_fanout 4 (not recorded)" "$tmp/err" ||
+    fail "two files: the files' lines: $(cat "$tmp/err")"
+# Bad files and combinations: one line (escaped, whatever the file
+# holds), the library's collectives, exit 0.
+head -c 600 /dev/urandom >"$tmp/random.dec"
+printf '\033[2J\001\377\n' >>"$tmp/random.dec"
+sed 's/^allgather 2$/bcast 2/' "$tmp/ne.dec" >"$tmp/twice.dec"
+sed 's/^nodes 3$/nodes 100000000/' "$tmp/ne.dec" >"$tmp/huge.dec"
+for case in "both|$tmp/ne.dec:$tmp/b.dec|$tmp/b.dec: collective allgather is also in $tmp/ne.dec" \
+    "twice|$tmp/twice.dec|$tmp/twice.dec:10: 'bcast 2': expected each collective once (bcast is on line 8 too)" \
+    "huge|$tmp/huge.dec|$tmp/huge.dec:11: 'nodes 100000000': expected at most 3 nodes" \
+    "random|$tmp/random.dec|$tmp/random.dec:1: '" \
+    "missing|$tmp/b.dec:$tmp/none.dec|$tmp/none.dec: No such file"; do
+    IFS='|' read -r name dec want <<<"$case"
+    run 3 "$dec" "$app"; rc=$?
+    [ $rc -eq 0 ] && grep -q "^runtime_app: ok$" "$tmp/out" || fail "$name: exit $rc or results"
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -qF "libautotune: AUTOTUNE_DECISION=$dec: $want" "$tmp/err" &&
+        grep -q "; the MPI library's collectives run$" "$tmp/err" && ! LC_ALL=C grep -q '[^ -~]' "$tmp/err" ||
+        { fail "$name: stderr is not one printable line saying '$want'"; cat -v "$tmp/err"; }
 done
 # No decision: nothing on stderr.
 run 2 "" "$app" && grep -q "^runtime_app: ok$" "$tmp/out" && [ ! -s "$tmp/err" ] ||

@@ -4,9 +4,11 @@
 # app says it called; a sweep with profile = "..." measures exactly those
 # points, costliest first; report says the run covers all of the app's
 # collective time; the app runs with the decision, its result unchanged and
-# (simulated time being exact) never slower, and outside the decision's
-# measured range per AUTOTUNE_OUTSIDE. Bad profile paths and files are one
-# line each, and the application still runs.
+# (simulated time being exact) never slower, no call inside the measured
+# range sent to the library, every decision file recording the run's
+# chain_fanout; outside the measured range per AUTOTUNE_OUTSIDE. Bad
+# profile paths and files are one line each, and the application still
+# runs.
 source "$(dirname "$0")/lib.sh"
 for tool in smpicc smpirun; do
     command -v "$tool" >/dev/null || { echo "test_runtime_profile_smpi: $tool not found" >&2; exit 77; }
@@ -47,6 +49,7 @@ cat >"$tmp/cg.cfg" <<CFG
 output        = "$tmp/run";
 profile       = "$tmp/cg.prof";
 segment_sizes = [0, 4096];
+chain_fanout  = 8;
 search        = "exhaustive";
 measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
 CFG
@@ -84,6 +87,20 @@ awk -v t="${tuned##*time_s=}" '{ sub(/.*time_s=/, ""); exit !(t <= $0) }' "$tmp/
     fail "tuned run slower: $tuned against $(cat "$tmp/default.line")"
 grep -q "^libautotune: allgather: [0-9]* calls: [a-z_]*/[0-9]* " "$tmp/err" ||
     fail "no tuned allgather ran: $(cat "$tmp/err")"
+# Every call is inside the measured range (the sweep measured the app's
+# own points): none goes to the library as outside.
+[ -s "$tmp/err" ] && ! grep -q "outside [0-9]" "$tmp/err" ||
+    fail "calls inside the range went to the library: $(cat "$tmp/err")"
+# The run's chain_fanout (8) is in every decision file written from it,
+# and libautotune runs the chain methods with it.
+build/autotune tree -r "$tmp/run" -o "$tmp/tree" >/dev/null || fail "tree -r exit status"
+build/autotune quadtree -r "$tmp/run" --collective allreduce --accuracy 100 \
+    -o "$tmp/quad" >/dev/null || fail "quadtree exit status"
+for dec in cg tree quad; do
+    grep -qx "chain_fanout 8" "$tmp/$dec.dec" || fail "$dec.dec does not record chain_fanout 8"
+done
+grep -qx "libautotune: $tmp/cg.dec: [a-z, ]*; chain_fanout 8" "$tmp/err" ||
+    fail "libautotune does not run cg.dec's chain_fanout: $(cat "$tmp/err")"
 
 # 4. Outside the measured range (the dec export records it: procs 4
 # here): on 3 ranks the library runs (AUTOTUNE_OUTSIDE=library, the

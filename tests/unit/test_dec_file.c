@@ -1,0 +1,239 @@
+/* The .dec file's reader against hostile files: counts larger than the
+ * file can hold are refused before anything is allocated for them (checked
+ * under an address-space limit where no sanitizer reserves its own), a
+ * collective listed twice is an error naming both lines, random bytes are
+ * never echoed raw; the run's chain_fanout round trip; the measured range
+ * holds at both of its ends. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "decision/decision.h"
+#include "tests/check.h"
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define HAS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer)
+#define HAS_SANITIZER 1
+#endif
+#endif
+#ifndef HAS_SANITIZER
+#define HAS_SANITIZER 0
+#endif
+
+#define HEAD "autotune-decision 1\nkind exact\n"
+
+/* Reads text as the file "t.dec" (from memory, as libautotune does, or
+ * through a pipe, which cannot seek) into *d; its messages in msg (caller
+ * frees). */
+static int read_text(const char *text, bool is_pipe, struct decision **d,
+                     char **msg)
+{
+    size_t msg_len = 0;
+    FILE *err = open_memstream(msg, &msg_len);
+    FILE *in = NULL;
+    int fds[2] = {-1, -1};
+    if (is_pipe && pipe(fds) == 0) {
+        /* Small texts: the pipe's buffer holds them. */
+        CHECK((size_t)write(fds[1], text, strlen(text)) == strlen(text));
+        close(fds[1]);
+        in = fdopen(fds[0], "r");
+    } else if (!is_pipe) {
+        in = fmemopen((void *)text, strlen(text), "r");
+    }
+    CHECK(err != NULL && in != NULL);
+    int rc = err && in ? decision_read(in, "t.dec", err, d) : -1;
+    if (in) {
+        fclose(in);
+    }
+    if (err) {
+        fclose(err);
+    }
+    return rc;
+}
+
+/* text fails to load with exactly one line, want. */
+static void check_refused(const char *text, bool is_pipe, const char *want)
+{
+    struct decision *d = NULL;
+    char *msg = NULL;
+    CHECK(read_text(text, is_pipe, &d, &msg) != 0);
+    CHECK(d == NULL);
+    CHECK_STR(want, msg ? msg : "");
+    decision_destroy(d);
+    free(msg);
+}
+
+/* Counts the file cannot hold: one line naming the count, and nothing
+ * allocated for it. The child process runs with 256 MiB of address space:
+ * 100000000 nodes take 2 GB. */
+static void test_counts(void)
+{
+    static const struct {
+        const char *text, *want;
+    } cases[] = {
+        {HEAD "methods 1\nlinear/0\ncollectives 1\nbcast 0\nnodes "
+              "100000000\nleaf 0\n",
+         "t.dec:7: 'nodes 100000000': expected at most 1 nodes (the 7 bytes "
+         "left of the file hold no more)\n"},
+        {HEAD "methods 1\nlinear/0\ncollectives 1\nbcast 0\nnodes "
+              "536870911\nleaf 0\nleaf 0\n",
+         "t.dec:7: 'nodes 536870911': expected at most 2 nodes (the 14 bytes "
+         "left of the file hold no more)\n"},
+        {HEAD "methods 65535\nlinear/0\n",
+         "t.dec:3: 'methods 65535': expected at most 5 methods (the 9 bytes "
+         "left of the file hold no more)\n"},
+        {HEAD "methods 1\nlinear/0\ncollectives 1024\nbcast 0\n",
+         "t.dec:5: 'collectives 1024': expected at most 2 collectives (the 8 "
+         "bytes left of the file hold no more)\n"},
+    };
+    pid_t pid = fork();
+    if (pid == 0) {
+        struct rlimit lim = {256L << 20, 256L << 20};
+        if (!HAS_SANITIZER) {
+            CHECK_INT(0, setrlimit(RLIMIT_AS, &lim));
+        }
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            check_refused(cases[i].text, false, cases[i].want);
+            check_refused(cases[i].text, true, cases[i].want);
+        }
+        _exit(check_exit());
+    }
+    int status = -1;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* A collective listed twice is an error naming both lines. */
+static void test_twice(void)
+{
+    check_refused(HEAD "methods 1\nlinear/0\ncollectives 3\nbcast 0\nreduce "
+                       "0\nbcast 0\nnodes 1\nleaf 0\n",
+                  false,
+                  "t.dec:8: 'bcast 0': expected each collective once (bcast "
+                  "is on line 6 too)\n");
+}
+
+/* Random bytes: one line, every byte printable, the bytes escaped. */
+static void test_random_bytes(void)
+{
+    char text[200];
+    unsigned v = 12345;
+    for (size_t i = 0; i < sizeof text - 1; i++) {
+        v = v * 1103515245u + 12345u;
+        text[i] = (char)((v >> 16) % 255 + 1); /* no NUL */
+    }
+    text[0] = '\x1b'; /* an escape sequence, to be sure */
+    text[1] = '[';
+    text[sizeof text - 1] = '\0';
+    struct decision *d = NULL;
+    char *msg = NULL;
+    CHECK(read_text(text, false, &d, &msg) != 0);
+    const char *m = msg ? msg : "";
+    CHECK(strncmp(m, "t.dec:1: '\\x1b[", 15) == 0);
+    CHECK(strchr(m, '\n') == m + strlen(m) - 1);
+    for (const char *c = m; *c; c++) {
+        CHECK(*c == '\n' || ((unsigned char)*c >= 0x20 && *c < 0x7f));
+    }
+    decision_destroy(d);
+    free(msg);
+    /* A method or collective name with a control byte. */
+    check_refused(HEAD "methods 1\nlin\a"
+                       "ear/0\n",
+                  false,
+                  "t.dec:4: 'lin\\x07ear/0': expected a method "
+                  "(ALGORITHM/SEGMENT_BYTES)\n");
+}
+
+/* chain_fanout: written when known, read back; a file without it reads
+ * as 0 (the default); a bad or second line is an error. */
+static void test_chain_fanout(void)
+{
+    const char *body = HEAD "methods 1\nchain/8192\ncollectives 1\nbcast "
+                            "0\nnodes 1\nleaf 0\n";
+    struct decision *d = NULL;
+    char *msg = NULL, text[512], *written = NULL;
+    size_t written_len = 0;
+    CHECK_INT(0, read_text(body, false, &d, &msg));
+    CHECK(d && d->chain_fanout == 0);
+    free(msg);
+    if (!d) {
+        return;
+    }
+    d->chain_fanout = 8;
+    FILE *f = open_memstream(&written, &written_len);
+    CHECK(f && decision_write(d, f) == 0);
+    if (f) {
+        fclose(f);
+    }
+    decision_destroy(d);
+    snprintf(text, sizeof text, "%schain_fanout 8\n", body);
+    CHECK_STR(text, written ? written : "");
+    d = NULL;
+    CHECK_INT(0, read_text(text, false, &d, &msg));
+    CHECK(d && d->chain_fanout == 8);
+    decision_destroy(d);
+    free(msg);
+    free(written);
+    snprintf(text, sizeof text, "%schain_fanout 0\n", body);
+    check_refused(text, false,
+                  "t.dec:9: 'chain_fanout 0': expected 'chain_fanout N' (N "
+                  ">= 1: the chains of the chain methods)\n");
+    snprintf(text, sizeof text, "%schain_fanout 8\nchain_fanout 2\n", body);
+    check_refused(text, false,
+                  "t.dec:10: 'chain_fanout 2': expected one chain_fanout "
+                  "line\n");
+}
+
+/* A tree or quadtree of a run takes the run's chain_fanout. */
+static void test_trained(void)
+{
+    struct run_data *r = NULL;
+    struct train_options opt;
+    struct decision *d = NULL;
+    train_options_init(&opt);
+    CHECK_INT(0, run_data_load("tests/decision/run", NULL, 0, &r));
+    if (!r) {
+        return;
+    }
+    CHECK_INT(0, r->chain_fanout); /* the fixture has no journal */
+    r->chain_fanout = 8;
+    CHECK_INT(0, train_quadtree(&opt, r, -1, &d));
+    CHECK(d && d->chain_fanout == 8);
+    decision_destroy(d);
+    d = NULL;
+    CHECK_INT(0, train_exact(&opt, r, -1, &d));
+    CHECK(d && d->chain_fanout == 8);
+    decision_destroy(d);
+    run_data_destroy(r);
+}
+
+/* The measured range holds at its four ends, and not one past them. */
+static void test_range(void)
+{
+    const struct decision_range r = {4, 8, 16, 1024};
+    CHECK(decision_range_holds(NULL, 1, 0));
+    CHECK(decision_range_holds(&r, 4, 16));
+    CHECK(decision_range_holds(&r, 8, 1024));
+    CHECK(decision_range_holds(&r, 4, 1024));
+    CHECK(decision_range_holds(&r, 8, 16));
+    CHECK(!decision_range_holds(&r, 3, 16));
+    CHECK(!decision_range_holds(&r, 9, 16));
+    CHECK(!decision_range_holds(&r, 4, 15));
+    CHECK(!decision_range_holds(&r, 4, 1025));
+}
+
+int main(void)
+{
+    test_counts();
+    test_twice();
+    test_random_bytes();
+    test_chain_fanout();
+    test_trained();
+    test_range();
+    return check_exit();
+}
