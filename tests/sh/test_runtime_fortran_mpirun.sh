@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# libautotune from Fortran under mpirun: the collective test of
+# tests/mpi/fortran_collectives.F90 through the mpi module and mpi_f08, as
+# an application of the preloaded library, a decision forcing each
+# algorithm in turn (rounds of tests/sh/lib_runtime.sh), on 3, 4 and 5
+# ranks; through mpif.h and linked with -lautotune on the first round.
+# Every result is checked in Fortran against values computed there, and
+# AUTOTUNE_VERBOSE's count of each collective equals the calls the program
+# made: its Fortran calls were intercepted (MPI_BOTTOM's go to the
+# library's own binding, uncounted).
+source "$(dirname "$0")/lib.sh"
+source tests/sh/lib_runtime.sh
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+command -v mpif90 >/dev/null || { echo "test_runtime_fortran_mpirun: no mpif90: skipped"; exit 77; }
+lib=$PWD/build/libautotune.so prog=fortran_collectives
+for f in "$lib" build/tests/fortran/{mpif,mpi,f08,linked}/$prog; do
+    [ -e "$f" ] || { echo "test_runtime_fortran_mpirun: $f missing (run make tests)" >&2; exit 1; }
+done
+
+# BINDING NP DEC: the program's output in $tmp/out, stderr in $tmp/err;
+# fails unless it passed and every collective's count agrees.
+check() {
+    local binding=$1 np=$2 dec=$3 preload=$lib what="$1 np=$2 $(basename "$3")"
+    [ "$binding" = linked ] && preload=
+    if ! timeout 120 mpirun --oversubscribe -np "$np" -x LD_PRELOAD="$preload" \
+        -x AUTOTUNE_DECISION="$dec" -x AUTOTUNE_VERBOSE=1 \
+        "build/tests/fortran/$binding/$prog" >"$tmp/out" 2>"$tmp/err"; then
+        fail "$what: exit status"; cat "$tmp/out" "$tmp/err"; return
+    fi
+    grep -q "^$prog: P=$np: [0-9]* checks on rank 0, 0 failed$" "$tmp/out" ||
+        { fail "$what: results"; cat "$tmp/out"; }
+    local n=0 coll calls
+    while read -r coll calls; do
+        n=$((n + 1))
+        grep -q "^libautotune: $coll: $calls calls:" "$tmp/err" ||
+            fail "$what: $coll: $calls calls made, AUTOTUNE_VERBOSE says: $(grep "^libautotune: $coll:" "$tmp/err")"
+    done < <(sed -n "s/^$prog: calls //p" "$tmp/out")
+    [ "$n" -eq 8 ] || fail "$what: $n collectives counted by the program, not 8"
+}
+
+rounds=$(runtime_rounds)
+for np in 3 4 5; do
+    start=$SECONDS
+    for k in $(seq 0 $((rounds - 1))); do
+        runtime_round_dec "$tmp/r$k.dec" "$k" 1000
+        check mpi "$np" "$tmp/r$k.dec"
+        check f08 "$np" "$tmp/r$k.dec"
+    done
+    check mpif "$np" "$tmp/r0.dec"
+    check linked "$np" "$tmp/r0.dec"
+    echo "np=$np: $rounds rounds ($((SECONDS - start))s)"
+done
+
+[ $fails -eq 0 ] || { echo "$fails failures"; exit 1; }
+echo "test_runtime_fortran_mpirun: ok"
