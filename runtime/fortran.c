@@ -115,13 +115,18 @@ static void set_ierr(MPI_Fint *ierr, int rc)
     }
 }
 
+/* This rank's calls that went to the library's bindings for MPI_BOTTOM. */
+static long bottom_calls;
+
 /* buf as the C path takes it: MPI_IN_PLACE where MPI allows it
  * (may_be_in_place). Sets *to_library when the call must go to the
  * library's own binding: the sentinels are not known, or buf is
  * MPI_BOTTOM (the C path's buffer views take NULL for "no buffer"). */
 static void *c_buffer(void *buf, bool may_be_in_place, bool *to_library)
 {
-    if (!are_sentinels_known() || is_one_of(buf, bottom_names)) {
+    bool is_bottom = is_one_of(buf, bottom_names);
+    if (!are_sentinels_known() || is_bottom) {
+        bottom_calls += is_bottom && !*to_library; /* once per call */
         *to_library = true;
         return buf;
     }
@@ -259,22 +264,31 @@ static void fortran_barrier(MPI_Fint *comm, MPI_Fint *ierr)
     set_ierr(ierr, MPI_Barrier(PMPI_Comm_f2c(*comm)));
 }
 
+static bool is_verbose(void)
+{
+    const char *verbose = getenv("AUTOTUNE_VERBOSE");
+    return verbose && *verbose && strcmp(verbose, "0") != 0;
+}
+
+static int world_rank(void)
+{
+    int rank = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank;
+}
+
 /* Where the sentinels are not known, AUTOTUNE_VERBOSE says at MPI_Init
- * that the Fortran calls run untuned. */
+ * that the Fortran calls go to the library's bindings. */
 static void start(int thread_level_required)
 {
     if (are_sentinels_known()) {
         autotune_start(thread_level_required);
-        return;
-    }
-    const char *verbose = getenv("AUTOTUNE_VERBOSE");
-    int rank = 0;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 0 && verbose && *verbose && strcmp(verbose, "0") != 0) {
+    } else if (is_verbose() && world_rank() == 0) {
         fprintf(stderr, "libautotune: Fortran: this MPI library defines no "
-                        "mpi_fortran_in_place_ and mpi_fortran_bottom_, so "
-                        "MPI_IN_PLACE and MPI_BOTTOM cannot be told from "
-                        "data: its Fortran collectives run untuned\n");
+                        "mpi_fortran_in_place_ or no mpi_fortran_bottom_ "
+                        "(Open MPI's MPI_IN_PLACE and MPI_BOTTOM): Fortran "
+                        "calls go to its own bindings, tuned only where "
+                        "those call the MPI_ functions\n");
     }
 }
 
@@ -302,10 +316,23 @@ static void fortran_init_thread(MPI_Fint *required, MPI_Fint *provided,
     set_ierr(ierr, rc);
 }
 
+/* After AUTOTUNE_VERBOSE's report, the calls it did not see. */
 static void fortran_finalize(MPI_Fint *ierr)
 {
     if (are_sentinels_known()) {
         autotune_stop();
+    }
+    if (are_sentinels_known() && is_verbose()) {
+        long sum = 0;
+        PMPI_Reduce(&bottom_calls, &sum, 1, MPI_LONG, MPI_SUM, 0,
+                    MPI_COMM_WORLD);
+        if (world_rank() == 0 && sum > 0) {
+            fprintf(stderr,
+                    "libautotune: Fortran: %ld call%s passing MPI_BOTTOM "
+                    "went to the library's own bindings, untuned and not "
+                    "counted above\n",
+                    sum, sum == 1 ? "" : "s");
+        }
     }
     FORWARD(F_FINALIZE, init_fn, ierr, ierr);
 }

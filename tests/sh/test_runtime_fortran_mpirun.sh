@@ -7,7 +7,7 @@
 # Every result is checked in Fortran against values computed there, and
 # AUTOTUNE_VERBOSE's count of each collective equals the calls the program
 # made: its Fortran calls were intercepted (MPI_BOTTOM's go to the
-# library's own binding, uncounted).
+# library's own binding, one line says how many).
 source "$(dirname "$0")/lib.sh"
 source tests/sh/lib_runtime.sh
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -36,6 +36,8 @@ check() {
             fail "$what: $coll: $calls calls made, AUTOTUNE_VERBOSE says: $(grep "^libautotune: $coll:" "$tmp/err")"
     done < <(sed -n "s/^$prog: calls //p" "$tmp/out")
     [ "$n" -eq 8 ] || fail "$what: $n collectives counted by the program, not 8"
+    grep -q "^libautotune: Fortran: $np calls passing MPI_BOTTOM went to the library's own bindings, untuned and not counted above$" \
+        "$tmp/err" || fail "$what: no line for the MPI_BOTTOM calls"
 }
 
 rounds=$(runtime_rounds)
