@@ -62,10 +62,7 @@ RT_SRCS  := $(wildcard runtime/*.c) \
             store/tables.c store/rundir.c store/profile.c
 RT_CFLAGS = $(CFLAGS) -fPIC -fvisibility=hidden
 RT_OBJS  := $(RT_SRCS:%.c=build/rt/%.o)
-# Under SMPI an application's Fortran calls reach SimGrid's own bindings,
-# not runtime/fortran.c's (Open MPI's sentinels and library lookup).
-RT_SMPI_OBJS := $(filter-out build/rt-smpi/runtime/fortran.o,\
-                             $(RT_SRCS:%.c=build/rt-smpi/%.o))
+RT_SMPI_OBJS := $(RT_SRCS:%.c=build/rt-smpi/%.o)
 RT_LIBS  := build/libautotune.so $(if $(SMPICC),build/libautotune-smpi.a)
 
 all: build/autotune $(if $(SMPICC),build/autotune-smpi) $(RT_LIBS)
@@ -253,8 +250,19 @@ build/tests/fortran/%: tests/mpi/$$(notdir $$*).F90 \
 	@mkdir -p $(@D)
 	$(MPIFC) $(FFLAGS) -cpp -J$(@D) -o $@ $< $(FORT_$(patsubst %/,%,$(dir $*)))
 
+# The same under SMPI (smpif90: mpif.h and the mpi module; SimGrid has no
+# mpi_f08), linked with libautotune-smpi.a.
+SMPIFC    := $(if $(SMPICC),$(shell command -v smpif90 2>/dev/null))
+FORT_SMPI_BINS := $(if $(SMPIFC),$(foreach b,mpif mpi,\
+                      $(FORT_SRCS:tests/mpi/%.F90=build/tests/fortran-smpi/$(b)/%)))
+
+build/tests/fortran-smpi/%: tests/mpi/$$(notdir $$*).F90 build/libautotune-smpi.a
+	@mkdir -p $(@D)
+	$(SMPIFC) $(FFLAGS) -cpp -J$(@D) -o $@ $< $(FORT_$(patsubst %/,%,$(dir $*))) \
+	    build/libautotune-smpi.a -lm
+
 tests: all build/libautotune-core.a $(UNIT_BINS) $(MPIT_BINS) $(SMPIT_BINS) $(REPLAY_BINS) \
-       $(RT_TEST_BINS) $(FORT_BINS)
+       $(RT_TEST_BINS) $(FORT_BINS) $(FORT_SMPI_BINS)
 unit-tests: $(UNIT_BINS)
 fuzz-replays: $(REPLAY_BINS)
 

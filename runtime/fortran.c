@@ -1,8 +1,9 @@
 /* libautotune's Fortran bindings of the eight collectives (mpif.h, the mpi
- * module, mpi_f08) and of MPI_Init, MPI_Init_thread and MPI_Finalize: the
- * library's own call PMPI_ directly, so these convert the handles and run
- * the C path (intercept.c's MPI_ functions); a buffer is never reinterpreted
- * unless this library's Fortran MPI_IN_PLACE and MPI_BOTTOM are known. */
+ * module, mpi_f08) and of MPI_Init, MPI_Init_thread and MPI_Finalize: Open
+ * MPI's and SimGrid's own bypass the C MPI_ functions, so these convert the
+ * handles and run the C path (intercept.c's); a buffer is never
+ * reinterpreted unless the library's Fortran MPI_IN_PLACE and MPI_BOTTOM
+ * are known. */
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include <ctype.h>
 #include <dlfcn.h>
@@ -13,6 +14,16 @@
 
 #include "runtime/runtime.h"
 
+#ifdef SMPI_H
+/* SimGrid's Fortran sentinels: its mpif.h declares MPI_IN_PLACE and
+ * MPI_BOTTOM external, so a program passes the addresses of libsimgrid's
+ * mpi_in_place_ and mpi_bottom_. */
+extern int mpi_in_place_ __attribute__((weak));
+extern int mpi_bottom_ __attribute__((weak));
+static int *const in_place_names[] = {&mpi_in_place_};
+static int *const bottom_names[] = {&mpi_bottom_};
+#define FORTRAN_VISIBILITY "protected" /* as intercept.c's MPI_ names */
+#else
 /* Open MPI's Fortran sentinels: one variable each, named as the Fortran
  * compiler mangles it (gfortran: mpi_fortran_in_place_), which libmpi's
  * own Fortran bindings compare addresses with. Weak: absent in another
@@ -31,6 +42,8 @@ static int *const in_place_names[] = {
     &MPI_FORTRAN_IN_PLACE};
 static int *const bottom_names[] = {&mpi_fortran_bottom, &mpi_fortran_bottom_,
                                     &mpi_fortran_bottom__, &MPI_FORTRAN_BOTTOM};
+#define FORTRAN_VISIBILITY "default"
+#endif
 enum { N_SENTINEL_NAMES = sizeof in_place_names / sizeof in_place_names[0] };
 
 static bool is_one_of(const void *buf, int *const names[])
@@ -341,7 +354,7 @@ static void fortran_finalize(MPI_Fint *ierr)
  * module, and mpi_f08's (the same arguments, ierror optional). */
 #define ALIAS(name, impl)                                                      \
     extern __typeof__(impl) name                                               \
-        __attribute__((alias(#impl), visibility("default")))
+        __attribute__((alias(#impl), visibility(FORTRAN_VISIBILITY)))
 #define FORTRAN_NAMES(lower, upper, impl)                                      \
     ALIAS(lower, impl);                                                        \
     ALIAS(lower##_, impl);                                                     \

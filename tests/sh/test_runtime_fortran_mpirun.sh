@@ -10,34 +10,21 @@
 # library's own binding, one line says how many).
 source "$(dirname "$0")/lib.sh"
 source tests/sh/lib_runtime.sh
+source tests/sh/lib_fortran.sh
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 command -v mpif90 >/dev/null || { echo "test_runtime_fortran_mpirun: no mpif90: skipped"; exit 77; }
-lib=$PWD/build/libautotune.so prog=fortran_collectives
-for f in "$lib" build/tests/fortran/{mpif,mpi,f08,linked}/$prog; do
+lib=$PWD/build/libautotune.so
+for f in "$lib" build/tests/fortran/{mpif,mpi,f08,linked}/fortran_collectives; do
     [ -e "$f" ] || { echo "test_runtime_fortran_mpirun: $f missing (run make tests)" >&2; exit 1; }
 done
 
-# BINDING NP DEC: the program's output in $tmp/out, stderr in $tmp/err;
-# fails unless it passed and every collective's count agrees.
-check() {
-    local binding=$1 np=$2 dec=$3 preload=$lib what="$1 np=$2 $(basename "$3")"
-    [ "$binding" = linked ] && preload=
-    if ! timeout 120 mpirun --oversubscribe -np "$np" -x LD_PRELOAD="$preload" \
-        -x AUTOTUNE_DECISION="$dec" -x AUTOTUNE_VERBOSE=1 \
-        "build/tests/fortran/$binding/$prog" >"$tmp/out" 2>"$tmp/err"; then
-        fail "$what: exit status"; cat "$tmp/out" "$tmp/err"; return
-    fi
-    grep -q "^$prog: P=$np: [0-9]* checks on rank 0, 0 failed$" "$tmp/out" ||
-        { fail "$what: results"; cat "$tmp/out"; }
-    local n=0 coll calls
-    while read -r coll calls; do
-        n=$((n + 1))
-        grep -q "^libautotune: $coll: $calls calls:" "$tmp/err" ||
-            fail "$what: $coll: $calls calls made, AUTOTUNE_VERBOSE says: $(grep "^libautotune: $coll:" "$tmp/err")"
-    done < <(sed -n "s/^$prog: calls //p" "$tmp/out")
-    [ "$n" -eq 8 ] || fail "$what: $n collectives counted by the program, not 8"
-    grep -q "^libautotune: Fortran: $np calls passing MPI_BOTTOM went to the library's own bindings, untuned and not counted above$" \
-        "$tmp/err" || fail "$what: no line for the MPI_BOTTOM calls"
+check() { # BINDING NP DEC
+    local preload=$lib
+    [ "$1" = linked ] && preload=
+    timeout 120 mpirun --oversubscribe -np "$2" -x LD_PRELOAD="$preload" \
+        -x AUTOTUNE_DECISION="$3" -x AUTOTUNE_VERBOSE=1 \
+        "build/tests/fortran/$1/fortran_collectives" >"$tmp/out" 2>"$tmp/err"
+    fortran_check "$1 np=$2 $(basename "$3")" "$2" $? "$2"
 }
 
 rounds=$(runtime_rounds)
