@@ -7,7 +7,8 @@
 # Every result is checked in Fortran against values computed there, and
 # AUTOTUNE_VERBOSE's count of each collective equals the calls the program
 # made: its Fortran calls were intercepted (MPI_BOTTOM's go to the
-# library's own binding, one line says how many).
+# library's own binding, one line says how many); and AUTOTUNE_PROFILE
+# records them.
 source "$(dirname "$0")/lib.sh"
 source tests/sh/lib_runtime.sh
 source tests/sh/lib_fortran.sh
@@ -39,6 +40,18 @@ for np in 3 4 5; do
     check linked "$np" "$tmp/r0.dec"
     echo "np=$np: $rounds rounds ($((SECONDS - start))s)"
 done
+
+# AUTOTUNE_PROFILE from Fortran (mpi_f08, no decision): each collective's
+# calls per rank over its entries, times 3 ranks, are the calls made
+# (MPI_BOTTOM's apart).
+timeout 120 mpirun --oversubscribe -np 3 -x LD_PRELOAD="$lib" -x AUTOTUNE_PROFILE="$tmp/f.prof" \
+    build/tests/fortran/f08/fortran_collectives >"$tmp/out" 2>"$tmp/err" ||
+    fail "f08 with a profile: $(cat "$tmp/err")"
+sed -n 's/^fortran_collectives: calls //p' "$tmp/out" | sort >"$tmp/made"
+awk '!/^#/ && NF == 6 { n[$1] += 3 * $5 } END { for (c in n) print c, n[c] }' \
+    "$tmp/f.prof" | sort >"$tmp/profiled"
+[ -s "$tmp/made" ] && cmp -s "$tmp/made" "$tmp/profiled" ||
+    fail "f08's profile: made $(tr '\n' ' ' <"$tmp/made"), profiled $(tr '\n' ' ' <"$tmp/profiled")"
 
 [ $fails -eq 0 ] || { echo "$fails failures"; exit 1; }
 echo "test_runtime_fortran_mpirun: ok"
