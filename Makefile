@@ -72,7 +72,7 @@ build/rt/%.o: %.c
 	$(CC) $(RT_CFLAGS) -MMD -MP -c -o $@ $<
 
 build/libautotune.so: $(RT_OBJS)
-	$(CC) $(LDFLAGS) -shared -Wl,-z,defs -o $@ $^ -lm
+	$(CC) $(LDFLAGS) -shared -Wl,-z,defs -o $@ $^ -lm -ldl
 
 build/rt-smpi/%.o: %.c
 	@mkdir -p $(@D)
@@ -230,8 +230,39 @@ build/tests/rt-smpi/test_collectives: tests/mpi/test_collectives.c \
 	$(SMPICC) $(CFLAGS) -o $@ $< build/libautotune-smpi.a \
 	    build/smpi/libautotune-tool.a $(LDLIBS)
 
+# The collective test from Fortran (tests/mpi/*.F90), where mpif90 exists:
+# once per binding, mpif.h (gfortran 10 and later refuse its untyped
+# buffers without -fallow-argument-mismatch), the mpi module and mpi_f08;
+# and the mpi module's linked with libautotune rather than preloaded. Each
+# build writes its Fortran modules (-J) in its own directory.
+MPIFC     := $(shell command -v mpif90 2>/dev/null)
+FFLAGS    ?= -O2 -g
+FORT_SRCS := $(wildcard tests/mpi/*.F90)
+FORT_BINS := $(if $(MPIFC),$(foreach b,mpif mpi f08 linked,\
+                 $(FORT_SRCS:tests/mpi/%.F90=build/tests/fortran/$(b)/%)))
+FORT_mpif   := -fallow-argument-mismatch
+FORT_mpi    := -DUSE_MPI
+FORT_f08    := -DUSE_F08
+FORT_linked := -DUSE_MPI -Lbuild -lautotune -Wl,-rpath,$(abspath build)
+
+build/tests/fortran/%: tests/mpi/$$(notdir $$*).F90 \
+        $$(if $$(filter linked/%,$$*),build/libautotune.so)
+	@mkdir -p $(@D)
+	$(MPIFC) $(FFLAGS) -cpp -J$(@D) -o $@ $< $(FORT_$(patsubst %/,%,$(dir $*)))
+
+# The same under SMPI (smpif90: mpif.h and the mpi module; SimGrid has no
+# mpi_f08), linked with libautotune-smpi.a.
+SMPIFC    := $(if $(SMPICC),$(shell command -v smpif90 2>/dev/null))
+FORT_SMPI_BINS := $(if $(SMPIFC),$(foreach b,mpif mpi,\
+                      $(FORT_SRCS:tests/mpi/%.F90=build/tests/fortran-smpi/$(b)/%)))
+
+build/tests/fortran-smpi/%: tests/mpi/$$(notdir $$*).F90 build/libautotune-smpi.a
+	@mkdir -p $(@D)
+	$(SMPIFC) $(FFLAGS) -cpp -J$(@D) -o $@ $< $(FORT_$(patsubst %/,%,$(dir $*))) \
+	    build/libautotune-smpi.a -lm
+
 tests: all build/libautotune-core.a $(UNIT_BINS) $(MPIT_BINS) $(SMPIT_BINS) $(REPLAY_BINS) \
-       $(RT_TEST_BINS)
+       $(RT_TEST_BINS) $(FORT_BINS) $(FORT_SMPI_BINS)
 unit-tests: $(UNIT_BINS)
 fuzz-replays: $(REPLAY_BINS)
 

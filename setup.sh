@@ -3,8 +3,9 @@
 # through apt-get when run as root, otherwise prints the exact command.
 set -eu
 # mpich and libmpich-dev only run the MPICH export test; Open MPI stays the
-# default mpicc/mpirun (its alternatives priority is higher).
-packages="make gcc pkg-config clang-format openmpi-bin libopenmpi-dev libsimgrid-dev libgsl-dev libconfig-dev mpich libmpich-dev libxml2-utils"
+# default mpicc/mpirun (its alternatives priority is higher). gfortran is
+# mpif90's compiler, for libautotune's Fortran test.
+packages="make gcc gfortran pkg-config clang-format openmpi-bin libopenmpi-dev libsimgrid-dev libgsl-dev libconfig-dev mpich libmpich-dev libxml2-utils"
 # chromium renders the HTML report in its test (tests/sh/
 # test_report_browser_smpi.sh); where apt has no chromium (Ubuntu ships it
 # as a snap) that test is skipped.
