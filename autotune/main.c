@@ -119,8 +119,11 @@ static void export_context_of(const char *run, const struct journal *j,
                               char *library, size_t library_size, char *backend,
                               size_t backend_size)
 {
-    *ctx = (struct export_context){source, "own", "",   4, stderr,
-                                   NULL,   NULL,  NULL, 0};
+    *ctx = (struct export_context){.source = source,
+                                   .backend = "own",
+                                   .library = "",
+                                   .chain_fanout = 4,
+                                   .warn = stderr};
     if (!j) {
         fprintf(stderr,
                 "note: %s has no journal; assuming backend own, chain_fanout "
@@ -175,8 +178,13 @@ static int export_cuts_of(const char *run, const struct journal *j,
 static int cmd_export(int argc, char **argv)
 {
     const char *run = NULL, *format_name = NULL, *out_path = NULL;
+    int assume_commutative = 0;
     for (int i = 1; i < argc; i++) {
         const char *opt = argv[i];
+        if (strcmp(opt, "--assume-commutative") == 0) {
+            assume_commutative = 1;
+            continue;
+        }
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         const char **slot = strcmp(opt, "-r") == 0         ? &run
                             : strcmp(opt, "--format") == 0 ? &format_name
@@ -227,9 +235,20 @@ static int cmd_export(int argc, char **argv)
     ctx.msg_cuts = cuts;
     ctx.procs_cuts = procs_cuts;
     ctx.inserts = inserts;
+    ctx.assume_commutative = assume_commutative;
+    /* The replacements for reordering reduce rules come from the times. */
+    struct measurement *measured = NULL;
+    char measured_path[4096];
+    snprintf(measured_path, sizeof measured_path, "%s/" RUNDIR_MEASUREMENTS,
+             run);
+    if (rc == 0 && access(measured_path, F_OK) == 0) {
+        rc = table_read_measurements(measured_path, &measured, &ctx.n_measured);
+        ctx.measured = measured;
+    }
     if (rc == 0) {
         rc = export_write(format, out_path, rows, n, &ctx);
     }
+    free(measured);
     free(cuts);
     free(procs_cuts);
     free(inserts);
@@ -308,9 +327,15 @@ static const char sweep_help[] =
 /* Every command but the sweep, which is the one that starts MPI. */
 static const struct command offline_commands[] = {
     {"export", cmd_export,
-     "usage: autotune export -r RUN --format F [-o FILE]\n"
+     "usage: autotune export -r RUN --format F [-o FILE] "
+     "[--assume-commutative]\n"
      "Writes RUN/optimal.csv in format F (autotune --list) to FILE, or to "
-     "stdout.\n"},
+     "stdout.\n"
+     "  --assume-commutative  Open MPI formats: keep reduce and allreduce "
+     "algorithms\n"
+     "                        that reorder operands (only for programs whose "
+     "reductions\n"
+     "                        all commute)\n"},
     {"compare", compare_main,
      "usage: autotune compare -r RUN [--lookahead N] [--drop-ratio R] "
      "[--steep-rise F]\n"

@@ -161,8 +161,12 @@ static int map_rows(const struct measurement *rows, size_t n,
             skipped = e->m->collective;
             continue;
         }
-        if (rc > 0) {
+        if (rc == 1) {
             warn_row(ctx, e, why, fallback);
+        } else if (rc == 2) {
+            fprintf(ctx->warn, "%s:%d: %s P=%d m=%ld: %s\n", ctx->source,
+                    e->rule.line, e->m->collective, e->m->procs,
+                    e->m->msg_bytes, why);
         }
         (*kept)++;
     }

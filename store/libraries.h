@@ -19,8 +19,12 @@ struct ompi_alg {
     int max_requests;    /* the rule's max requests that reproduces ours */
 };
 enum ompi_rule_flag {
-    OMPI_RULE_FANINOUT = 1u << 0, /* takes the rule's fan-in/out (chains) */
-    OMPI_RULE_TWO_PROCS = 1u << 1 /* fails on communicators of != 2 ranks */
+    OMPI_RULE_FANINOUT = 1u << 0,  /* takes the rule's fan-in/out (chains) */
+    OMPI_RULE_TWO_PROCS = 1u << 1, /* fails on communicators of != 2 ranks */
+    /* combines the operands of a non-commutative operation out of rank
+     * order: wrong results for such an operation (Open MPI's own decision
+     * never runs it for one, a rules file forces it on every operation) */
+    OMPI_RULE_REORDERS = 1u << 2
 };
 /* The row for (collective, algorithm) or NULL when Open MPI has no such
  * algorithm (borrowed). */

@@ -9,7 +9,9 @@
 
 #include "../check.h"
 #include "store/export.h"
+#include "store/json.h"
 #include "store/libraries.h"
+#include "store/ompi_eval.h"
 #include "store/tables.h"
 
 static int ompi(const char *text)
@@ -118,8 +120,11 @@ static void test_writers(void)
     size_t n;
     CHECK_INT(0, table_read_optimal("tests/export/optimal.csv", &rows, &n));
     FILE *quiet = fopen("/dev/null", "w");
-    struct export_context ctx = {
-        "tests/export/optimal.csv", "own", "", 3, quiet, NULL, NULL, NULL, 0};
+    struct export_context ctx = {.source = "tests/export/optimal.csv",
+                                 .backend = "own",
+                                 .library = "",
+                                 .chain_fanout = 3,
+                                 .warn = quiet};
     for (int i = 0; i < export_formats_size; i++) {
         const struct export_format *f = &export_formats[i];
         char *text = NULL;
@@ -171,7 +176,11 @@ static void test_mpich_int_limit(void)
     size_t len = 0, warned_len = 0;
     FILE *mem = open_memstream(&text, &len);
     FILE *warn = open_memstream(&warned, &warned_len);
-    struct export_context ctx = {path, "own", "", 4, warn, NULL, NULL, NULL, 0};
+    struct export_context ctx = {.source = path,
+                                 .backend = "own",
+                                 .library = "",
+                                 .chain_fanout = 4,
+                                 .warn = warn};
     CHECK_INT(0, export_mpich(mem, rows, n, &ctx));
     fclose(mem);
     fclose(warn);
@@ -203,8 +212,11 @@ static void test_refusals(void)
     snprintf(row.collective, sizeof row.collective, "bcast");
     snprintf(row.algorithm, sizeof row.algorithm, "binomial");
     FILE *quiet = fopen("/dev/null", "w");
-    struct export_context ctx = {"test", "own", "",   4, quiet,
-                                 NULL,   NULL,  NULL, 0};
+    struct export_context ctx = {.source = "test",
+                                 .backend = "own",
+                                 .library = "",
+                                 .chain_fanout = 4,
+                                 .warn = quiet};
     const char *path = "build/tests/test_export.out";
     unlink(path);
     struct export_format bad = {"ompi", write_bad, export_check_ompi,
@@ -239,6 +251,129 @@ static void test_tables(void)
     }
 }
 
+/* Open MPI 4.1's algorithms that combine a non-commutative operation's
+ * operands out of rank order, as tests/mpi/noncommutative_probe.c found
+ * them under mpirun (reduce chain, pipeline, binary, binomial; allreduce
+ * ring, segmented ring; and 6.0's allgather_reduce, from its source). */
+static int reorders(const char *collective, long alg)
+{
+    if (strcmp(collective, "reduce") == 0) {
+        return alg >= 2 && alg <= 5;
+    }
+    return strcmp(collective, "allreduce") == 0 &&
+           (alg == 4 || alg == 5 || alg == 7);
+}
+
+/* Reordering rules met on a grid of calls to a classic file. */
+static int count_reordering(const char *text)
+{
+    static struct ompi_eval e;
+    static const char *const colls[] = {"reduce", "allreduce"};
+    int n = 0;
+    CHECK_INT(0, ompi_eval_load(text, &e));
+    for (int c = 0; c < 2; c++) {
+        for (int procs = 1; procs <= 6; procs++) {
+            for (long m = 1; m <= (1L << 21); m *= 2) {
+                for (long d = -1; d <= 1; d++) {
+                    long seg;
+                    n += reorders(colls[c], ompi_eval_alg(&e, colls[c], procs,
+                                                          m + d, &seg));
+                }
+            }
+        }
+    }
+    return n;
+}
+
+static int count_reordering_json(const char *text, size_t len)
+{
+    struct json *root;
+    int n = 0;
+    CHECK_INT(0, json_parse(text, len, "ompi-json", &root));
+    const struct json *colls = json_get(root, "collectives");
+    for (int i = 0; colls && i < colls->n; i++) {
+        for (int b = 0; b < colls->items[i]->n; b++) {
+            const struct json *rules =
+                json_get(colls->items[i]->items[b], "rules");
+            for (int r = 0; rules && r < rules->n; r++) {
+                const struct json *alg = json_get(rules->items[r], "alg");
+                n += alg && reorders(colls->keys[i], (long)alg->integer);
+            }
+        }
+    }
+    json_destroy(root);
+    return n;
+}
+
+static char *export_to_text(const struct export_format *f,
+                            const struct measurement *rows, size_t n,
+                            const struct export_context *ctx, size_t *len)
+{
+    char *text = NULL;
+    FILE *mem = open_memstream(&text, len);
+    CHECK_INT(0, f->write(mem, rows, n, ctx));
+    fclose(mem);
+    CHECK_INT(0, f->check(text, *len, f->name));
+    return text;
+}
+
+/* Reduce and allreduce rules keep the operand order unless
+ * --assume-commutative: no call of the grid meets a reordering algorithm
+ * in any Open MPI format; where one was tuned, the rule holds the fastest
+ * order-keeping method measured there (tests/export/noncommutative:
+ * in_order_binary/1024 at 66 us before linear at 70 us; rabenseifner at
+ * 95 us before recursive doubling at 99 us). */
+static void test_keep_order(void)
+{
+    const char *dir = "tests/export/noncommutative";
+    struct measurement *rows, *measured;
+    size_t n, n_measured;
+    CHECK_INT(0, table_read_optimal("tests/export/noncommutative/optimal.csv",
+                                    &rows, &n));
+    CHECK_INT(0, table_read_measurements(
+                     "tests/export/noncommutative/measurements.csv", &measured,
+                     &n_measured));
+    FILE *quiet = fopen("/dev/null", "w");
+    static const char *const formats[] = {"ompi", "ompi-v2", "ompi-json"};
+    for (int assume = 0; assume <= 1; assume++) {
+        struct export_context ctx = {.source = dir,
+                                     .backend = "own",
+                                     .library = "",
+                                     .chain_fanout = 4,
+                                     .warn = quiet,
+                                     .assume_commutative = assume,
+                                     .measured = measured,
+                                     .n_measured = n_measured};
+        for (int f = 0; f < 3; f++) {
+            size_t len;
+            char *text =
+                export_to_text(export_find(formats[f]), rows, n, &ctx, &len);
+            int n_reordering = f < 2 ? count_reordering(text)
+                                     : count_reordering_json(text, len);
+            if (assume ? n_reordering == 0 : n_reordering != 0) {
+                fprintf(stderr, "%s, assume_commutative %d: %d reordering\n",
+                        formats[f], assume, n_reordering);
+                check_failures++;
+            }
+            if (f == 0 && !assume) {
+                static struct ompi_eval e;
+                long seg;
+                CHECK_INT(0, ompi_eval_load(text, &e));
+                CHECK_INT(6, ompi_eval_alg(&e, "reduce", 2, 16384, &seg));
+                CHECK_INT(1024, seg);
+                CHECK_INT(6, ompi_eval_alg(&e, "allreduce", 4, 4096, &seg));
+                CHECK_INT(1, ompi_eval_alg(&e, "reduce", 2, 16, &seg));
+                CHECK_INT(0, ompi_eval_alg(&e, "reduce", 4, 16, &seg));
+                CHECK_INT(7, ompi_eval_alg(&e, "reduce", 2, 65536, &seg));
+            }
+            free(text);
+        }
+    }
+    fclose(quiet);
+    free(rows);
+    free(measured);
+}
+
 int main(void)
 {
     test_check_ompi();
@@ -248,5 +383,6 @@ int main(void)
     test_mpich_int_limit();
     test_refusals();
     test_tables();
+    test_keep_order();
     return check_exit();
 }
