@@ -13,6 +13,7 @@
 #include "store/libraries.h"
 #include "store/ompi_eval.h"
 #include "store/tables.h"
+#include "tests/rules_eval.h"
 
 static int ompi(const char *text)
 {
@@ -374,6 +375,100 @@ static void test_keep_order(void)
     free(measured);
 }
 
+/* On two ranks, methods of ours that are one message (or one exchange)
+ * there go to MPICH's algorithm that is too, on communicators of two only
+ * (issue 37: they were warned about as having no counterpart). The names
+ * expected are MPICH's, written here; a segmented pipeline and split_binary
+ * (two messages on two ranks) still have none. */
+static void test_mpich_two_procs(void)
+{
+    static const struct {
+        const char *collective, *algorithm, *mpich;
+    } cases[] = {
+        {"bcast", "linear", "MPIR_Bcast_intra_binomial"},
+        {"reduce", "chain", "MPIR_Reduce_intra_binomial"},
+        {"gather", "linear", "MPIR_Gather_intra_binomial"},
+        {"scatter", "linear_nb", "MPIR_Scatter_intra_binomial"},
+        {"allgather", "two_proc", "MPIR_Allgather_intra_ring"},
+        {"alltoall", "linear", "MPIR_Alltoall_intra_pairwise"},
+        {"barrier", "two_proc", "MPIR_Barrier_intra_dissemination"},
+    };
+    size_t n = sizeof cases / sizeof cases[0];
+    struct measurement rows[2 * sizeof cases / sizeof cases[0] + 2];
+    memset(rows, 0, sizeof rows);
+    for (size_t i = 0; i < n; i++) {
+        /* the method at 2 ranks, and the library's at 3 (a block of 2
+         * ranks and one from 3) */
+        for (int k = 0; k < 2; k++) {
+            struct measurement *m = &rows[2 * i + (size_t)k];
+            snprintf(m->collective, sizeof m->collective, "%s",
+                     cases[i].collective);
+            snprintf(m->algorithm, sizeof m->algorithm, "%s",
+                     k ? "default" : cases[i].algorithm);
+            m->procs = 2 + k;
+            m->msg_bytes = strcmp(cases[i].collective, "barrier") ? 1024 : 0;
+            m->mean_us = 1.0;
+            m->reps = 1;
+            m->is_applicable = 1;
+        }
+    }
+    struct measurement *seg = &rows[2 * n], *split = &rows[2 * n + 1];
+    *seg = rows[0];
+    seg->msg_bytes = 65536;
+    seg->segment_bytes = 1024;
+    snprintf(seg->algorithm, sizeof seg->algorithm, "pipeline");
+    *split = rows[0];
+    split->msg_bytes = 4096;
+    snprintf(split->algorithm, sizeof split->algorithm, "split_binary");
+    /* rows sorted as optimal.csv's: bcast's at 2 ranks together */
+    struct measurement sorted[sizeof rows / sizeof rows[0]];
+    size_t k = 0;
+    sorted[k++] = rows[0];
+    sorted[k++] = *split;
+    sorted[k++] = *seg;
+    for (size_t i = 1; i < 2 * n; i++) {
+        sorted[k++] = rows[i];
+    }
+    char *text = NULL, *warned = NULL;
+    size_t len = 0, warned_len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    FILE *warn = open_memstream(&warned, &warned_len);
+    struct export_context ctx = {.source = "two",
+                                 .backend = "own",
+                                 .library = "",
+                                 .chain_fanout = 4,
+                                 .warn = warn};
+    CHECK_INT(0, export_mpich(mem, sorted, k, &ctx));
+    fclose(mem);
+    fclose(warn);
+    CHECK_INT(0, export_check_mpich(text, len, "two"));
+    struct json *root = NULL;
+    CHECK_INT(0, json_parse(text, len, "two", &root));
+    for (size_t i = 0; root && i < n; i++) {
+        const struct mpich_coll *c = mpich_coll_of(cases[i].collective);
+        struct mpich_call call = {2, 1024, 2048, 1024, 0};
+        const char *got = mpich_eval_alg(root, c->name, &call);
+        if (!got || strcmp(got, cases[i].mpich) != 0) {
+            fprintf(stderr, "%s %s on 2 ranks: MPICH runs %s, not %s\n",
+                    cases[i].collective, cases[i].algorithm,
+                    got ? got : "(none)", cases[i].mpich);
+            check_failures++;
+        }
+        char what[128];
+        snprintf(what, sizeof what, "%s P=2 m=%ld: %s/0 not exported",
+                 cases[i].collective, rows[2 * i].msg_bytes,
+                 cases[i].algorithm);
+        CHECK(strstr(warned, what) == NULL);
+    }
+    CHECK(strstr(warned, "bcast P=2 m=65536: pipeline/1024 not exported") !=
+          NULL);
+    CHECK(strstr(warned, "bcast P=2 m=4096: split_binary/0 not exported") !=
+          NULL);
+    json_destroy(root);
+    free(text);
+    free(warned);
+}
+
 int main(void)
 {
     test_check_ompi();
@@ -384,5 +479,6 @@ int main(void)
     test_refusals();
     test_tables();
     test_keep_order();
+    test_mpich_two_procs();
     return check_exit();
 }
