@@ -331,11 +331,11 @@ static const struct command offline_commands[] = {
      "[--assume-commutative]\n"
      "Writes RUN/optimal.csv in format F (autotune --list) to FILE, or to "
      "stdout.\n"
-     "  --assume-commutative  Open MPI formats: keep reduce and allreduce "
-     "algorithms\n"
-     "                        that reorder operands (only for programs whose "
-     "reductions\n"
-     "                        all commute)\n"},
+     "  --assume-commutative  Open MPI formats: reduce and allreduce rules as "
+     "tuned,\n"
+     "                        even where they reorder operands (for programs "
+     "whose\n"
+     "                        reductions all commute)\n"},
     {"compare", compare_main,
      "usage: autotune compare -r RUN [--lookahead N] [--drop-ratio R] "
      "[--steep-rise F]\n"
