@@ -213,6 +213,14 @@ static int cmd_export(int argc, char **argv)
         fprintf(stderr, ")\n");
         return 2;
     }
+    if (assume_commutative &&
+        (!format->library || strcmp(format->library, "Open MPI") != 0)) {
+        fprintf(stderr,
+                "note: --assume-commutative changes nothing in a %s file "
+                "(only Open MPI's formats could force algorithms that "
+                "reorder operands)\n",
+                format->name);
+    }
     char path[4096], library[128], backend[32];
     struct measurement *rows = NULL;
     struct export_context ctx;

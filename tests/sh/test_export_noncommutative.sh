@@ -103,6 +103,11 @@ if command -v mpicc.mpich > /dev/null && command -v mpirun.mpich > /dev/null &&
         -o "$tmp/sel.json" 2> /dev/null || fail "export mpich"
     grep -q "MPIR_Reduce_intra_reduce_scatter_gather" "$tmp/sel.json" ||
         fail "the MPICH file does not use reduce_scatter_gather: nothing to check"
+    build/autotune export -r tests/export/noncommutative --format mpich \
+        --assume-commutative -o "$tmp/sel.ac.json" 2> "$tmp/sel.ac.warn" || fail "export mpich --assume-commutative"
+    cmp -s "$tmp/sel.json" "$tmp/sel.ac.json" || fail "--assume-commutative changed the MPICH file"
+    grep -q "^note: --assume-commutative changes nothing in a mpich file" "$tmp/sel.ac.warn" ||
+        fail "export did not say --assume-commutative changes nothing for MPICH"
     run_mpich() { # np output [selection-file]
         MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE=${3:-} timeout 300 \
             mpirun.mpich -np "$1" "$tmp/probe.mpich" > "$2" 2> "$2.err"
