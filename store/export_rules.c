@@ -134,7 +134,7 @@ static int map_rows(const struct measurement *rows, size_t n,
                     const struct export_context *ctx, rule_map_fn map,
                     const char *fallback, struct entry *entries, size_t *kept)
 {
-    char why[256];
+    char why[512]; /* a replacement says both methods and their times */
     const char *skipped = NULL;
     *kept = 0;
     for (size_t i = 0; i < n + ctx->n_inserts; i++) {
