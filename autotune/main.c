@@ -80,8 +80,11 @@ static void export_context_of(const char *run, const struct journal *j,
                               char *library, size_t library_size, char *backend,
                               size_t backend_size)
 {
-    *ctx = (struct export_context){source, "own", "",   4, stderr,
-                                   NULL,   NULL,  NULL, 0};
+    *ctx = (struct export_context){.source = source,
+                                   .backend = "own",
+                                   .library = "",
+                                   .chain_fanout = 4,
+                                   .warn = stderr};
     if (!j) {
         fprintf(stderr,
                 "note: %s has no journal; assuming backend own, chain_fanout "
@@ -135,6 +138,7 @@ static int export_cuts_of(const char *run, const struct journal *j,
 
 struct export_args {
     const char *run, *format_name, *out_path;
+    bool assume_commutative;
 };
 
 static const char *take_format(void *args, const char *option, const char *text)
@@ -178,13 +182,22 @@ static const struct cli_spec export_cli = {
 
 static int cmd_export(int argc, char **argv)
 {
-    struct export_args a = {NULL, NULL, NULL};
+    struct export_args a = {NULL, NULL, NULL, false};
     int bad = cli_parse(&export_cli, argc, argv, &a, stderr);
     if (bad) {
         return bad;
     }
     const char *run = a.run, *out_path = a.out_path;
     const struct export_format *format = export_find(a.format_name);
+    bool assume_commutative = a.assume_commutative;
+    if (assume_commutative &&
+        (!format->library || strcmp(format->library, "Open MPI") != 0)) {
+        fprintf(stderr,
+                "note: --assume-commutative changes nothing in a %s file "
+                "(only Open MPI's formats could force algorithms that "
+                "reorder operands)\n",
+                format->name);
+    }
     char path[4096], library[128], backend[32];
     struct measurement *rows = NULL;
     struct export_context ctx;
@@ -207,9 +220,20 @@ static int cmd_export(int argc, char **argv)
     ctx.msg_cuts = cuts;
     ctx.procs_cuts = procs_cuts;
     ctx.inserts = inserts;
+    ctx.assume_commutative = assume_commutative;
+    /* The replacements for reordering reduce rules come from the times. */
+    struct measurement *measured = NULL;
+    char measured_path[4096];
+    snprintf(measured_path, sizeof measured_path, "%s/" RUNDIR_MEASUREMENTS,
+             run);
+    if (rc == 0 && access(measured_path, F_OK) == 0) {
+        rc = table_read_measurements(measured_path, &measured, &ctx.n_measured);
+        ctx.measured = measured;
+    }
     if (rc == 0) {
         rc = export_write(format, out_path, rows, n, &ctx);
     }
+    free(measured);
     free(cuts);
     free(procs_cuts);
     free(inserts);

@@ -35,6 +35,15 @@ struct export_context {
     /* methods between measured sizes that no row has, sorted by row */
     const struct export_insert *inserts;
     size_t n_inserts;
+    /* 0: reduce and allreduce rules keep to algorithms that combine the
+     * operands of non-commutative operations in rank order (the library's
+     * OMPI_RULE_REORDERS ones are replaced); 1: the tuned ones, for
+     * programs whose reduction operations all commute */
+    int assume_commutative;
+    /* the run's measurements.csv (NULL: none): the replacement is the
+     * fastest method measured at the point that keeps the order */
+    const struct measurement *measured;
+    size_t n_measured;
 };
 
 /* Export formats of the optimal-method table, one row per format. rows[i]

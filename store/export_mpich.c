@@ -33,6 +33,9 @@ static int mpich_map(const struct measurement *m,
         return 0; /* measured faster than every tuned method: MPICH's own */
     }
     const struct mpich_alg *a = mpich_alg_find(m->collective, m->algorithm);
+    if (!a && m->procs == 2 && m->segment_bytes == 0) {
+        a = mpich_alg_two_procs(m->collective, m->algorithm);
+    }
     if (!a) {
         snprintf(why, why_size, "MPICH has no %s algorithm like it",
                  m->collective);
@@ -132,6 +135,7 @@ static const struct {
     const char *first, *second; /* the two cases, in the file's order */
     int is_first_ours;          /* the first case runs MPICH's algorithm */
 } guards[] = {
+    {MPICH_TWO_PROCS, "comm_size<3", "comm_size=any", 1},
     {MPICH_NOT_IN_PLACE, "is_sendbuf_inplace=no", "is_sendbuf_inplace=yes", 1},
     {MPICH_POW2_PROCS, "comm_size=pow2", "comm_size=any", 1},
     {MPICH_BUILTIN_OP, "is_op_built_in=yes", "is_op_built_in=no", 1},

@@ -20,9 +20,11 @@ struct ompi_target {
     int has_max_requests; /* the format carries max requests */
 };
 
-static int ompi_map(const struct measurement *m,
-                    const struct export_context *ctx, struct rule *r, char *why,
-                    size_t why_size, const struct ompi_target *t)
+/* The rule for m's own method. */
+static int ompi_map_method(const struct measurement *m,
+                           const struct export_context *ctx, struct rule *r,
+                           char *why, size_t why_size,
+                           const struct ompi_target *t)
 {
     const struct ompi_coll *c = ompi_coll_find(m->collective);
     if (!c) {
@@ -65,28 +67,157 @@ static int ompi_map(const struct measurement *m,
     return 1;
 }
 
+static int is_reordering(const char *collective, int alg)
+{
+    const struct ompi_alg *a = alg ? ompi_alg_by_number(collective, alg) : NULL;
+    return a && (a->rule_flags & OMPI_RULE_REORDERS);
+}
+
+/* m's rule r runs an algorithm that reorders the operands of
+ * non-commutative operations: r becomes the fastest method measured at m's
+ * point whose rule does not (the library's own decision among them, where
+ * it was timed), or the library's own decision; why says which and what it
+ * costs. */
+static void keep_order(const struct measurement *m,
+                       const struct export_context *ctx, struct rule *r,
+                       char *why, size_t why_size, const struct ompi_target *t)
+{
+    const struct measurement *best = NULL;
+    struct rule best_rule = {0};
+    for (size_t i = 0; i < ctx->n_measured; i++) {
+        const struct measurement *c = &ctx->measured[i];
+        struct rule cr = {0};
+        char unused[256];
+        if (strcmp(c->collective, m->collective) != 0 || c->procs != m->procs ||
+            c->msg_bytes != m->msg_bytes || !c->is_applicable || c->reps <= 0 ||
+            ompi_map_method(c, ctx, &cr, unused, sizeof unused, t) != 0 ||
+            is_reordering(c->collective, cr.alg) ||
+            (best && c->mean_us >= best->mean_us)) {
+            continue;
+        }
+        best = c;
+        best_rule = cr;
+    }
+    char tuned[2 * STORE_NAME_MAX], safe[2 * STORE_NAME_MAX + 32];
+    method_label(tuned, sizeof tuned, m->algorithm, m->segment_bytes);
+    const struct ompi_alg *a = ompi_alg_by_number(m->collective, r->alg);
+    r->alg = best_rule.alg;
+    r->faninout = best_rule.faninout;
+    r->segsize = best_rule.segsize;
+    r->max_requests = best_rule.max_requests;
+    if (!best || best_rule.alg == 0) {
+        snprintf(safe, sizeof safe, "Open MPI's fixed decision");
+    } else {
+        method_label(safe, sizeof safe, best->algorithm, best->segment_bytes);
+    }
+    int n = snprintf(why, why_size,
+                     "%s exported as %s: Open MPI's %s %d combines the "
+                     "operands of non-commutative operations out of rank "
+                     "order",
+                     tuned, safe, m->collective, a->number);
+    if (n < 0 || (size_t)n >= why_size) {
+        return;
+    }
+    if (!best) {
+        snprintf(why + n, why_size - (size_t)n,
+                 "; no method that keeps it was measured there");
+    } else if (m->mean_us > 0) {
+        snprintf(why + n, why_size - (size_t)n,
+                 "; %.3f us against the tuned %.3f us (%+.1f %%)",
+                 best->mean_us, m->mean_us,
+                 100.0 * (best->mean_us - m->mean_us) / m->mean_us);
+    }
+}
+
+static int ompi_map(const struct measurement *m,
+                    const struct export_context *ctx, struct rule *r, char *why,
+                    size_t why_size, const struct ompi_target *t)
+{
+    int rc = ompi_map_method(m, ctx, r, why, why_size, t);
+    if (rc != 0 || ctx->assume_commutative ||
+        !is_reordering(m->collective, r->alg)) {
+        return rc;
+    }
+    keep_order(m, ctx, r, why, why_size, t);
+    return 2;
+}
+
+static const struct ompi_target classic_target = {OMPI_CLASSIC_RELEASE, 0};
+static const struct ompi_target classic_v2_target = {OMPI_CLASSIC_RELEASE, 1};
+static const struct ompi_target json_target = {OMPI_JSON_RELEASE, 1};
+
 static int map_classic(const struct measurement *m,
                        const struct export_context *ctx, struct rule *r,
                        char *why, size_t why_size)
 {
-    static const struct ompi_target t = {OMPI_CLASSIC_RELEASE, 0};
-    return ompi_map(m, ctx, r, why, why_size, &t);
+    return ompi_map(m, ctx, r, why, why_size, &classic_target);
 }
 
 static int map_classic_v2(const struct measurement *m,
                           const struct export_context *ctx, struct rule *r,
                           char *why, size_t why_size)
 {
-    static const struct ompi_target t = {OMPI_CLASSIC_RELEASE, 1};
-    return ompi_map(m, ctx, r, why, why_size, &t);
+    return ompi_map(m, ctx, r, why, why_size, &classic_v2_target);
 }
 
 static int map_json(const struct measurement *m,
                     const struct export_context *ctx, struct rule *r, char *why,
                     size_t why_size)
 {
-    static const struct ompi_target t = {OMPI_JSON_RELEASE, 1};
-    return ompi_map(m, ctx, r, why, why_size, &t);
+    return ompi_map(m, ctx, r, why, why_size, &json_target);
+}
+
+/* What a loaded file changes about results, on stderr once per export:
+ * the rows whose tuned algorithm would reorder the operands of
+ * non-commutative operations, and the collectives whose forced algorithms
+ * split a message by each rank's own count and datatype. */
+static void ompi_notes(const struct rule_set *set,
+                       const struct measurement *rows, size_t n,
+                       const struct export_context *ctx,
+                       const struct ompi_target *t)
+{
+    int n_reordering = 0, is_splitting = 0;
+    for (size_t i = 0; i < n + ctx->n_inserts; i++) {
+        const struct measurement *m = i < n ? &rows[i] : &ctx->inserts[i - n].m;
+        struct rule r = {0};
+        char why[256];
+        n_reordering += ompi_map_method(m, ctx, &r, why, sizeof why, t) == 0 &&
+                        is_reordering(m->collective, r.alg);
+    }
+    if (n_reordering > 0 && !ctx->assume_commutative) {
+        fprintf(ctx->warn,
+                "note: %d reduce and allreduce rows exported with an "
+                "algorithm that keeps the operand order of non-commutative "
+                "operations (above); --assume-commutative exports the tuned "
+                "ones, for programs whose reduction operations all commute\n",
+                n_reordering);
+    } else if (n_reordering > 0) {
+        fprintf(ctx->warn,
+                "note: --assume-commutative: %d reduce and allreduce rows run "
+                "an algorithm that gives wrong results for non-commutative "
+                "operations\n",
+                n_reordering);
+    }
+    for (int i = 0; i < set->n; i++) {
+        const struct coll_rules *c = &set->colls[i];
+        if (strcmp(c->collective, "bcast") != 0 &&
+            strcmp(c->collective, "scatter") != 0 &&
+            strcmp(c->collective, "gather") != 0) {
+            continue;
+        }
+        for (int b = 0; b < c->n; b++) {
+            for (int r = 0; r < c->blocks[b].n; r++) {
+                is_splitting |= c->blocks[b].rules[r].alg != 0;
+            }
+        }
+    }
+    if (is_splitting) {
+        fprintf(ctx->warn,
+                "note: Open MPI chooses and splits a bcast, scatter or gather "
+                "by each rank's own count and datatype: where ranks pass "
+                "different counts of one type signature, this file can hang "
+                "the call or corrupt its data (libautotune is correct)\n");
+    }
 }
 
 static const char *alg_name(const char *collective, int number)
@@ -103,6 +234,8 @@ static int write_classic(FILE *out, const struct measurement *rows, size_t n,
                     ompi_fallback, &set) != 0) {
         return -1;
     }
+    ompi_notes(&set, rows, n, ctx,
+               version > 1 ? &classic_v2_target : &classic_target);
     if (version > 1) {
         fprintf(out, "rule-file-version-%d\n", version);
     }
@@ -117,10 +250,18 @@ static int write_classic(FILE *out, const struct measurement *rows, size_t n,
             "Algorithm 0: Open MPI's\n"
             "# fixed decision (outside the tuned communicator sizes, where "
             "a method has no\n"
-            "# counterpart, and where the library was measured faster).\n",
+            "# counterpart, and where the library was measured faster).\n%s",
             version > 1 ? "version 2: Open MPI 4.1.8+, 5.0.7+"
                         : "classic format: Open MPI 4.1 and 5.0",
-            ctx->source);
+            ctx->source,
+            ctx->assume_commutative
+                ? "# Exported with --assume-commutative: reduce and allreduce "
+                  "rules may reorder\n# the operands of a reduction: wrong "
+                  "results for non-commutative operations.\n"
+                : "# Reduce and allreduce rules keep the operand order of "
+                  "non-commutative\n# operations (the tuned algorithm where "
+                  "it does, else the fastest measured\n# one that does; "
+                  "autotune export --assume-commutative lifts this).\n");
     fprintf(out, "%d # collectives\n", set.n);
     for (int i = 0; i < set.n; i++) {
         const struct coll_rules *c = &set.colls[i];
@@ -196,6 +337,7 @@ int export_ompi_json(FILE *out, const struct measurement *rows, size_t n,
     if (rules_build(rows, n, ctx, map_json, ompi_fallback, &set) != 0) {
         return -1;
     }
+    ompi_notes(&set, rows, n, ctx, &json_target);
     fprintf(out, "{\n  \"rule_file_version\": 3,\n  \"module\": \"tuned\",\n"
                  "  \"collectives\": {");
     for (int i = 0; i < set.n; i++) {

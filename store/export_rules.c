@@ -134,7 +134,7 @@ static int map_rows(const struct measurement *rows, size_t n,
                     const struct export_context *ctx, rule_map_fn map,
                     const char *fallback, struct entry *entries, size_t *kept)
 {
-    char why[256];
+    char why[512]; /* a replacement says both methods and their times */
     const char *skipped = NULL;
     *kept = 0;
     for (size_t i = 0; i < n + ctx->n_inserts; i++) {
@@ -161,8 +161,12 @@ static int map_rows(const struct measurement *rows, size_t n,
             skipped = e->m->collective;
             continue;
         }
-        if (rc > 0) {
+        if (rc == 1) {
             warn_row(ctx, e, why, fallback);
+        } else if (rc == 2) {
+            fprintf(ctx->warn, "%s:%d: %s P=%d m=%ld: %s\n", ctx->source,
+                    e->rule.line, e->m->collective, e->m->procs,
+                    e->m->msg_bytes, why);
         }
         (*kept)++;
     }

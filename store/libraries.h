@@ -19,8 +19,12 @@ struct ompi_alg {
     int max_requests;    /* the rule's max requests that reproduces ours */
 };
 enum ompi_rule_flag {
-    OMPI_RULE_FANINOUT = 1u << 0, /* takes the rule's fan-in/out (chains) */
-    OMPI_RULE_TWO_PROCS = 1u << 1 /* fails on communicators of != 2 ranks */
+    OMPI_RULE_FANINOUT = 1u << 0,  /* takes the rule's fan-in/out (chains) */
+    OMPI_RULE_TWO_PROCS = 1u << 1, /* fails on communicators of != 2 ranks */
+    /* combines the operands of a non-commutative operation out of rank
+     * order: wrong results for such an operation (Open MPI's own decision
+     * never runs it for one, a rules file forces it on every operation) */
+    OMPI_RULE_REORDERS = 1u << 2
 };
 /* The row for (collective, algorithm) or NULL when Open MPI has no such
  * algorithm (borrowed). */
@@ -57,7 +61,8 @@ enum mpich_restriction {
     MPICH_POW2_PROCS = 1u << 0,    /* communicator size a power of two */
     MPICH_BUILTIN_OP = 1u << 1,    /* predefined reduction operation */
     MPICH_COUNT_GE_POF2 = 1u << 2, /* count >= largest power of two <= P */
-    MPICH_NOT_IN_PLACE = 1u << 3   /* sendbuf is not MPI_IN_PLACE */
+    MPICH_NOT_IN_PLACE = 1u << 3,  /* sendbuf is not MPI_IN_PLACE */
+    MPICH_TWO_PROCS = 1u << 4      /* stands for ours on two ranks only */
 };
 /* One of our algorithms and MPICH's counterpart. */
 struct mpich_alg {
@@ -88,6 +93,11 @@ const struct mpich_coll *mpich_coll_find(const char *name);
 const struct mpich_coll *mpich_coll_of(const char *collective);
 const struct mpich_alg *mpich_alg_find(const char *collective,
                                        const char *algorithm);
+/* Where ours has no counterpart but on two ranks is the same single message
+ * (or exchange) as one of MPICH's: that one, with MPICH_TWO_PROCS; NULL
+ * otherwise (borrowed). */
+const struct mpich_alg *mpich_alg_two_procs(const char *collective,
+                                            const char *algorithm);
 /* 1 if name is an algorithm MPICH 4.0 accepts for that collective. */
 int mpich_alg_exists(const struct mpich_coll *c, const char *name);
 /* MPICH 4.0's own choice on intra-communicators, for the collectives we

@@ -33,6 +33,44 @@ static const struct mpich_alg mpich_algs[] = {
     {"scatter", "binomial", "MPIR_Scatter_intra_binomial", 0},
 };
 
+/* On two ranks, these of ours send one message from one rank to the other
+ * (bcast, reduce: with one operation, in rank order; gather, scatter) or
+ * swap one between them (allgather, alltoall, barrier), unsegmented, as
+ * MPICH's algorithm named does there: the file runs it on communicators of
+ * two ranks only (not split_binary, in_order_binary, linear_sync gather,
+ * gather_bcast, tree, linear barrier: two messages in turn there). */
+static const struct mpich_alg mpich_two_procs_algs[] = {
+    {"allgather", "neighbor_exchange", "MPIR_Allgather_intra_ring",
+     MPICH_TWO_PROCS},
+    {"allgather", "two_proc", "MPIR_Allgather_intra_ring", MPICH_TWO_PROCS},
+    {"alltoall", "linear", "MPIR_Alltoall_intra_pairwise",
+     MPICH_TWO_PROCS | MPICH_NOT_IN_PLACE},
+    {"alltoall", "linear_sync", "MPIR_Alltoall_intra_pairwise",
+     MPICH_TWO_PROCS | MPICH_NOT_IN_PLACE},
+    {"alltoall", "two_proc", "MPIR_Alltoall_intra_pairwise",
+     MPICH_TWO_PROCS | MPICH_NOT_IN_PLACE},
+    {"barrier", "recursive_doubling", "MPIR_Barrier_intra_dissemination",
+     MPICH_TWO_PROCS},
+    {"barrier", "two_proc", "MPIR_Barrier_intra_dissemination",
+     MPICH_TWO_PROCS},
+    {"bcast", "binary", "MPIR_Bcast_intra_binomial", MPICH_TWO_PROCS},
+    {"bcast", "chain", "MPIR_Bcast_intra_binomial", MPICH_TWO_PROCS},
+    {"bcast", "knomial", "MPIR_Bcast_intra_binomial", MPICH_TWO_PROCS},
+    {"bcast", "linear", "MPIR_Bcast_intra_binomial", MPICH_TWO_PROCS},
+    {"bcast", "pipeline", "MPIR_Bcast_intra_binomial", MPICH_TWO_PROCS},
+    {"gather", "binary", "MPIR_Gather_intra_binomial", MPICH_TWO_PROCS},
+    {"gather", "chain", "MPIR_Gather_intra_binomial", MPICH_TWO_PROCS},
+    {"gather", "linear", "MPIR_Gather_intra_binomial", MPICH_TWO_PROCS},
+    {"reduce", "binary", "MPIR_Reduce_intra_binomial", MPICH_TWO_PROCS},
+    {"reduce", "chain", "MPIR_Reduce_intra_binomial", MPICH_TWO_PROCS},
+    {"reduce", "linear", "MPIR_Reduce_intra_binomial", MPICH_TWO_PROCS},
+    {"reduce", "pipeline", "MPIR_Reduce_intra_binomial", MPICH_TWO_PROCS},
+    {"scatter", "binary", "MPIR_Scatter_intra_binomial", MPICH_TWO_PROCS},
+    {"scatter", "chain", "MPIR_Scatter_intra_binomial", MPICH_TWO_PROCS},
+    {"scatter", "linear", "MPIR_Scatter_intra_binomial", MPICH_TWO_PROCS},
+    {"scatter", "linear_nb", "MPIR_Scatter_intra_binomial", MPICH_TWO_PROCS},
+};
+
 /* MPICH reads only the given file: a collective it selects and does not find
  * there makes MPI_Init or the call crash, so every one is listed. The defaults
  * run with any arguments and take no parameters. */
@@ -283,16 +321,32 @@ const struct mpich_coll *mpich_coll_of(const char *collective)
     return NULL;
 }
 
-const struct mpich_alg *mpich_alg_find(const char *collective,
-                                       const char *algorithm)
+static const struct mpich_alg *alg_in(const struct mpich_alg *algs, size_t n,
+                                      const char *collective,
+                                      const char *algorithm)
 {
-    for (size_t i = 0; i < sizeof mpich_algs / sizeof mpich_algs[0]; i++) {
-        if (strcmp(mpich_algs[i].collective, collective) == 0 &&
-            strcmp(mpich_algs[i].algorithm, algorithm) == 0) {
-            return &mpich_algs[i];
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(algs[i].collective, collective) == 0 &&
+            strcmp(algs[i].algorithm, algorithm) == 0) {
+            return &algs[i];
         }
     }
     return NULL;
+}
+
+const struct mpich_alg *mpich_alg_find(const char *collective,
+                                       const char *algorithm)
+{
+    return alg_in(mpich_algs, sizeof mpich_algs / sizeof mpich_algs[0],
+                  collective, algorithm);
+}
+
+const struct mpich_alg *mpich_alg_two_procs(const char *collective,
+                                            const char *algorithm)
+{
+    return alg_in(mpich_two_procs_algs,
+                  sizeof mpich_two_procs_algs / sizeof mpich_two_procs_algs[0],
+                  collective, algorithm);
 }
 
 int mpich_alg_exists(const struct mpich_coll *c, const char *name)

@@ -4,7 +4,13 @@
  * Numbers from coll_tuned_<coll>_decision.c, v4.1.8 and v5.0.x; the
  * is_segmented column marks the algorithms that take the forced segment size
  * (the others ignore it: coll_tuned_<coll>_intra_do_this); rule_flags and
- * max_requests say what else a rules file must carry to run ours. */
+ * max_requests say what else a rules file must carry to run ours.
+ * OMPI_RULE_REORDERS, from coll_base_reduce.c and coll_base_allreduce.c and
+ * run with a matrix product (tests/mpi/noncommutative_probe.c): reduce 2-5
+ * fold each child into the accumulator as child (op) own, allreduce 4-5
+ * reduce ring blocks in ring order, 7 (6.0) folds rank t into rank 0's as
+ * t (op) 0. Reduce 7 and allreduce 6 run linear for such an operation; 2
+ * (reduce_bcast) runs Open MPI's reduce decision: the file's reduce rules. */
 #include <string.h>
 
 #include "store/libraries.h"
@@ -19,10 +25,10 @@ static const struct ompi_alg ompi_algs[] = {
     {"allreduce", 2, "linear", 1, 401, 0, 0, 0},
     {"allreduce", 2, "reduce_bcast", 2, 401, 0, 0, 0},
     {"allreduce", 2, "recursive_doubling", 3, 401, 0, 0, 0},
-    {"allreduce", 2, "ring", 4, 401, 0, 0, 0},
-    {"allreduce", 2, "segmented_ring", 5, 401, 1, 0, 0},
+    {"allreduce", 2, "ring", 4, 401, 0, OMPI_RULE_REORDERS, 0},
+    {"allreduce", 2, "segmented_ring", 5, 401, 1, OMPI_RULE_REORDERS, 0},
     {"allreduce", 2, "rabenseifner", 6, 401, 0, 0, 0},
-    {"allreduce", 2, "allgather_reduce", 7, 600, 0, 0, 0},
+    {"allreduce", 2, "allgather_reduce", 7, 600, 0, OMPI_RULE_REORDERS, 0},
     {"alltoall", 3, "linear", 1, 401, 0, 0, 0},
     {"alltoall", 3, "pairwise", 2, 401, 0, 0, 0},
     {"alltoall", 3, "bruck", 3, 401, 0, 0, 0},
@@ -47,10 +53,11 @@ static const struct ompi_alg ompi_algs[] = {
     {"gather", 9, "binomial", 2, 401, 0, 0, 0},
     {"gather", 9, "linear_sync", 3, 401, 1, 0, 0},
     {"reduce", 11, "linear", 1, 401, 0, 0, 0},
-    {"reduce", 11, "chain", 2, 401, 1, OMPI_RULE_FANINOUT, 0},
-    {"reduce", 11, "pipeline", 3, 401, 1, 0, 0},
-    {"reduce", 11, "binary", 4, 401, 1, 0, 0},
-    {"reduce", 11, "binomial", 5, 401, 1, 0, 0},
+    {"reduce", 11, "chain", 2, 401, 1, OMPI_RULE_FANINOUT | OMPI_RULE_REORDERS,
+     0},
+    {"reduce", 11, "pipeline", 3, 401, 1, OMPI_RULE_REORDERS, 0},
+    {"reduce", 11, "binary", 4, 401, 1, OMPI_RULE_REORDERS, 0},
+    {"reduce", 11, "binomial", 5, 401, 1, OMPI_RULE_REORDERS, 0},
     {"reduce", 11, "in_order_binary", 6, 401, 1, 0, 0},
     {"reduce", 11, "rabenseifner", 7, 401, 0, 0, 0},
     {"scatter", 15, "linear", 1, 401, 0, 0, 0},

@@ -42,6 +42,7 @@ struct rule_set {
 /* Maps one optimal row to a rule: fills r (and r->msg_min with the library's
  * key for m->msg_bytes). Returns 0 when mapped; 1 when the method has no
  * counterpart, with why filled and r set to the library's own decision;
+ * 2 when r holds another method than the row's, why saying which and why;
  * -1 when the collective has none, with why filled. */
 typedef int (*rule_map_fn)(const struct measurement *m,
                            const struct export_context *ctx, struct rule *r,

@@ -113,6 +113,7 @@ int main(int argc, char **argv)
                 MPI_Error_class(rc, &cls);
             }
             printf("%d %s %d %d\n", rank, probes[p].name, count, cls);
+            fflush(stdout); /* the tests read the calls before an abort */
             if (is_barrier) {
                 break;
             }

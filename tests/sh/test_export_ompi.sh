@@ -14,8 +14,10 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 mkdir -p "$tmp/run"
 cp tests/export/optimal.csv "$tmp/run/"
-build/autotune export -r "$tmp/run" --format ompi -o "$tmp/rules.conf" \
-    2> "$tmp/warn" || fail "export ompi"
+# --assume-commutative: the reduce and allreduce rows as tuned (the probe
+# sums; test_export_noncommutative.sh checks the order-keeping default).
+build/autotune export -r "$tmp/run" --format ompi --assume-commutative \
+    -o "$tmp/rules.conf" 2> "$tmp/warn" || fail "export ompi"
 cat "$tmp/warn"
 # The rows Open MPI 4.1 cannot run are named with their line, and only those.
 for want in "optimal.csv:7: allreduce P=2 m=1024: allgather_reduce/0" \
@@ -98,7 +100,8 @@ timeout 300 mpirun -np 2 --oversubscribe build/autotune -c "$tmp/t.cfg" > "$tmp/
     fail "sweep: $(tail -3 "$tmp/sweep.out")"
 build/autotune export -r "$tmp/sweep" --format ompi -o "$tmp/sweep.conf" 2> "$tmp/sweep.warn" ||
     fail "export of the sweep: $(cat "$tmp/sweep.warn")"
-[ -s "$tmp/sweep.warn" ] && fail "export of the sweep warned: $(cat "$tmp/sweep.warn")"
+grep -v "^note: Open MPI chooses and splits a bcast" "$tmp/sweep.warn" | grep -q . &&
+    fail "export of the sweep warned: $(cat "$tmp/sweep.warn")"
 grep -Eq '^0 2 2 (0|8192) ' "$tmp/sweep.conf" || fail "chain rule without fan-out 2: $(grep '^0 ' "$tmp/sweep.conf")"
 # This machine's release, if older than 4.1.8, ignores ompi-v2 files: said.
 build/autotune export -r "$tmp/sweep" --format ompi-v2 -o "$tmp/sweep.v2" 2> "$tmp/v2.warn" ||

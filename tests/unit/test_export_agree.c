@@ -43,7 +43,9 @@ static const char *expect_mpich(const char *coll, const char *alg, int seg,
 {
     const struct mpich_coll *c = mpich_coll_of(coll);
     const struct mpich_alg *a = mpich_alg_find(coll, alg);
+    a = a ? a : mpich_alg_two_procs(coll, alg);
     if (!a || seg > 0 || strcmp(alg, STORE_DEFAULT_ALGORITHM) == 0 ||
+        ((a->restrictions & MPICH_TWO_PROCS) && call->procs != 2) ||
         ((a->restrictions & MPICH_POW2_PROCS) &&
          !mpich_eval_is_pow2(call->procs)) ||
         ((a->restrictions & MPICH_COUNT_GE_POF2) &&
