@@ -168,6 +168,11 @@ static const struct cli_option export_options[] = {
      "the format: csv, json, ompi, ompi-v2, ompi-json, mpich, dec"},
     {"-o", "FILE", CLI_TEXT, offsetof(struct export_args, out_path), 0, 0, NULL,
      NULL, false, false, "write to FILE (default: stdout)"},
+    {"--assume-commutative", NULL, CLI_FLAG,
+     offsetof(struct export_args, assume_commutative), 0, 0, NULL, NULL, false,
+     false,
+     "Open MPI formats: reduce and allreduce rules as tuned, even where they "
+     "reorder operands (for programs whose reductions all commute)"},
 };
 
 static const struct cli_spec export_cli = {
