@@ -8,6 +8,7 @@
 
 #include "autotune/decision_cli.h"
 #include "decision/decision.h"
+#include "store/rundir.h"
 
 #define MAX_COLLS 16
 /* The defaults of tree -r and quadtree: the settings of the least held-out
@@ -192,6 +193,16 @@ static int parse_args(int argc, char **argv, const char *usage,
     if (!a->run) {
         fprintf(stderr, "autotune %s: -r RUN is required\n%s", a->cmd, usage);
         return -1;
+    }
+    /* -o STEM: none of the files it names may be one of a run's own. */
+    static const char *const suffixes[] = {".dec",    ".c",     "-table.c",
+                                           "-tree.c", ".names", ".data"};
+    for (size_t k = 0; a->stem && k < sizeof suffixes / sizeof *suffixes; k++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s%s", a->stem, suffixes[k]);
+        if (rundir_check_output(a->cmd, a->run, path) != 0) {
+            return -1;
+        }
     }
     return 0;
 }

@@ -2,6 +2,7 @@
  * from the journal or has the point's ranks time the method. Invariant: a
  * result is in the journal, on disk, before the search sees it. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -518,6 +519,14 @@ static int controller_setup(const char *config_path, int is_fresh,
         config_free(c);
         return -1;
     }
+    /* How many points the grid has, for the offline commands to say how
+     * much of an unfinished run is done. */
+    if (journal_append_grid(*journal, grid_points(c)) != 0) {
+        journal_close(*journal);
+        rundir_lock_close(*lock);
+        config_free(c);
+        return -1;
+    }
     /* The profile, for `report` to say what share of the application's
      * collective time the run covers. */
     if (c->profile &&
@@ -529,6 +538,53 @@ static int controller_setup(const char *config_path, int is_fresh,
         return -1;
     }
     return 0;
+}
+
+/* Ctrl-C (SIGINT) or a kill (SIGTERM) ends the sweep at once, as kill -9
+ * would, and that is safe: every record is on disk before it is used and
+ * a torn last line is dropped on resume. Rank 0 says one line instead of
+ * the MPI library's or SimGrid's text; a signal-safe write, so the number
+ * is kept ready. */
+static volatile sig_atomic_t interrupt_points_done;
+
+static void on_interrupt(int sig)
+{
+    static const char head[] = "autotune: interrupted: ",
+                      tail[] = " points done; the same command resumes\n";
+    char line[sizeof head + sizeof tail + 24], digits[24];
+    size_t n = 0, k = 0;
+    long v = interrupt_points_done;
+    do {
+        digits[k++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v > 0 && k < sizeof digits);
+    for (size_t i = 0; i + 1 < sizeof head; i++) {
+        line[n++] = head[i];
+    }
+    while (k > 0) {
+        line[n++] = digits[--k];
+    }
+    for (size_t i = 0; i + 1 < sizeof tail; i++) {
+        line[n++] = tail[i];
+    }
+    if (write(STDERR_FILENO, line, n) < 0) {
+        n = 0; /* nothing more to do: the process ends */
+    }
+    _exit(128 + sig);
+}
+
+/* Rank 0 only: under SMPI the ranks share one process, whose handler is
+ * the last one set; under mpirun the other ranks end as the library
+ * ends them. */
+static void catch_interrupts(const struct journal *j)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    interrupt_points_done = (sig_atomic_t)journal_point_count(j);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 }
 
 struct grid_results {
@@ -558,16 +614,12 @@ static int finish_point(struct sweep *s, const struct search_point *point,
     snprintf(done.algorithm, sizeof done.algorithm, "%s",
              coll->algs[m->alg].name);
     done.segment_bytes = m->seg_bytes;
-    const struct measurement *chosen =
-        journal_find(s->journal, coll->name, point->procs, point->msg_bytes,
-                     done.algorithm, done.segment_bytes);
-    const struct measurement *library =
-        journal_find(s->journal, coll->name, point->procs, point->msg_bytes,
-                     STORE_DEFAULT_ALGORITHM, 0);
     /* The journal keeps the strategy's choice; the optimal table gives
      * the point to the library where its default was measured faster. */
-    out->optimal[out->n_optimal++] =
-        table_is_default_faster(chosen, library) ? *library : *chosen;
+    if (table_point_optimum(s->journal, &done, &out->optimal[out->n_optimal]) ==
+        0) {
+        out->n_optimal++;
+    }
     return journal_append_point(s->journal, &done);
 }
 
@@ -647,6 +699,7 @@ static int sweep_point(struct point_walk *w, int procs, long msg_bytes,
     }
     if (rc == 0) {
         rc = finish_point(s, &point, best, w->out);
+        interrupt_points_done = (sig_atomic_t)journal_point_count(s->journal);
     }
     progress_point_done(w->progress, s->point_measured);
     *chosen = best >= 0 ? methods[best] : (struct search_method){-1, 0};
@@ -986,6 +1039,7 @@ int sweep_main(const char *config_path, int is_fresh)
         status = worker_loop(&s);
         goto done;
     }
+    catch_interrupts(s.journal);
     results.optimal =
         calloc((size_t)grid_points(&cfg), sizeof *results.optimal);
     int rc = results.optimal ? controller_loop(&s, &results) : -1;

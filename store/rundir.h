@@ -20,6 +20,16 @@
 #define RUNDIR_MODEL "model.csv"
 #define RUNDIR_PREDICTED "predicted.csv"
 
+/* Before a command writes a file a user named (export -o, report --html,
+ * tree -o, predict -o): fails with one line, "autotune COMMAND: PATH: ...",
+ * when writing path would replace one of a run directory's own files (the
+ * journal, the tables, the calibration, the profile, the lock: the names
+ * above). It compares by identity: path is any of run's own files, by any
+ * name or link; or path (existing or not) lies in run, or in any run
+ * directory (one holding a journal), under one of those names. The caller
+ * writes nothing and exits 2 (a usage error). */
+int rundir_check_output(const char *command, const char *run, const char *path);
+
 /* dir/name into buf; fails with one line when it does not fit. */
 int rundir_path(char *buf, size_t size, const char *dir, const char *name);
 
