@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "autotune/baseline.h"
@@ -546,6 +547,8 @@ static int controller_setup(const char *config_path, int is_fresh,
  * the MPI library's or SimGrid's text; a signal-safe write, so the number
  * is kept ready. */
 static volatile sig_atomic_t interrupt_points_done;
+static char interrupt_lock[4096]; /* the run's lock, removed on the way out */
+static volatile sig_atomic_t interrupt_is_quiet; /* not rank 0 */
 
 static void on_interrupt(int sig)
 {
@@ -567,22 +570,37 @@ static void on_interrupt(int sig)
     for (size_t i = 0; i + 1 < sizeof tail; i++) {
         line[n++] = tail[i];
     }
-    if (write(STDERR_FILENO, line, n) < 0) {
+    if (!interrupt_is_quiet && write(STDERR_FILENO, line, n) < 0) {
         n = 0; /* nothing more to do: the process ends */
     }
+    if (interrupt_lock[0]) {
+        unlink(interrupt_lock);
+    }
+#ifndef SMPI_H
+    /* mpirun forwards the line while the job lives: a moment for it, every
+     * rank (mpirun's SIGKILL follows its SIGTERM by a second). */
+    struct timespec moment = {0, 200000000};
+    nanosleep(&moment, NULL);
+#endif
     _exit(128 + sig);
 }
 
-/* Rank 0 only: under SMPI the ranks share one process, whose handler is
- * the last one set; under mpirun the other ranks end as the library
- * ends them. */
-static void catch_interrupts(const struct journal *j)
+/* Rank 0 with its journal and lock; under mpirun the other ranks too,
+ * quietly (j and lock NULL); not under SMPI, whose ranks share one
+ * process and its handler, the last one set. */
+static void catch_interrupts(const struct journal *j,
+                             const struct rundir_lock *lock)
 {
+    interrupt_is_quiet = !j;
+    snprintf(interrupt_lock, sizeof interrupt_lock, "%s",
+             lock ? rundir_lock_path(lock) : "");
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_interrupt;
-    sigemptyset(&sa.sa_mask);
-    interrupt_points_done = (sig_atomic_t)journal_point_count(j);
+    sigemptyset(&sa.sa_mask); /* one line when both come (smpirun's TERM) */
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    interrupt_points_done = j ? (sig_atomic_t)journal_point_count(j) : 0;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 }
@@ -1036,10 +1054,13 @@ int sweep_main(const char *config_path, int is_fresh)
     measure_settle(s.world);
 
     if (rank != 0) {
+#ifndef SMPI_H
+        catch_interrupts(NULL, NULL);
+#endif
         status = worker_loop(&s);
         goto done;
     }
-    catch_interrupts(s.journal);
+    catch_interrupts(s.journal, lock);
     results.optimal =
         calloc((size_t)grid_points(&cfg), sizeof *results.optimal);
     int rc = results.optimal ? controller_loop(&s, &results) : -1;
@@ -1073,6 +1094,7 @@ int sweep_main(const char *config_path, int is_fresh)
     }
 done:
     if (rank == 0 && is_setup) {
+        interrupt_lock[0] = '\0'; /* from here on, not ours to remove */
         journal_close(s.journal);
         rundir_lock_close(lock);
         config_free(&cfg);

@@ -357,6 +357,11 @@ void rundir_lock_close(struct rundir_lock *lock)
     free(lock);
 }
 
+const char *rundir_lock_path(const struct rundir_lock *lock)
+{
+    return lock->path;
+}
+
 /* What --fresh moves: the files a sweep and the offline commands write in
  * the run directory (or, for `autotune model --fresh`, the model's). */
 static int is_run_file(const char *name, int is_model)

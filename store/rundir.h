@@ -42,6 +42,9 @@ int rundir_path(char *buf, size_t size, const char *dir, const char *name);
 struct rundir_lock;
 int rundir_lock_open(const char *dir, struct rundir_lock **out);
 void rundir_lock_close(struct rundir_lock *lock);
+/* The lock file's path (borrowed), for a process ending on a signal to
+ * remove it. */
+const char *rundir_lock_path(const struct rundir_lock *lock);
 /* --fresh: moves the previous sweep's journal, tables and decisions to
  * DIR/old/N/ (N one more than the highest there), so that DIR/old/N is a run
  * directory of its own; nothing is deleted. Call it holding the lock. */
