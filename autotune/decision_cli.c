@@ -9,6 +9,7 @@
 
 #include "autotune/decision_cli.h"
 #include "decision/decision.h"
+#include "store/rundir.h"
 
 #define MAX_COLLS 16
 /* The defaults of tree -r and quadtree: the settings of the least held-out
@@ -212,7 +213,20 @@ const struct cli_spec quadtree_cli = {
 static int parse_args(int argc, char **argv, const struct cli_spec *spec,
                       struct run_args *a)
 {
-    return cli_parse(spec, argc, argv, a, stderr) == CLI_OK ? 0 : -1;
+    if (cli_parse(spec, argc, argv, a, stderr) != CLI_OK) {
+        return -1;
+    }
+    /* -o STEM: none of the files it names may be one of a run's own. */
+    static const char *const suffixes[] = {".dec",    ".c",     "-table.c",
+                                           "-tree.c", ".names", ".data"};
+    for (size_t k = 0; a->stem && k < sizeof suffixes / sizeof *suffixes; k++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s%s", a->stem, suffixes[k]);
+        if (rundir_check_output(a->cmd, a->run, path) != 0) {
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* ---- scoring ---- */

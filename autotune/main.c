@@ -203,6 +203,9 @@ static int cmd_export(int argc, char **argv)
                 "reorder operands)\n",
                 format->name);
     }
+    if (out_path && rundir_check_output("export", run, out_path) != 0) {
+        return 2;
+    }
     char path[4096], library[128], backend[32];
     struct measurement *rows = NULL;
     struct export_context ctx;

@@ -12,6 +12,7 @@
 #include "autotune/report_cli.h"
 #include "collectives/collectives.h"
 #include "report/report.h"
+#include "store/rundir.h"
 #include "store/tables.h"
 #include "tune/baseline.h"
 
@@ -133,6 +134,9 @@ int report_cli_main(int argc, char **argv)
     }
     if (points && !html) {
         fprintf(stderr, "autotune report: --points goes with --html\n");
+        return 2;
+    }
+    if (html && rundir_check_output("report", run, html) != 0) {
         return 2;
     }
     struct report_point *pts = NULL;

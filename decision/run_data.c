@@ -2,6 +2,7 @@
  * of optima from optimal.csv and every method's time from measurements.csv,
  * which is what penalties ([Pjesivac-Grbovic 2006], eq. 6) are computed
  * against. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -243,25 +244,25 @@ int run_data_load_with_journal(const char *run_dir,
                                const char *const *collectives, int n,
                                struct run_data **out)
 {
-    char opt_path[4096], meas_path[4096];
-    struct measurement *opt = NULL, *meas = NULL;
-    size_t n_opt = 0, n_meas = 0;
+    struct run_tables t = {0};
     int rc = -1;
     struct run_data *r = calloc(1, sizeof *r);
     *out = NULL;
-    snprintf(opt_path, sizeof opt_path, "%s/optimal.csv", run_dir);
-    snprintf(meas_path, sizeof meas_path, "%s/measurements.csv", run_dir);
     if (!r) {
         fprintf(stderr, "%s: out of memory\n", run_dir);
         goto done;
     }
-    if (table_read_optimal(opt_path, &opt, &n_opt) ||
-        table_read_measurements(meas_path, &meas, &n_meas) ||
-        table_check_journal(journal,
-                            (struct table_rows[]){{opt_path, opt, n_opt},
-                                                  {meas_path, meas, n_meas}},
-                            2) ||
-        select_grids(r, opt_path, opt, n_opt, collectives, n)) {
+    if (table_read_run_tables(run_dir, journal, NULL, &t) != 0) {
+        goto done;
+    }
+    if (!t.has_measured) {
+        fprintf(stderr, "%s: %s\n", t.measured_path, strerror(ENOENT));
+        goto done;
+    }
+    struct measurement *opt = t.optimal, *meas = t.measured;
+    size_t n_opt = t.n_optimal, n_meas = t.n_measured;
+    const char *opt_path = t.optimal_path, *meas_path = t.measured_path;
+    if (select_grids(r, opt_path, opt, n_opt, collectives, n)) {
         goto done;
     }
     const char *fanout =
@@ -343,8 +344,7 @@ int run_data_load_with_journal(const char *run_dir,
     r = NULL;
     rc = 0;
 done:
-    free(opt);
-    free(meas);
+    table_run_tables_free(&t);
     run_data_destroy(r);
     return rc;
 }

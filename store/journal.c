@@ -36,6 +36,7 @@ struct journal {
     size_t n_slots;
     struct point_result *points;
     size_t n_points, cap_points;
+    long grid_points; /* the last grid record's; 0: none */
 };
 
 uint32_t journal_crc32(const char *data, size_t n)
@@ -435,6 +436,8 @@ static int load_lines(struct journal *j, FILE *f, long *valid_bytes)
         } else if (strncmp(payload, "settings", 8) == 0) {
             fprintf(stderr, "%s:%d: a second settings line, skipped\n", j->path,
                     lineno);
+        } else if (strncmp(payload, "grid ", 5) == 0) {
+            j->grid_points = atol(payload + 5);
         } else if (payload[0] == 'p' && parse_point(payload, &point) == 0) {
             is_out_of_memory = points_add(j, &point) != 0;
         } else if (parse_record(payload, &m) == 0) {
@@ -651,6 +654,25 @@ int journal_append_point(struct journal *j, const struct point_result *p)
         return -1;
     }
     return points_add(j, p);
+}
+
+int journal_append_grid(struct journal *j, long points)
+{
+    char payload[64];
+    if (j->grid_points == points) {
+        return 0;
+    }
+    snprintf(payload, sizeof payload, "grid %ld", points);
+    if (write_line(j, payload) != 0) {
+        return -1;
+    }
+    j->grid_points = points;
+    return 0;
+}
+
+long journal_grid_points(const struct journal *j)
+{
+    return j->grid_points;
 }
 
 size_t journal_point_count(const struct journal *j)

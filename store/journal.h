@@ -86,6 +86,11 @@ const struct point_result *journal_find_point(const struct journal *j,
 /* Records that a strategy completed a point (once per point and strategy). */
 int journal_append_point(struct journal *j, const struct point_result *p);
 size_t journal_point_count(const struct journal *j);
+/* The number of points of the sweep's grid, recorded when it starts (again
+ * when a resume's grid differs), so that a command reading an unfinished
+ * run can say how much is done; 0 for a journal written before it was. */
+int journal_append_grid(struct journal *j, long points);
+long journal_grid_points(const struct journal *j);
 const struct point_result *journal_point(const struct journal *j, size_t i);
 size_t journal_count(const struct journal *j);
 /* Records in the order they were appended (borrowed). */

@@ -38,6 +38,97 @@ int rundir_path(char *buf, size_t size, const char *dir, const char *name)
     return 0;
 }
 
+/* A run directory's own files, which no command writes over (the sweep,
+ * compare and predict write theirs by their own names), and what each is. */
+static const struct {
+    const char *name, *what;
+} own_files[] = {
+    {RUNDIR_JOURNAL, "journal (the only copy of its measurements)"},
+    {RUNDIR_MEASUREMENTS, "measurements table"},
+    {RUNDIR_OPTIMAL, "optimal-method table"},
+    {RUNDIR_SPEEDUP, "speedup table"},
+    {RUNDIR_COMPARE, "comparison of the search strategies"},
+    {RUNDIR_GRID, "comparison of the grids"},
+    {RUNDIR_LOCK, "lock"},
+    {RUNDIR_PROFILE, "copy of the profile it was swept for"},
+    {RUNDIR_MODEL_JOURNAL,
+     "calibration journal (the only copy of those measurements)"},
+    {RUNDIR_MODEL, "calibration"},
+    {RUNDIR_PREDICTED, "predicted times"},
+};
+#define N_OWN_FILES (sizeof own_files / sizeof own_files[0])
+
+static int same_inode(const struct stat *a, const struct stat *b)
+{
+    return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* The own file named base, or -1. */
+static int own_file_named(const char *base)
+{
+    for (size_t i = 0; i < N_OWN_FILES; i++) {
+        if (strcmp(base, own_files[i].name) == 0) {
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+/* 1 when dir is run itself, 2 when it is another run directory (it holds
+ * a journal), else 0. */
+static int run_dir_kind(const char *dir, const char *run)
+{
+    char journal[PATH_BYTES];
+    struct stat a, b;
+    if (run && stat(dir, &a) == 0 && stat(run, &b) == 0 && same_inode(&a, &b)) {
+        return 1;
+    }
+    for (int k = 0; k < 2; k++) {
+        if (rundir_path(journal, sizeof journal, dir,
+                        k ? RUNDIR_MODEL_JOURNAL : RUNDIR_JOURNAL) == 0 &&
+            access(journal, F_OK) == 0) {
+            return 2;
+        }
+    }
+    return 0;
+}
+
+int rundir_check_output(const char *command, const char *run, const char *path)
+{
+    char file[PATH_BYTES], where[PATH_BYTES], dir[PATH_BYTES];
+    struct stat out, st;
+    const char *owner = run;
+    int hit = -1, exists = stat(path, &out) == 0;
+    for (size_t i = 0; exists && run && i < N_OWN_FILES && hit < 0; i++) {
+        if (rundir_path(file, sizeof file, run, own_files[i].name) == 0 &&
+            stat(file, &st) == 0 && same_inode(&st, &out)) {
+            hit = (int)i;
+        }
+    }
+    /* Not yet there (or another run's): its name in its directory. */
+    if (hit < 0 && snprintf(where, sizeof where, "%s", path) < PATH_BYTES) {
+        char *slash = strrchr(where, '/');
+        const char *base = slash ? slash + 1 : where;
+        snprintf(dir, sizeof dir, "%.*s",
+                 slash ? (slash == where ? 1 : (int)(slash - where)) : 1,
+                 slash ? where : ".");
+        int i = own_file_named(base),
+            kind = i >= 0 ? run_dir_kind(dir, run) : 0;
+        if (kind > 0) {
+            hit = i;
+            owner = kind == 1 ? run : dir;
+        }
+    }
+    if (hit < 0) {
+        return 0;
+    }
+    fprintf(stderr,
+            "autotune %s: %s: it is %s's %s; no command writes over a run "
+            "directory's own files (name another output)\n",
+            command, path, owner, own_files[hit].what);
+    return -1;
+}
+
 static void this_host(char *host)
 {
     if (gethostname(host, HOST_BYTES) != 0) {
@@ -264,6 +355,11 @@ void rundir_lock_close(struct rundir_lock *lock)
     close(lock->fd);
     free(lock->path);
     free(lock);
+}
+
+const char *rundir_lock_path(const struct rundir_lock *lock)
+{
+    return lock->path;
 }
 
 /* What --fresh moves: the files a sweep and the offline commands write in

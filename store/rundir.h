@@ -20,6 +20,16 @@
 #define RUNDIR_MODEL "model.csv"
 #define RUNDIR_PREDICTED "predicted.csv"
 
+/* Before a command writes a file a user named (export -o, report --html,
+ * tree -o, predict -o): fails with one line, "autotune COMMAND: PATH: ...",
+ * when writing path would replace one of a run directory's own files (the
+ * journal, the tables, the calibration, the profile, the lock: the names
+ * above). It compares by identity: path is any of run's own files, by any
+ * name or link; or path (existing or not) lies in run, or in any run
+ * directory (one holding a journal), under one of those names. The caller
+ * writes nothing and exits 2 (a usage error). */
+int rundir_check_output(const char *command, const char *run, const char *path);
+
 /* dir/name into buf; fails with one line when it does not fit. */
 int rundir_path(char *buf, size_t size, const char *dir, const char *name);
 
@@ -32,6 +42,9 @@ int rundir_path(char *buf, size_t size, const char *dir, const char *name);
 struct rundir_lock;
 int rundir_lock_open(const char *dir, struct rundir_lock **out);
 void rundir_lock_close(struct rundir_lock *lock);
+/* The lock file's path (borrowed), for a process ending on a signal to
+ * remove it. */
+const char *rundir_lock_path(const struct rundir_lock *lock);
 /* --fresh: moves the previous sweep's journal, tables and decisions to
  * DIR/old/N/ (N one more than the highest there), so that DIR/old/N is a run
  * directory of its own; nothing is deleted. Call it holding the lock. */

@@ -17,6 +17,8 @@
     "median_us,min_us,max_us,sd_us,cost_s"
 #define OPTIMAL_HEADER                                                         \
     "collective,procs,msg_bytes,algorithm,segment_bytes,time_us"
+#define PREDICTED_HEADER                                                       \
+    "collective,procs,msg_bytes,algorithm,segment_bytes,predicted_us"
 /* The column of an adaptive grid's table: 1 measured, 0 inferred. */
 #define OPTIMAL_MARK ",measured"
 
@@ -186,6 +188,20 @@ static int parse_measurement_row(const char *line, struct measurement *m)
     return 0;
 }
 
+/* A predicted.csv row: the prediction is every time of the row. */
+static int parse_predicted_row(const char *line, struct measurement *m)
+{
+    int used = 0;
+    if (sscanf(line, "%31[^,],%d,%ld,%31[^,],%d,%lf%n", m->collective,
+               &m->procs, &m->msg_bytes, m->algorithm, &m->segment_bytes,
+               &m->mean_us, &used) != 6 ||
+        line[used] != '\0') {
+        return -1;
+    }
+    m->median_us = m->min_us = m->max_us = m->mean_us;
+    return 0;
+}
+
 /* Reads a table whose first line is header and whose rows parse_row reads;
  * every row read is an applicable measurement. */
 static int read_table(const char *path, const char *header, const char *what,
@@ -251,6 +267,12 @@ int table_read_optimal(const char *path, struct measurement **rows, size_t *n)
 {
     return read_table(path, OPTIMAL_HEADER, "an optimal-method table",
                       parse_optimal_row, rows, n);
+}
+
+int table_read_predicted(const char *path, struct measurement **rows, size_t *n)
+{
+    return read_table(path, PREDICTED_HEADER, "a predicted-times table",
+                      parse_predicted_row, rows, n);
 }
 
 bool table_is_default_faster(const struct measurement *optimum,

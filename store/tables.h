@@ -63,6 +63,40 @@ void table_note_unchecked(const char *run);
 /* table_check_rows of each table, in order, against j (NULL: none). */
 int table_check_journal(const struct journal *j,
                         const struct table_rows *tables, int n_tables);
+/* The optimal row of a point a search completed (a point record of j):
+ * the chosen method's record, or the library default's where that was
+ * measured faster. -1 when the point has none (nothing could run there).
+ * The sweep's tables and the offline commands' reading of an unfinished
+ * run both take a point's optimum from here. */
+int table_point_optimum(const struct journal *j, const struct point_result *p,
+                        struct measurement *out);
+/* A run directory's tables as the offline commands read them: optimal.csv
+ * and measurements.csv when the sweep wrote them (checked against journal,
+ * as table_check_journal does); when it has not (interrupted: no
+ * optimal.csv yet), the points its journal says are done, built as the
+ * sweep builds them, with one line on stderr saying how many of the grid's
+ * points are done; in a directory holding only the model's predictions
+ * (predicted.csv, `autotune predict -o`), those, every row reps 0. Tables
+ * of predictions are is_predicted and said so on stderr, as are the
+ * optimal.csv and measurements.csv an older `predict -o` wrote (every
+ * measurement reps 0, no journal). command names the caller in those
+ * lines (NULL: none). Free with table_run_tables_free. */
+struct run_tables {
+    struct measurement *optimal, *measured;
+    size_t n_optimal, n_measured;
+    bool has_measured; /* a measurements table, or the journal's records */
+    bool is_partial;   /* from the journal of an unfinished sweep */
+    bool is_predicted; /* the model's times, nothing measured */
+    char optimal_path[4096], measured_path[4096]; /* what lines name */
+};
+int table_read_run_tables(const char *run, const struct journal *journal,
+                          const char *command, struct run_tables *out);
+void table_run_tables_free(struct run_tables *t);
+/* Reads a predicted.csv (`autotune predict`) as measurements of reps 0,
+ * every time the predicted one. */
+int table_read_predicted(const char *path, struct measurement **rows,
+                         size_t *n);
+
 /* Reads RUN/optimal.csv for the offline command `command` (with the rule
  * above applied from RUN/measurements.csv when it is there), both checked
  * against journal (table_load_run_journal's); when the run has none yet,

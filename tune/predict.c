@@ -309,49 +309,25 @@ static void print_guided(const struct predictions *ps, double calibration_s)
     }
 }
 
-/* The predicted optimum per point into DIR/optimal.csv, and every
- * prediction into DIR/measurements.csv (reps 0, cost 0: nothing was run),
- * so that tree, quadtree and export read DIR like a run. */
+/* Points never measured into DIR/predicted.csv, under its own name:
+ * tree, quadtree, export and report read DIR as the model's predictions
+ * and say so (store/run_tables.c), never as measurements. */
 static int write_predicted_run(const char *dir, const struct predictions *ps)
 {
-    struct measurement *rows = malloc((ps->n + 1) * sizeof *rows);
-    struct measurement *opt = malloc((ps->n + 1) * sizeof *opt);
-    size_t n_opt = 0;
     char path[4096];
-    int rc = -1;
-    if (!rows || !opt) {
-        fprintf(stderr, "autotune predict: out of memory\n");
-        goto done;
-    }
+    size_t n_points = 0;
     for (size_t i = 0; i < ps->n; i++) {
-        rows[i] = ps->items[i].row;
-        rows[i].mean_us = rows[i].median_us = rows[i].min_us = rows[i].max_us =
-            ps->items[i].predicted_us;
-        rows[i].sd_us = 0;
-        rows[i].reps = 0;
-        rows[i].cost_s = 0;
-        if (n_opt > 0 && same_point(&opt[n_opt - 1], &rows[i])) {
-            if (rows[i].mean_us < opt[n_opt - 1].mean_us) {
-                opt[n_opt - 1] = rows[i];
-            }
-        } else {
-            opt[n_opt++] = rows[i];
-        }
+        n_points +=
+            i == 0 || !same_point(&ps->items[i - 1].row, &ps->items[i].row);
     }
     if (store_make_dir(dir) != 0 ||
-        rundir_path(path, sizeof path, dir, RUNDIR_MEASUREMENTS) != 0 ||
-        table_write_measurements(path, rows, ps->n) != 0 ||
-        rundir_path(path, sizeof path, dir, RUNDIR_OPTIMAL) != 0 ||
-        table_write_optimal(path, opt, n_opt) != 0) {
-        goto done;
+        rundir_path(path, sizeof path, dir, RUNDIR_PREDICTED) != 0 ||
+        store_write_file(path, write_predicted, ps) != 0) {
+        return -1;
     }
-    printf("predicted tables (nothing measured) in %s: %zu points\n", dir,
-           n_opt);
-    rc = 0;
-done:
-    free(rows);
-    free(opt);
-    return rc;
+    printf("predicted times (nothing measured) in %s: %zu points\n", path,
+           n_points);
+    return 0;
 }
 
 int predict_run(const struct predict_request *req)
@@ -361,6 +337,13 @@ int predict_run(const struct predict_request *req)
                *segs_text = req->segs_text, *colls_text = req->colls_text,
                *out_dir = req->out_dir;
     char path[4096], model_default[4096];
+    /* Checked before anything is written: -o DIR never names a run's own
+     * files (`-o RUN` would replace RUN/predicted.csv). */
+    if (out_dir &&
+        (rundir_path(path, sizeof path, out_dir, RUNDIR_PREDICTED) != 0 ||
+         rundir_check_output("predict", run, path) != 0)) {
+        return 2;
+    }
     struct model_params *params = NULL;
     struct measurement *rows = NULL;
     struct journal *j = NULL;

@@ -2,9 +2,11 @@
  * from the journal or has the point's ranks time the method. Invariant: a
  * result is in the journal, on disk, before the search sees it. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "model/model.h"
@@ -518,6 +520,14 @@ static int controller_setup(const char *config_path, int is_fresh,
         config_free(c);
         return -1;
     }
+    /* How many points the grid has, for the offline commands to say how
+     * much of an unfinished run is done. */
+    if (journal_append_grid(*journal, grid_points(c)) != 0) {
+        journal_close(*journal);
+        rundir_lock_close(*lock);
+        config_free(c);
+        return -1;
+    }
     /* The profile, for `report` to say what share of the application's
      * collective time the run covers. */
     if (c->profile &&
@@ -529,6 +539,70 @@ static int controller_setup(const char *config_path, int is_fresh,
         return -1;
     }
     return 0;
+}
+
+/* Ctrl-C (SIGINT) or a kill (SIGTERM) ends the sweep at once, as kill -9
+ * would, and that is safe: every record is on disk before it is used and
+ * a torn last line is dropped on resume. Rank 0 says one line instead of
+ * the MPI library's or SimGrid's text; a signal-safe write, so the number
+ * is kept ready. */
+static volatile sig_atomic_t interrupt_points_done;
+static char interrupt_lock[4096]; /* the run's lock, removed on the way out */
+static volatile sig_atomic_t interrupt_is_quiet; /* not rank 0 */
+
+static void on_interrupt(int sig)
+{
+    static const char head[] = "autotune: interrupted: ",
+                      tail[] = " points done; the same command resumes\n";
+    char line[sizeof head + sizeof tail + 24], digits[24];
+    size_t n = 0, k = 0;
+    long v = interrupt_points_done;
+    do {
+        digits[k++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v > 0 && k < sizeof digits);
+    for (size_t i = 0; i + 1 < sizeof head; i++) {
+        line[n++] = head[i];
+    }
+    while (k > 0) {
+        line[n++] = digits[--k];
+    }
+    for (size_t i = 0; i + 1 < sizeof tail; i++) {
+        line[n++] = tail[i];
+    }
+    if (!interrupt_is_quiet && write(STDERR_FILENO, line, n) < 0) {
+        n = 0; /* nothing more to do: the process ends */
+    }
+    if (interrupt_lock[0]) {
+        unlink(interrupt_lock);
+    }
+#ifndef SMPI_H
+    /* mpirun forwards the line while the job lives: a moment for it, every
+     * rank (mpirun's SIGKILL follows its SIGTERM by a second). */
+    struct timespec moment = {0, 200000000};
+    nanosleep(&moment, NULL);
+#endif
+    _exit(128 + sig);
+}
+
+/* Rank 0 with its journal and lock; under mpirun the other ranks too,
+ * quietly (j and lock NULL); not under SMPI, whose ranks share one
+ * process and its handler, the last one set. */
+static void catch_interrupts(const struct journal *j,
+                             const struct rundir_lock *lock)
+{
+    interrupt_is_quiet = !j;
+    snprintf(interrupt_lock, sizeof interrupt_lock, "%s",
+             lock ? rundir_lock_path(lock) : "");
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask); /* one line when both come (smpirun's TERM) */
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
+    interrupt_points_done = j ? (sig_atomic_t)journal_point_count(j) : 0;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
 }
 
 struct grid_results {
@@ -558,16 +632,12 @@ static int finish_point(struct sweep *s, const struct search_point *point,
     snprintf(done.algorithm, sizeof done.algorithm, "%s",
              coll->algs[m->alg].name);
     done.segment_bytes = m->seg_bytes;
-    const struct measurement *chosen =
-        journal_find(s->journal, coll->name, point->procs, point->msg_bytes,
-                     done.algorithm, done.segment_bytes);
-    const struct measurement *library =
-        journal_find(s->journal, coll->name, point->procs, point->msg_bytes,
-                     STORE_DEFAULT_ALGORITHM, 0);
     /* The journal keeps the strategy's choice; the optimal table gives
      * the point to the library where its default was measured faster. */
-    out->optimal[out->n_optimal++] =
-        table_is_default_faster(chosen, library) ? *library : *chosen;
+    if (table_point_optimum(s->journal, &done, &out->optimal[out->n_optimal]) ==
+        0) {
+        out->n_optimal++;
+    }
     return journal_append_point(s->journal, &done);
 }
 
@@ -647,6 +717,7 @@ static int sweep_point(struct point_walk *w, int procs, long msg_bytes,
     }
     if (rc == 0) {
         rc = finish_point(s, &point, best, w->out);
+        interrupt_points_done = (sig_atomic_t)journal_point_count(s->journal);
     }
     progress_point_done(w->progress, s->point_measured);
     *chosen = best >= 0 ? methods[best] : (struct search_method){-1, 0};
@@ -983,9 +1054,13 @@ int sweep_main(const char *config_path, int is_fresh)
     measure_settle(s.world);
 
     if (rank != 0) {
+#ifndef SMPI_H
+        catch_interrupts(NULL, NULL);
+#endif
         status = worker_loop(&s);
         goto done;
     }
+    catch_interrupts(s.journal, lock);
     results.optimal =
         calloc((size_t)grid_points(&cfg), sizeof *results.optimal);
     int rc = results.optimal ? controller_loop(&s, &results) : -1;
@@ -1019,6 +1094,7 @@ int sweep_main(const char *config_path, int is_fresh)
     }
 done:
     if (rank == 0 && is_setup) {
+        interrupt_lock[0] = '\0'; /* from here on, not ours to remove */
         journal_close(s.journal);
         rundir_lock_close(lock);
         config_free(&cfg);

@@ -37,3 +37,29 @@ kill_at_records() { # JOURNAL N OUT FUNC ARGS...
     wait $pid 2>/dev/null
     records "$journal"
 }
+# Runs FUNC with ARGS as kill_at_records does, but with SIGINT and SIGTERM
+# not ignored (a background job's are) and interrupted with SIGINT to its
+# process group, as a terminal's Ctrl-C is, once JOURNAL holds N records;
+# then checks that the sweep exited non-zero, saying only (progress lines
+# aside) "autotune: interrupted: P points done; the same command resumes",
+# P the points in the journal, and left no lock. Sets interrupted_points
+# to P.
+interrupt_at_records() { # JOURNAL N OUT FUNC ARGS...
+    local journal=$1 n=$2 out=$3 pid rc points
+    shift 3
+    setsid env --default-signal=INT,TERM bash -c \
+        "$(declare -f "$1"); $(declare -p tmp np platform at at_smpi 2>/dev/null); $(printf "%q " "$@")" \
+        > "$out" 2>&1 &
+    pid=$!
+    wait_for_records "$journal" "$n" $pid || fail "the sweep ended before $n records"
+    kill -INT -- -$pid 2>/dev/null
+    wait $pid
+    rc=$?
+    points=$(grep -c '^p ' "$journal")
+    [ "$rc" -ne 0 ] || fail "an interrupted sweep exited 0"
+    tr '\r' '\n' < "$out" | grep -v '^\[autotune\]' | grep -v '^$' > "$out.said"
+    [ "$(cat "$out.said")" = "autotune: interrupted: $points points done; the same command resumes" ] ||
+        fail "not the one line: $(cat "$out.said")"
+    [ -e "$(dirname "$journal")/lock" ] && fail "the interrupted sweep left its lock"
+    interrupted_points=$points
+}

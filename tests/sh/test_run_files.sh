@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# No command writes over a run directory's own files (issue 37, item 3):
+# export -o, report --html, tree -o, quadtree -o and predict -o aimed at
+# each file of a copy of a committed run (journal, tables, calibration,
+# predictions, compare table, lock, profile), by its name, through a
+# symbolic link, a hard link or another spelling of the directory, and at
+# a run file not yet there, each exit 2 with one line naming the path and
+# change nothing. Predicted times go to predicted.csv, and every command
+# reading them says they are predictions.
+set -u
+. "$(dirname "$0")/lib.sh"
+at=${AUTOTUNE:-build/autotune}
+
+run=$tmp/run
+mkdir "$run" "$tmp/out"
+cp results/bench-runs/default-grig/* "$run"/
+cp results/bench-runs/model-grig/model.* "$run"/
+"$at" predict -r "$run" > /dev/null 2>&1 || fail "predict -r RUN"
+"$at" compare -r "$run" > /dev/null 2>&1 || fail "compare -r RUN"
+printf 'host 1\n' > "$run/lock"
+printf 'autotune-profile 1\n' > "$run/profile.prof"
+files="journal measurements.csv optimal.csv speedup.csv compare.csv model.csv model.journal predicted.csv lock profile.prof"
+for f in $files; do
+    [ -s "$run/$f" ] || fail "the copied run has no $f"
+done
+sums() { (cd "$run" && md5sum $files; ls -a); }
+before=$(sums)
+
+# Tries one command that should be refused: exit 2, one line naming PATH,
+# and nothing in the run changed.
+refused() { # PATH COMMAND...
+    local path=$1 rc
+    shift
+    "$@" > "$tmp/out.txt" 2> "$tmp/err.txt"
+    rc=$?
+    [ "$rc" -eq 2 ] || fail "$*: exit $rc, not 2"
+    [ "$(wc -l < "$tmp/err.txt")" -eq 1 ] && grep -qF "$path: it is " "$tmp/err.txt" ||
+        fail "$*: stderr is not one line naming $path: $(cat "$tmp/err.txt")"
+    [ "$(sums)" = "$before" ] || { fail "$*: the run changed"; before=$(sums); }
+}
+
+for f in $files; do
+    ln -sf "$run/$f" "$tmp/out/sym-$f"
+    ln -f "$run/$f" "$tmp/out/hard-$f"
+    for p in "$run/$f" "$tmp/../${tmp##*/}/run/$f" "$tmp/out/sym-$f" "$tmp/out/hard-$f"; do
+        refused "$p" "$at" export -r "$run" --format csv -o "$p"
+        refused "$p" "$at" report -r "$run" --html "$p"
+    done
+    # -o STEM and -o DIR add their own endings: a link with that name.
+    ln -sf "$run/$f" "$tmp/out/stem.dec"
+    refused "$tmp/out/stem.dec" "$at" tree -r "$run" -o "$tmp/out/stem"
+    refused "$tmp/out/stem.dec" "$at" quadtree -r "$run" --collective bcast -o "$tmp/out/stem"
+    mkdir -p "$tmp/out/dir"
+    ln -sf "$run/$f" "$tmp/out/dir/predicted.csv"
+    refused "$tmp/out/dir/predicted.csv" "$at" predict -r "$run" --procs 8 --sizes 1024 -o "$tmp/out/dir"
+done
+refused "$run/predicted.csv" "$at" predict -r "$run" --procs 8 --sizes 1024 -o "$run"
+# A run file not there yet: its name in the run directory.
+refused "$run/grid.csv" "$at" export -r "$run" --format csv -o "$run/grid.csv"
+[ -e "$run/grid.csv" ] && fail "export created RUN/grid.csv"
+# Another run directory's files too (it holds a journal).
+mkdir "$tmp/other"
+cp "$run/journal" "$tmp/other/"
+refused "$tmp/other/optimal.csv" "$at" export -r "$run" --format csv -o "$tmp/other/optimal.csv"
+[ -e "$tmp/other/optimal.csv" ] && fail "export created another run's optimal.csv"
+
+# Outputs beside the run's files are written.
+"$at" export -r "$run" --format csv -o "$run/rules.csv" > /dev/null 2>&1 || fail "export -o RUN/rules.csv"
+cmp -s "$run/rules.csv" "$run/optimal.csv" || fail "export -o RUN/rules.csv: not the optimal table"
+rm -f "$run/lock"
+"$at" tree -r "$run" > /dev/null 2>&1 && [ -s "$run/tree.dec" ] || fail "tree -r RUN (default stem)"
+
+# Predictions go to predicted.csv, never to optimal.csv or
+# measurements.csv, and whoever reads them says they are predictions.
+"$at" predict -r "$run" --procs 8,64 --sizes 1,1024 -o "$tmp/pred" > "$tmp/pred.out" 2>&1 ||
+    { cat "$tmp/pred.out"; fail "predict --procs -o DIR"; }
+[ -s "$tmp/pred/predicted.csv" ] || fail "predict -o DIR wrote no predicted.csv"
+[ -e "$tmp/pred/optimal.csv" ] || [ -e "$tmp/pred/measurements.csv" ] &&
+    fail "predict -o DIR wrote tables named as measured ones: $(ls "$tmp/pred")"
+points=$(awk -F, 'NR > 1 { print $1, $2, $3 }' "$tmp/pred/predicted.csv" | sort -u | wc -l)
+[ "$points" -eq 8 ] || fail "predicted.csv: $points points, not 8 (bcast and reduce at 2 x 2)"
+for cmd in "export -r $tmp/pred --format csv" "tree -r $tmp/pred -o $tmp/pt" "report -r $tmp/pred --map bcast"; do
+    $at $cmd > "$tmp/p.out" 2> "$tmp/p.err" || { cat "$tmp/p.err"; fail "$cmd"; }
+    [ -s "$tmp/p.out" ] || fail "$cmd: no output"
+    grep -q "predicted times (autotune predict), not measurements" "$tmp/p.err" ||
+        fail "$cmd does not say the times are predicted: $(cat "$tmp/p.err")"
+done
+# The rows export gives are the least predicted time at each point.
+"$at" export -r "$tmp/pred" --format csv 2> /dev/null | tail -n +2 | sort > "$tmp/exp.csv"
+awk -F, 'NR > 1 { k = $1 "," $2 "," $3; if (!(k in t) || $6 < t[k]) t[k] = $6 }
+    END { for (k in t) print k, t[k] }' "$tmp/pred/predicted.csv" | sort > "$tmp/least.txt"
+awk -F, '{ print $1 "," $2 "," $3, $6 }' "$tmp/exp.csv" | sort > "$tmp/exp.txt"
+[ -s "$tmp/least.txt" ] && cmp -s "$tmp/least.txt" "$tmp/exp.txt" ||
+    fail "export of predictions: not the least predicted time per point"
+# Tables an older predict -o wrote (reps 0, no journal) are told too.
+mkdir "$tmp/old"
+awk -F, -v OFS=, 'NR > 1 { $6 = 0 } 1' "$run/measurements.csv" > "$tmp/old/measurements.csv"
+cp "$run/optimal.csv" "$tmp/old/"
+"$at" export -r "$tmp/old" --format csv > /dev/null 2> "$tmp/old.err" || fail "export of old predicted tables"
+grep -q "not measurements" "$tmp/old.err" || fail "old predicted tables not told: $(cat "$tmp/old.err")"
+exit $((fails > 0))
