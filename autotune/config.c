@@ -1,5 +1,6 @@
 /* Reads tune.cfg with libconfig. Every check happens here, before anything
  * is measured or written, and names the file, the line and the key. */
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <libconfig.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "autotune/config.h"
+#include "autotune/profile_cli.h"
 #include "store/profile.h"
 
 #define MAX_LIST 4096
@@ -577,9 +579,13 @@ static int read_output(const struct reader *r, const config_setting_t *s,
 static int read_procs(const struct reader *r, const config_setting_t *s,
                       struct config *c)
 {
+    /* One process has nothing to tune (every algorithm is a local copy,
+     * timed at 0 under SMPI: a penalty of 0 / 0 there). */
     c->procs_line = config_setting_source_line(s);
-    return read_int_sizes(r, s, "procs", 1, 1 << 24,
-                          "a number of processes >= 1", &c->procs, &c->n_procs);
+    return read_int_sizes(r, s, "procs", 2, 1 << 24,
+                          "a number of processes >= 2 (one has nothing to "
+                          "tune)",
+                          &c->procs, &c->n_procs);
 }
 
 static int read_segment_sizes(const struct reader *r, const config_setting_t *s,
@@ -649,11 +655,7 @@ static int profile_points(const struct reader *r, const config_setting_t *s,
     for (int i = 0; i < p->n_points; i++) {
         const struct profile_point *pt = &p->points[i];
         const struct coll_def *d = coll_find(pt->collective);
-        if (!d) {
-            report(r, s, "profile", "%s: unknown collective '%s'",
-                   c->profile_path, pt->collective);
-            goto done;
-        }
+        assert(d); /* profile_load_tunable checked */
         int has_data =
             d->send_blocks != BLOCKS_NONE || d->recv_blocks != BLOCKS_NONE;
         long msg = has_data ? pt->msg_bytes : 0;
@@ -736,8 +738,8 @@ static int read_profile(const struct reader *r, const config_setting_t *s,
         return -1;
     }
     fclose(probe);
-    if (profile_load(v, &c->profile) != 0) {
-        return -1; /* profile_load named the profile's file and line */
+    if (profile_load_tunable(v, &c->profile) != 0) {
+        return -1; /* it named the profile's file and line */
     }
     profile_sort_by_cost(c->profile);
     return profile_points(r, s, c);

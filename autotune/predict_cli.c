@@ -2,6 +2,7 @@
  * run (RUN/predicted.csv), its accuracy where the run measured them, and
  * predicted tables for points never measured (--procs, --sizes). No MPI. */
 #include "autotune/model_cli.h"
+#include "autotune/progress.h"
 #include "collectives/collectives.h"
 #include "model/model.h"
 #include "store/journal.h"
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char predict_usage[] =
     "usage: autotune predict -r RUN [--model FILE] [--procs P,P,...] "
@@ -110,6 +112,31 @@ static int predict_measured(const struct measurement *rows, size_t n,
     return 0;
 }
 
+/* Where predict_new is, on stderr at most once per progress interval (a
+ * prediction on 100,000 ranks takes seconds: a minute without a word
+ * otherwise). */
+struct predict_progress {
+    double start_s, last_s, interval_s;
+    long done, total; /* points */
+};
+
+static void predict_progress(struct predict_progress *pp, const char *coll,
+                             long procs, long msg_bytes, int alg, int n_algs)
+{
+    double now = progress_now();
+    if (now - pp->last_s < pp->interval_s) {
+        return;
+    }
+    char elapsed[32];
+    progress_format_duration(elapsed, sizeof elapsed, now - pp->start_s);
+    fprintf(stderr,
+            "autotune predict: %ld/%ld points, %s P=%ld %ld B: algorithm "
+            "%d of %d  elapsed %s\n",
+            pp->done, pp->total, coll, procs, msg_bytes, alg + 1, n_algs,
+            elapsed);
+    pp->last_s = now;
+}
+
 /* Points never measured: every algorithm, unsegmented and at each segment
  * size below the message (larger ones behave as unsegmented). */
 static int predict_new(const char *const *colls, int n_colls, const long *procs,
@@ -118,6 +145,16 @@ static int predict_new(const char *const *colls, int n_colls, const long *procs,
                        const struct model_params *params, int chain_fanout,
                        struct predictions *ps)
 {
+    struct predict_progress pp = {
+        .start_s = progress_now(),
+        .interval_s = progress_print_interval(isatty(STDERR_FILENO))};
+    pp.last_s = pp.start_s;
+    for (int c = 0; c < n_colls; c++) {
+        const struct coll_def *def = coll_find(colls[c]);
+        int is_barrier = def && def->send_blocks == BLOCKS_NONE &&
+                         def->recv_blocks == BLOCKS_NONE;
+        pp.total += (long)n_procs * (is_barrier ? 1 : n_sizes);
+    }
     for (int c = 0; c < n_colls; c++) {
         const struct coll_def *def = coll_find(colls[c]);
         if (!def) {
@@ -132,6 +169,8 @@ static int predict_new(const char *const *colls, int n_colls, const long *procs,
                 long m = is_barrier ? 0 : sizes[si];
                 for (int a = 0; a < def->n_algs; a++) {
                     const struct coll_alg *alg = &def->algs[a];
+                    predict_progress(&pp, def->name, procs[pi], m, a,
+                                     def->n_algs);
                     for (int g = -1; g < n_segs; g++) {
                         long seg = g < 0 ? 0 : segs[g];
                         if (g >= 0 &&
@@ -160,6 +199,7 @@ static int predict_new(const char *const *colls, int n_colls, const long *procs,
                         }
                     }
                 }
+                pp.done++;
             }
         }
     }

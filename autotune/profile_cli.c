@@ -7,9 +7,30 @@
 #include <string.h>
 
 #include "autotune/profile_cli.h"
+#include "collectives/collectives.h"
 #include "store/profile.h"
 #include "store/rundir.h"
 #include "store/tables.h"
+
+int profile_load_tunable(const char *path, struct profile **out)
+{
+    if (profile_load(path, out) != 0) {
+        return -1;
+    }
+    for (int i = 0; i < (*out)->n_points; i++) {
+        const struct profile_point *pt = &(*out)->points[i];
+        if (!coll_find(pt->collective)) {
+            fprintf(stderr,
+                    "%s:%d: unknown collective '%s' (autotune --list names "
+                    "them)\n",
+                    path, pt->line, pt->collective);
+            profile_destroy(*out);
+            *out = NULL;
+            return -1;
+        }
+    }
+    return 0;
+}
 
 static const struct speedup_row *find_row(const struct speedup_row *rows,
                                           size_t n,
@@ -149,7 +170,7 @@ int profile_main(int argc, char **argv)
     struct profile *p = NULL;
     struct speedup_row *rows = NULL;
     size_t n_rows = 0;
-    if (profile_load(file, &p) != 0 ||
+    if (profile_load_tunable(file, &p) != 0 ||
         (run && load_run(run, &rows, &n_rows) != 0)) {
         profile_destroy(p);
         return 1;

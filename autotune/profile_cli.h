@@ -9,6 +9,11 @@
 
 #include "store/journal.h"
 
+struct profile;
+/* profile_load, and every point's collective one autotune tunes: the one
+ * check of a profile, for `autotune profile` and a config's profile = ...
+ * An error names path:line. Caller frees *out with profile_destroy. */
+int profile_load_tunable(const char *path, struct profile **out);
 /* autotune profile FILE.prof [-r RUN] [-n N] */
 int profile_main(int argc, char **argv);
 /* One line to f: the share of the application's collective time (RUN's

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # search = "model" in a live simulated sweep: refused without the
-# calibration (one line naming it); after `autotune model` it times far
+# calibration (one line naming it, no run directory made); after `autotune model` it times far
 # fewer methods than exhaustive search on the same grid, and its choice at
 # every point is within 5 % of the exhaustive optimum (the issue's max
 # penalty); killed (kill -9) and resumed it ends byte-identical to an
@@ -37,6 +37,7 @@ if smpi $np -c "$tmp/model.cfg" > "$tmp/none.out" 2>&1; then
 fi
 grep -q "model.cfg:[0-9][0-9]*: search: \"model\" needs the calibration .*model.csv.*autotune model -c" "$tmp/none.out" ||
     fail "no line naming the missing calibration: $(head -3 "$tmp/none.out")"
+[ -e "$tmp/model" ] && fail "refused, it still made the run directory: $(ls "$tmp/model" | tr '\n' ' ')"
 
 smpi 2 model -c "$tmp/model.cfg" > "$tmp/calib.out" 2>&1 || { cat "$tmp/calib.out"; fail "model"; }
 smpi $np -c "$tmp/model.cfg" > "$tmp/model.out" 2>&1 || { cat "$tmp/model.out"; fail "model sweep"; }

@@ -100,6 +100,17 @@ build/autotune predict -r "$tmp/run" --procs 64,256 --sizes 1,1024 -o "$tmp/pred
     { cat "$tmp/new.out"; fail "predict --procs"; }
 [ "$(($(wc -l < "$tmp/pred/optimal.csv") - 1))" -eq 8 ] || fail "predicted optimal.csv: not 8 points"
 build/autotune export -r "$tmp/pred" --format csv > /dev/null || fail "export of the predicted tables"
+# Progress on stderr (a prediction on 100,000 ranks takes minutes): with
+# no interval, a line per algorithm of each of the 8 points; stdout as
+# without it.
+AUTOTUNE_PROGRESS_INTERVAL=0 build/autotune predict -r "$tmp/run" --procs 64,256 --sizes 1,1024 \
+    -o "$tmp/pred2" > "$tmp/new2.out" 2> "$tmp/new2.err" || fail "predict --procs with progress"
+grep -q '^autotune predict: 0/8 points, [a-z]* P=64 1 B: algorithm 1 of [0-9]*  elapsed 0:[0-9][0-9]$' "$tmp/new2.err" &&
+    grep -q '^autotune predict: 7/8 points, [a-z]* P=256 1024 B: algorithm ' "$tmp/new2.err" ||
+    fail "predict's progress: $(head -3 "$tmp/new2.err")"
+[ "$(grep -vc '^autotune predict: [0-9]*/8 points' "$tmp/new2.err")" -eq 0 ] || fail "predict's stderr: $(cat "$tmp/new2.err")"
+diff <(grep -v '^autotune predict: ' "$tmp/new.out" | sed "s#$tmp/pred\b#PRED#") \
+    <(sed "s#$tmp/pred2\b#PRED#" "$tmp/new2.out") > /dev/null || fail "predict's output changed with progress"
 
 # Bad input: one line with file and line, exit 1; usage errors exit 2.
 printf 'quantity,msg_bytes,pending,value_us,reps,cost_s\noneway,1,0,abc,9,0.1\n' > "$tmp/bad.csv"
