@@ -501,10 +501,11 @@ int predict_main(int argc, char **argv)
             goto done;
         }
         for (int i = 0; i < n_procs; i++) {
-            if (procs[i] < 1 || procs[i] > INT_MAX) {
+            if (procs[i] < 2 || procs[i] > INT_MAX) {
                 fprintf(stderr,
                         "autotune predict: --procs: %ld is not a "
-                        "communicator size\n",
+                        "communicator size >= 2 (one has nothing to "
+                        "tune)\n",
                         procs[i]);
                 status = 2;
                 goto done;

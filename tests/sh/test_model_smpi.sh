@@ -121,5 +121,9 @@ build/autotune predict -r "$tmp/run" --procs 4 > /dev/null 2>&1
 [ $? -eq 2 ] || fail "--procs without --sizes: exit status"
 build/autotune predict -r "$tmp/run" --procs 4,x --sizes 1 > /dev/null 2> "$tmp/bad.err"
 [ $? -eq 2 ] || fail "--procs 4,x: exit status"
+# One process has nothing to tune (its times are 0: penalties of 0 / 0).
+build/autotune predict -r "$tmp/run" --procs 1,4 --sizes 1 -o "$tmp/one" > /dev/null 2> "$tmp/bad.err"
+[ $? -eq 2 ] && [ "$(cat "$tmp/bad.err")" = "autotune predict: --procs: 1 is not a communicator size >= 2 (one has nothing to tune)" ] ||
+    fail "--procs 1: $(cat "$tmp/bad.err")"
 build/autotune model --help | grep -q '^usage: mpirun' || fail "model --help"
 exit $((fails > 0))

@@ -93,7 +93,7 @@ grep -q "^range 0 4 4 " "$tmp/cg.dec" || fail "the dec export records no range: 
 smpi 3 "$app" $args || fail "3 ranks without a decision"
 plain=$(grep '^cg: P=3 ' "$tmp/out" | sed 's/ time_s=.*//')
 # smpirun exits 0 after a deadlock: two empty outputs would compare equal.
-echo "$plain" | grep -qx 'cg: P=3 rows=1024 iterations=12 residual=[0-9.]*e[-+][0-9]*' ||
+echo "$plain" | grep -qx 'cg: P=3 rows=3072 iterations=12 residual=[0-9.]*e[-+][0-9]*' ||
     fail "3 ranks without a decision: no result line: '$plain' $(tail -3 "$tmp/err")"
 for outside in library nearest; do
     AUTOTUNE_OUTSIDE=$outside AUTOTUNE_DECISION=$tmp/cg.dec AUTOTUNE_VERBOSE=1 smpi 3 "$app" $args ||
