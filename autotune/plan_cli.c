@@ -104,8 +104,8 @@ static void print_grid(const struct config *c, const struct plan_tally *t)
            c->output, c->search->name, config_backend_names[c->backend]);
     printf("collectives:   ");
     for (int ci = 0; ci < c->n_colls; ci++) {
-        printf("%s%s (%d algorithms)", ci ? ", " : "", c->colls[ci]->name,
-               c->n_algs[ci]);
+        printf("%s%s (%d algorithm%s)", ci ? ", " : "", c->colls[ci]->name,
+               c->n_algs[ci], c->n_algs[ci] == 1 ? "" : "s");
         points += t->points[ci];
         experiments += t->experiments[ci];
     }
@@ -117,7 +117,7 @@ static void print_grid(const struct config *c, const struct plan_tally *t)
     for (int i = 0; i < c->n_msgs; i++) {
         printf("%s%ld", i ? ", " : "", c->msg_sizes[i]);
     }
-    printf(" bytes (%d sizes)\n", c->n_msgs);
+    printf(" bytes (%d size%s)\n", c->n_msgs, c->n_msgs == 1 ? "" : "s");
     if (c->profile) {
         printf("profile:       %s: %d points, costliest first\n",
                c->profile_path, c->n_points);
@@ -169,8 +169,9 @@ static void print_estimate(const struct config *c, const char *journal_path,
     const char *platform =
         journal_setting(journal_get_settings(j), "smpi.platform");
     const char *unit = platform ? "simulated seconds" : "seconds";
-    printf("journal:       %ld of these %ld experiments recorded (%.3f %s)\n",
-           t->recorded, t->recorded + t->left, t->recorded_s, unit);
+    printf("journal:       %ld of these %ld experiment%s recorded (%.3f %s)\n",
+           t->recorded, t->recorded + t->left,
+           t->recorded + t->left == 1 ? "" : "s", t->recorded_s, unit);
     long points = 0;
     for (int ci = 0; ci < c->n_colls; ci++) {
         points += t->points[ci];
@@ -184,8 +185,8 @@ static void print_estimate(const struct config *c, const char *journal_path,
         printf("               every point's search is complete: a "
                "resumed sweep times only what the config added since "
                "(algorithms, segment sizes, search options), at most the "
-               "%ld experiments below\n",
-               t->left);
+               "%ld experiment%s below\n",
+               t->left, t->left == 1 ? "" : "s");
     }
     if (t->left == 0) {
         printf("estimate:      nothing left: the sweep replays the journal\n");
@@ -197,11 +198,11 @@ static void print_estimate(const struct config *c, const char *journal_path,
         return;
     }
     progress_format_duration(left, sizeof left, t->left_s);
-    printf("estimate:      %ld experiments left, about %s (%.0f %s) for an "
+    printf("estimate:      %ld experiment%s left, about %s (%.0f %s) for an "
            "exhaustive search: each at the mean cost of the journal's "
            "experiments at its procs and message size, else scaled from the "
            "nearest (docs/design.md, What a sweep does)\n",
-           t->left, left, t->left_s, unit);
+           t->left, t->left == 1 ? "" : "s", left, t->left_s, unit);
     if (platform) {
         printf("               the journal was simulated (SMPI, platform "
                "%s): how long the simulation takes on this machine is not "

@@ -8,9 +8,11 @@
 #include <string.h>
 
 #include "autotune/profile_cli.h"
+#include "collectives/collectives.h"
 #include "store/profile.h"
 #include "store/rundir.h"
 #include "store/tables.h"
+#include "tune/config.h"
 
 static const struct speedup_row *find_row(const struct speedup_row *rows,
                                           size_t n,
@@ -146,7 +148,7 @@ int profile_main(int argc, char **argv)
     struct profile *p = NULL;
     struct speedup_row *rows = NULL;
     size_t n_rows = 0;
-    if (profile_load(file, &p) != 0 ||
+    if (config_load_profile(file, &p) != 0 ||
         (run && load_run(run, &rows, &n_rows) != 0)) {
         profile_destroy(p);
         return 1;

@@ -198,7 +198,9 @@ static double algorithm_gap(const struct run_data *r,
 /* Up to AUTO_LANDSCAPES cells, of distinct message sizes, where the two
  * best algorithms are closest, among those where an algorithm was timed
  * at the most segment sizes (three or more, else fewer, at least one):
- * where the segment size decides. */
+ * where the segment size decides. Not at 2 processes unless the grid has
+ * no other: there every tree is the same one message, and the landscape
+ * one line drawn several times. */
 static int auto_points(const struct run_data *r, const struct run_grid *grid,
                        const struct report_algs *a, long *chosen)
 {
@@ -206,9 +208,13 @@ static int auto_points(const struct run_data *r, const struct run_grid *grid,
     double *gap = malloc((size_t)(cells + 1) * sizeof *gap);
     int *n_segs = malloc((size_t)(cells + 1) * sizeof *n_segs);
     int n = 0, most_segs = 1;
+    bool has_more_procs = grid->procs[grid->n_procs - 1] > 2;
     for (long c = 0; gap && n_segs && c < cells; c++) {
         gap[c] =
             algorithm_gap(r, grid, a, (int)(c % grid->n_msgs), c, &n_segs[c]);
+        if (has_more_procs && grid->procs[c / grid->n_msgs] <= 2) {
+            gap[c] = HUGE_VAL;
+        }
         if (gap[c] < HUGE_VAL && n_segs[c] > most_segs) {
             most_segs = n_segs[c];
         }

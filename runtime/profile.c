@@ -241,15 +241,16 @@ static void gather_and_write(int rank, int n_ranks)
         why = write_profile(&p) == 0 ? NULL : strerror(errno);
     }
 done:
+    if (prof.out) {
+        fclose(prof.out);
+        prof.out = NULL;
+    }
     if (rank == 0 && why) {
         fprintf(stderr,
                 "libautotune: AUTOTUNE_PROFILE=%s: could not write the "
                 "profile (%s)\n",
                 prof.path, why);
-    }
-    if (prof.out) {
-        fclose(prof.out);
-        prof.out = NULL;
+        remove(prof.part); /* nothing half-written stays behind */
     }
     free(p.points);
     free(longs);

@@ -127,6 +127,7 @@ int profile_load(const char *path, struct profile **out)
         if (parse_point(s, &pt, &err) != 0) {
             goto bad;
         }
+        pt.line = line_no;
         for (int i = 0; i < p->n_points; i++) {
             if (same_point(&p->points[i], &pt)) {
                 err = "this point is already listed";

@@ -21,6 +21,7 @@ struct profile_point {
     long msg_bytes;
     long calls;
     double seconds;
+    int line; /* of the file profile_load read it from (else 0) */
 };
 
 struct profile {

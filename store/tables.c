@@ -50,6 +50,11 @@ int store_make_dir(const char *path)
             }
         }
     }
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "%s: exists and is not a directory\n", path);
+        return -1;
+    }
     if (access(path, W_OK | X_OK) != 0) {
         fprintf(stderr, "%s: directory is not writable: %s\n", path,
                 strerror(errno));
@@ -67,13 +72,14 @@ int store_write_file(const char *path, int (*write)(FILE *, const void *),
         fprintf(stderr, "%s: path too long\n", path);
         return -1;
     }
+    /* Errors name path, the file the user asked for, not its temporary. */
     FILE *f = fopen(tmp, "w");
     if (!f) {
-        fprintf(stderr, "%s: %s\n", tmp, strerror(errno));
+        fprintf(stderr, "%s: cannot write: %s\n", path, strerror(errno));
         return -1;
     }
     if (write(f, arg) != 0 || fflush(f) != 0 || fsync(fileno(f)) != 0) {
-        fprintf(stderr, "%s: write failed: %s\n", tmp, strerror(errno));
+        fprintf(stderr, "%s: write failed: %s\n", path, strerror(errno));
         fclose(f);
         goto done;
     }

@@ -1,5 +1,6 @@
 /* Reads tune.cfg with libconfig. Every check happens here, before anything
  * is measured or written, and names the file, the line and the key. */
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <libconfig.h>
@@ -577,9 +578,13 @@ static int read_output(const struct reader *r, const config_setting_t *s,
 static int read_procs(const struct reader *r, const config_setting_t *s,
                       struct config *c)
 {
+    /* One process has nothing to tune (every algorithm is a local copy,
+     * timed at 0 under SMPI: a penalty of 0 / 0 there). */
     c->procs_line = config_setting_source_line(s);
-    return read_int_sizes(r, s, "procs", 1, 1 << 24,
-                          "a number of processes >= 1", &c->procs, &c->n_procs);
+    return read_int_sizes(r, s, "procs", 2, 1 << 24,
+                          "a number of processes >= 2 (one has nothing to "
+                          "tune)",
+                          &c->procs, &c->n_procs);
 }
 
 static int read_segment_sizes(const struct reader *r, const config_setting_t *s,
@@ -649,11 +654,7 @@ static int profile_points(const struct reader *r, const config_setting_t *s,
     for (int i = 0; i < p->n_points; i++) {
         const struct profile_point *pt = &p->points[i];
         const struct coll_def *d = coll_find(pt->collective);
-        if (!d) {
-            report(r, s, "profile", "%s: unknown collective '%s'",
-                   c->profile_path, pt->collective);
-            goto done;
-        }
+        assert(d); /* config_load_profile checked */
         int has_data =
             d->send_blocks != BLOCKS_NONE || d->recv_blocks != BLOCKS_NONE;
         long msg = has_data ? pt->msg_bytes : 0;
@@ -736,8 +737,8 @@ static int read_profile(const struct reader *r, const config_setting_t *s,
         return -1;
     }
     fclose(probe);
-    if (profile_load(v, &c->profile) != 0) {
-        return -1; /* profile_load named the profile's file and line */
+    if (config_load_profile(v, &c->profile) != 0) {
+        return -1; /* it named the profile's file and line */
     }
     profile_sort_by_cost(c->profile);
     return profile_points(r, s, c);
@@ -1085,4 +1086,24 @@ int config_peek_native(const char *path)
     config_destroy(&r.cfg);
     free(text);
     return is_native;
+}
+
+int config_load_profile(const char *path, struct profile **out)
+{
+    if (profile_load(path, out) != 0) {
+        return -1;
+    }
+    for (int i = 0; i < (*out)->n_points; i++) {
+        const struct profile_point *pt = &(*out)->points[i];
+        if (!coll_find(pt->collective)) {
+            fprintf(stderr,
+                    "%s:%d: unknown collective '%s' (autotune --list names "
+                    "them)\n",
+                    path, pt->line, pt->collective);
+            profile_destroy(*out);
+            *out = NULL;
+            return -1;
+        }
+    }
+    return 0;
 }

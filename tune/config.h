@@ -78,4 +78,10 @@ int config_check_world(const struct config *c, int world_size);
  * MPI_Init, which the native backend must prepare; 0 on any error: the full
  * check after MPI_Init reports it). */
 int config_peek_native(const char *path);
+struct profile;
+/* profile_load, and every point's collective one autotune tunes: the one
+ * check of a profile, for `autotune profile` and a config's profile = ...
+ * An error names path:line. Caller frees *out with profile_destroy. */
+int config_load_profile(const char *path, struct profile **out);
+
 #endif

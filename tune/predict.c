@@ -7,6 +7,7 @@
 #include "store/journal.h"
 #include "store/rundir.h"
 #include "store/tables.h"
+#include "tune/progress.h"
 #include "util/grow.h"
 
 #include <errno.h>
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* One prediction: a method at a point, with its measured time if any. */
 struct prediction {
@@ -105,6 +107,31 @@ static int predict_measured(const struct measurement *rows, size_t n,
     return 0;
 }
 
+/* Where predict_new is, on stderr at most once per progress interval (a
+ * prediction on 100,000 ranks takes seconds: a minute without a word
+ * otherwise). */
+struct predict_progress {
+    double start_s, last_s, interval_s;
+    long done, total; /* points */
+};
+
+static void predict_progress(struct predict_progress *pp, const char *coll,
+                             long procs, long msg_bytes, int alg, int n_algs)
+{
+    double now = progress_now();
+    if (now - pp->last_s < pp->interval_s) {
+        return;
+    }
+    char elapsed[32];
+    progress_format_duration(elapsed, sizeof elapsed, now - pp->start_s);
+    fprintf(stderr,
+            "autotune predict: %ld/%ld points, %s P=%ld %ld B: algorithm "
+            "%d of %d  elapsed %s\n",
+            pp->done, pp->total, coll, procs, msg_bytes, alg + 1, n_algs,
+            elapsed);
+    pp->last_s = now;
+}
+
 /* Points never measured: every algorithm, unsegmented and at each segment
  * size below the message (larger ones behave as unsegmented). */
 static int predict_new(const char *const *colls, int n_colls, const long *procs,
@@ -113,6 +140,16 @@ static int predict_new(const char *const *colls, int n_colls, const long *procs,
                        const struct model_params *params, int chain_fanout,
                        struct predictions *ps)
 {
+    struct predict_progress pp = {
+        .start_s = progress_now(),
+        .interval_s = progress_print_interval(isatty(STDERR_FILENO))};
+    pp.last_s = pp.start_s;
+    for (int c = 0; c < n_colls; c++) {
+        const struct coll_def *def = coll_find(colls[c]);
+        int is_barrier = def && def->send_blocks == BLOCKS_NONE &&
+                         def->recv_blocks == BLOCKS_NONE;
+        pp.total += (long)n_procs * (is_barrier ? 1 : n_sizes);
+    }
     for (int c = 0; c < n_colls; c++) {
         const struct coll_def *def = coll_find(colls[c]);
         if (!def) {
@@ -127,6 +164,8 @@ static int predict_new(const char *const *colls, int n_colls, const long *procs,
                 long m = is_barrier ? 0 : sizes[si];
                 for (int a = 0; a < def->n_algs; a++) {
                     const struct coll_alg *alg = &def->algs[a];
+                    predict_progress(&pp, def->name, procs[pi], m, a,
+                                     def->n_algs);
                     for (int g = -1; g < n_segs; g++) {
                         long seg = g < 0 ? 0 : segs[g];
                         if (g >= 0 &&
@@ -155,6 +194,7 @@ static int predict_new(const char *const *colls, int n_colls, const long *procs,
                         }
                     }
                 }
+                pp.done++;
             }
         }
     }
@@ -412,10 +452,11 @@ int predict_run(const struct predict_request *req)
             goto done;
         }
         for (int i = 0; i < n_procs; i++) {
-            if (procs[i] < 1 || procs[i] > INT_MAX) {
+            if (procs[i] < 2 || procs[i] > INT_MAX) {
                 fprintf(stderr,
                         "autotune predict: --procs: %ld is not a "
-                        "communicator size\n",
+                        "communicator size >= 2 (one has nothing to "
+                        "tune)\n",
                         procs[i]);
                 status = 2;
                 goto done;

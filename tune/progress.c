@@ -115,8 +115,7 @@ void progress_format_duration(char *buf, size_t size, double s)
     }
 }
 
-/* AUTOTUNE_PROGRESS_INTERVAL (seconds) overrides the default. */
-static double print_interval(int is_tty)
+double progress_print_interval(int is_tty)
 {
     const char *text = getenv("AUTOTUNE_PROGRESS_INTERVAL");
     double def = is_tty ? PRINT_INTERVAL_TTY_S : PRINT_INTERVAL_LOG_S;
@@ -142,7 +141,7 @@ void progress_start(struct progress *p, const struct config *c)
     p->total = grid_points(c);
     p->is_adaptive = c->is_grid_adaptive;
     p->is_tty = isatty(STDERR_FILENO);
-    p->interval_s = print_interval(p->is_tty);
+    p->interval_s = progress_print_interval(p->is_tty);
     if (p->is_adaptive) {
         return; /* the walk chooses its points: no estimate of the time left */
     }

@@ -59,6 +59,9 @@ void progress_point_done(struct progress *p, int was_measured);
 void progress_finish(struct progress *p);
 /* s seconds as M:SS or H:MM:SS into buf. */
 void progress_format_duration(char *buf, size_t size, double s);
+/* Seconds between two progress lines: 0.25 on a terminal, else 10;
+ * AUTOTUNE_PROGRESS_INTERVAL (seconds) overrides them. */
+double progress_print_interval(int is_tty);
 /* Wall-clock seconds (real time, also under SMPI). */
 double progress_now(void);
 

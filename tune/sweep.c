@@ -495,11 +495,16 @@ static int write_profile(FILE *f, const void *profile)
     return profile_write(f, profile);
 }
 
-/* Rank 0's checks before anything is measured; it holds the run
- * directory's lock from here to the end of the sweep. */
+static int load_model(const char *config_path, const struct config *c,
+                      struct model_params **out);
+
+/* Rank 0's checks before anything is measured (all before the run
+ * directory is made); it holds the run directory's lock from here to the
+ * end of the sweep. *model: the calibration search = "model" needs. */
 static int controller_setup(const char *config_path, int is_fresh,
                             int world_size, struct config *c,
-                            struct rundir_lock **lock, struct journal **journal)
+                            struct rundir_lock **lock, struct journal **journal,
+                            struct model_params **model)
 {
     struct journal_settings settings;
     char path[2048];
@@ -507,7 +512,9 @@ static int controller_setup(const char *config_path, int is_fresh,
         return -1;
     }
     if (config_check_world(c, world_size) != 0 ||
-        baseline_check_backend(c) != 0 || store_make_dir(c->output) != 0 ||
+        baseline_check_backend(c) != 0 ||
+        load_model(config_path, c, model) != 0 ||
+        store_make_dir(c->output) != 0 ||
         rundir_lock_open(c->output, lock) != 0) {
         config_free(c);
         return -1;
@@ -1032,15 +1039,9 @@ int sweep_main(const char *config_path, int is_fresh)
     MPI_Comm_size(s.world, &world_size);
 
     if (rank == 0 && controller_setup(config_path, is_fresh, world_size, &cfg,
-                                      &lock, &s.journal) == 0) {
+                                      &lock, &s.journal, &s.model) == 0) {
         is_setup = 1;
         s.cfg = &cfg;
-        if (load_model(config_path, &cfg, &s.model) != 0) {
-            journal_close(s.journal);
-            rundir_lock_close(lock);
-            config_free(&cfg);
-            is_setup = 0;
-        }
     }
     MPI_Bcast(&is_setup, 1, MPI_INT, 0, s.world);
     if (!is_setup) {
@@ -1066,11 +1067,13 @@ int sweep_main(const char *config_path, int is_fresh)
     int rc = results.optimal ? controller_loop(&s, &results) : -1;
     broadcast_stop(&s);
     if (rc == 0 && write_tables(&s, &results) == 0) {
-        printf("autotune: %ld points, %ld experiments run (%.3f s of "
+        printf("autotune: %ld point%s, %ld experiment%s run (%.3f s of "
                "experiments), %ld taken from the journal, %ld not "
                "applicable; %.1f s wall\n",
-               grid_points(&cfg), s.experiments_new, s.experiment_s,
-               s.experiments_reused, s.not_applicable, progress_now() - start);
+               grid_points(&cfg), grid_points(&cfg) == 1 ? "" : "s",
+               s.experiments_new, s.experiments_new == 1 ? "" : "s",
+               s.experiment_s, s.experiments_reused, s.not_applicable,
+               progress_now() - start);
         if (cfg.is_grid_adaptive) {
             size_t measured = 0;
             for (size_t i = 0; i < results.n_optimal; i++) {

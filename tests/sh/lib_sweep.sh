@@ -23,7 +23,7 @@ sweep() { # NAME [autotune args]
 # baseline records.
 measured() { # OUT
     local new na base
-    new=$(sed -n 's/.* \([0-9]*\) experiments run.*/\1/p' "$1")
+    new=$(sed -n 's/.* \([0-9]*\) experiments\{0,1\} run.*/\1/p' "$1")
     na=$(sed -n 's/.*, \([0-9]*\) not applicable.*/\1/p' "$1")
     base=$(sed -n 's/.*baseline default\/0 ([^)]*): \([0-9]*\) measured.*/\1/p' "$1")
     echo $((${new:-0} + ${na:-0} + ${base:-0}))

@@ -80,7 +80,7 @@ total=$(records "$tmp/adaptive/journal")
 killed_at=$(kill_at_records "$tmp/part/journal" $((total / 3)) "$tmp/part1.out" sweep part)
 [ "$killed_at" -lt "$total" ] || fail "the sweep finished before it could be killed"
 sweep part > "$tmp/part2.out" 2>&1 || { cat "$tmp/part2.out"; fail "resumed sweep"; }
-new=$(sed -n 's/.* \([0-9]*\) experiments run.*/\1/p' "$tmp/part2.out")
+new=$(sed -n 's/.* \([0-9]*\) experiments\{0,1\} run.*/\1/p' "$tmp/part2.out")
 na=$(sed -n 's/.*, \([0-9]*\) not applicable.*/\1/p' "$tmp/part2.out")
 echo "killed with $killed_at of $total records; the resumed sweep ran $new (+$na not applicable)"
 [ $((new + na)) -eq $((total - killed_at)) ] || fail "resume re-measured"

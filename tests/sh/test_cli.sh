@@ -109,6 +109,17 @@ for cmd in "report -r $tmp/nope" "export -r $tmp/nope --format csv -o $tmp/x.csv
         fail "autotune $cmd: $(cat "$tmp/err")"
 done
 
+# An output that cannot be written: the line names the user's path, not
+# the temporary file it is written to first (export notes first that the
+# fixture has no journal).
+for c in "report -r $run --html|x.html" "export -r $run --format csv -o|x.csv"; do
+    IFS='|' read -r args name <<< "$c"
+    # shellcheck disable=SC2086
+    expect 1 build/autotune $args "$tmp/nodir/$name"
+    [ "$(tail -1 "$tmp/err")" = "$tmp/nodir/$name: cannot write: No such file or directory" ] ||
+        fail "autotune $args $tmp/nodir/$name: $(cat "$tmp/err")"
+done
+
 # profile's arguments: what is wrong, named.
 for c in "|FILE.prof is required" "x.prof -n 0|-n: '0' is not a whole number in 1..1000000000" \
          "x.prof -r|-r needs a value" "x.prof y.prof|unexpected argument 'y.prof'"; do

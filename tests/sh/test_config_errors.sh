@@ -48,6 +48,10 @@ expect zero_procs    "zero_procs.cfg:3: procs: 0 is not a number of processes" '
 procs = [0];
 message_sizes = [1];
 segment_sizes = [0];'
+expect one_proc      "one_proc.cfg:3: procs: 1 is not a number of processes >= 2 \\(one has nothing to tune\\)" 'collectives = ["bcast"];
+procs = [1, 2];
+message_sizes = [1];
+segment_sizes = [0];'
 expect bad_factor    "bad_factor.cfg:4: message_sizes.factor: 1 is not an integer factor" 'collectives = ["bcast"];
 procs = [2];
 message_sizes = { min = 1; max = 64; factor = 1; };
@@ -101,6 +105,18 @@ expect profile_missing "profile_missing.cfg:2: profile: cannot read '$tmp/none.p
 segment_sizes = [0];"
 expect profile_line "$tmp/bad.prof:4: msg_bytes is not a size in bytes" "profile = \"$tmp/bad.prof\";
 segment_sizes = [0];"
+# A profile's collective autotune does not tune: refused alike by the
+# config and by `autotune profile` (which used to print it).
+printf 'autotune-profile 1\nranks 2\nbcast 2 1 64 10 0.5\nbcats 2 1 8 1 0.1\n' >"$tmp/coll.prof"
+expect profile_coll "^$tmp/coll.prof:4: unknown collective 'bcats'" "profile = \"$tmp/coll.prof\";
+segment_sizes = [0];"
+build/autotune profile "$tmp/coll.prof" >/dev/null 2>"$tmp/err"
+rc=$?
+if [ $rc -ne 1 ] || [ "$(cat "$tmp/err")" != "$tmp/coll.prof:4: unknown collective 'bcats' (autotune --list names them)" ]; then
+    echo "FAIL profile_coll: autotune profile exit $rc: $(cat "$tmp/err")"; fails=$((fails + 1))
+else
+    echo "ok   profile_coll: autotune profile: $(cat "$tmp/err")"
+fi
 expect profile_procs "profile_procs.cfg:3: procs: not with profile" "profile = \"$tmp/good.prof\";
 procs = [2];
 segment_sizes = [0];"
@@ -110,18 +126,23 @@ segment_sizes = [0];"
 expect profile_colls "profile_colls.cfg:3: profile: .*good.prof has no point of the configured collectives" "collectives = [\"reduce\"];
 profile = \"$tmp/good.prof\";
 segment_sizes = [0];"
+# expect_output NAME OUTPUT 'expected first stderr line (grep -x)': a
+# good config whose output cannot be used.
+expect_output() {
+    printf 'output = "%s";\n%s\n' "$2" "$good" > "$tmp/$1.cfg"
+    if mpirun -np 2 build/autotune -c "$tmp/$1.cfg" >/dev/null 2>"$tmp/err"; then
+        echo "FAIL $1: exit status 0"; fails=$((fails + 1))
+    elif ! grep -qx "$3" "$tmp/err"; then
+        echo "FAIL $1: $(head -1 "$tmp/err")"; fails=$((fails + 1))
+    else
+        echo "ok   $1: $(head -1 "$tmp/err")"
+    fi
+}
 # An unwritable output directory: even root cannot create one under /proc.
-cat > "$tmp/unwritable.cfg" <<CFG
-output = "/proc/autotune-test/run";
-$good
-CFG
-if mpirun -np 2 build/autotune -c "$tmp/unwritable.cfg" >/dev/null 2>"$tmp/err"; then
-    echo "FAIL unwritable: exit status 0"; fails=$((fails + 1))
-elif ! grep -q "/proc/autotune-test: cannot create directory" "$tmp/err"; then
-    echo "FAIL unwritable: $(head -1 "$tmp/err")"; fails=$((fails + 1))
-else
-    echo "ok   unwritable: $(head -1 "$tmp/err")"
-fi
+expect_output unwritable /proc/autotune-test/run "/proc/autotune-test: cannot create directory: .*"
+# An output that is a regular file: said so, not "Permission denied".
+touch "$tmp/afile"
+expect_output output_file "$tmp/afile" "$tmp/afile: exists and is not a directory"
 # A missing file.
 if mpirun -np 1 build/autotune -c "$tmp/none.cfg" >/dev/null 2>"$tmp/err" ||
    ! grep -q "none.cfg: cannot read the file" "$tmp/err"; then

@@ -41,17 +41,27 @@ cases=("--collectives reduce -m 4|names-reduce|-m 4"
        "--combined -m 8 -c 10|names|-m 8 -c 10")
 for c in "${cases[@]}"; do
     IFS='|' read -r opts stem fopts <<< "$c"
+    total=$((total + 1))
+    # Both commands must succeed and print a tree: two failures (or two
+    # empty outputs) would compare equal.
+    rm -f "$tmp/$stem".*
     # shellcheck disable=SC2086
-    "$bin" tree -r $run $opts --emit names -o "$tmp/names" > "$tmp/r.out"
+    if ! "$bin" tree -r $run $opts --emit names -o "$tmp/names" > "$tmp/r.out" 2> "$tmp/r.err"; then
+        echo "FAIL tree -r $opts --emit names: $(head -1 "$tmp/r.err")"; bad=$((bad + 1)); continue
+    fi
     # shellcheck disable=SC2086
-    "$bin" tree -f "$tmp/$stem" $fopts > "$tmp/f.out"
+    if ! "$bin" tree -f "$tmp/$stem" $fopts > "$tmp/f.out" 2> "$tmp/f.err"; then
+        echo "FAIL tree -f $tmp/$stem $fopts: $(head -1 "$tmp/f.err")"; bad=$((bad + 1)); continue
+    fi
     last=$(grep -c 'Decision Tree:' "$tmp/f.out")
+    if [ "$last" -eq 0 ] || ! grep -q ' leaves, size ' "$tmp/r.out"; then
+        echo "FAIL tree -r $opts --emit names / tree -f: no tree printed"; bad=$((bad + 1)); continue
+    fi
     if ! diff <(awk -v last="$last" '/Decision Tree:/ {n++; next} /^Tree saved/ {n = 0} n == last' "$tmp/f.out" | sed '/^$/d; s/ ([0-9./]*)$//') \
               <(sed -n '2,/ leaves, size /p' "$tmp/r.out" | sed '$d' | sed '/^$/d; s/ ([0-9./]*)$//') > "$tmp/names.diff"; then
         echo "FAIL tree -r $opts --emit names: tree -f $fopts prints another tree"
         head -20 "$tmp/names.diff"; bad=$((bad + 1))
     fi
-    total=$((total + 1))
 done
 # Ties: at 2 processes, 4 B, chain ties linear, the optimum at 1 B; the
 # optimal table names chain (measured first there), the training label

@@ -44,7 +44,9 @@ if [ -s "$tmp/mpich-own.json" ]; then
     grep -q "points compared with its compiled-in file" "$tmp/agree" ||
         fail "MPICH's compiled-in file was not compared"
 else
-    echo "note: no selection JSON found in $lib; MPICH's own choice not compared"
+    # Debian's libmpich has it (CI installs it): not finding it means the
+    # comparison above never ran, which must not pass silently.
+    fail "no selection JSON found in ${lib:-libmpich (ldd found none)}: MPICH's own choice not compared"
 fi
 
 probe() { # np selection-file output

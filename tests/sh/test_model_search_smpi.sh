@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # search = "model" in a live simulated sweep: refused without the
-# calibration (one line naming it); after `autotune model` it times far
+# calibration (one line naming it, no run directory made); after `autotune model` it times far
 # fewer methods than exhaustive search on the same grid, and its choice at
 # every point is within 5 % of the exhaustive optimum (the issue's max
 # penalty); killed (kill -9) and resumed it ends byte-identical to an
@@ -37,12 +37,13 @@ if smpi $np -c "$tmp/model.cfg" > "$tmp/none.out" 2>&1; then
 fi
 grep -q "model.cfg:[0-9][0-9]*: search: \"model\" needs the calibration .*model.csv.*autotune model -c" "$tmp/none.out" ||
     fail "no line naming the missing calibration: $(head -3 "$tmp/none.out")"
+[ -e "$tmp/model" ] && fail "refused, it still made the run directory: $(ls "$tmp/model" | tr '\n' ' ')"
 
 smpi 2 model -c "$tmp/model.cfg" > "$tmp/calib.out" 2>&1 || { cat "$tmp/calib.out"; fail "model"; }
 smpi $np -c "$tmp/model.cfg" > "$tmp/model.out" 2>&1 || { cat "$tmp/model.out"; fail "model sweep"; }
 smpi $np -c "$tmp/exh.cfg" > "$tmp/exh.out" 2>&1 || { cat "$tmp/exh.out"; fail "exhaustive sweep"; }
 grep -q 'search = "model": the calibration of' "$tmp/model.out" || fail "the sweep does not name its calibration"
-experiments() { sed -n 's/.* \([0-9]*\) experiments run.*/\1/p' "$1"; }
+experiments() { sed -n 's/.* \([0-9]*\) experiments\{0,1\} run.*/\1/p' "$1"; }
 echo "model: $(experiments "$tmp/model.out") experiments, exhaustive: $(experiments "$tmp/exh.out")"
 [ "$(experiments "$tmp/model.out")" -lt $(($(experiments "$tmp/exh.out") / 3)) ] ||
     fail "the model-guided sweep timed more than a third of exhaustive's experiments"

@@ -103,6 +103,17 @@ build/autotune predict -r "$tmp/run" --procs 64,256 --sizes 1,1024 -o "$tmp/pred
     fail "predicted.csv: not 8 points"
 build/autotune export -r "$tmp/pred" --format csv 2>&1 > /dev/null | grep -q "not measurements" ||
     fail "export of the predicted tables does not say they are predictions"
+# Progress on stderr (a prediction on 100,000 ranks takes minutes): with
+# no interval, a line per algorithm of each of the 8 points; stdout as
+# without it.
+AUTOTUNE_PROGRESS_INTERVAL=0 build/autotune predict -r "$tmp/run" --procs 64,256 --sizes 1,1024 \
+    -o "$tmp/pred2" > "$tmp/new2.out" 2> "$tmp/new2.err" || fail "predict --procs with progress"
+grep -q '^autotune predict: 0/8 points, [a-z]* P=64 1 B: algorithm 1 of [0-9]*  elapsed 0:[0-9][0-9]$' "$tmp/new2.err" &&
+    grep -q '^autotune predict: 7/8 points, [a-z]* P=256 1024 B: algorithm ' "$tmp/new2.err" ||
+    fail "predict's progress: $(head -3 "$tmp/new2.err")"
+[ "$(grep -vc '^autotune predict: [0-9]*/8 points' "$tmp/new2.err")" -eq 0 ] || fail "predict's stderr: $(cat "$tmp/new2.err")"
+diff <(grep -v '^autotune predict: ' "$tmp/new.out" | sed "s#$tmp/pred\b#PRED#") \
+    <(sed "s#$tmp/pred2\b#PRED#" "$tmp/new2.out") > /dev/null || fail "predict's output changed with progress"
 
 # Bad input: one line with file and line, exit 1; usage errors exit 2.
 printf 'quantity,msg_bytes,pending,value_us,reps,cost_s\noneway,1,0,abc,9,0.1\n' > "$tmp/bad.csv"
@@ -113,5 +124,9 @@ build/autotune predict -r "$tmp/run" --procs 4 > /dev/null 2>&1
 [ $? -eq 2 ] || fail "--procs without --sizes: exit status"
 build/autotune predict -r "$tmp/run" --procs 4,x --sizes 1 > /dev/null 2> "$tmp/bad.err"
 [ $? -eq 2 ] || fail "--procs 4,x: exit status"
+# One process has nothing to tune (its times are 0: penalties of 0 / 0).
+build/autotune predict -r "$tmp/run" --procs 1,4 --sizes 1 -o "$tmp/one" > /dev/null 2> "$tmp/bad.err"
+[ $? -eq 2 ] && [ "$(cat "$tmp/bad.err")" = "autotune predict: --procs: 1 is not a communicator size >= 2 (one has nothing to tune)" ] ||
+    fail "--procs 1: $(cat "$tmp/bad.err")"
 build/autotune model --help | grep -q '^usage: mpirun' || fail "model --help"
 exit $((fails > 0))

@@ -75,5 +75,32 @@ grep -q -E "^searched: +16 of the 30 points complete" "$tmp/plan-large" ||
 grep -q "the journal was simulated (SMPI, platform grig)" "$tmp/plan-large" ||
     fail "plan large does not say the seconds are simulated"
 cat "$tmp/plan-large"
+
+# One point of one method: singular, in plan and in the sweep.
+cat > "$tmp/one.cfg" <<CFG
+output        = "$tmp/one";
+collectives   = ["bcast"];
+procs         = [2];
+message_sizes = [8];
+segment_sizes = [0];
+algorithms    = { bcast = ["linear"]; };
+baseline      = false;
+measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
+CFG
+build/autotune plan -c "$tmp/one.cfg" > "$tmp/plan-one" || fail "plan one"
+grep -q "^collectives: *bcast (1 algorithm)$" "$tmp/plan-one" &&
+    grep -q "^message sizes: *8 bytes (1 size)$" "$tmp/plan-one" ||
+    fail "plan of one method: $(cat "$tmp/plan-one")"
+smpirun -np 2 -platform conf/platforms/grig.xml --cfg=smpi/simulate-computation:no \
+    --log=root.thres:critical build/autotune-smpi -c "$tmp/one.cfg" > "$tmp/one.out" 2>&1 ||
+    { cat "$tmp/one.out"; fail "the sweep of one experiment"; }
+grep -q "^autotune: 1 point, 1 experiment run (" "$tmp/one.out" ||
+    fail "one experiment: $(grep '^autotune: ' "$tmp/one.out" | head -1)"
+sed 's/\["linear"\]/["linear", "chain"]/' "$tmp/one.cfg" > "$tmp/two.cfg"
+build/autotune plan -c "$tmp/two.cfg" > "$tmp/plan-two" || fail "plan two"
+grep -q "^journal: *1 of these 2 experiments recorded" "$tmp/plan-two" &&
+    grep -q "at most the 1 experiment below$" "$tmp/plan-two" &&
+    grep -q -E "^estimate: +1 experiment left, about" "$tmp/plan-two" ||
+    fail "plan with one experiment left: $(cat "$tmp/plan-two")"
 echo "$fails failure(s)"
 [ $fails -eq 0 ]

@@ -25,6 +25,14 @@ for id in map-bcast map-reduce speedup-bcast speedup-reduce penalty-bcast-tree_d
     grep -q "id=\"$id\"" "$html" || fail "no figure or table '$id'"
 done
 grep -q 'id="landscape-bcast-' "$html" || fail "no bcast landscape"
+# Chosen automatically, never at 2 processes where the grid has more:
+# there every tree algorithm sends the same one message.
+build/autotune report -r tests/decision/run --html "$tmp/auto.html" > /dev/null || fail "report of the fixture run"
+for f in "$html" "$tmp/auto.html"; do
+    ids=$(grep -o 'id="landscape-[a-z]*-[0-9]*-' "$f" | tr '\n' ' ')
+    [ -n "$ids" ] || fail "$f: no landscape"
+    case $ids in *-2-*) fail "$f: a landscape at 2 processes: $ids" ;; esac
+done
 grep -q 'id="penalty-reduce-quadtree-bcast_dec"' "$html" && fail "the bcast quadtree drawn for reduce"
 for c in bcast reduce; do
     map_cells "$html" $c > "$tmp/map.csv"

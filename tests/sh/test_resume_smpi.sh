@@ -47,7 +47,7 @@ kill_and_resume() {
     [ -e "$tmp/$part/optimal.csv" ] && fail "a killed sweep left an optimal table"
 
     sweep $part > "$tmp/${part}2.out" 2>&1 || { cat "$tmp/${part}2.out"; fail "resumed sweep"; }
-    new=$(sed -n 's/.* \([0-9]*\) experiments run.*/\1/p' "$tmp/${part}2.out")
+    new=$(sed -n 's/.* \([0-9]*\) experiments\{0,1\} run.*/\1/p' "$tmp/${part}2.out")
     na=$(sed -n 's/.*, \([0-9]*\) not applicable.*/\1/p' "$tmp/${part}2.out")
     base=$(sed -n 's/.*baseline default\/0 ([^)]*): \([0-9]*\) measured.*/\1/p' "$tmp/${part}2.out")
     echo "$2 resumed: $new experiments run, $na not applicable, ${base:-0} baseline"

@@ -109,6 +109,9 @@ grep -qx "libautotune: $tmp/cg.dec: [a-z, ]*; chain_fanout 8" "$tmp/err" ||
 grep -q "^range 0 4 4 " "$tmp/cg.dec" || fail "the dec export records no range: $(tail -3 "$tmp/cg.dec")"
 smpi 3 "$app" $args || fail "3 ranks without a decision"
 plain=$(grep '^cg: P=3 ' "$tmp/out" | sed 's/ time_s=.*//')
+# smpirun exits 0 after a deadlock: two empty outputs would compare equal.
+echo "$plain" | grep -qx 'cg: P=3 rows=3072 iterations=12 residual=[0-9.]*e[-+][0-9]*' ||
+    fail "3 ranks without a decision: no result line: '$plain' $(tail -3 "$tmp/err")"
 for outside in library nearest; do
     AUTOTUNE_OUTSIDE=$outside AUTOTUNE_DECISION=$tmp/cg.dec AUTOTUNE_VERBOSE=1 smpi 3 "$app" $args ||
         fail "outside=$outside: exit status"
@@ -134,6 +137,15 @@ grep -q '^cg: P=2 ' "$tmp/out" || fail "the app did not finish with an unwritabl
 [ "$(grep -c libautotune "$tmp/err")" = 1 ] &&
     grep -q "^libautotune: AUTOTUNE_PROFILE=/proc/autotune-test/cg.prof: cannot write .*; no profile is recorded$" "$tmp/err" ||
     fail "unwritable profile's line: $(cat "$tmp/err")"
+
+# A profile that cannot be put in place (its path is a directory): one
+# line, and the half-written .part removed.
+mkdir "$tmp/isdir"
+AUTOTUNE_PROFILE=$tmp/isdir smpi 2 "$app" -n 64 -i 2 || fail "profile path a directory: exit status"
+grep -q '^cg: P=2 ' "$tmp/out" || fail "the app did not finish with a profile path that is a directory"
+grep -qx "libautotune: AUTOTUNE_PROFILE=$tmp/isdir: could not write the profile (Is a directory)" "$tmp/err" ||
+    fail "profile path a directory: $(cat "$tmp/err")"
+[ ! -e "$tmp/isdir.part" ] || fail "isdir.part left behind"
 
 # 6. A damaged profile: autotune profile names file:line, exit 1.
 sed '4s/ [0-9]* / x /' "$tmp/cg.prof" >"$tmp/bad.prof"

@@ -67,7 +67,7 @@ grep '^miss ' "$tmp/misses.err" | grep -v '^miss [a-z]* [a-z]* P=[0-9]* [0-9]* B
     fail "--misses printed lines of another shape"
 # The replay charges each strategy what the live sweep ran.
 for s in mgd smgd; do
-    live=$(sed -n 's/.* \([0-9]*\) experiments run.*/\1/p' "$tmp/$s.out")
+    live=$(sed -n 's/.* \([0-9]*\) experiments\{0,1\} run.*/\1/p' "$tmp/$s.out")
     replay=$(awk -F, -v s=$s '$1 == s { print $3 }' "$tmp/exh/compare.csv")
     [ "$live" = "$replay" ] || fail "$s: live sweep ran $live experiments, replay charged $replay"
 done

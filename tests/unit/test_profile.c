@@ -65,9 +65,9 @@ int main(void)
     close(fd);
 
     struct profile_point points[] = {
-        {"bcast", 4, 1, 1024, 10, 0.25},
-        {"allreduce", 4, 2, 8, 100, 1.5},
-        {"barrier", 4, 1, 0, 3, 0.25},
+        {"bcast", 4, 1, 1024, 10, 0.25, 0},
+        {"allreduce", 4, 2, 8, 100, 1.5, 0},
+        {"barrier", 4, 1, 0, 3, 0.25, 0},
     };
     struct profile p = {.n_ranks = 4, .n_points = 3, .points = points};
     profile_sort_by_cost(&p);
@@ -93,6 +93,8 @@ int main(void)
             CHECK_INT(points[i].msg_bytes, back->points[i].msg_bytes);
             CHECK_INT(points[i].calls, back->points[i].calls);
             CHECK(points[i].seconds == back->points[i].seconds);
+            /* header, ranks, the comment line, then one point a line */
+            CHECK_INT(4 + i, back->points[i].line);
         }
     }
     profile_destroy(back);

@@ -64,6 +64,31 @@ int main(void)
     speedup_summarise(rows, n, "alltoall", &sum);
     CHECK_INT(0, sum.points);
 
+    /* Read back from optimal.csv, a time is rounded to 1 ns: the speedup
+     * takes the journal's own record of the choice, so a point whose
+     * optimum is the default is 1, not slower. */
+    struct measurement exact[] = {
+        row("allreduce", 8, STORE_DEFAULT_ALGORITHM, 12.3456),
+        row("allreduce", 64, "ring", 7.0004),
+        row("allreduce", 64, STORE_DEFAULT_ALGORITHM, 7.0004)};
+    for (int i = 0; i < 3; i++) {
+        CHECK_INT(0, journal_append(j, &exact[i]));
+    }
+    struct measurement rounded[] = {
+        row("allreduce", 8, STORE_DEFAULT_ALGORITHM, 12.346),
+        row("allreduce", 64, "ring", 7.000)};
+    struct speedup_row *back;
+    size_t n_back;
+    CHECK_INT(0, speedup_rows_build(j, rounded, 2, &back, &n_back));
+    CHECK_INT(2, n_back);
+    if (n_back == 2) {
+        CHECK(back[0].speedup == 1.0 && back[0].time_us == 12.3456);
+        CHECK(back[1].speedup == 1.0);
+    }
+    speedup_summarise(back, n_back, NULL, &sum);
+    CHECK_INT(0, sum.default_faster);
+    free(back);
+
     char csv[64];
     snprintf(csv, sizeof csv, "%s.csv", path);
     CHECK_INT(0, table_write_speedup(csv, rows, n));

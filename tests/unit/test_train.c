@@ -1,6 +1,8 @@
 /* Training called directly through struct train_options, on a hand-made run:
  * held-out folds, tie labels with and without --near, the C4.5 data set,
- * leaves by penalty, a tree and a quadtree, and penalty scoring. */
+ * leaves by penalty, a tree and a quadtree, and penalty scoring; on the
+ * fixture run, no decision choosing a method that cannot run. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "decision/decision.h"
@@ -196,8 +198,96 @@ static void test_untimed_choice(void)
     decision_destroy(d);
 }
 
+/* No choice of d (made by case i of what), over every measured cell of r
+ * (training and held-out), names a method the run found cannot run
+ * there; d is destroyed. */
+static void check_runnable(const char *what, size_t i, const struct run_data *r,
+                           struct decision *d, bool is_one_grid)
+{
+    struct train_options opt;
+    struct train_scores s;
+    int n = 0;
+    train_options_init(&opt);
+    CHECK(d != NULL);
+    if (!d || train_scores_alloc(r, &s) != 0) {
+        return;
+    }
+    for (int g = 0; g < (is_one_grid ? 1 : r->n_grids); g++) {
+        train_score_decision(&opt, r, g, d, g, -1, &s, NULL);
+        n += s.n_unrunnable;
+        s.n = s.n_unrunnable = s.n_inferred = s.n_untimed = 0;
+    }
+    if (n != 0) {
+        fprintf(stderr, "%s case %zu: %d choices cannot run\n", what, i, n);
+    }
+    CHECK_INT(0, n);
+    free(s.v);
+    decision_destroy(d);
+}
+
+/* On the fixture run, whose maps have methods that cannot run at some
+ * points: no tree, quadtree or exact decision, held out or not, depth
+ * limited or not, ever chooses one of them at a measured point (the
+ * decision goldens were the only test that saw it happen). */
+static void test_never_unrunnable(void)
+{
+    struct run_data *r = NULL;
+    CHECK_INT(0, run_data_load("tests/decision/run", NULL, 0, &r));
+    if (!r) {
+        return;
+    }
+    long unrunnable_cells = 0;
+    for (int g = 0; g < r->n_grids; g++) {
+        const struct run_grid *rg = &r->grids[g];
+        for (long i = 0; i < (long)rg->n_procs * rg->n_msgs * r->n_methods;
+             i++) {
+            unrunnable_cells += rg->time_us[i] < 0;
+        }
+    }
+    CHECK(unrunnable_cells > 0); /* else this test proves nothing */
+    const char *colls[] = {r->grids[0].name, r->grids[1].name};
+    static const struct {
+        enum holdout_axis axis;
+        int folds, skip, max_depth, min_objs;
+        bool is_combined, is_majority, is_next_size;
+    } cases[] = {
+        {HOLDOUT_POINTS, 0, -1, -1, 2, false, false, true},
+        {HOLDOUT_POINTS, 0, -1, -1, 1, false, false, false},
+        {HOLDOUT_SIZES, 2, 1, -1, 8, false, false, true},
+        {HOLDOUT_SIZES, 2, 0, -1, 2, false, false, false},
+        {HOLDOUT_PROCS, 2, 1, 2, 2, false, false, false},
+        {HOLDOUT_POINTS, 4, 0, -1, 2, true, false, true},
+        {HOLDOUT_POINTS, 4, 3, 1, 2, true, false, false},
+        {HOLDOUT_POINTS, 4, 1, -1, 2, false, true, true},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct train_options opt;
+        train_options_init(&opt);
+        opt.holdout_axis = cases[i].axis;
+        opt.holdout_folds = cases[i].folds;
+        opt.max_depth = cases[i].max_depth;
+        opt.c45.min_objs = cases[i].min_objs;
+        opt.is_combined = cases[i].is_combined;
+        opt.is_majority = cases[i].is_majority;
+        opt.is_next_size = cases[i].is_next_size;
+        struct decision *d = NULL;
+        CHECK_INT(0, train_create_decision(r, "c45", colls, 2, &d));
+        CHECK_INT(0, train_trees(&opt, r, cases[i].skip, NULL, d));
+        check_runnable("tree", i, r, d, false);
+        d = NULL;
+        opt.max_depth = cases[i].max_depth < 0 ? 3 : cases[i].max_depth;
+        CHECK_INT(0, train_quadtree(&opt, r, cases[i].skip, &d));
+        check_runnable("quadtree", i, r, d, true);
+        d = NULL;
+        CHECK_INT(0, train_exact(&opt, r, cases[i].skip, &d));
+        check_runnable("exact", i, r, d, false);
+    }
+    run_data_destroy(r);
+}
+
 int main(void)
 {
+    test_never_unrunnable();
     test_untimed_choice();
     test_folds();
     test_labels();
