@@ -64,7 +64,7 @@ n=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))))" "$tmp
     fail "python3 could not parse the json export (is python3 installed?)"
 [ "${n:-0}" -eq 68 ] || fail "export json has ${n:-no} rows"
 build/autotune export -r "$tmp/run" --format xml > /dev/null 2> "$tmp/err" && fail "unknown format accepted"
-grep -q "unknown format 'xml' (valid: csv json ompi ompi-v2 ompi-json dec mpich)" "$tmp/err" || fail "format error: $(cat "$tmp/err")"
+grep -q -- "--format: 'xml' is not an export format (valid: csv json ompi ompi-v2 ompi-json dec mpich)" "$tmp/err" || fail "format error: $(cat "$tmp/err")"
 build/autotune export -r "$tmp/none" --format csv > /dev/null 2>&1 && fail "missing run accepted"
 echo "$fails failure(s)"
 [ $fails -eq 0 ]
