@@ -3,6 +3,7 @@
  * duplicate, or the library's PMPI_ call; MPI_Init* and MPI_Finalize set up
  * and report. Everything else is the library's own. */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "runtime/runtime.h"
@@ -31,8 +32,10 @@
  * buffer itself when its data is contiguous, else a packed copy (unpacked
  * after the call when it is an output). Every rank moves the same bytes
  * whatever datatypes the ranks pass (MPI only asks their signatures to
- * match), so segments and blocks line up as in a sweep. NULL and
- * MPI_IN_PLACE stay as they are. */
+ * match), so segments and blocks line up as in a sweep. MPI_BOTTOM is a
+ * buffer like any other (the datatype's displacements are addresses), so
+ * every rank runs the decision's algorithm whichever ranks pass it; no
+ * elements and MPI_IN_PLACE stay as they are. */
 struct view {
     void *user;
     int count;
@@ -65,7 +68,7 @@ static inline int view_open_as(struct view *v, const void *buf, long count,
     v->user = (void *)buf;
     v->packed = NULL;
     v->bytes = (char *)buf;
-    if (!buf || buf == MPI_IN_PLACE || count == 0) {
+    if (buf == MPI_IN_PLACE || count == 0) {
         return MPI_SUCCESS;
     }
     if (layout) {
@@ -77,7 +80,10 @@ static inline int view_open_as(struct view *v, const void *buf, long count,
     v->dtype = dtype;
     v->n_bytes = (int)(count * t.size);
     if (t.true_extent == t.size && (count == 1 || t.extent == t.size)) {
-        v->bytes = (char *)buf + t.true_lb;
+        /* MPI_BOTTOM is no address (SimGrid's is (void *)-111): the data
+         * starts at address true_lb. */
+        v->bytes = buf == MPI_BOTTOM ? (char *)(uintptr_t)t.true_lb
+                                     : (char *)buf + t.true_lb;
         return MPI_SUCCESS;
     }
     return view_pack(v, buf, is_input);
@@ -145,7 +151,8 @@ INTERPOSED int autotune_mpi_bcast(void *buf, int count, MPI_Datatype dtype,
     struct coll_layout t;
     bool is_known = coll_layout_get(dtype, &t) == MPI_SUCCESS;
     long bytes = is_known ? count * (long)t.size : 0;
-    int rc = autotune_choose(AUTOTUNE_BCAST, comm, bytes, MPI_OP_NULL, &ch);
+    int rc =
+        autotune_choose(AUTOTUNE_BCAST, comm, bytes, MPI_OP_NULL, false, &ch);
     if (rc != MPI_SUCCESS || !ch.alg) {
         return autotune_call_end(
             &ch, rc != MPI_SUCCESS ? finish(comm, rc)
@@ -163,14 +170,45 @@ INTERPOSED int autotune_mpi_bcast(void *buf, int count, MPI_Datatype dtype,
 }
 INTERPOSE(MPI_Bcast, autotune_mpi_bcast);
 
+/* Whether a reduction's buffer this rank uses is MPI_BOTTOM: a datatype
+ * of absolute addresses, which MPI has every rank pass (the same datatype
+ * everywhere), so every rank finds one, whether it sends from it or
+ * receives into it. Not NULL's other use: the recvbuf of a non-root. */
+static int reduction_is_bottom(enum autotune_coll coll, const void *sendbuf,
+                               const void *recvbuf, int count, int root,
+                               MPI_Comm comm, bool *is_bottom)
+{
+    int rank;
+    *is_bottom = count > 0 && sendbuf == MPI_BOTTOM;
+    if (*is_bottom || count == 0 || recvbuf != MPI_BOTTOM) {
+        return MPI_SUCCESS;
+    }
+    if (coll != AUTOTUNE_REDUCE) {
+        *is_bottom = true;
+        return MPI_SUCCESS;
+    }
+    int rc = PMPI_Comm_rank(comm, &rank);
+    *is_bottom = rc == MPI_SUCCESS && rank == root;
+    return rc;
+}
+
 /* Reductions run on the caller's count and datatype: MPI has every rank
- * pass the same ones, and the operation needs them. */
+ * pass the same ones, and the operation needs them. With MPI_BOTTOM they
+ * go to the library: an algorithm's temporaries span the datatype's
+ * extent, here the distance between the application's variables. */
 static int reduction(enum autotune_coll coll, const void *sendbuf,
                      void *recvbuf, int count, MPI_Datatype dtype, MPI_Op op,
                      int root, MPI_Comm comm, struct autotune_choice *ch,
                      bool *is_library)
 {
-    int rc = autotune_choose(coll, comm, type_bytes(count, dtype), op, ch);
+    bool is_bottom;
+    ch->profile_index = 0;
+    int rc = reduction_is_bottom(coll, sendbuf, recvbuf, count, root, comm,
+                                 &is_bottom);
+    if (rc == MPI_SUCCESS) {
+        rc = autotune_choose(coll, comm, type_bytes(count, dtype), op,
+                             is_bottom, ch);
+    }
     *is_library = rc == MPI_SUCCESS && !ch->alg;
     if (rc != MPI_SUCCESS || !ch->alg) {
         return rc;
@@ -274,7 +312,7 @@ static int rooted_blocks(enum autotune_coll coll, const void *sendbuf,
                                    : is_root && recvbuf == MPI_IN_PLACE;
     long bytes =
         is_send_sized ? type_bytes(scount, stype) : type_bytes(rcount, rtype);
-    rc = autotune_choose(coll, comm, bytes, MPI_OP_NULL, ch);
+    rc = autotune_choose(coll, comm, bytes, MPI_OP_NULL, false, ch);
     *is_library = rc == MPI_SUCCESS && !ch->alg;
     if (rc != MPI_SUCCESS || !ch->alg) {
         return rc;
@@ -334,7 +372,7 @@ static int all_blocks(enum autotune_coll coll, const void *sendbuf, int scount,
 {
     long bytes = sendbuf == MPI_IN_PLACE ? type_bytes(rcount, rtype)
                                          : type_bytes(scount, stype);
-    int rc = autotune_choose(coll, comm, bytes, MPI_OP_NULL, ch);
+    int rc = autotune_choose(coll, comm, bytes, MPI_OP_NULL, false, ch);
     *is_library = rc == MPI_SUCCESS && !ch->alg;
     if (rc != MPI_SUCCESS || !ch->alg) {
         return rc;
@@ -381,7 +419,8 @@ INTERPOSE(MPI_Alltoall, autotune_mpi_alltoall);
 INTERPOSED int autotune_mpi_barrier(MPI_Comm comm)
 {
     struct autotune_choice ch;
-    int rc = autotune_choose(AUTOTUNE_BARRIER, comm, 0, MPI_OP_NULL, &ch);
+    int rc =
+        autotune_choose(AUTOTUNE_BARRIER, comm, 0, MPI_OP_NULL, false, &ch);
     if (rc != MPI_SUCCESS || !ch.alg) {
         return autotune_call_end(&ch, rc != MPI_SUCCESS ? finish(comm, rc)
                                                         : PMPI_Barrier(comm));
