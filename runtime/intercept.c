@@ -3,7 +3,6 @@
  * duplicate, or the library's PMPI_ call; MPI_Init* and MPI_Finalize set up
  * and report. Everything else is the library's own. */
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdlib.h>
 
 #include "runtime/runtime.h"
@@ -59,6 +58,55 @@ static int view_pack(struct view *v, const void *buf, bool is_input)
                     : MPI_SUCCESS;
 }
 
+/* Whether dtype's type map runs through increasing addresses, so that the
+ * bytes of a datatype without holes can be taken as they lie: a predefined
+ * datatype, or a contiguous, duplicated or resized one of such a datatype.
+ * A struct or an indexed datatype may list its blocks in any order (and
+ * absolute addresses in the order of the program's variables), so any
+ * other datatype is packed, in the order of its type map as MPI has it. */
+static bool type_is_in_order(MPI_Datatype dtype)
+{
+    enum { MAX_DEPTH = 8 };
+    MPI_Datatype owned = MPI_DATATYPE_NULL;
+    bool is_in_order = false;
+    for (int depth = 0; depth < MAX_DEPTH; depth++) {
+        int n_ints, n_addrs, n_types, combiner, ints[1];
+        MPI_Aint addrs[2];
+        MPI_Datatype inner;
+        if (PMPI_Type_get_envelope(dtype, &n_ints, &n_addrs, &n_types,
+                                   &combiner) != MPI_SUCCESS) {
+            break;
+        }
+        if (combiner == MPI_COMBINER_NAMED) {
+            is_in_order = true;
+            break;
+        }
+        if ((combiner != MPI_COMBINER_CONTIGUOUS &&
+             combiner != MPI_COMBINER_DUP &&
+             combiner != MPI_COMBINER_RESIZED) ||
+            n_ints > 1 || n_addrs > 2 || n_types != 1 ||
+            PMPI_Type_get_contents(dtype, 1, 2, 1, ints, addrs, &inner) !=
+                MPI_SUCCESS) {
+            break;
+        }
+        /* A derived datatype got from MPI_Type_get_contents is the
+         * caller's to free. */
+        if (owned != MPI_DATATYPE_NULL) {
+            PMPI_Type_free(&owned);
+        }
+        dtype = owned = inner;
+    }
+    if (owned != MPI_DATATYPE_NULL) {
+        int n_ints, n_addrs, n_types, combiner;
+        if (PMPI_Type_get_envelope(owned, &n_ints, &n_addrs, &n_types,
+                                   &combiner) == MPI_SUCCESS &&
+            combiner != MPI_COMBINER_NAMED) {
+            PMPI_Type_free(&owned);
+        }
+    }
+    return is_in_order;
+}
+
 static inline int view_open_as(struct view *v, const void *buf, long count,
                                MPI_Datatype dtype,
                                const struct coll_layout *layout, bool is_input)
@@ -79,11 +127,10 @@ static inline int view_open_as(struct view *v, const void *buf, long count,
     v->count = (int)count;
     v->dtype = dtype;
     v->n_bytes = (int)(count * t.size);
-    if (t.true_extent == t.size && (count == 1 || t.extent == t.size)) {
-        /* MPI_BOTTOM is no address (SimGrid's is (void *)-111): the data
-         * starts at address true_lb. */
-        v->bytes = buf == MPI_BOTTOM ? (char *)(uintptr_t)t.true_lb
-                                     : (char *)buf + t.true_lb;
+    /* Not MPI_BOTTOM: no datatype taken as it lies has addresses. */
+    if (t.true_extent == t.size && (count == 1 || t.extent == t.size) &&
+        type_is_in_order(dtype)) {
+        v->bytes = (char *)buf + t.true_lb;
         return MPI_SUCCESS;
     }
     return view_pack(v, buf, is_input);

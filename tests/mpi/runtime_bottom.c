@@ -1,10 +1,11 @@
 /* An application for libautotune's tests: every collective that takes a
- * buffer, with MPI_BOTTOM and datatypes of absolute addresses (contiguous
- * and not, on one rank or all), each result checked against values
- * computed here. Prints on rank 0 "runtime_bottom: ok" when every rank's
- * results were right, and per collective "runtime_bottom: COLL CALLS
- * BOTTOM": its calls summed over ranks, and how many of them were
- * reductions passing MPI_BOTTOM (which libautotune leaves to the library). */
+ * buffer, with MPI_BOTTOM and datatypes of absolute addresses (with holes
+ * and not, in order and not, on one rank or all), each result checked
+ * against values computed here. Prints on rank 0 "runtime_bottom: ok"
+ * when every rank's results were right, and per collective
+ * "runtime_bottom: COLL CALLS BOTTOM": its calls summed over ranks, and
+ * how many of them were reductions passing MPI_BOTTOM (which libautotune
+ * leaves to the library). */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -60,6 +61,20 @@ static MPI_Datatype block_type(int *base, int stride)
     return r;
 }
 
+/* N ints at base, without holes, at their addresses, listed from the
+ * fourth: their order in messages is base[3], base[4], base[0..2]. */
+static MPI_Datatype reversed_type(int *base)
+{
+    MPI_Aint disp[2];
+    int lens[2] = {2, 3};
+    MPI_Datatype types[2] = {MPI_INT, MPI_INT}, t;
+    MPI_Get_address(base + 3, &disp[0]);
+    MPI_Get_address(base, &disp[1]);
+    MPI_Type_create_struct(2, lens, disp, types, &t);
+    MPI_Type_commit(&t);
+    return t;
+}
+
 /* Element k of block i in a buffer of block_type(base, stride). */
 static int *block_at(int *base, int stride, int i, int k)
 {
@@ -94,36 +109,54 @@ static const char *const names[N_C] = {"bcast",   "reduce",  "allreduce",
                                        "alltoall"};
 static long calls[2 * N_C];
 
+/* The root's N ints of mem.blocks from MPI_BOTTOM with dtype, the
+ * others' into an array: MPI asks only the type signatures to match.
+ * Element k of the message is mem.blocks[at[k]]. */
+static void bcast_to_array(MPI_Datatype dtype, const int at[N], int salt,
+                           int root, int rank, const char *what)
+{
+    int plain[N];
+    for (int k = 0; k < N; k++) {
+        plain[k] = mem.blocks[k] = val(salt, rank, k);
+    }
+    if (rank == root) {
+        MPI_Bcast(MPI_BOTTOM, 1, dtype, root, MPI_COMM_WORLD);
+    } else {
+        MPI_Bcast(plain, N, MPI_INT, root, MPI_COMM_WORLD);
+    }
+    for (int k = 0; k < N; k++) {
+        expect(rank == root ? mem.blocks[k] == val(salt, root, k)
+                            : plain[k] == val(salt, root, at[k]),
+               what, rank);
+    }
+    calls[BCAST]++;
+}
+
 static void bcasts(int rank, int size)
 {
+    static const int in_order[N] = {0, 1, 2, 3, 4},
+                     out_of_order[N] = {3, 4, 0, 1, 2};
     MPI_Datatype item = item_type(item_a, item_b);
     MPI_Datatype contig = block_type(mem.blocks, N);
+    MPI_Datatype reversed = reversed_type(mem.blocks);
     for (int root = 0; root < size; root += size - 1) {
         item_set(1, rank);
         MPI_Bcast(MPI_BOTTOM, 1, item, root, MPI_COMM_WORLD);
         for (int k = 0; k < N; k++) {
             expect(item_get(k) == val(1, root, k), "bcast of a struct", rank);
         }
-        /* The root's data at an absolute address, the others' in an
-         * array: MPI asks only the type signatures to match. */
-        int plain[N];
-        for (int k = 0; k < N; k++) {
-            plain[k] = mem.blocks[k] = val(2, rank, k);
-        }
-        if (rank == root) {
-            MPI_Bcast(MPI_BOTTOM, 1, contig, root, MPI_COMM_WORLD);
-        } else {
-            MPI_Bcast(plain, N, MPI_INT, root, MPI_COMM_WORLD);
-        }
-        for (int k = 0; k < N; k++) {
-            expect((rank == root ? mem.blocks[k] : plain[k]) == val(2, root, k),
-                   "bcast from MPI_BOTTOM to an array", rank);
-        }
-        calls[BCAST] += 2;
+        calls[BCAST]++;
+        bcast_to_array(contig, in_order, 2, root, rank,
+                       "bcast from MPI_BOTTOM to an array");
+        /* Without holes but out of order: in messages, the type map's
+         * order. */
+        bcast_to_array(reversed, out_of_order, 3, root, rank,
+                       "bcast from an out-of-order MPI_BOTTOM");
         if (size == 1) {
             break;
         }
     }
+    MPI_Type_free(&reversed);
     MPI_Type_free(&contig);
     MPI_Type_free(&item);
 }
