@@ -40,21 +40,49 @@ struct view {
     int count;
     MPI_Datatype dtype;
     int n_bytes;
-    char *bytes;  /* what the algorithm gets */
-    char *packed; /* NULL when bytes is the user's buffer */
+    char *bytes;        /* what the algorithm gets */
+    char *packed;       /* NULL when bytes is the user's buffer */
+    MPI_Datatype owned; /* dtype when made here, else MPI_DATATYPE_NULL */
 };
+
+/* Where MPI_BOTTOM's data is packed from and unpacked to: an address any
+ * MPI takes (MPICH's MPI_Pack refuses NULL, which its MPI_BOTTOM is;
+ * SimGrid's MPI_Pack does not translate its MPI_BOTTOM, (void *)-111),
+ * with the elements in a struct displaced by minus that address. */
+static char bottom_anchor;
+
+static int view_anchor(struct view *v)
+{
+    MPI_Aint at;
+    MPI_Datatype dtype = v->dtype;
+    int rc = PMPI_Get_address(&bottom_anchor, &at);
+    if (rc == MPI_SUCCESS) {
+        at = -at;
+        rc = PMPI_Type_create_struct(1, &v->count, &at, &dtype, &v->owned);
+    }
+    if (rc == MPI_SUCCESS &&
+        (rc = PMPI_Type_commit(&v->owned)) == MPI_SUCCESS) {
+        v->user = &bottom_anchor;
+        v->count = 1;
+        v->dtype = v->owned;
+    }
+    return rc;
+}
 
 /* A non-contiguous view: its packed copy (out of line, so that the
  * contiguous case inlines). */
-static int view_pack(struct view *v, const void *buf, bool is_input)
+static int view_pack(struct view *v, bool is_input)
 {
-    int pos = 0;
+    int pos = 0, rc;
+    if (v->user == MPI_BOTTOM && (rc = view_anchor(v)) != MPI_SUCCESS) {
+        return rc;
+    }
     if (!(v->packed = malloc((size_t)v->n_bytes))) {
         return MPI_ERR_NO_MEM;
     }
     v->bytes = v->packed;
-    return is_input ? PMPI_Pack(buf, v->count, v->dtype, v->packed, v->n_bytes,
-                                &pos, MPI_COMM_SELF)
+    return is_input ? PMPI_Pack(v->user, v->count, v->dtype, v->packed,
+                                v->n_bytes, &pos, MPI_COMM_SELF)
                     : MPI_SUCCESS;
 }
 
@@ -115,6 +143,7 @@ static inline int view_open_as(struct view *v, const void *buf, long count,
     int rc;
     v->user = (void *)buf;
     v->packed = NULL;
+    v->owned = MPI_DATATYPE_NULL;
     v->bytes = (char *)buf;
     if (buf == MPI_IN_PLACE || count == 0) {
         return MPI_SUCCESS;
@@ -133,7 +162,7 @@ static inline int view_open_as(struct view *v, const void *buf, long count,
         v->bytes = (char *)buf + t.true_lb;
         return MPI_SUCCESS;
     }
-    return view_pack(v, buf, is_input);
+    return view_pack(v, is_input);
 }
 
 /* view_open_as, the layout asked here. */
@@ -152,12 +181,17 @@ static int view_unpack(struct view *v, bool is_output, int rc)
     }
     free(v->packed);
     v->packed = NULL;
+    if (v->owned != MPI_DATATYPE_NULL) {
+        PMPI_Type_free(&v->owned);
+    }
     return rc;
 }
 
 static inline int view_close(struct view *v, bool is_output, int rc)
 {
-    return v->packed ? view_unpack(v, is_output, rc) : rc;
+    return v->packed || v->owned != MPI_DATATYPE_NULL
+               ? view_unpack(v, is_output, rc)
+               : rc;
 }
 
 /* Bytes of count elements of dtype. */
