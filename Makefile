@@ -197,12 +197,17 @@ build/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c $(FUZZ_MAIN) 
 # The programs of libautotune's tests: an application linked with the
 # library as a user would (`-Lbuild -lautotune`; under SMPI the whole link
 # line of the README), and the collective test as an application of it.
-RT_TEST_BINS := build/tests/rt/runtime_app build/tests/rt/cg \
+RT_TEST_BINS := build/tests/rt/runtime_app build/tests/rt/runtime_bottom \
+                build/tests/rt/cg \
                 $(if $(SMPICC),build/tests/rt-smpi/runtime_app \
                                build/tests/rt-smpi/test_collectives \
                                build/tests/rt-smpi/cg)
 
 build/tests/rt/runtime_app: tests/mpi/runtime_app.c build/libautotune.so
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -o $@ $< -Lbuild -lautotune -Wl,-rpath,$(abspath build)
+
+build/tests/rt/runtime_bottom: tests/mpi/runtime_bottom.c build/libautotune.so
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -o $@ $< -Lbuild -lautotune -Wl,-rpath,$(abspath build)
 

@@ -128,20 +128,17 @@ static void set_ierr(MPI_Fint *ierr, int rc)
     }
 }
 
-/* This rank's calls that went to the library's bindings for MPI_BOTTOM. */
-static long bottom_calls;
-
-/* buf as the C path takes it: MPI_IN_PLACE where MPI allows it
- * (may_be_in_place). Sets *to_library when the call must go to the
- * library's own binding: the sentinels are not known, or buf is
- * MPI_BOTTOM (the C path's buffer views take NULL for "no buffer"). */
+/* buf as the C path takes it: MPI_BOTTOM, or MPI_IN_PLACE where MPI
+ * allows it (may_be_in_place). Sets *to_library when the call must go to
+ * the library's own binding: the sentinels are not known. */
 static void *c_buffer(void *buf, bool may_be_in_place, bool *to_library)
 {
-    bool is_bottom = is_one_of(buf, bottom_names);
-    if (!are_sentinels_known() || is_bottom) {
-        bottom_calls += is_bottom && !*to_library; /* once per call */
+    if (!are_sentinels_known()) {
         *to_library = true;
         return buf;
+    }
+    if (is_one_of(buf, bottom_names)) {
+        return MPI_BOTTOM;
     }
     return may_be_in_place && is_one_of(buf, in_place_names) ? MPI_IN_PLACE
                                                              : buf;
@@ -329,23 +326,11 @@ static void fortran_init_thread(MPI_Fint *required, MPI_Fint *provided,
     set_ierr(ierr, rc);
 }
 
-/* After AUTOTUNE_VERBOSE's report, the calls it did not see. */
+/* What intercept.c's MPI_Finalize does, then the library's MPI_FINALIZE. */
 static void fortran_finalize(MPI_Fint *ierr)
 {
     if (are_sentinels_known()) {
         autotune_stop();
-    }
-    if (are_sentinels_known() && is_verbose()) {
-        long sum = 0;
-        PMPI_Reduce(&bottom_calls, &sum, 1, MPI_LONG, MPI_SUM, 0,
-                    MPI_COMM_WORLD);
-        if (world_rank() == 0 && sum > 0) {
-            fprintf(stderr,
-                    "libautotune: Fortran: %ld call%s passing MPI_BOTTOM "
-                    "went to the library's own bindings, untuned and not "
-                    "counted above\n",
-                    sum, sum == 1 ? "" : "s");
-        }
     }
     FORWARD(F_FINALIZE, init_fn, ierr, ierr);
 }

@@ -31,29 +31,108 @@
  * buffer itself when its data is contiguous, else a packed copy (unpacked
  * after the call when it is an output). Every rank moves the same bytes
  * whatever datatypes the ranks pass (MPI only asks their signatures to
- * match), so segments and blocks line up as in a sweep. NULL and
- * MPI_IN_PLACE stay as they are. */
+ * match), so segments and blocks line up as in a sweep. MPI_BOTTOM is a
+ * buffer like any other (the datatype's displacements are addresses), so
+ * every rank runs the decision's algorithm whichever ranks pass it; no
+ * elements and MPI_IN_PLACE stay as they are. */
 struct view {
     void *user;
     int count;
     MPI_Datatype dtype;
     int n_bytes;
-    char *bytes;  /* what the algorithm gets */
-    char *packed; /* NULL when bytes is the user's buffer */
+    char *bytes;        /* what the algorithm gets */
+    char *packed;       /* NULL when bytes is the user's buffer */
+    MPI_Datatype owned; /* dtype when made here, else MPI_DATATYPE_NULL */
 };
+
+/* Where MPI_BOTTOM's data is packed from and unpacked to: an address any
+ * MPI takes (MPICH's MPI_Pack refuses NULL, which its MPI_BOTTOM is;
+ * SimGrid's MPI_Pack does not translate its MPI_BOTTOM, (void *)-111),
+ * with the elements in a struct displaced by minus that address. */
+static char bottom_anchor;
+
+static int view_anchor(struct view *v)
+{
+    MPI_Aint at;
+    MPI_Datatype dtype = v->dtype;
+    int rc = PMPI_Get_address(&bottom_anchor, &at);
+    if (rc == MPI_SUCCESS) {
+        at = -at;
+        rc = PMPI_Type_create_struct(1, &v->count, &at, &dtype, &v->owned);
+    }
+    if (rc == MPI_SUCCESS &&
+        (rc = PMPI_Type_commit(&v->owned)) == MPI_SUCCESS) {
+        v->user = &bottom_anchor;
+        v->count = 1;
+        v->dtype = v->owned;
+    }
+    return rc;
+}
 
 /* A non-contiguous view: its packed copy (out of line, so that the
  * contiguous case inlines). */
-static int view_pack(struct view *v, const void *buf, bool is_input)
+static int view_pack(struct view *v, bool is_input)
 {
-    int pos = 0;
+    int pos = 0, rc;
+    if (v->user == MPI_BOTTOM && (rc = view_anchor(v)) != MPI_SUCCESS) {
+        return rc;
+    }
     if (!(v->packed = malloc((size_t)v->n_bytes))) {
         return MPI_ERR_NO_MEM;
     }
     v->bytes = v->packed;
-    return is_input ? PMPI_Pack(buf, v->count, v->dtype, v->packed, v->n_bytes,
-                                &pos, MPI_COMM_SELF)
+    return is_input ? PMPI_Pack(v->user, v->count, v->dtype, v->packed,
+                                v->n_bytes, &pos, MPI_COMM_SELF)
                     : MPI_SUCCESS;
+}
+
+/* Whether dtype's type map runs through increasing addresses, so that the
+ * bytes of a datatype without holes can be taken as they lie: a predefined
+ * datatype, or a contiguous, duplicated or resized one of such a datatype.
+ * A struct or an indexed datatype may list its blocks in any order (and
+ * absolute addresses in the order of the program's variables), so any
+ * other datatype is packed, in the order of its type map as MPI has it. */
+static bool type_is_in_order(MPI_Datatype dtype)
+{
+    enum { MAX_DEPTH = 8 };
+    MPI_Datatype owned = MPI_DATATYPE_NULL;
+    bool is_in_order = false;
+    for (int depth = 0; depth < MAX_DEPTH; depth++) {
+        int n_ints, n_addrs, n_types, combiner, ints[1];
+        MPI_Aint addrs[2];
+        MPI_Datatype inner;
+        if (PMPI_Type_get_envelope(dtype, &n_ints, &n_addrs, &n_types,
+                                   &combiner) != MPI_SUCCESS) {
+            break;
+        }
+        if (combiner == MPI_COMBINER_NAMED) {
+            is_in_order = true;
+            break;
+        }
+        if ((combiner != MPI_COMBINER_CONTIGUOUS &&
+             combiner != MPI_COMBINER_DUP &&
+             combiner != MPI_COMBINER_RESIZED) ||
+            n_ints > 1 || n_addrs > 2 || n_types != 1 ||
+            PMPI_Type_get_contents(dtype, 1, 2, 1, ints, addrs, &inner) !=
+                MPI_SUCCESS) {
+            break;
+        }
+        /* A derived datatype got from MPI_Type_get_contents is the
+         * caller's to free. */
+        if (owned != MPI_DATATYPE_NULL) {
+            PMPI_Type_free(&owned);
+        }
+        dtype = owned = inner;
+    }
+    if (owned != MPI_DATATYPE_NULL) {
+        int n_ints, n_addrs, n_types, combiner;
+        if (PMPI_Type_get_envelope(owned, &n_ints, &n_addrs, &n_types,
+                                   &combiner) == MPI_SUCCESS &&
+            combiner != MPI_COMBINER_NAMED) {
+            PMPI_Type_free(&owned);
+        }
+    }
+    return is_in_order;
 }
 
 static inline int view_open_as(struct view *v, const void *buf, long count,
@@ -64,8 +143,9 @@ static inline int view_open_as(struct view *v, const void *buf, long count,
     int rc;
     v->user = (void *)buf;
     v->packed = NULL;
+    v->owned = MPI_DATATYPE_NULL;
     v->bytes = (char *)buf;
-    if (!buf || buf == MPI_IN_PLACE || count == 0) {
+    if (buf == MPI_IN_PLACE || count == 0) {
         return MPI_SUCCESS;
     }
     if (layout) {
@@ -76,11 +156,13 @@ static inline int view_open_as(struct view *v, const void *buf, long count,
     v->count = (int)count;
     v->dtype = dtype;
     v->n_bytes = (int)(count * t.size);
-    if (t.true_extent == t.size && (count == 1 || t.extent == t.size)) {
+    /* Not MPI_BOTTOM: no datatype taken as it lies has addresses. */
+    if (t.true_extent == t.size && (count == 1 || t.extent == t.size) &&
+        type_is_in_order(dtype)) {
         v->bytes = (char *)buf + t.true_lb;
         return MPI_SUCCESS;
     }
-    return view_pack(v, buf, is_input);
+    return view_pack(v, is_input);
 }
 
 /* view_open_as, the layout asked here. */
@@ -99,12 +181,17 @@ static int view_unpack(struct view *v, bool is_output, int rc)
     }
     free(v->packed);
     v->packed = NULL;
+    if (v->owned != MPI_DATATYPE_NULL) {
+        PMPI_Type_free(&v->owned);
+    }
     return rc;
 }
 
 static inline int view_close(struct view *v, bool is_output, int rc)
 {
-    return v->packed ? view_unpack(v, is_output, rc) : rc;
+    return v->packed || v->owned != MPI_DATATYPE_NULL
+               ? view_unpack(v, is_output, rc)
+               : rc;
 }
 
 /* Bytes of count elements of dtype. */
@@ -145,7 +232,8 @@ INTERPOSED int autotune_mpi_bcast(void *buf, int count, MPI_Datatype dtype,
     struct coll_layout t;
     bool is_known = coll_layout_get(dtype, &t) == MPI_SUCCESS;
     long bytes = is_known ? count * (long)t.size : 0;
-    int rc = autotune_choose(AUTOTUNE_BCAST, comm, bytes, MPI_OP_NULL, &ch);
+    int rc =
+        autotune_choose(AUTOTUNE_BCAST, comm, bytes, MPI_OP_NULL, false, &ch);
     if (rc != MPI_SUCCESS || !ch.alg) {
         return autotune_call_end(
             &ch, rc != MPI_SUCCESS ? finish(comm, rc)
@@ -163,14 +251,45 @@ INTERPOSED int autotune_mpi_bcast(void *buf, int count, MPI_Datatype dtype,
 }
 INTERPOSE(MPI_Bcast, autotune_mpi_bcast);
 
+/* Whether a reduction's buffer this rank uses is MPI_BOTTOM: a datatype
+ * of absolute addresses, which MPI has every rank pass (the same datatype
+ * everywhere), so every rank finds one, whether it sends from it or
+ * receives into it. Not NULL's other use: the recvbuf of a non-root. */
+static int reduction_is_bottom(enum autotune_coll coll, const void *sendbuf,
+                               const void *recvbuf, int count, int root,
+                               MPI_Comm comm, bool *is_bottom)
+{
+    int rank;
+    *is_bottom = count > 0 && sendbuf == MPI_BOTTOM;
+    if (*is_bottom || count == 0 || recvbuf != MPI_BOTTOM) {
+        return MPI_SUCCESS;
+    }
+    if (coll != AUTOTUNE_REDUCE) {
+        *is_bottom = true;
+        return MPI_SUCCESS;
+    }
+    int rc = PMPI_Comm_rank(comm, &rank);
+    *is_bottom = rc == MPI_SUCCESS && rank == root;
+    return rc;
+}
+
 /* Reductions run on the caller's count and datatype: MPI has every rank
- * pass the same ones, and the operation needs them. */
+ * pass the same ones, and the operation needs them. With MPI_BOTTOM they
+ * go to the library: an algorithm's temporaries span the datatype's
+ * extent, here the distance between the application's variables. */
 static int reduction(enum autotune_coll coll, const void *sendbuf,
                      void *recvbuf, int count, MPI_Datatype dtype, MPI_Op op,
                      int root, MPI_Comm comm, struct autotune_choice *ch,
                      bool *is_library)
 {
-    int rc = autotune_choose(coll, comm, type_bytes(count, dtype), op, ch);
+    bool is_bottom;
+    ch->profile_index = 0;
+    int rc = reduction_is_bottom(coll, sendbuf, recvbuf, count, root, comm,
+                                 &is_bottom);
+    if (rc == MPI_SUCCESS) {
+        rc = autotune_choose(coll, comm, type_bytes(count, dtype), op,
+                             is_bottom, ch);
+    }
     *is_library = rc == MPI_SUCCESS && !ch->alg;
     if (rc != MPI_SUCCESS || !ch->alg) {
         return rc;
@@ -274,7 +393,7 @@ static int rooted_blocks(enum autotune_coll coll, const void *sendbuf,
                                    : is_root && recvbuf == MPI_IN_PLACE;
     long bytes =
         is_send_sized ? type_bytes(scount, stype) : type_bytes(rcount, rtype);
-    rc = autotune_choose(coll, comm, bytes, MPI_OP_NULL, ch);
+    rc = autotune_choose(coll, comm, bytes, MPI_OP_NULL, false, ch);
     *is_library = rc == MPI_SUCCESS && !ch->alg;
     if (rc != MPI_SUCCESS || !ch->alg) {
         return rc;
@@ -334,7 +453,7 @@ static int all_blocks(enum autotune_coll coll, const void *sendbuf, int scount,
 {
     long bytes = sendbuf == MPI_IN_PLACE ? type_bytes(rcount, rtype)
                                          : type_bytes(scount, stype);
-    int rc = autotune_choose(coll, comm, bytes, MPI_OP_NULL, ch);
+    int rc = autotune_choose(coll, comm, bytes, MPI_OP_NULL, false, ch);
     *is_library = rc == MPI_SUCCESS && !ch->alg;
     if (rc != MPI_SUCCESS || !ch->alg) {
         return rc;
@@ -381,7 +500,8 @@ INTERPOSE(MPI_Alltoall, autotune_mpi_alltoall);
 INTERPOSED int autotune_mpi_barrier(MPI_Comm comm)
 {
     struct autotune_choice ch;
-    int rc = autotune_choose(AUTOTUNE_BARRIER, comm, 0, MPI_OP_NULL, &ch);
+    int rc =
+        autotune_choose(AUTOTUNE_BARRIER, comm, 0, MPI_OP_NULL, false, &ch);
     if (rc != MPI_SUCCESS || !ch.alg) {
         return autotune_call_end(&ch, rc != MPI_SUCCESS ? finish(comm, rc)
                                                         : PMPI_Barrier(comm));

@@ -6,6 +6,7 @@
 #define AUTOTUNE_RUNTIME_H
 
 #include <mpi.h>
+#include <stdbool.h>
 
 #include "collectives/collectives.h"
 
@@ -46,6 +47,7 @@ enum autotune_fallback {
     AUTOTUNE_NONCOMMUTATIVE, /* the algorithm needs a commutative operation */
     AUTOTUNE_TOO_LARGE, /* the message does not fit an int count of bytes */
     AUTOTUNE_THREAD_MULTIPLE, /* MPI_THREAD_MULTIPLE: libautotune stays out */
+    AUTOTUNE_BOTTOM, /* a reduction on MPI_BOTTOM (absolute addresses) */
     AUTOTUNE_N_FALLBACKS
 };
 
@@ -113,11 +115,13 @@ void autotune_stop(void);
 
 /* The choice for collective coll on the user's communicator comm, for
  * msg_bytes (the tuner's message size) and op (MPI_OP_NULL unless a
- * reduction); counts it. Collective on comm the first time a communicator
- * is seen (its duplicate is made then). MPI_SUCCESS, or the error code of
- * making the duplicate. */
+ * reduction); counts it. is_bottom: the call passes MPI_BOTTOM where no
+ * algorithm may take it (every rank of the call says the same), so it goes
+ * to the library where an algorithm would run. Collective on comm the
+ * first time a communicator is seen (its duplicate is made then).
+ * MPI_SUCCESS, or the error code of making the duplicate. */
 int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
-                    MPI_Op op, struct autotune_choice *out);
+                    MPI_Op op, bool is_bottom, struct autotune_choice *out);
 /* The collective's entry of collectives/' table (borrowed), found by its
  * name at autotune_start. */
 const struct coll_def *autotune_coll_def(enum autotune_coll coll);

@@ -21,8 +21,9 @@
 enum { RUNTIME_CHAIN_FANOUT = 4 };
 
 static const char *const fallback_names[AUTOTUNE_N_FALLBACKS] = {
-    "no-decision", "not-tuned",      "default",   "outside",        "intercomm",
-    "procs",       "noncommutative", "too-large", "thread-multiple"};
+    "no-decision",     "not-tuned", "default",        "outside",
+    "intercomm",       "procs",     "noncommutative", "too-large",
+    "thread-multiple", "bottom"};
 
 /* A decision method as one collective runs it: alg NULL is the library's
  * own collective ("default"). */
@@ -484,7 +485,7 @@ static int lookup(struct coll_tuning *t, int procs, long msg_bytes)
 }
 
 int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
-                    MPI_Op op, struct autotune_choice *out)
+                    MPI_Op op, bool is_bottom, struct autotune_choice *out)
 {
     out->alg = NULL;
     out->seg_bytes = 0;
@@ -533,6 +534,8 @@ int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
             out->reason = coll_alg_applies(row->alg, size, MPI_OP_NULL)
                               ? AUTOTUNE_NONCOMMUTATIVE
                               : AUTOTUNE_PROCS;
+        } else if (is_bottom) {
+            out->reason = AUTOTUNE_BOTTOM;
         } else {
             out->alg = row->alg;
             out->seg_bytes = row->seg_bytes;

@@ -6,9 +6,8 @@
 # ranks; through mpif.h and linked with -lautotune on the first round.
 # Every result is checked in Fortran against values computed there, and
 # AUTOTUNE_VERBOSE's count of each collective equals the calls the program
-# made: its Fortran calls were intercepted (MPI_BOTTOM's go to the
-# library's own binding, one line says how many); and AUTOTUNE_PROFILE
-# records them.
+# made: its Fortran calls were intercepted (MPI_BOTTOM's too, on every
+# rank or the root only); and AUTOTUNE_PROFILE records them.
 source "$(dirname "$0")/lib.sh"
 source tests/sh/lib_runtime.sh
 source tests/sh/lib_fortran.sh
@@ -25,7 +24,7 @@ check() { # BINDING NP DEC
     timeout 120 mpirun --oversubscribe -np "$2" -x LD_PRELOAD="$preload" \
         -x AUTOTUNE_DECISION="$3" -x AUTOTUNE_VERBOSE=1 \
         "build/tests/fortran/$1/fortran_collectives" >"$tmp/out" 2>"$tmp/err"
-    fortran_check "$1 np=$2 $(basename "$3")" "$2" $? "$2"
+    fortran_check "$1 np=$2 $(basename "$3")" "$2" $?
 }
 
 rounds=$(runtime_rounds)
@@ -42,8 +41,7 @@ for np in 3 4 5; do
 done
 
 # AUTOTUNE_PROFILE from Fortran (mpi_f08, no decision): each collective's
-# calls per rank over its entries, times 3 ranks, are the calls made
-# (MPI_BOTTOM's apart).
+# calls per rank over its entries, times 3 ranks, are the calls made.
 timeout 120 mpirun --oversubscribe -np 3 -x LD_PRELOAD="$lib" -x AUTOTUNE_PROFILE="$tmp/f.prof" \
     build/tests/fortran/f08/fortran_collectives >"$tmp/out" 2>"$tmp/err" ||
     fail "f08 with a profile: $(cat "$tmp/err")"

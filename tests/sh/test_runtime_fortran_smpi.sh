@@ -23,7 +23,7 @@ check() { # BINDING NP DEC
         --cfg=smpi/simulate-computation:no --log=root.thres:warning \
         --log=smpi_kernel.thres:error \
         "build/tests/fortran-smpi/$1/fortran_collectives" no-bottom >"$tmp/out" 2>"$tmp/err"
-    fortran_check "$1 np=$2 $(basename "$3")" "$2" $? 0
+    fortran_check "$1 np=$2 $(basename "$3")" "$2" $?
 }
 
 rounds=$(runtime_rounds)

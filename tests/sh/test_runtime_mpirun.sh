@@ -5,14 +5,15 @@
 # linked with it (split/dup/free cycles, MPI_COMM_SELF, size-1 and
 # inter-communicators, a non-commutative op): AUTOTUNE_VERBOSE's lines,
 # two decision files, and bad inputs (one printable line from rank 0,
-# right results, exit 0);
+# right results, exit 0); MPI_BOTTOM through every collective with a
+# buffer (each algorithm in turn, the reductions on the library);
 # AUTOTUNE_PROFILE on the CG mini-app.
 source "$(dirname "$0")/lib.sh"
 source tests/sh/lib_runtime.sh
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 lib=$PWD/build/libautotune.so coll=build/tests/mpi/test_collectives
-app=build/tests/rt/runtime_app
-for f in "$lib" "$coll" "$app"; do
+app=build/tests/rt/runtime_app bottom=build/tests/rt/runtime_bottom
+for f in "$lib" "$coll" "$app" "$bottom"; do
     [ -e "$f" ] || { echo "test_runtime_mpirun: $f missing (run make tests)" >&2; exit 1; }
 done
 run() { # NP DEC PROGRAM ARGS...: stdout and stderr in $tmp/out, $tmp/err
@@ -117,6 +118,59 @@ run 2 "" "$app" && grep -q "^runtime_app: ok$" "$tmp/out" && [ ! -s "$tmp/err" ]
 AUTOTUNE_DECISION=$tmp/ne.dec timeout 120 mpirun --oversubscribe -np 5 \
     -x AUTOTUNE_DECISION build/tests/rt/runtime_app >"$tmp/out" 2>&1 &&
     grep -q "^runtime_app: ok$" "$tmp/out" || fail "runtime_app linked with -lautotune"
+# MPI_BOTTOM (datatypes of absolute addresses, on some ranks or all):
+# right results under each algorithm in turn; the block collectives run the
+# decision's method on every call, the reductions passing it go to the
+# library, AUTOTUNE_VERBOSE's `bottom` counting them as the program did.
+for np in 3 4; do
+    for k in $(seq 0 $(($(runtime_rounds) - 1))); do
+        run "$np" "$tmp/r$k.dec" "$bottom" && grep -q "^runtime_bottom: ok$" "$tmp/out" ||
+            { fail "MPI_BOTTOM: np=$np round $k"; cat "$tmp/out" "$tmp/err"; }
+    done
+done
+cat >"$tmp/bottom.dec" <<'DEC'
+autotune-decision 1
+kind flat
+methods 7
+binomial/0
+binomial/1000
+recursive_doubling/0
+binomial/0
+linear/0
+ring/0
+pairwise/0
+collectives 7
+bcast 0
+reduce 1
+allreduce 2
+gather 3
+scatter 4
+allgather 5
+alltoall 6
+nodes 7
+leaf 0
+leaf 1
+leaf 2
+leaf 3
+leaf 4
+leaf 5
+leaf 6
+DEC
+declare -A bottom_method=([bcast]=binomial/0 [reduce]=binomial/1000 [allreduce]=recursive_doubling/0
+    [gather]=binomial/0 [scatter]=linear/0 [allgather]=ring/0 [alltoall]=pairwise/0)
+for np in 3 5; do
+    VERBOSE=1 run "$np" "$tmp/bottom.dec" "$bottom" && grep -q "^runtime_bottom: ok$" "$tmp/out" ||
+        { fail "MPI_BOTTOM: np=$np: results"; cat "$tmp/out" "$tmp/err"; }
+    n=0
+    while read -r coll calls at_bottom; do
+        n=$((n + 1))
+        want="$coll: $calls calls: ${bottom_method[$coll]} $((calls - at_bottom))"
+        [ "$at_bottom" -gt 0 ] && want="$want, library $at_bottom (bottom $at_bottom)"
+        grep -qx "libautotune: $want" "$tmp/err" ||
+            fail "MPI_BOTTOM: np=$np: want '$want': $(grep "^libautotune: $coll:" "$tmp/err")"
+    done < <(sed -n 's/^runtime_bottom: \([a-z]*\) \([0-9]*\) \([0-9]*\)$/\1 \2 \3/p' "$tmp/out")
+    [ "$n" -eq 7 ] || fail "MPI_BOTTOM: np=$np: $n collectives counted by the program, not 7"
+done
 # AUTOTUNE_PROFILE with the decision, linked (-lautotune): the CG
 # mini-app's calls, at procs 3, all 3 ranks on this node.
 AUTOTUNE_PROFILE=$tmp/cg.prof AUTOTUNE_DECISION=$tmp/ne.dec timeout 120 mpirun --oversubscribe \
