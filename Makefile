@@ -99,16 +99,16 @@ build/libautotune-core.a: $(CORE_OBJS) build/model-sim.o
 	@mkdir -p $(@D)
 	ar rcs $@ $^
 
-# The model's schedule recorder: collectives/ compiled once more, with cc
-# against model/sim/mpi.h (a recording point-to-point layer, no network),
-# into one object whose symbols but model_record are local, so it links
-# beside the real collectives and MPI.
-MODEL_SIM_SRCS := model/sim/record.c \
+# The model's schedule recorder (model/sim/record.c): collectives/ compiled
+# once more, with cc against collectives/record/mpi.h (a recording
+# point-to-point layer, no network), into one object whose symbols but
+# model_record are local, so it links beside the real collectives and MPI.
+MODEL_SIM_SRCS := model/sim/record.c collectives/record/mpi.c \
                   $(filter-out collectives/native.c,$(wildcard collectives/*.c))
 MODEL_SIM_OBJS := $(MODEL_SIM_SRCS:%.c=build/model-sim/%.o)
 build/model-sim/%.o: %.c
 	@mkdir -p $(@D)
-	$(CORE_CC) -Imodel/sim $(CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c -o $@ $<
+	$(CORE_CC) -Icollectives/record $(CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c -o $@ $<
 
 build/model-sim.o: $(MODEL_SIM_OBJS)
 	ld -r -o $@ $^
@@ -388,7 +388,8 @@ ifneq ($(SMPICC),)
 endif
 
 format:
-	clang-format -i $(SRCS) $(wildcard runtime/*.c) $(wildcard */*.h) $(UNIT_SRCS) $(MPIT_SRCS) \
+	clang-format -i $(SRCS) $(MODEL_SIM_SRCS) $(wildcard runtime/*.c) $(wildcard */*.h */*/*.h) \
+	    $(UNIT_SRCS) $(MPIT_SRCS) \
 	    $(wildcard tests/decision/*.c tests/bench/*.c tests/fuzz/*.[ch] tests/apps/*.c)
 
 clean:

@@ -18,25 +18,6 @@ void train_options_init(struct train_options *opt)
     opt->accuracy_pct = 100;
 }
 
-int train_fold_of(const struct train_options *opt, const struct run_data *r,
-                  int g, long cell)
-{
-    if (opt->holdout_axis == HOLDOUT_SIZES) {
-        return (int)(cell % r->grids[g].n_msgs) % 2;
-    }
-    if (opt->holdout_axis == HOLDOUT_PROCS) {
-        /* the largest is trained on: every held-out size lies between two
-         * measured ones, none beyond them (left to the library) */
-        long p = cell / r->grids[g].n_msgs;
-        return p == r->grids[g].n_procs - 1 ? 0 : (int)(p % 2);
-    }
-    long index = cell;
-    for (int e = 0; e < g; e++) {
-        index += (long)r->grids[e].n_procs * r->grids[e].n_msgs;
-    }
-    return (int)(index % opt->holdout_folds);
-}
-
 /* Adds the penalty of choosing method at cell of grid g. */
 static void score_choice(const struct run_data *r, int g, long cell, int method,
                          struct train_scores *s)
@@ -131,13 +112,6 @@ int train_create_decision(const struct run_data *r, const char *kind,
     int rc = decision_create(kind, r->n_methods, methods, n_colls, colls, out);
     free(methods);
     return rc;
-}
-
-bool train_is_training(const struct train_options *opt,
-                       const struct run_data *r, int g, long c, int skip)
-{
-    return r->grids[g].best[c] >= 0 &&
-           (skip < 0 || train_fold_of(opt, r, g, c) != skip);
 }
 
 /* Method k is within near_pct of the optimum at cell c (the optimum is). */
