@@ -411,7 +411,7 @@ int train_quadtree(const struct train_options *opt, const struct run_data *r,
 int train_exact(const struct train_options *opt, const struct run_data *r,
                 int skip, struct decision **out);
 
-/* ---- Between measured sizes (decision/between.c) ---- */
+/* ---- Between measured sizes (decision/between*.c) ---- */
 
 /* log(t of the lower value's method / t of the upper's) at one point (a
  * value of the other attribute) between two neighbouring training values,
