@@ -26,6 +26,7 @@
 #include "store/journal.h"
 #include "store/rundir.h"
 #include "store/tables.h"
+#include "util/tuning.h"
 
 static const char usage[] =
     "usage:\n"
@@ -119,8 +120,8 @@ static void export_context_of(const char *run, const struct journal *j,
                               char *library, size_t library_size, char *backend,
                               size_t backend_size)
 {
-    *ctx = (struct export_context){source, "own", "",   4, stderr,
-                                   NULL,   NULL,  NULL, 0};
+    *ctx = (struct export_context){
+        source, "own", "", TUNING_CHAIN_FANOUT, stderr, NULL, NULL, NULL, 0};
     if (!j) {
         fprintf(stderr,
                 "note: %s has no journal; assuming backend own, chain_fanout "

@@ -19,6 +19,7 @@
 #include "store/profile.h"
 #include "store/rundir.h"
 #include "store/tables.h"
+#include "util/tuning.h"
 #ifdef SMPI_H /* defined by SimGrid's mpi.h */
 #include <xbt/config.h>
 #endif
@@ -721,7 +722,7 @@ static double adaptive_penalty(void *ctx, int pi, int mi, int label)
     if (!m || !m->is_applicable || !(chosen_us > 0)) {
         return -1;
     }
-    return (m->mean_us - chosen_us) / chosen_us;
+    return tuning_penalty(m->mean_us, chosen_us);
 }
 
 /* The configured segment size between two labels', where that method is

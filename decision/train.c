@@ -9,6 +9,7 @@
 #include "decision/decision.h"
 #include "store/export.h"
 #include "store/journal.h"
+#include "util/tuning.h"
 
 void train_options_init(struct train_options *opt)
 {
@@ -29,7 +30,7 @@ static void score_choice(const struct run_data *r, int g, long cell, int method,
     } else if (t < 0) {
         s->n_unrunnable++;
     } else {
-        double penalty = (t - grid->best_us[cell]) / grid->best_us[cell];
+        double penalty = tuning_penalty(t, grid->best_us[cell]);
         s->v[s->n++] = penalty;
         if (s->on_miss && penalty > 0) {
             s->on_miss(s->miss_ctx, r, g, cell, method, penalty);
@@ -75,7 +76,7 @@ void train_score_default(const struct run_data *r, int g,
     for (long cell = 0; cell < (long)grid->n_procs * grid->n_msgs; cell++) {
         double t = grid->default_us[cell];
         if (grid->best[cell] >= 0 && t >= 0) {
-            s->v[s->n++] = (t - grid->best_us[cell]) / grid->best_us[cell];
+            s->v[s->n++] = tuning_penalty(t, grid->best_us[cell]);
         }
     }
 }
@@ -162,7 +163,7 @@ static void penalty_row(const struct run_data *r, const struct run_grid *grid,
 {
     for (int k = 0; k < r->n_methods; k++) {
         double t = grid->time_us[from * r->n_methods + k];
-        row[k] = t < 0 ? 1000 : (t - grid->best_us[from]) / grid->best_us[from];
+        row[k] = t < 0 ? 1000 : tuning_penalty(t, grid->best_us[from]);
     }
 }
 
