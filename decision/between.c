@@ -1,11 +1,12 @@
 /* Cuts between measured sizes (message and communicator): where a
  * decision's method changes between two neighbouring training values, the
  * cut goes where the log-log interpolated measured times of the two methods
- * cross, not at a measured value. Only values strictly between two training
- * values change their method. The rest of between: the envelope of third
- * methods (between_envelope.c), a tree's cuts (between_tree.c), its third
- * methods (between_third.c) and groups of procs (between_groups.c), and the
- * exact table's cuts (between_table.c). */
+ * cross, not at a measured value; only values strictly between two training
+ * values change their method. Here: that cut, and the training values
+ * around a cut. The rest: third methods' envelope (between_envelope.c), a
+ * tree's cuts (between_tree.c), its groups of procs (between_groups.c) and
+ * third methods (between_third.c), the exact table's cuts (between_table.c).
+ */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,4 +166,72 @@ bool between_add(const struct run_data *r, const struct run_grid *g,
         diff->n++;
     }
     return true;
+}
+
+/* ---- The training values around a cut ---- */
+
+/* A cut above a communicator of 2 stays: algorithms for two processes
+ * (two_proc) run there alone, and Open MPI refuses rules that give them
+ * more. */
+bool between_procs_cut_moves(int64_t procs_below)
+{
+    return procs_below > 2;
+}
+
+/* Value k of the grid's procs (axis 0) or message sizes (axis 1). */
+int64_t between_axis_value(const struct run_grid *grid, int axis, int k)
+{
+    return axis == 0 ? grid->procs[k] : grid->msgs[k];
+}
+
+int between_axis_size(const struct run_grid *grid, int axis)
+{
+    return axis == 0 ? grid->n_procs : grid->n_msgs;
+}
+
+/* The cell of index k on axis and j on the other. */
+long between_cell_at(const struct run_grid *grid, int axis, int k, int j)
+{
+    return axis == 0 ? (long)k * grid->n_msgs + j : (long)j * grid->n_msgs + k;
+}
+
+/* Whether value k of axis lies in (lo, hi] and has a training point
+ * there with a value of the other attribute in its range. */
+bool between_has_training(const struct between_placer *pl, int axis, int k,
+                          const int64_t lo[2], const int64_t hi[2])
+{
+    const struct run_grid *grid = &pl->r->grids[pl->g];
+    int other = 1 - axis;
+    int64_t v = between_axis_value(grid, axis, k);
+    bool has_point = false;
+    for (int j = 0; j < between_axis_size(grid, other) && !has_point &&
+                    v > lo[axis] && v <= hi[axis];
+         j++) {
+        int64_t w = between_axis_value(grid, other, j);
+        has_point =
+            w > lo[other] && w <= hi[other] &&
+            train_is_training(pl->opt, pl->r, pl->g,
+                              between_cell_at(grid, axis, k, j), pl->skip);
+    }
+    return has_point;
+}
+
+/* The indexes on axis of the training values around a cut in the ranges
+ * (a: the largest at or below it, b: the smallest above); false when one
+ * is missing. */
+bool between_cut_neighbours(const struct between_placer *pl, int axis,
+                            int64_t cut, const int64_t lo[2],
+                            const int64_t hi[2], int *a, int *b)
+{
+    const struct run_grid *grid = &pl->r->grids[pl->g];
+    *a = *b = -1;
+    for (int k = 0; k < between_axis_size(grid, axis); k++) {
+        bool has_point = between_has_training(pl, axis, k, lo, hi);
+        if (has_point && between_axis_value(grid, axis, k) <= cut) {
+            *a = k;
+        } else if (has_point && *b < 0) {
+            *b = k;
+        }
+    }
+    return *a >= 0 && *b >= 0;
 }

@@ -45,7 +45,7 @@ bool between_third_is_near(const struct run_data *r, const struct run_grid *g,
 int between_envelope(const struct run_data *r, const struct run_grid *g, long a,
                      long b, int k_lo, int k_hi, struct between_piece *p);
 
-/* ---- between_tree.c ---- */
+/* ---- A tree's cuts: what between_tree.c and the files it calls share ---- */
 /* What placing the cuts of one collective needs. */
 struct between_placer {
     const struct train_options *opt;
@@ -62,10 +62,19 @@ struct between_region {
     int64_t lo[2], hi[2]; /* (lo, hi], procs and messages */
 };
 
+/* ---- between.c: the training values around a cut ---- */
 /* A cut above a communicator of 2 stays (two_proc). */
 bool between_procs_cut_moves(int64_t procs_below);
+/* Value k of the grid's procs (axis 0) or message sizes (axis 1); their
+ * count. */
+int64_t between_axis_value(const struct run_grid *grid, int axis, int k);
+int between_axis_size(const struct run_grid *grid, int axis);
 /* The cell of index k on axis (0: procs, 1: messages) and j on the other. */
 long between_cell_at(const struct run_grid *grid, int axis, int k, int j);
+/* Whether value k of axis lies in (lo, hi] and has a training point there
+ * with a value of the other attribute in its range. */
+bool between_has_training(const struct between_placer *pl, int axis, int k,
+                          const int64_t lo[2], const int64_t hi[2]);
 /* The indexes on axis of the training values around a cut in the ranges
  * (a: the largest at or below it, b: the smallest above); false when one
  * is missing. */

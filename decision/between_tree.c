@@ -8,72 +8,6 @@
 #include "decision/between.h"
 #include "util/grow.h"
 
-/* A cut above a communicator of 2 stays: algorithms for two processes
- * (two_proc) run there alone, and Open MPI refuses rules that give them
- * more. */
-bool between_procs_cut_moves(int64_t procs_below)
-{
-    return procs_below > 2;
-}
-
-/* Value k of the grid's procs (axis 0) or message sizes (axis 1). */
-static int64_t axis_value(const struct run_grid *grid, int axis, int k)
-{
-    return axis == 0 ? grid->procs[k] : grid->msgs[k];
-}
-
-static int axis_size(const struct run_grid *grid, int axis)
-{
-    return axis == 0 ? grid->n_procs : grid->n_msgs;
-}
-
-/* The cell of index k on axis and j on the other. */
-long between_cell_at(const struct run_grid *grid, int axis, int k, int j)
-{
-    return axis == 0 ? (long)k * grid->n_msgs + j : (long)j * grid->n_msgs + k;
-}
-
-/* Whether value k of axis lies in (lo, hi] and has a training point
- * there with a value of the other attribute in its range. */
-static bool has_training(const struct between_placer *pl, int axis, int k,
-                         const int64_t lo[2], const int64_t hi[2])
-{
-    const struct run_grid *grid = &pl->r->grids[pl->g];
-    int other = 1 - axis;
-    int64_t v = axis_value(grid, axis, k);
-    bool has_point = false;
-    for (int j = 0; j < axis_size(grid, other) && !has_point && v > lo[axis] &&
-                    v <= hi[axis];
-         j++) {
-        int64_t w = axis_value(grid, other, j);
-        has_point =
-            w > lo[other] && w <= hi[other] &&
-            train_is_training(pl->opt, pl->r, pl->g,
-                              between_cell_at(grid, axis, k, j), pl->skip);
-    }
-    return has_point;
-}
-
-/* The indexes on axis of the training values around a cut in the ranges
- * (a: the largest at or below it, b: the smallest above); false when one
- * is missing. */
-bool between_cut_neighbours(const struct between_placer *pl, int axis,
-                            int64_t cut, const int64_t lo[2],
-                            const int64_t hi[2], int *a, int *b)
-{
-    const struct run_grid *grid = &pl->r->grids[pl->g];
-    *a = *b = -1;
-    for (int k = 0; k < axis_size(grid, axis); k++) {
-        bool has_point = has_training(pl, axis, k, lo, hi);
-        if (has_point && axis_value(grid, axis, k) <= cut) {
-            *a = k;
-        } else if (has_point && *b < 0) {
-            *b = k;
-        }
-    }
-    return *a >= 0 && *b >= 0;
-}
-
 /* The cut of node i on axis (0: procs, 1: message size), whose points lie
  * in (lo[axis], hi[axis]] on each, moved between its neighbouring training
  * values on that axis; the other axis's training values it covers are the
@@ -82,7 +16,7 @@ static int place_cut(const struct between_placer *pl, int i, int axis,
                      const int64_t lo[2], const int64_t hi[2])
 {
     const struct run_grid *grid = &pl->r->grids[pl->g];
-    int other = 1 - axis, n_other = axis_size(grid, other);
+    int other = 1 - axis, n_other = between_axis_size(grid, other);
     struct decision_node *node = &pl->d->nodes[i];
     int64_t cut = axis == 0 ? node->procs_cut : node->msg_cut;
     int a, b; /* the indexes of the values around the cut */
@@ -96,7 +30,7 @@ static int place_cut(const struct between_placer *pl, int i, int axis,
         return -1;
     }
     for (int j = 0; j < n_other; j++) {
-        int64_t w = axis_value(grid, other, j);
+        int64_t w = between_axis_value(grid, other, j);
         long ca = between_cell_at(grid, axis, a, j),
              cb = between_cell_at(grid, axis, b, j);
         if (w <= lo[other] || w > hi[other] ||
@@ -114,8 +48,8 @@ static int place_cut(const struct between_placer *pl, int i, int axis,
              between_add(pl->r, grid, ca, cb, k_lo, k_hi, &diff[n]);
     }
     if (n > 0) {
-        int64_t moved = between_cut(axis_value(grid, axis, a),
-                                    axis_value(grid, axis, b), n, diff);
+        int64_t moved = between_cut(between_axis_value(grid, axis, a),
+                                    between_axis_value(grid, axis, b), n, diff);
         if (axis == 0) {
             node->procs_cut = (int32_t)moved;
         } else {
@@ -219,7 +153,7 @@ static int leaf_third(const struct between_placer *pl, struct between_region g,
     long c0, c1;
     int method = d->leaf_method[g.node], prev = -1, n_third = 0;
     for (int m = 0; m < grid->n_msgs; m++) {
-        if (!has_training(pl, 1, m, g.lo, g.hi)) {
+        if (!between_has_training(pl, 1, m, g.lo, g.hi)) {
             continue; /* no training size here: the pair goes on */
         }
         struct between_site t = {0};
