@@ -43,10 +43,14 @@ SMPI_OBJS:= $(SRCS:%.c=build/smpi/%.o)
 
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/tests/unit/%)
-# Unit tests of autotune/ and collectives/ code, whose headers include
-# mpi.h: built with mpicc, still run without mpirun. The others link only
-# the core library, with plain cc.
-UNIT_MPI  := $(addprefix build/tests/unit/,test_config test_progress test_topo)
+# Unit tests of MPI-side code (a header of autotune/ or collectives/, which
+# include mpi.h, or mpi.h itself), found by their #include lines: built with
+# mpicc, still run without mpirun. The others link only the core library,
+# with plain cc.
+MPI_MODULES := $(filter-out $(CORE_MODULES),$(MODULES))
+UNIT_MPI  := $(patsubst tests/unit/%.c,build/tests/unit/%,$(shell grep -l \
+               $(foreach m,$(MPI_MODULES),-e '^\#include "$(m)/') \
+               -e '^\#include <mpi.h>' $(UNIT_SRCS) /dev/null))
 UNIT_CORE := $(filter-out $(UNIT_MPI),$(UNIT_BINS))
 MPIT_SRCS := $(wildcard tests/mpi/*.c)
 MPIT_BINS := $(MPIT_SRCS:tests/mpi/%.c=build/tests/mpi/%)
