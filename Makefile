@@ -155,6 +155,9 @@ build/smpi/%.o: %.c
 	@mkdir -p $(@D)
 	$(SMPICC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
+# test_alloc fails the library's allocations one by one.
+build/tests/unit/test_alloc: LDLIBS += -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
+
 $(UNIT_CORE): build/tests/unit/%: tests/unit/%.c build/libautotune-core.a
 	@mkdir -p $(@D)
 	$(CORE_CC) $(CFLAGS) -MMD -MP -o $@ $< build/libautotune-core.a $(LDLIBS)

@@ -524,18 +524,24 @@ static int write_settings(struct journal *j)
 static int journal_read(const char *path, struct journal **out, long *valid,
                         int *exists)
 {
+    *valid = 0;
+    *exists = 0;
     struct journal *j = calloc(1, sizeof *j);
     if (!j || !(j->path = strdup(path))) {
+        fprintf(stderr, "%s: out of memory\n", path);
         free(j);
         return -1;
     }
     j->fd = -1;
     *out = j;
-    *valid = 0;
     FILE *f = fopen(path, "r");
     *exists = f != NULL;
+    if (!f && errno != ENOENT) {
+        fprintf(stderr, "%s: %s\n", path, strerror(errno));
+        return -1;
+    }
     if (!f) {
-        return errno == ENOENT ? 0 : -1;
+        return 0;
     }
     int rc = load_lines(j, f, valid);
     fclose(f);
@@ -548,8 +554,9 @@ int journal_load(const char *path, struct journal **out)
     int exists;
     *out = NULL;
     struct journal *j = NULL;
-    if (journal_read(path, &j, &valid, &exists) != 0 || !exists) {
-        if (!exists) {
+    int rc = journal_read(path, &j, &valid, &exists); /* it said why */
+    if (rc != 0 || !exists) {
+        if (rc == 0) {
             fprintf(stderr, "%s: %s\n", path, strerror(ENOENT));
         }
         journal_close(j);
