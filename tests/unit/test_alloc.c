@@ -1,10 +1,11 @@
-/* Allocation failure in the readers of a run (the journal, its tables, the
- * run's map): the Nth malloc, calloc or realloc fails, for N = 1, 2, ...
- * until a read makes no more than N - 1; each failed read returns an error
- * status, says so in one line on stderr and does not crash (under ASan:
- * leaks nothing). Linked with -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
- * (Makefile), which reaches the library's own calls, not the C library's
- * internal ones (fopen's buffer, strdup). */
+/* Allocation failure in the readers of a run (the journal, loaded or
+ * reopened to resume; its tables; the run's map): the Nth malloc, calloc or
+ * realloc fails, for N = 1, 2, ... until a read makes no more than N - 1;
+ * each failed read returns an error status, says so in one line on stderr
+ * and does not crash (under ASan: leaks nothing). Linked with
+ * -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc (Makefile), which reaches
+ * the library's own calls, not the C library's internal ones (fopen's
+ * buffer, strdup). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,20 @@ static int read_journal(void)
     return rc;
 }
 
+/* The journal reopened to append to it, as a resumed sweep does. */
+static int reopen_journal(void)
+{
+    char path[256];
+    struct journal_settings s = {0};
+    struct journal *j = NULL;
+    journal_settings_add(&s, "backend", "own");
+    journal_settings_add(&s, "chain_fanout", "4");
+    snprintf(path, sizeof path, "%s/journal", dir);
+    int rc = journal_open(path, &s, &j);
+    journal_close(j);
+    return rc;
+}
+
 /* One table of the run read with reader. */
 static int read_table(const char *name,
                       int (*reader)(const char *, struct measurement **,
@@ -237,6 +252,7 @@ int main(void)
         return 1;
     }
     fail_each("journal_load", read_journal, 0);
+    fail_each("journal_open", reopen_journal, 0);
     fail_each("table_read_measurements", read_measurements, 0);
     fail_each("table_read_optimal", read_optimal, 0);
     fail_each("run_data_load", read_run_data, 1);
