@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "store/journal.h"
+#include "util/grow.h"
 
 #define JOURNAL_MAGIC "autotune-journal 1"
 #define LINE_MAX_BYTES 1024
@@ -185,15 +186,12 @@ static int records_add(struct journal *j, const struct measurement *m)
                      m->segment_bytes)) {
         return 0;
     }
-    if (j->n_records == j->cap_records) {
-        size_t cap = j->cap_records ? j->cap_records * 2 : 256;
-        struct measurement *r = realloc(j->records, cap * sizeof *r);
-        if (!r) {
-            return -1;
-        }
-        j->records = r;
-        j->cap_records = cap;
+    struct measurement *r =
+        grow(j->records, &j->cap_records, j->n_records + 1, sizeof *r, 256);
+    if (!r) {
+        return -1;
     }
+    j->records = r;
     j->records[j->n_records++] = *m;
     return index_add(j, j->n_records - 1, KIND_RECORD);
 }
@@ -209,15 +207,12 @@ static int points_add(struct journal *j, const struct point_result *p)
     if (has_point(j, p)) {
         return 0;
     }
-    if (j->n_points == j->cap_points) {
-        size_t cap = j->cap_points ? j->cap_points * 2 : 256;
-        struct point_result *r = realloc(j->points, cap * sizeof *r);
-        if (!r) {
-            return -1;
-        }
-        j->points = r;
-        j->cap_points = cap;
+    struct point_result *r =
+        grow(j->points, &j->cap_points, j->n_points + 1, sizeof *r, 256);
+    if (!r) {
+        return -1;
     }
+    j->points = r;
     j->points[j->n_points++] = *p;
     return index_add(j, j->n_points - 1, KIND_POINT);
 }
