@@ -43,10 +43,14 @@ SMPI_OBJS:= $(SRCS:%.c=build/smpi/%.o)
 
 UNIT_SRCS := $(wildcard tests/unit/*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=build/tests/unit/%)
-# Unit tests of autotune/ and collectives/ code, whose headers include
-# mpi.h: built with mpicc, still run without mpirun. The others link only
-# the core library, with plain cc.
-UNIT_MPI  := $(addprefix build/tests/unit/,test_cli_options test_config test_progress test_topo)
+# Unit tests of MPI-side code (a header of autotune/ or collectives/, which
+# include mpi.h, or mpi.h itself), found by their #include lines: built with
+# mpicc, still run without mpirun. The others link only the core library,
+# with plain cc.
+MPI_MODULES := $(filter-out $(CORE_MODULES),$(MODULES))
+UNIT_MPI  := $(patsubst tests/unit/%.c,build/tests/unit/%,$(shell grep -l \
+               $(foreach m,$(MPI_MODULES),-e '^\#include "$(m)/') \
+               -e '^\#include <mpi.h>' $(UNIT_SRCS) /dev/null))
 UNIT_CORE := $(filter-out $(UNIT_MPI),$(UNIT_BINS))
 MPIT_SRCS := $(wildcard tests/mpi/*.c)
 MPIT_BINS := $(MPIT_SRCS:tests/mpi/%.c=build/tests/mpi/%)
@@ -99,16 +103,16 @@ build/libautotune-core.a: $(CORE_OBJS) build/model-sim.o
 	@mkdir -p $(@D)
 	ar rcs $@ $^
 
-# The model's schedule recorder: collectives/ compiled once more, with cc
-# against model/sim/mpi.h (a recording point-to-point layer, no network),
-# into one object whose symbols but model_record are local, so it links
-# beside the real collectives and MPI.
-MODEL_SIM_SRCS := model/sim/record.c \
+# The model's schedule recorder (model/sim/record.c): collectives/ compiled
+# once more, with cc against collectives/record/mpi.h (a recording
+# point-to-point layer, no network), into one object whose symbols but
+# model_record are local, so it links beside the real collectives and MPI.
+MODEL_SIM_SRCS := model/sim/record.c collectives/record/mpi.c \
                   $(filter-out collectives/native.c,$(wildcard collectives/*.c))
 MODEL_SIM_OBJS := $(MODEL_SIM_SRCS:%.c=build/model-sim/%.o)
 build/model-sim/%.o: %.c
 	@mkdir -p $(@D)
-	$(CORE_CC) -Imodel/sim $(CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c -o $@ $<
+	$(CORE_CC) -Icollectives/record $(CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c -o $@ $<
 
 build/model-sim.o: $(MODEL_SIM_OBJS)
 	ld -r -o $@ $^
@@ -150,6 +154,9 @@ build/autotune-smpi: $(SMPI_OBJS) build/model-sim.o
 build/smpi/%.o: %.c
 	@mkdir -p $(@D)
 	$(SMPICC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# test_alloc fails the library's allocations one by one.
+build/tests/unit/test_alloc: LDLIBS += -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 
 $(UNIT_CORE): build/tests/unit/%: tests/unit/%.c build/libautotune-core.a
 	@mkdir -p $(@D)
@@ -424,7 +431,8 @@ ifneq ($(SMPICC),)
 endif
 
 format:
-	clang-format -i $(SRCS) $(wildcard runtime/*.c) $(wildcard */*.h) $(UNIT_SRCS) $(MPIT_SRCS) \
+	clang-format -i $(SRCS) $(MODEL_SIM_SRCS) $(wildcard runtime/*.c) $(wildcard */*.h */*/*.h) \
+	    $(UNIT_SRCS) $(MPIT_SRCS) \
 	    $(wildcard tests/decision/*.c tests/bench/*.c tests/fuzz/*.[ch] tests/apps/*.c)
 
 clean:

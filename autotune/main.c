@@ -28,6 +28,7 @@
 #include "tune/baseline.h"
 #include "tune/config.h"
 #include "tune/sweep.h"
+#include "util/tuning.h"
 
 #define AUTOTUNE_VERSION "0.1.0"
 
@@ -83,7 +84,7 @@ static void export_context_of(const char *run, const struct journal *j,
     *ctx = (struct export_context){.source = source,
                                    .backend = "own",
                                    .library = "",
-                                   .chain_fanout = 4,
+                                   .chain_fanout = TUNING_CHAIN_FANOUT,
                                    .warn = stderr};
     if (!j) {
         fprintf(stderr,

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "decision/c45.h"
+#include "store/export.h"
 
 /* ---- A run's decision map (optimal.csv + measurements.csv) ---- */
 
@@ -427,7 +428,7 @@ int train_quadtree(const struct train_options *opt, const struct run_data *r,
 int train_exact(const struct train_options *opt, const struct run_data *r,
                 int skip, struct decision **out);
 
-/* ---- Between measured sizes (decision/between.c) ---- */
+/* ---- Between measured sizes (decision/between*.c) ---- */
 
 /* log(t of the lower value's method / t of the upper's) at one point (a
  * value of the other attribute) between two neighbouring training values,
@@ -516,5 +517,22 @@ void train_score_decision(const struct train_options *opt,
 /* Adds the penalties of the "default" method on grid g where it was timed. */
 void train_score_default(const struct run_data *r, int g,
                          struct train_scores *s);
+
+/* ---- Export formats (decision/export.c) ----
+ * The registry of store/export.h's formats, one row each: it lives here,
+ * above every writer it names (the store/ ones and export_dec). */
+extern const struct export_format export_formats[];
+extern const int export_formats_size;
+const struct export_format *export_find(const char *name);
+/* Writes the export to out_path (atomically) or, when NULL, to stdout. A
+ * library format is first written to memory and read back with its check;
+ * a file that fails it is not written. A run measured with a library's own
+ * algorithms (backend native) exports to that library's formats only. */
+int export_write(const struct export_format *format, const char *out_path,
+                 const struct measurement *rows, size_t n,
+                 const struct export_context *ctx);
+/* The exact decision as a .dec file, for libautotune (decision/exact.c). */
+int export_dec(FILE *out, const struct measurement *rows, size_t n,
+               const struct export_context *ctx);
 
 #endif

@@ -9,6 +9,7 @@
 #include "decision/decision.h"
 #include "store/export.h"
 #include "store/journal.h"
+#include "util/tuning.h"
 
 void train_options_init(struct train_options *opt)
 {
@@ -16,25 +17,6 @@ void train_options_init(struct train_options *opt)
     c45_options_init(&opt->c45);
     opt->max_depth = -1;
     opt->accuracy_pct = 100;
-}
-
-int train_fold_of(const struct train_options *opt, const struct run_data *r,
-                  int g, long cell)
-{
-    if (opt->holdout_axis == HOLDOUT_SIZES) {
-        return (int)(cell % r->grids[g].n_msgs) % 2;
-    }
-    if (opt->holdout_axis == HOLDOUT_PROCS) {
-        /* the largest is trained on: every held-out size lies between two
-         * measured ones, none beyond them (left to the library) */
-        long p = cell / r->grids[g].n_msgs;
-        return p == r->grids[g].n_procs - 1 ? 0 : (int)(p % 2);
-    }
-    long index = cell;
-    for (int e = 0; e < g; e++) {
-        index += (long)r->grids[e].n_procs * r->grids[e].n_msgs;
-    }
-    return (int)(index % opt->holdout_folds);
 }
 
 /* Adds the penalty of choosing method at cell of grid g. */
@@ -48,7 +30,7 @@ static void score_choice(const struct run_data *r, int g, long cell, int method,
     } else if (t < 0) {
         s->n_unrunnable++;
     } else {
-        double penalty = (t - grid->best_us[cell]) / grid->best_us[cell];
+        double penalty = tuning_penalty(t, grid->best_us[cell]);
         s->v[s->n++] = penalty;
         if (s->on_miss && penalty > 0) {
             s->on_miss(s->miss_ctx, r, g, cell, method, penalty);
@@ -94,7 +76,7 @@ void train_score_default(const struct run_data *r, int g,
     for (long cell = 0; cell < (long)grid->n_procs * grid->n_msgs; cell++) {
         double t = grid->default_us[cell];
         if (grid->best[cell] >= 0 && t >= 0) {
-            s->v[s->n++] = (t - grid->best_us[cell]) / grid->best_us[cell];
+            s->v[s->n++] = tuning_penalty(t, grid->best_us[cell]);
         }
     }
 }
@@ -134,13 +116,6 @@ int train_create_decision(const struct run_data *r, const char *kind,
         (*out)->chain_fanout = r->chain_fanout;
     }
     return rc;
-}
-
-bool train_is_training(const struct train_options *opt,
-                       const struct run_data *r, int g, long c, int skip)
-{
-    return r->grids[g].best[c] >= 0 &&
-           (skip < 0 || train_fold_of(opt, r, g, c) != skip);
 }
 
 /* Method k is within near_pct of the optimum at cell c (the optimum is). */
@@ -191,7 +166,7 @@ static void penalty_row(const struct run_data *r, const struct run_grid *grid,
 {
     for (int k = 0; k < r->n_methods; k++) {
         double t = grid->time_us[from * r->n_methods + k];
-        row[k] = t < 0 ? 1000 : (t - grid->best_us[from]) / grid->best_us[from];
+        row[k] = t < 0 ? 1000 : tuning_penalty(t, grid->best_us[from]);
     }
 }
 

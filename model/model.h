@@ -7,16 +7,12 @@
 
 #include <stddef.h>
 
-/* One step of a rank's program, in program order. */
-enum model_op_kind {
-    MODEL_ISEND,  /* post a send of bytes to peer (request req) */
-    MODEL_IRECV,  /* post a receive of bytes from peer (request req) */
-    MODEL_WAIT,   /* wait for request req */
-    MODEL_REDUCE, /* combine bytes locally (MPI_Reduce_local) */
-};
+#include "collectives/record/record.h"
 
+/* One step of a rank's program, in program order: an op as the recording
+ * MPI reports it. */
 struct model_op {
-    enum model_op_kind kind;
+    enum record_op kind;
     int peer; /* ISEND, IRECV */
     int tag;  /* ISEND, IRECV: messages match per (source, dest, tag) */
     long bytes;
@@ -40,9 +36,8 @@ struct model_schedule *model_schedule_create(int n_ranks);
 void model_schedule_destroy(struct model_schedule *s);
 /* Appends an op to rank's program; ISEND and IRECV get the next request
  * number (returned), the others return 0; -1 when out of memory. */
-int model_schedule_add(struct model_schedule *s, int rank,
-                       enum model_op_kind kind, int peer, int tag, long bytes,
-                       int req);
+int model_schedule_add(struct model_schedule *s, int rank, enum record_op kind,
+                       int peer, int tag, long bytes, int req);
 
 /* Records the schedule of one method by running the algorithm's own code
  * (collectives/) rank by rank over a recording point-to-point layer, root

@@ -315,24 +315,24 @@ static int step(struct replay *r, int rank)
 {
     const struct model_op *op = &r->s->ranks[rank].ops[r->pc[rank]];
     switch (op->kind) {
-    case MODEL_ISEND:
+    case RECORD_ISEND:
         if (post_send(r, rank, op) != 0) {
             return -1;
         }
         break;
-    case MODEL_IRECV:
+    case RECORD_IRECV:
         r->reqs[rank][op->req] =
             (struct request){.is_send = 0, .msg = -1, .post = r->clock[rank]};
         if (match_recv(r, rank, op) != 0) {
             return -1;
         }
         break;
-    case MODEL_WAIT:
+    case RECORD_WAIT:
         if (!wait(r, rank, op->req)) {
             return 0;
         }
         break;
-    case MODEL_REDUCE:
+    case RECORD_REDUCE:
         r->clock[rank] += model_params_reduce_us(r->params, op->bytes);
         break;
     }

@@ -33,9 +33,8 @@ void model_schedule_destroy(struct model_schedule *s)
     free(s);
 }
 
-int model_schedule_add(struct model_schedule *s, int rank,
-                       enum model_op_kind kind, int peer, int tag, long bytes,
-                       int req)
+int model_schedule_add(struct model_schedule *s, int rank, enum record_op kind,
+                       int peer, int tag, long bytes, int req)
 {
     struct model_rank_ops *r = &s->ranks[rank];
     struct model_op *ops =
@@ -44,7 +43,7 @@ int model_schedule_add(struct model_schedule *s, int rank,
         return -1;
     }
     r->ops = ops;
-    int is_post = kind == MODEL_ISEND || kind == MODEL_IRECV;
+    int is_post = kind == RECORD_ISEND || kind == RECORD_IRECV;
     if (is_post) {
         req = r->n_reqs++;
     }

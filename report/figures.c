@@ -9,6 +9,7 @@
 
 #include "report/internal.h"
 #include "report/svg.h"
+#include "util/tuning.h"
 
 #define MAP_LEFT 86.0
 #define MAP_TOP 40.0
@@ -434,7 +435,7 @@ static double penalty_at(const struct penalty_ctx *c, int p, int m, long cell,
     *label = c->choose(c->choose_ctx, grid->procs[p], grid->msgs[m]);
     int rk = run_data_find_method(c->r, *label);
     double t = rk < 0 ? -1 : grid->time_us[cell * c->r->n_methods + rk];
-    return t < 0 ? -1 : 100 * (t - grid->best_us[cell]) / grid->best_us[cell];
+    return t < 0 ? -1 : 100 * tuning_penalty(t, grid->best_us[cell]);
 }
 
 #define PENALTY_SCALE_PCT 50.0

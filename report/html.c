@@ -17,6 +17,7 @@
 #include "store/ompi_eval.h"
 #include "store/rundir.h"
 #include "store/tables.h"
+#include "util/tuning.h"
 
 #define MAX_DECS 64
 #define MAX_COMPARE_ROWS 32
@@ -299,8 +300,7 @@ static void write_default_row(FILE *f, const struct run_grid *grid)
     struct penalty_stats st;
     for (long c = 0; v && c < cells; c++) {
         if (grid->best[c] >= 0 && grid->default_us[c] >= 0) {
-            v[n++] =
-                (grid->default_us[c] - grid->best_us[c]) / grid->best_us[c];
+            v[n++] = tuning_penalty(grid->default_us[c], grid->best_us[c]);
         }
     }
     if (n > 0) {

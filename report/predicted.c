@@ -9,6 +9,7 @@
 #include "report/internal.h"
 #include "report/svg.h"
 #include "store/rundir.h"
+#include "util/tuning.h"
 
 #define PREDICTED_HEADER                                                       \
     "collective,procs,msg_bytes,algorithm,segment_bytes,predicted_us"
@@ -145,7 +146,7 @@ void report_model_stats(const struct run_data *r, const struct run_grid *grid,
             pick = pick < 0 || q[k] < q[pick] ? k : pick;
         }
         if (pick >= 0 && grid->best[c] >= 0) {
-            double pen = (t[pick] - grid->best_us[c]) / grid->best_us[c];
+            double pen = tuning_penalty(t[pick], grid->best_us[c]);
             pen_sum += pen;
             st->max_penalty_pct = fmax(st->max_penalty_pct, 100 * pen);
             st->n_points++;

@@ -14,11 +14,10 @@
 #include "decision/decision.h"
 #include "runtime/runtime.h"
 #include "store/journal.h"
+#include "util/tuning.h"
 
 /* Chain algorithms take the tuner's default number of chains
- * (`chain_fanout` in a sweep config) where a decision does not record the
- * run's. */
-enum { RUNTIME_CHAIN_FANOUT = 4 };
+ * (TUNING_CHAIN_FANOUT) where a decision does not record the run's. */
 
 static const char *const fallback_names[AUTOTUNE_N_FALLBACKS] = {
     "no-decision",     "not-tuned", "default",        "outside",
@@ -244,7 +243,7 @@ static int resolve_decision(int f, char *err, size_t size)
         t->d = d;
         t->dc = k;
         t->chain_fanout =
-            d->chain_fanout > 0 ? d->chain_fanout : RUNTIME_CHAIN_FANOUT;
+            d->chain_fanout > 0 ? d->chain_fanout : TUNING_CHAIN_FANOUT;
         t->rows = calloc((size_t)d->n_methods, sizeof *t->rows);
         if (!t->rows) {
             snprintf(err + n, size - (size_t)n, "out of memory");
@@ -489,7 +488,7 @@ int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
 {
     out->alg = NULL;
     out->seg_bytes = 0;
-    out->chain_fanout = RUNTIME_CHAIN_FANOUT;
+    out->chain_fanout = TUNING_CHAIN_FANOUT;
     out->comm = MPI_COMM_NULL;
     out->profile_index = 0;
     if (!rt.counts) {
@@ -570,7 +569,7 @@ static void print_report(const long *sum, int n_ranks)
         }
         fprintf(stderr, "; chain_fanout %d%s\n",
                 rt.decs[f]->chain_fanout > 0 ? rt.decs[f]->chain_fanout
-                                             : RUNTIME_CHAIN_FANOUT,
+                                             : TUNING_CHAIN_FANOUT,
                 rt.decs[f]->chain_fanout > 0 ? "" : " (not recorded)");
     }
     for (int c = 0; c < AUTOTUNE_N_COLLS; c++) {

@@ -1,6 +1,6 @@
 /* Exports of the optimal-method table. Adding a format is its writer in a
  * file store/export_<name>.c, declared below, and one row in
- * export_formats[] (store/export.c). */
+ * export_formats[] (decision/export.c, above every writer it names). */
 #ifndef STORE_EXPORT_H
 #define STORE_EXPORT_H
 
@@ -61,17 +61,6 @@ struct export_format {
     const char *library;
     const char *summary;
 };
-extern const struct export_format export_formats[];
-extern const int export_formats_size;
-const struct export_format *export_find(const char *name);
-/* Writes the export to out_path (atomically) or, when NULL, to stdout. A
- * library format is first written to memory and read back with its check;
- * a file that fails it is not written. A run measured with a library's own
- * algorithms (backend native) exports to that library's formats only. */
-int export_write(const struct export_format *format, const char *out_path,
-                 const struct measurement *rows, size_t n,
-                 const struct export_context *ctx);
-
 /* The formats' writers and checkers, one file per format family:
  * store/export_table.c (csv, json), store/export_ompi.c, store/export_mpich.c.
  */
@@ -90,8 +79,5 @@ int export_check_ompi_json(const char *text, size_t len, const char *what);
 int export_mpich(FILE *out, const struct measurement *rows, size_t n,
                  const struct export_context *ctx);
 int export_check_mpich(const char *text, size_t len, const char *what);
-/* The exact decision as a .dec file, for libautotune (decision/exact.c). */
-int export_dec(FILE *out, const struct measurement *rows, size_t n,
-               const struct export_context *ctx);
 
 #endif

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "store/journal.h"
+#include "util/grow.h"
 
 #define JOURNAL_MAGIC "autotune-journal 1"
 #define LINE_MAX_BYTES 1024
@@ -186,15 +187,12 @@ static int records_add(struct journal *j, const struct measurement *m)
                      m->segment_bytes)) {
         return 0;
     }
-    if (j->n_records == j->cap_records) {
-        size_t cap = j->cap_records ? j->cap_records * 2 : 256;
-        struct measurement *r = realloc(j->records, cap * sizeof *r);
-        if (!r) {
-            return -1;
-        }
-        j->records = r;
-        j->cap_records = cap;
+    struct measurement *r =
+        grow(j->records, &j->cap_records, j->n_records + 1, sizeof *r, 256);
+    if (!r) {
+        return -1;
     }
+    j->records = r;
     j->records[j->n_records++] = *m;
     return index_add(j, j->n_records - 1, KIND_RECORD);
 }
@@ -210,15 +208,12 @@ static int points_add(struct journal *j, const struct point_result *p)
     if (has_point(j, p)) {
         return 0;
     }
-    if (j->n_points == j->cap_points) {
-        size_t cap = j->cap_points ? j->cap_points * 2 : 256;
-        struct point_result *r = realloc(j->points, cap * sizeof *r);
-        if (!r) {
-            return -1;
-        }
-        j->points = r;
-        j->cap_points = cap;
+    struct point_result *r =
+        grow(j->points, &j->cap_points, j->n_points + 1, sizeof *r, 256);
+    if (!r) {
+        return -1;
     }
+    j->points = r;
     j->points[j->n_points++] = *p;
     return index_add(j, j->n_points - 1, KIND_POINT);
 }
@@ -527,18 +522,24 @@ static int write_settings(struct journal *j)
 static int journal_read(const char *path, struct journal **out, long *valid,
                         int *exists)
 {
+    *valid = 0;
+    *exists = 0;
     struct journal *j = calloc(1, sizeof *j);
     if (!j || !(j->path = strdup(path))) {
+        fprintf(stderr, "%s: out of memory\n", path);
         free(j);
         return -1;
     }
     j->fd = -1;
     *out = j;
-    *valid = 0;
     FILE *f = fopen(path, "r");
     *exists = f != NULL;
+    if (!f && errno != ENOENT) {
+        fprintf(stderr, "%s: %s\n", path, strerror(errno));
+        return -1;
+    }
     if (!f) {
-        return errno == ENOENT ? 0 : -1;
+        return 0;
     }
     int rc = load_lines(j, f, valid);
     fclose(f);
@@ -551,8 +552,9 @@ int journal_load(const char *path, struct journal **out)
     int exists;
     *out = NULL;
     struct journal *j = NULL;
-    if (journal_read(path, &j, &valid, &exists) != 0 || !exists) {
-        if (!exists) {
+    int rc = journal_read(path, &j, &valid, &exists); /* it said why */
+    if (rc != 0 || !exists) {
+        if (rc == 0) {
             fprintf(stderr, "%s: %s\n", path, strerror(ENOENT));
         }
         journal_close(j);

@@ -12,6 +12,7 @@
 
 #include "store/profile.h"
 #include "tune/config.h"
+#include "util/tuning.h"
 
 #define MAX_LIST 4096
 #define MAX_OVERFLOWS 16
@@ -1003,7 +1004,7 @@ int config_load(const char *path, struct config *c)
     c->search = &search_strategies[0];
     c->measure = (struct config_measure){
         .warmup = 2, .min_reps = 5, .max_reps = 100, .rse = 0.05};
-    c->chain_fanout = 4;
+    c->chain_fanout = TUNING_CHAIN_FANOUT;
     c->has_baseline = 1;
     c->search_params = (struct search_params)SEARCH_PARAMS_DEFAULT;
 

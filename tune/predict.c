@@ -9,6 +9,7 @@
 #include "store/tables.h"
 #include "tune/progress.h"
 #include "util/grow.h"
+#include "util/tuning.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -331,8 +332,8 @@ static void print_guided(const struct predictions *ps, double calibration_s)
                     }
                 }
             }
-            double pen =
-                ps->items[pick].row.mean_us / ps->items[best].row.mean_us - 1;
+            double pen = tuning_penalty(ps->items[pick].row.mean_us,
+                                        ps->items[best].row.mean_us);
             sum_pen += pen;
             max_pen = fmax(max_pen, pen);
             n_optimal += pen <= 0;
@@ -389,7 +390,8 @@ int predict_run(const struct predict_request *req)
     struct journal *j = NULL;
     struct predictions ps = {0};
     long *procs = NULL, *sizes = NULL, *segs = NULL;
-    int n_procs = 0, n_sizes = 0, n_segs = 0, chain_fanout = 4, status = 1;
+    int n_procs = 0, n_sizes = 0, n_segs = 0, status = 1;
+    int chain_fanout = TUNING_CHAIN_FANOUT;
     size_t n_rows = 0;
     double model_cost_s = 0;
     const char *colls[16];

@@ -19,6 +19,7 @@
 #include "store/tables.h"
 #include "tune/grid.h"
 #include "tune/replay.h"
+#include "util/tuning.h"
 
 #define MAX_METHODS 4096
 
@@ -360,7 +361,7 @@ static int chain_fanout_of(const struct journal *j)
 {
     const char *value =
         journal_setting(journal_get_settings(j), "chain_fanout");
-    return value ? atoi(value) : 4;
+    return value ? atoi(value) : TUNING_CHAIN_FANOUT;
 }
 
 /* --misses: one line on stderr per point where a strategy's choice is not
@@ -435,9 +436,8 @@ static int replay_point_all(const struct replay_point *rp,
                     rp->msg_bytes);
             return -1;
         }
-        double penalty =
-            (r->ix->records[rp->records[best]]->mean_us - rp->best_us) /
-            rp->best_us;
+        double penalty = tuning_penalty(
+            r->ix->records[rp->records[best]]->mean_us, rp->best_us);
         struct strategy_score *sc = &scores[s];
         sc->points++;
         sc->experiments += r->experiments - experiments;
@@ -717,7 +717,7 @@ static double grid_penalty(void *ctx, int pi, int mi, int label)
     if (!rec || !g->r->charged[pos] || !rec->is_applicable || chosen_us <= 0) {
         return -1;
     }
-    return (rec->mean_us - chosen_us) / chosen_us;
+    return tuning_penalty(rec->mean_us, chosen_us);
 }
 
 /* The segment size between two labels', of those the run timed, where
@@ -802,7 +802,7 @@ static int grid_score_points(struct grid_replay *g,
             chosen_us = worst_us;
             (*cannot_run)++;
         }
-        double penalty = (chosen_us - rp->best_us) / rp->best_us;
+        double penalty = tuning_penalty(chosen_us, rp->best_us);
         sc->points++;
         sc->measured += out[i].is_measured;
         sc->penalty_sum += penalty;

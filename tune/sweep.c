@@ -21,6 +21,7 @@
 #include "tune/measure.h"
 #include "tune/progress.h"
 #include "tune/sweep.h"
+#include "util/tuning.h"
 #ifdef SMPI_H /* defined by SimGrid's mpi.h */
 #include <xbt/config.h>
 #endif
@@ -799,7 +800,7 @@ static double adaptive_penalty(void *ctx, int pi, int mi, int label)
     if (!m || !m->is_applicable || !(chosen_us > 0)) {
         return -1;
     }
-    return (m->mean_us - chosen_us) / chosen_us;
+    return tuning_penalty(m->mean_us, chosen_us);
 }
 
 /* The configured segment size between two labels', where that method is

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "../check.h"
+#include "decision/decision.h"
 #include "store/export.h"
 #include "store/json.h"
 #include "store/libraries.h"

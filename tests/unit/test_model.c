@@ -111,14 +111,14 @@ static double replay(const struct model_schedule *s,
 /* rank sends bytes to peer and waits (blocking send). */
 static void send(struct model_schedule *s, int rank, int peer, long bytes)
 {
-    int req = model_schedule_add(s, rank, MODEL_ISEND, peer, 1, bytes, 0);
-    model_schedule_add(s, rank, MODEL_WAIT, 0, 0, 0, req);
+    int req = model_schedule_add(s, rank, RECORD_ISEND, peer, 1, bytes, 0);
+    model_schedule_add(s, rank, RECORD_WAIT, 0, 0, 0, req);
 }
 
 static void recv(struct model_schedule *s, int rank, int peer, long bytes)
 {
-    int req = model_schedule_add(s, rank, MODEL_IRECV, peer, 1, bytes, 0);
-    model_schedule_add(s, rank, MODEL_WAIT, 0, 0, 0, req);
+    int req = model_schedule_add(s, rank, RECORD_IRECV, peer, 1, bytes, 0);
+    model_schedule_add(s, rank, RECORD_WAIT, 0, 0, 0, req);
 }
 
 static void test_replay(const struct model_params *p)
@@ -166,11 +166,11 @@ static void test_replay(const struct model_params *p)
     for (int step = 0; step < 3; step++) {
         for (int r = 0; r < 4; r++) {
             int rq =
-                model_schedule_add(s, r, MODEL_IRECV, (r + 3) % 4, 1, 1000, 0);
+                model_schedule_add(s, r, RECORD_IRECV, (r + 3) % 4, 1, 1000, 0);
             int sq =
-                model_schedule_add(s, r, MODEL_ISEND, (r + 1) % 4, 1, 1000, 0);
-            model_schedule_add(s, r, MODEL_WAIT, 0, 0, 0, sq);
-            model_schedule_add(s, r, MODEL_WAIT, 0, 0, 0, rq);
+                model_schedule_add(s, r, RECORD_ISEND, (r + 1) % 4, 1, 1000, 0);
+            model_schedule_add(s, r, RECORD_WAIT, 0, 0, 0, sq);
+            model_schedule_add(s, r, RECORD_WAIT, 0, 0, 0, rq);
         }
     }
     CHECK_NEAR(210, replay(s, p));
@@ -181,7 +181,7 @@ static void test_replay(const struct model_params *p)
      * 2150 us later, the receive 10 us after that. */
     s = model_schedule_create(2);
     send(s, 0, 1, 200000);
-    model_schedule_add(s, 1, MODEL_REDUCE, 0, 0, 100000, 0);
+    model_schedule_add(s, 1, RECORD_REDUCE, 0, 0, 100000, 0);
     recv(s, 1, 0, 200000);
     CHECK_NEAR(201 + 2150 + 10, replay(s, p));
     model_schedule_destroy(s);
@@ -204,7 +204,7 @@ static void test_record(const struct model_params *p)
     if (s) {
         int n_sends = 0;
         for (int i = 0; i < s->ranks[0].n_ops; i++) {
-            n_sends += s->ranks[0].ops[i].kind == MODEL_ISEND;
+            n_sends += s->ranks[0].ops[i].kind == RECORD_ISEND;
         }
         CHECK_INT(2, n_sends);
         CHECK_NEAR(140, replay(s, p));
@@ -217,7 +217,7 @@ static void test_record(const struct model_params *p)
     if (s) {
         int n_sends = 0;
         for (int i = 0; i < s->ranks[1].n_ops; i++) {
-            n_sends += s->ranks[1].ops[i].kind == MODEL_ISEND;
+            n_sends += s->ranks[1].ops[i].kind == RECORD_ISEND;
         }
         CHECK_INT(4, n_sends);
         model_schedule_destroy(s);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decision/decision.h"
 #include "store/export.h"
 #include "store/tables.h"
 

@@ -1,15 +1,25 @@
-/* The MPI subset the algorithms of collectives/ call, for the model's
- * schedule recorder (model/sim/record.c): collectives/ compiled against this
- * header runs one rank at a time, logging each send, receive, wait and local
- * reduction in program order; no data moves and no network exists. */
-#ifndef MODEL_SIM_MPI_H
-#define MODEL_SIM_MPI_H
+/* The MPI subset the algorithms of collectives/ call, as a recording layer:
+ * collectives/ compiled against this header runs one rank at a time, and
+ * each send, receive, wait and local reduction it makes goes, in program
+ * order, to the sink of its communicator; no data moves and no network
+ * exists. model/sim/record.c drives it for the model's schedules. */
+#ifndef COLLECTIVES_RECORD_MPI_H
+#define COLLECTIVES_RECORD_MPI_H
+
+#include "collectives/record/record.h"
+
+/* The communicator of a recorded run: rank is the rank being run. */
+struct record_comm {
+    int rank, size;
+    const struct record_sink *sink;
+    int failed; /* out of memory while recording */
+};
 
 typedef long MPI_Aint;
 typedef int MPI_Datatype;
 typedef int MPI_Op;
 typedef int MPI_Request;
-typedef struct model_sim_comm *MPI_Comm;
+typedef struct record_comm *MPI_Comm;
 typedef struct {
     int MPI_SOURCE, MPI_TAG, MPI_ERROR;
 } MPI_Status;
@@ -83,5 +93,9 @@ int PMPI_Scatter(const void *s, int sc, MPI_Datatype st, void *r, int rc,
 int PMPI_Gather(const void *s, int sc, MPI_Datatype st, void *r, int rc,
                 MPI_Datatype rt, int root, MPI_Comm comm);
 int PMPI_Barrier(MPI_Comm comm);
+
+/* Calls without a communicator (MPI_Wait) record on comm's rank: set before
+ * running a rank, NULL after. */
+void record_set_current(MPI_Comm comm);
 
 #endif
