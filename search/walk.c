@@ -1,5 +1,7 @@
 /* Descent paths: methods come grouped by algorithm, segments ascending with
  * 0 (unsegmented, i.e. one segment as large as the message) first. */
+#include <math.h>
+
 #include "search/walk.h"
 
 int walk_split(const struct search_point *p, struct walk *walks, int max_walks)
@@ -181,58 +183,79 @@ int descent_from(struct descent *d, int start, double cut_us,
     int down = start + 1;
     int jumped_from = -1; /* the slope's probe skipped steps after it */
     if (cut_us > 0 && d->best_us > cut_us) {
-        /* Behind: from no segmentation, go on only if segmentation's
-         * slope, kept up to the end of the walk, would get below the cut
-         * (segmenting can change everything); otherwise stop. */
-        if (p->methods[d->walk->steps[start]].seg_bytes != 0) {
+        /* Behind: go on toward smaller segments only if they can still
+         * catch up: if pipelining can gain that much (a bound), and if
+         * segmentation's slope, kept up to the end of the walk, would get
+         * below the cut (segmenting can change everything); otherwise
+         * stop. */
+        int seg = p->methods[d->walk->steps[start]].seg_bytes;
+        double start_us = d->best_us;
+        if (seg != 0 && !d->is_first_timed &&
+            p->methods[d->walk->steps[0]].seg_bytes == 0 &&
+            unsegmented_bound(p, d->walk->alg) <= cut_us) {
             /* No segmentation is a regime of its own, off the segment
              * sizes' curve: it is timed before the algorithm is left
              * (reduce binomial, 13 ranks, 128 KiB, on a generated cluster:
              * 1.41x behind at the 32 KiB its neighbour preferred, the
              * optimum unsegmented). */
-            if (!d->is_first_timed &&
-                p->methods[d->walk->steps[0]].seg_bytes == 0 &&
-                unsegmented_bound(p, d->walk->alg) <= cut_us) {
-                rc = descent_time(d, 0, p, o, &is_na);
+            rc = descent_time(d, 0, p, o, &is_na);
+            if (rc != 0 || is_na || d->best_us <= cut_us) {
+                return rc;
             }
-            return rc;
         }
-        if (down >= d->walk->n) {
+        if (down >= d->walk->n || (seg != 0 && 4 * (long)seg <= p->msg_bytes)) {
+            /* A start of four segments or more is on segmentation's curve
+             * and shows where it stands; fewer overlap too little to show
+             * what segmenting does, and are judged as no segmentation is
+             * (pipeline bcast, P=3, 16 KiB, on a Fast Ethernet cluster
+             * with a 16 KiB eager limit: from P=2's 8 KiB, 1.39x behind,
+             * cut; 2 KiB segments the optimum, 1.7 % ahead. Judging every
+             * start so cost 3 to 8 % of the experiment time on the
+             * benchmark journals and found no other optimum). */
             return 0;
         }
         int depth = p->depths ? p->depths[d->walk->alg] : -1;
-        if (depth > 0 && d->best_us > 2 * depth * cut_us) {
-            /* Pipelining h hops divides the time by h at best (the root
-             * still sends the whole message to each child), 2h where a
-             * reduction overlaps receiving with reducing. */
+        double n_segs = seg > 0 ? ceil((double)p->msg_bytes / seg) : 1;
+        if (depth > 0 &&
+            start_us > 2 * (n_segs + depth - 1) / n_segs * cut_us) {
+            /* Pipelining h hops in k segments takes (k + h - 1) segment
+             * times; more, smaller segments bring that toward k at best,
+             * so they divide the time by (k + h - 1) / k at most (h
+             * unsegmented: the root still sends the whole message to each
+             * child), twice that where a reduction overlaps receiving
+             * with reducing. */
             return 0;
         }
-        /* The largest segment first: below an eager limit, it can win
-         * alone where no segmentation pays a rendezvous (reduce binary, 6
-         * ranks, 4 KiB, on a generated cluster: 2 KiB segments 44 %
-         * faster than none). */
-        double none_us = d->best_us;
-        rc = descent_time(d, down, p, o, &is_na);
-        if (rc != 0 || is_na) {
-            return rc;
+        int last = start; /* the smallest segment timed so far */
+        if (seg == 0) {
+            /* The largest segment first: below an eager limit, it can win
+             * alone where no segmentation pays a rendezvous (reduce
+             * binary, 6 ranks, 4 KiB, on a generated cluster: 2 KiB
+             * segments 44 % faster than none). */
+            rc = descent_time(d, down, p, o, &is_na);
+            if (rc != 0 || is_na) {
+                return rc;
+            }
+            last = down;
         }
-        int probe = down;
+        int probe = last;
         if (d->best_us > cut_us) {
             /* The slope is read at the first segment of at most a quarter
              * of the message: two segments overlap too little to show
              * what segmenting does (pipeline bcast, P=3, 16 KiB on Grig:
              * 8 KiB segments as slow as none, 4 KiB 21 % faster). */
             while (probe + 1 < d->walk->n &&
-                   4 * (long)p->methods[d->walk->steps[probe]].seg_bytes >
-                       p->msg_bytes) {
+                   (probe == start ||
+                    4 * (long)p->methods[d->walk->steps[probe]].seg_bytes >
+                        p->msg_bytes)) {
                 probe++;
             }
-            if (probe != down) {
-                jumped_from = down;
+            if (probe != last) {
+                jumped_from = last;
                 rc = descent_time(d, probe, p, o, &is_na);
             }
             double slope_us =
-                (none_us - d->recent_us[2]) / (double)(probe - start);
+                (start_us - d->recent_us[2]) / (double)(probe - start);
             double floor_us =
                 d->recent_us[2] - slope_us * (double)(d->walk->n - probe - 1);
             if (rc != 0 || is_na || slope_us <= 0 || floor_us > cut_us) {
@@ -267,7 +290,10 @@ int descent_from(struct descent *d, int start, double cut_us,
                           d->n_timed > n_before &&
                           d->recent_us[2] > (1 + WALK_TIE) * d->best_us;
         d->recent_us[2] = d->best_us; /* falling is judged from the best */
-        rc = descent_direction(d, start - 1, -1, -1, p, o);
+        /* No segmentation, when a start behind timed it, is not timed
+         * again. */
+        int top = d->is_first_timed ? 0 : -1;
+        rc = descent_direction(d, start - 1, -1, top, p, o);
     }
     return rc;
 }

@@ -69,12 +69,13 @@ void descent_pick(const struct descent *d, int n, int *best);
  * as above), and, if that found nothing better, toward larger ones. With
  * cut_us > 0 and a start slower than cut_us, it stops there, after timing
  * no segmentation (a regime of its own) unless its time at a smaller
- * message exceeds the cut; from an unsegmented start it times the largest
- * segment, then the first of at most a quarter of the message, and goes
- * on only if that slope, kept to the end of the walk, gets below; and not
- * even that for a tree whose start is more than twice its depth times the
- * cut (pipelining a tree of h hops divides its time by h at best, 2h with
- * a reduction's overlap). */
+ * message exceeds the cut; from an unsegmented start, or one of fewer than
+ * four segments, it times the largest segment (from unsegmented), then
+ * the first of at most a quarter of the message, and goes on only if that
+ * slope, kept to the end of the walk, gets below; and not even that for a
+ * tree whose start in k segments is more than 2 (k + h - 1) / k times the
+ * cut (pipelining h hops divides the time by (k + h - 1) / k at best,
+ * twice that with a reduction's overlap). */
 int descent_from(struct descent *d, int start, double cut_us,
                  const struct search_point *p, const struct search_oracle *o);
 

@@ -622,6 +622,65 @@ static void test_twins_part(void)
     }
 }
 
+/* A start of two segments, from the previous procs, behind the best found:
+ * bcast at 3 ranks, 64 KiB, on a 32-node Fast Ethernet cluster (issue 37):
+ * split_binary leads at 2 ranks and is searched first here (its best
+ * 10,721 us at 8 KiB); the pipeline starts at the 32 KiB it preferred at 2
+ * ranks (one hop: segmenting only adds overheads), 1.02x past the cut of
+ * r times that best, and its unsegmented time is behind too. Two segments
+ * overlap too little to show what segmenting does: on a chain of two hops
+ * they take 3 segment times where many small ones take about 2, so the
+ * search reads the slope at a quarter of the message, as from no
+ * segmentation, and finds 8 KiB (8,107 us, 32 % ahead). A start more than
+ * 2 (k + h - 1) / k times the cut behind (k segments, h hops) cannot catch
+ * up and is left after its unsegmented time. */
+static void test_two_segment_start(void)
+{
+    static const double split[N_SEGS] = {11000, 12900, 11600, 11000, 10800,
+                                         10721, 10750, 10900, -1};
+    static const double pipe[N_SEGS] = {14500, 13900, 10400, 8900, 8300,
+                                        8107,  9900,  14200, -1};
+    struct landscape l = {.msg_bytes = 65536, .n_algs = 2};
+    memcpy(l.time_us[0], split, sizeof split);
+    memcpy(l.time_us[1], pipe, sizeof pipe);
+    /* At 2 ranks, the same message: both best at 32 KiB, split_binary
+     * ahead by 0.2 %. */
+    static const struct search_result at2[] = {
+        {{0, 0}, 6000, 5900, 65536, -1},
+        {{0, 32768}, 5900, 5900, 65536, -1},
+        {{0, 16384}, 5950, 5900, 65536, -1},
+        {{1, 0}, 6033, 5900, 65536, -1},
+        {{1, 32768}, 5912, 5900, 65536, -1},
+        {{1, 16384}, 5983, 5900, 65536, -1},
+    };
+    static const int depths3[MAX_ALGS] = {1, 2};
+    struct search_params params = SEARCH_PARAMS_DEFAULT;
+    struct search_prior prior = {2, 6, at2};
+    static const char *const pruned[] = {"mgd", "smgd", "surrogate"};
+    for (int s = 0; s < 3; s++) {
+        struct search_point p = point_of(&l, 3, depths3, 1, &params);
+        p.prev_procs = &prior;
+        struct search_oracle o = {oracle, oracle_pipeline, &l};
+        int best = -2;
+        CHECK_INT(0, search_find(pruned[s])->find_best(&p, &o, &best));
+        CHECK_INT(0, l.twice);
+        CHECK_INT(method_of(&l, N_SEGS + 5), best); /* pipeline/8192 */
+    }
+    /* The same start 3.1 times the cut behind (beyond 2 (2 + 2 - 1) / 2):
+     * no segment size can bring it back; only the start and no
+     * segmentation are timed. */
+    for (int k = 0; k < N_SEGS - 1; k++) {
+        l.time_us[1][k] = 3.1 * params.drop_ratio * 10721;
+    }
+    struct search_point p = point_of(&l, 3, depths3, 1, &params);
+    p.prev_procs = &prior;
+    struct search_oracle o = {oracle, oracle_pipeline, &l};
+    int best = -2;
+    CHECK_INT(0, search_find("smgd")->find_best(&p, &o, &best));
+    CHECK_INT(method_of(&l, 5), best); /* split_binary/8192 */
+    CHECK_INT(2, timed_of(&l, 1));
+}
+
 static void test_nothing_applicable(void)
 {
     struct search_params params = SEARCH_PARAMS_DEFAULT;
@@ -650,6 +709,7 @@ int main(void)
     test_bracket();
     test_eager_bump();
     test_twins_part();
+    test_two_segment_start();
     test_nothing_applicable();
     CHECK(search_find("nonsense") == NULL);
     return check_exit();
