@@ -216,30 +216,17 @@ static int write_predicted(FILE *f, const void *arg)
     return ferror(f) ? -1 : 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The q-quantile of sorted values (nearest rank). */
-static double quantile(const double *v, size_t n, double q)
-{
-    size_t i = (size_t)ceil(q * (double)n);
-    return n == 0 ? NAN : v[i == 0 ? 0 : i - 1];
-}
-
 /* Seed 003's ratio per point: the measured time of the model's choice over
  * the measured optimum; and how many pairs of methods (measured more than
  * 1 % apart) the model orders as measured. */
 static void print_accuracy(const struct predictions *ps, const char *coll)
 {
-    double *ratios = malloc((ps->n + 1) * sizeof *ratios);
-    size_t n_points = 0, n_optimal = 0, pairs = 0, pairs_right = 0;
-    if (!ratios) {
-        return;
-    }
-    for (size_t i = 0; i < ps->n;) {
+    struct model_accuracy acc = {0};
+    double *t = malloc((ps->n + 1) * sizeof *t);
+    double *q = malloc((ps->n + 1) * sizeof *q);
+    int is_ok = t && q;
+    for (size_t i = 0; is_ok && i < ps->n;) {
         size_t j = i;
         while (j < ps->n && same_point(&ps->items[j].row, &ps->items[i].row)) {
             j++;
@@ -247,41 +234,32 @@ static void print_accuracy(const struct predictions *ps, const char *coll)
         const struct prediction *pt = &ps->items[i];
         if (pt->is_measured &&
             (!coll || strcmp(coll, pt->row.collective) == 0)) {
-            size_t best = i, chosen = i;
+            double best_us = INFINITY;
             for (size_t k = i; k < j; k++) {
-                const struct prediction *a = &ps->items[k];
-                if (a->row.mean_us < ps->items[best].row.mean_us) {
-                    best = k;
-                }
-                if (a->predicted_us < ps->items[chosen].predicted_us) {
-                    chosen = k;
-                }
-                for (size_t l = k + 1; l < j; l++) {
-                    const struct prediction *b = &ps->items[l];
-                    double lo = fmin(a->row.mean_us, b->row.mean_us);
-                    if (fabs(a->row.mean_us - b->row.mean_us) > 0.01 * lo) {
-                        pairs++;
-                        pairs_right += (a->row.mean_us < b->row.mean_us) ==
-                                       (a->predicted_us < b->predicted_us);
-                    }
-                }
+                t[k - i] = ps->items[k].row.mean_us;
+                q[k - i] = ps->items[k].predicted_us;
+                best_us = fmin(best_us, t[k - i]);
             }
-            double r =
-                ps->items[chosen].row.mean_us / ps->items[best].row.mean_us;
-            ratios[n_points++] = r;
-            n_optimal += r <= 1.0;
+            is_ok = model_accuracy_add(&acc, t, q, (int)(j - i), best_us) == 0;
         }
         i = j;
     }
-    if (n_points > 0) {
-        qsort(ratios, n_points, sizeof *ratios, cmp_double);
-        printf("%-10s %6zu %8.3f %8.3f %8.3f %9.1f %9.1f\n",
-               coll ? coll : "all", n_points, quantile(ratios, n_points, 0.5),
-               quantile(ratios, n_points, 0.9), ratios[n_points - 1],
-               100.0 * (double)n_optimal / (double)n_points,
-               pairs ? 100.0 * (double)pairs_right / (double)pairs : 100.0);
+    if (!is_ok) {
+        fprintf(stderr, "autotune predict: out of memory\n");
+    } else if (acc.n_points > 0) {
+        printf("%-10s %6ld %8.3f %8.3f %8.3f %9.1f %9.1f\n",
+               coll ? coll : "all", acc.n_points,
+               model_accuracy_quantile(&acc, 0.5),
+               model_accuracy_quantile(&acc, 0.9),
+               model_accuracy_quantile(&acc, 1.0),
+               100.0 * (double)acc.n_optimal / (double)acc.n_points,
+               acc.n_pairs
+                   ? 100.0 * (double)acc.n_pairs_right / (double)acc.n_pairs
+                   : 100.0);
     }
-    free(ratios);
+    model_accuracy_clear(&acc);
+    free(t);
+    free(q);
 }
 
 /* What a model-guided search would have cost and lost on this run: at each
