@@ -262,72 +262,6 @@ static void print_accuracy(const struct predictions *ps, const char *coll)
     free(q);
 }
 
-/* What a model-guided search would have cost and lost on this run: at each
- * point, time only the methods predicted within margin of the model's best
- * and keep the fastest measured; charged the calibration's cost too, and
- * compared with timing every method (the run's exhaustive cost). */
-static void print_guided(const struct predictions *ps, double calibration_s)
-{
-    static const double margins[] = {0, 0.05, 0.10, 0.25};
-    printf("model-guided search on this run (time the methods predicted "
-           "within the margin\nof the best, keep the fastest measured; "
-           "the calibration's %.3f s charged):\n",
-           calibration_s);
-    printf("%-7s %11s %13s %8s %13s %12s %9s\n", "margin", "experiments",
-           "experiment_s", "speedup", "mean_penalty%", "max_penalty%",
-           "optimal%");
-    for (size_t g = 0; g < sizeof margins / sizeof margins[0]; g++) {
-        double all_s = 0, chosen_s = calibration_s, sum_pen = 0, max_pen = 0;
-        size_t n_points = 0, n_exps = 0, n_optimal = 0;
-        for (size_t i = 0; i < ps->n;) {
-            size_t j = i, best = i, pick = i, first = i;
-            while (j < ps->n &&
-                   same_point(&ps->items[j].row, &ps->items[i].row)) {
-                j++;
-            }
-            i = j;
-            if (!ps->items[first].is_measured) {
-                continue;
-            }
-            double best_pred = INFINITY;
-            for (size_t k = first; k < j; k++) {
-                best_pred = fmin(best_pred, ps->items[k].predicted_us);
-                if (ps->items[k].row.mean_us < ps->items[best].row.mean_us) {
-                    best = k;
-                }
-                all_s += ps->items[k].row.cost_s;
-            }
-            int has_pick = 0;
-            for (size_t k = first; k < j; k++) {
-                const struct prediction *a = &ps->items[k];
-                if (a->predicted_us <= (1 + margins[g]) * best_pred) {
-                    chosen_s += a->row.cost_s;
-                    n_exps++;
-                    if (!has_pick ||
-                        a->row.mean_us < ps->items[pick].row.mean_us) {
-                        pick = k;
-                        has_pick = 1;
-                    }
-                }
-            }
-            double pen = tuning_penalty(ps->items[pick].row.mean_us,
-                                        ps->items[best].row.mean_us);
-            sum_pen += pen;
-            max_pen = fmax(max_pen, pen);
-            n_optimal += pen <= 0;
-            n_points++;
-        }
-        if (n_points == 0) {
-            return;
-        }
-        printf("%5.0f%% %11zu %13.3f %7.1fx %13.3f %12.3f %9.1f\n",
-               100 * margins[g], n_exps, chosen_s,
-               chosen_s > 0 ? all_s / chosen_s : 0,
-               100 * sum_pen / (double)n_points, 100 * max_pen,
-               100.0 * (double)n_optimal / (double)n_points);
-    }
-}
-
 /* Points never measured into DIR/predicted.csv, under its own name:
  * tree, quadtree, export and report read DIR as the model's predictions
  * and say so (store/run_tables.c), never as measurements. */
@@ -512,7 +446,12 @@ int predict_run(const struct predict_request *req)
             }
         }
         print_accuracy(&ps, NULL);
-        print_guided(&ps, model_cost_s);
+        /* What a search guided by these predictions costs and loses is the
+         * replay engine's to say (the model strategy, corrected by the
+         * neighbours): one replay for every strategy. */
+        printf("a model-guided search on this run: autotune compare -r %s "
+               "--model %s\n",
+               run, model_path);
     }
     status = 0;
 done:
