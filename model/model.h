@@ -165,4 +165,31 @@ int model_predict(const struct model_params *p, const char *collective,
                   const char *algorithm, int procs, long msg_bytes,
                   int seg_bytes, int chain_fanout, double *time_us);
 
+/* The model's accuracy where a run measured, one definition for `autotune
+ * predict` and the HTML report. At each point the model picks the method
+ * of least predicted time among those measured too; its accuracy is that
+ * pick's measured time against the point's optimum, the relative error of
+ * every prediction, and how many pairs of methods (measured more than 1 %
+ * apart) it orders as measured. */
+struct model_accuracy {
+    long n_points;           /* points with a pick and an optimum */
+    long n_optimal;          /* where the pick is the optimum */
+    long n_compared;         /* methods with a measured and a predicted time */
+    double err_sum, max_err; /* |predicted - measured| / measured */
+    double penalty_sum, max_penalty; /* the pick's penalty (util/tuning.h) */
+    long n_pairs, n_pairs_right;
+    double *ratios; /* per point: the pick's time over the optimum */
+    size_t n_ratios, ratios_cap;
+};
+/* Adds one point: n methods' measured times t (<= 0: not measured) and
+ * predicted times q (< 0: none), and the point's optimum best_us (<= 0:
+ * none). Returns -1 when out of memory. */
+int model_accuracy_add(struct model_accuracy *a, const double *t,
+                       const double *q, int n, double best_us);
+/* The qth quantile (0 < q <= 1) of the points' ratios (sorts them); NAN
+ * when there is no point. */
+double model_accuracy_quantile(struct model_accuracy *a, double q);
+/* Frees the ratios; a is zeroed, ready for reuse. */
+void model_accuracy_clear(struct model_accuracy *a);
+
 #endif

@@ -463,7 +463,11 @@ static void write_model(FILE *f, const struct page *pg, int g,
     if (!pred) {
         return;
     }
-    report_model_stats(pg->r, grid, pred, &st);
+    if (report_model_stats(pg->r, grid, pred, &st) != 0) {
+        fprintf(stderr, "autotune report: out of memory: the page goes on "
+                        "without the model's section\n");
+        return;
+    }
     fprintf(f,
             "<h3>The model</h3>\n<table class=\"model\">\n<tr><th>methods "
             "compared</th><th>mean error %%</th><th>max error %%</th>"

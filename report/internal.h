@@ -82,15 +82,17 @@ struct report_predicted {
 int report_predicted_load(const char *run, const struct run_data *r,
                           struct report_predicted **out);
 void report_predicted_destroy(struct report_predicted *p);
-/* The model against the measurements of one grid: relative error of
- * every prediction of a measured method, penalty of the method with the
- * least predicted time at each point. */
+/* The model against the measurements of one grid (model_accuracy_add, the
+ * one definition): relative error of every prediction of a measured
+ * method, penalty of the method with the least predicted time at each
+ * point. */
 struct report_model_stats {
     long n_compared, n_points;
     double mean_err_pct, max_err_pct, mean_penalty_pct, max_penalty_pct;
 };
-void report_model_stats(const struct run_data *r, const struct run_grid *grid,
-                        const double *pred, struct report_model_stats *st);
+/* -1 when out of memory. */
+int report_model_stats(const struct run_data *r, const struct run_grid *grid,
+                       const double *pred, struct report_model_stats *st);
 void report_svg_model(FILE *f, const struct run_data *r,
                       const struct run_grid *grid, const struct report_algs *a,
                       const double *pred, const struct report_model_stats *st);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model.h"
 #include "report/internal.h"
 #include "report/svg.h"
 #include "store/rundir.h"
@@ -125,35 +126,27 @@ int report_predicted_load(const char *run, const struct run_data *r,
     return 0;
 }
 
-void report_model_stats(const struct run_data *r, const struct run_grid *grid,
-                        const double *pred, struct report_model_stats *st)
+int report_model_stats(const struct run_data *r, const struct run_grid *grid,
+                       const double *pred, struct report_model_stats *st)
 {
     long cells = (long)grid->n_procs * grid->n_msgs;
-    double err_sum = 0, pen_sum = 0;
-    memset(st, 0, sizeof *st);
-    for (long c = 0; c < cells; c++) {
-        const double *t = grid->time_us + c * r->n_methods;
-        const double *q = pred + c * r->n_methods;
-        int pick = -1;
-        for (int k = 0; k < r->n_methods; k++) {
-            if (q[k] < 0 || t[k] <= 0) {
-                continue;
-            }
-            double err = fabs(q[k] - t[k]) / t[k];
-            err_sum += err;
-            st->max_err_pct = fmax(st->max_err_pct, 100 * err);
-            st->n_compared++;
-            pick = pick < 0 || q[k] < q[pick] ? k : pick;
-        }
-        if (pick >= 0 && grid->best[c] >= 0) {
-            double pen = tuning_penalty(t[pick], grid->best_us[c]);
-            pen_sum += pen;
-            st->max_penalty_pct = fmax(st->max_penalty_pct, 100 * pen);
-            st->n_points++;
-        }
+    struct model_accuracy acc = {0};
+    int rc = 0;
+    for (long c = 0; c < cells && rc == 0; c++) {
+        rc = model_accuracy_add(&acc, grid->time_us + c * r->n_methods,
+                                pred + c * r->n_methods, r->n_methods,
+                                grid->best[c] >= 0 ? grid->best_us[c] : -1);
     }
-    st->mean_err_pct = st->n_compared ? 100 * err_sum / st->n_compared : 0;
-    st->mean_penalty_pct = st->n_points ? 100 * pen_sum / st->n_points : 0;
+    st->n_compared = acc.n_compared;
+    st->n_points = acc.n_points;
+    st->mean_err_pct =
+        acc.n_compared ? 100 * acc.err_sum / (double)acc.n_compared : 0;
+    st->max_err_pct = 100 * acc.max_err;
+    st->mean_penalty_pct =
+        acc.n_points ? 100 * acc.penalty_sum / (double)acc.n_points : 0;
+    st->max_penalty_pct = 100 * acc.max_penalty;
+    model_accuracy_clear(&acc);
+    return rc;
 }
 
 #define SCATTER_PX 420.0

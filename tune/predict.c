@@ -216,30 +216,17 @@ static int write_predicted(FILE *f, const void *arg)
     return ferror(f) ? -1 : 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The q-quantile of sorted values (nearest rank). */
-static double quantile(const double *v, size_t n, double q)
-{
-    size_t i = (size_t)ceil(q * (double)n);
-    return n == 0 ? NAN : v[i == 0 ? 0 : i - 1];
-}
-
 /* Seed 003's ratio per point: the measured time of the model's choice over
  * the measured optimum; and how many pairs of methods (measured more than
  * 1 % apart) the model orders as measured. */
 static void print_accuracy(const struct predictions *ps, const char *coll)
 {
-    double *ratios = malloc((ps->n + 1) * sizeof *ratios);
-    size_t n_points = 0, n_optimal = 0, pairs = 0, pairs_right = 0;
-    if (!ratios) {
-        return;
-    }
-    for (size_t i = 0; i < ps->n;) {
+    struct model_accuracy acc = {0};
+    double *t = malloc((ps->n + 1) * sizeof *t);
+    double *q = malloc((ps->n + 1) * sizeof *q);
+    int is_ok = t && q;
+    for (size_t i = 0; is_ok && i < ps->n;) {
         size_t j = i;
         while (j < ps->n && same_point(&ps->items[j].row, &ps->items[i].row)) {
             j++;
@@ -247,107 +234,32 @@ static void print_accuracy(const struct predictions *ps, const char *coll)
         const struct prediction *pt = &ps->items[i];
         if (pt->is_measured &&
             (!coll || strcmp(coll, pt->row.collective) == 0)) {
-            size_t best = i, chosen = i;
+            double best_us = INFINITY;
             for (size_t k = i; k < j; k++) {
-                const struct prediction *a = &ps->items[k];
-                if (a->row.mean_us < ps->items[best].row.mean_us) {
-                    best = k;
-                }
-                if (a->predicted_us < ps->items[chosen].predicted_us) {
-                    chosen = k;
-                }
-                for (size_t l = k + 1; l < j; l++) {
-                    const struct prediction *b = &ps->items[l];
-                    double lo = fmin(a->row.mean_us, b->row.mean_us);
-                    if (fabs(a->row.mean_us - b->row.mean_us) > 0.01 * lo) {
-                        pairs++;
-                        pairs_right += (a->row.mean_us < b->row.mean_us) ==
-                                       (a->predicted_us < b->predicted_us);
-                    }
-                }
+                t[k - i] = ps->items[k].row.mean_us;
+                q[k - i] = ps->items[k].predicted_us;
+                best_us = fmin(best_us, t[k - i]);
             }
-            double r =
-                ps->items[chosen].row.mean_us / ps->items[best].row.mean_us;
-            ratios[n_points++] = r;
-            n_optimal += r <= 1.0;
+            is_ok = model_accuracy_add(&acc, t, q, (int)(j - i), best_us) == 0;
         }
         i = j;
     }
-    if (n_points > 0) {
-        qsort(ratios, n_points, sizeof *ratios, cmp_double);
-        printf("%-10s %6zu %8.3f %8.3f %8.3f %9.1f %9.1f\n",
-               coll ? coll : "all", n_points, quantile(ratios, n_points, 0.5),
-               quantile(ratios, n_points, 0.9), ratios[n_points - 1],
-               100.0 * (double)n_optimal / (double)n_points,
-               pairs ? 100.0 * (double)pairs_right / (double)pairs : 100.0);
+    if (!is_ok) {
+        fprintf(stderr, "autotune predict: out of memory\n");
+    } else if (acc.n_points > 0) {
+        printf("%-10s %6ld %8.3f %8.3f %8.3f %9.1f %9.1f\n",
+               coll ? coll : "all", acc.n_points,
+               model_accuracy_quantile(&acc, 0.5),
+               model_accuracy_quantile(&acc, 0.9),
+               model_accuracy_quantile(&acc, 1.0),
+               100.0 * (double)acc.n_optimal / (double)acc.n_points,
+               acc.n_pairs
+                   ? 100.0 * (double)acc.n_pairs_right / (double)acc.n_pairs
+                   : 100.0);
     }
-    free(ratios);
-}
-
-/* What a model-guided search would have cost and lost on this run: at each
- * point, time only the methods predicted within margin of the model's best
- * and keep the fastest measured; charged the calibration's cost too, and
- * compared with timing every method (the run's exhaustive cost). */
-static void print_guided(const struct predictions *ps, double calibration_s)
-{
-    static const double margins[] = {0, 0.05, 0.10, 0.25};
-    printf("model-guided search on this run (time the methods predicted "
-           "within the margin\nof the best, keep the fastest measured; "
-           "the calibration's %.3f s charged):\n",
-           calibration_s);
-    printf("%-7s %11s %13s %8s %13s %12s %9s\n", "margin", "experiments",
-           "experiment_s", "speedup", "mean_penalty%", "max_penalty%",
-           "optimal%");
-    for (size_t g = 0; g < sizeof margins / sizeof margins[0]; g++) {
-        double all_s = 0, chosen_s = calibration_s, sum_pen = 0, max_pen = 0;
-        size_t n_points = 0, n_exps = 0, n_optimal = 0;
-        for (size_t i = 0; i < ps->n;) {
-            size_t j = i, best = i, pick = i, first = i;
-            while (j < ps->n &&
-                   same_point(&ps->items[j].row, &ps->items[i].row)) {
-                j++;
-            }
-            i = j;
-            if (!ps->items[first].is_measured) {
-                continue;
-            }
-            double best_pred = INFINITY;
-            for (size_t k = first; k < j; k++) {
-                best_pred = fmin(best_pred, ps->items[k].predicted_us);
-                if (ps->items[k].row.mean_us < ps->items[best].row.mean_us) {
-                    best = k;
-                }
-                all_s += ps->items[k].row.cost_s;
-            }
-            int has_pick = 0;
-            for (size_t k = first; k < j; k++) {
-                const struct prediction *a = &ps->items[k];
-                if (a->predicted_us <= (1 + margins[g]) * best_pred) {
-                    chosen_s += a->row.cost_s;
-                    n_exps++;
-                    if (!has_pick ||
-                        a->row.mean_us < ps->items[pick].row.mean_us) {
-                        pick = k;
-                        has_pick = 1;
-                    }
-                }
-            }
-            double pen = tuning_penalty(ps->items[pick].row.mean_us,
-                                        ps->items[best].row.mean_us);
-            sum_pen += pen;
-            max_pen = fmax(max_pen, pen);
-            n_optimal += pen <= 0;
-            n_points++;
-        }
-        if (n_points == 0) {
-            return;
-        }
-        printf("%5.0f%% %11zu %13.3f %7.1fx %13.3f %12.3f %9.1f\n",
-               100 * margins[g], n_exps, chosen_s,
-               chosen_s > 0 ? all_s / chosen_s : 0,
-               100 * sum_pen / (double)n_points, 100 * max_pen,
-               100.0 * (double)n_optimal / (double)n_points);
-    }
+    model_accuracy_clear(&acc);
+    free(t);
+    free(q);
 }
 
 /* Points never measured into DIR/predicted.csv, under its own name:
@@ -534,7 +446,12 @@ int predict_run(const struct predict_request *req)
             }
         }
         print_accuracy(&ps, NULL);
-        print_guided(&ps, model_cost_s);
+        /* What a search guided by these predictions costs and loses is the
+         * replay engine's to say (the model strategy, corrected by the
+         * neighbours): one replay for every strategy. */
+        printf("a model-guided search on this run: autotune compare -r %s "
+               "--model %s\n",
+               run, model_path);
     }
     status = 0;
 done:
