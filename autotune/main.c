@@ -89,16 +89,16 @@ static void export_context_of(const char *run, const struct journal *j,
     if (!j) {
         fprintf(stderr,
                 "note: %s has no journal; assuming backend own, chain_fanout "
-                "4\n",
-                run);
+                "%d\n",
+                run, TUNING_CHAIN_FANOUT);
         return;
     }
     if (!journal_has_settings(j)) {
         fprintf(stderr,
-                "note: %s: assuming backend own, chain_fanout 4 and an "
+                "note: %s: assuming backend own, chain_fanout %d and an "
                 "unknown MPI library, as the journal's settings are "
                 "unknown\n",
-                run);
+                run, TUNING_CHAIN_FANOUT);
     }
     const struct journal_settings *s = journal_get_settings(j);
     const char *v = journal_setting(s, "backend");

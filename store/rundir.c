@@ -216,7 +216,9 @@ static int create_lock(const char *path, const char *me, int *fd)
     }
     *fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC, 0644);
     if (*fd < 0 || fill_lock(*fd, me) != 0) {
-        fprintf(stderr, "%s: %s\n", tmp, strerror(errno));
+        /* The temporary is ours: the user knows RUN/lock. */
+        fprintf(stderr, "%s: cannot create the lock: %s\n", path,
+                strerror(errno));
     } else if (link(tmp, path) == 0) {
         rc = 0;
     } else if (errno == EEXIST) {
