@@ -63,6 +63,16 @@ mkdir "$tmp/other"
 cp "$run/journal" "$tmp/other/"
 refused "$tmp/other/optimal.csv" "$at" export -r "$run" --format csv -o "$tmp/other/optimal.csv"
 [ -e "$tmp/other/optimal.csv" ] && fail "export created another run's optimal.csv"
+# A link, by another name, to another run directory's file.
+cp "$run/optimal.csv" "$tmp/other/"
+for f in journal optimal.csv; do
+    cp "$tmp/other/$f" "$tmp/other-$f.orig"
+    ln -s "$tmp/other/$f" "$tmp/out/link-to-other-$f"
+    refused "$tmp/out/link-to-other-$f" "$at" export -r "$run" --format json -o "$tmp/out/link-to-other-$f"
+    refused "$tmp/out/link-to-other-$f" "$at" report -r "$run" --html "$tmp/out/link-to-other-$f"
+    grep -qF "$tmp/other's" "$tmp/err.txt" || fail "the refusal does not name the other run: $(cat "$tmp/err.txt")"
+    cmp -s "$tmp/other/$f" "$tmp/other-$f.orig" || fail "another run's $f changed through a link"
+done
 
 # Outputs beside the run's files are written.
 "$at" export -r "$run" --format csv -o "$run/rules.csv" > /dev/null 2>&1 || fail "export -o RUN/rules.csv"
