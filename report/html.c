@@ -787,8 +787,11 @@ int report_write_html(const char *run_dir, const struct journal *journal,
     if (run_data_load_with_journal(run_dir, journal, NULL, 0, &pg->r) != 0) {
         goto done;
     }
+    /* Predictions against themselves would show a model without error:
+     * the model's accuracy is for a run that measured. */
     if (load_decisions(pg) != 0 || read_compare(run_dir, &pg->compare) != 0 ||
-        report_predicted_load(run_dir, pg->r, &pg->predicted) != 0) {
+        (!pg->r->is_predicted &&
+         report_predicted_load(run_dir, pg->r, &pg->predicted) != 0)) {
         goto done;
     }
     rc = store_write_file(html_path, write_page, pg);

@@ -107,6 +107,11 @@ grep -q "<strong>Nothing here was measured.</strong> These are the model's predi
     fail "the page of predictions does not say nothing was measured"
 grep -q "Nothing here was measured\|nothing measured" "$tmp/run.html" &&
     fail "a measured run's page says nothing was measured"
+# Predictions held against themselves are no accuracy of the model.
+grep -q "predicted against measured" "$tmp/pred.html" &&
+    fail "the page of predictions shows the model's accuracy against predictions"
+grep -q "predicted against measured" "$tmp/run.html" ||
+    fail "the run's page (it has predicted.csv) lost the model's accuracy"
 "$at" tree -r "$tmp/pred" -o "$tmp/pt2" > "$tmp/p.out" 2> "$tmp/p.err" || fail "tree -r of predictions: $(cat "$tmp/p.err")"
 grep -q "^  ([0-9]* more points were predicted by the model, not timed: not scored)" "$tmp/p.out" ||
     fail "tree -r of predictions does not call the points predicted: $(grep 'more points' "$tmp/p.out")"
