@@ -261,8 +261,8 @@ static void print_penalty_header(void)
            "mean", "median");
 }
 
-static void print_penalty(const char *coll, const char *what,
-                          struct train_scores *s)
+static void print_penalty(const struct run_data *r, const char *coll,
+                          const char *what, struct train_scores *s)
 {
     struct penalty_stats st;
     char name[64];
@@ -276,9 +276,10 @@ static void print_penalty(const char *coll, const char *what,
                st.n_unrunnable);
     }
     if (s->n_inferred) {
-        printf("  (%d more points were inferred by the adaptive grid, not "
-               "timed: not scored)\n",
-               s->n_inferred);
+        printf("  (%d more points were %s, not timed: not scored)\n",
+               s->n_inferred,
+               r->is_predicted ? "predicted by the model"
+                               : "inferred by the adaptive grid");
     }
     if (s->n_untimed) {
         printf("  (%d more points chose the library's default, which the run "
@@ -296,7 +297,7 @@ static void print_default(const struct run_data *r, struct train_scores *s)
     }
     for (int g = 0; g < r->n_grids; g++) {
         train_score_default(r, g, s);
-        print_penalty(r->grids[g].name, "default", s);
+        print_penalty(r, r->grids[g].name, "default", s);
     }
 }
 
@@ -491,7 +492,7 @@ static int print_held_out(const struct run_args *a, const struct run_data *r,
         train_score_decision(&a->train, r, g, hd, g, fold, s, NULL);
         decision_destroy(hd);
     }
-    print_penalty(r->grids[g].name, what, s);
+    print_penalty(r, r->grids[g].name, what, s);
     return 0;
 }
 
@@ -543,7 +544,7 @@ int tree_run_main(int argc, char **argv)
     misses_as(&a, &s, "training");
     for (int g = 0; g < r->n_grids; g++) {
         train_score_decision(&a.train, r, g, d, g, -1, &s, &depth_sum);
-        print_penalty(r->grids[g].name, what, &s);
+        print_penalty(r, r->grids[g].name, what, &s);
     }
     print_default(r, &s);
     if (a.train.holdout_folds) {
@@ -634,7 +635,7 @@ int quadtree_main(int argc, char **argv)
     misses_as(&a, &s, "training");
     train_score_decision(&a.train, r, 0, d, 0, -1, &s, &depth_sum);
     long points = s.n + s.n_unrunnable + s.n_inferred + s.n_untimed;
-    print_penalty(grid->name, "quadtree", &s);
+    print_penalty(r, grid->name, "quadtree", &s);
     print_default(r, &s);
     if (a.train.holdout_folds) {
         print_held_out_header(&a);

@@ -89,16 +89,16 @@ static void export_context_of(const char *run, const struct journal *j,
     if (!j) {
         fprintf(stderr,
                 "note: %s has no journal; assuming backend own, chain_fanout "
-                "4\n",
-                run);
+                "%d\n",
+                run, TUNING_CHAIN_FANOUT);
         return;
     }
     if (!journal_has_settings(j)) {
         fprintf(stderr,
-                "note: %s: assuming backend own, chain_fanout 4 and an "
+                "note: %s: assuming backend own, chain_fanout %d and an "
                 "unknown MPI library, as the journal's settings are "
                 "unknown\n",
-                run);
+                run, TUNING_CHAIN_FANOUT);
     }
     const struct journal_settings *s = journal_get_settings(j);
     const char *v = journal_setting(s, "backend");
@@ -179,8 +179,10 @@ static const struct cli_option export_options[] = {
 static const struct cli_spec export_cli = {
     "autotune export",
     NULL,
-    "Writes RUN/optimal.csv in format F (autotune --list) to FILE, or to "
-    "stdout.\n",
+    "Writes the run's optimal table in format F (autotune --list) to FILE, "
+    "or to\nstdout: RUN/optimal.csv; of an unfinished sweep, the points its "
+    "journal says\nare done; of predictions (predict -o), the least "
+    "predicted time per point.\n",
     export_options,
     CLI_N(export_options),
     NULL,
@@ -207,21 +209,25 @@ static int cmd_export(int argc, char **argv)
     if (out_path && rundir_check_output("export", run, out_path) != 0) {
         return 2;
     }
-    char path[4096], library[128], backend[32];
-    struct measurement *rows = NULL;
+    char library[128], backend[32];
+    struct run_tables t;
     struct export_context ctx;
     struct journal *j;
-    size_t n = 0;
     /* Read once, for the tables' check, the context and the cuts: each
      * damaged line said once. */
     if (table_load_run_journal(run, &j) != 0 ||
-        table_read_run_optimal(run, j, "export", &rows, &n) != 0) {
+        table_read_run_tables(run, j, "export", &t) != 0) {
         journal_close(j);
         return 1;
     }
-    snprintf(path, sizeof path, "%s/" RUNDIR_OPTIMAL, run);
-    export_context_of(run, j, path, &ctx, library, sizeof library, backend,
-                      sizeof backend);
+    table_prefer_default(t.optimal, t.n_optimal, t.measured, t.n_measured);
+    const struct measurement *rows = t.optimal;
+    size_t n = t.n_optimal;
+    /* What headers and warnings name: the file read, its lines only where
+     * they are the rows. */
+    export_context_of(run, j, t.optimal_path, &ctx, library, sizeof library,
+                      backend, sizeof backend);
+    ctx.is_lineless = !t.is_lined;
     long *cuts = NULL, *procs_cuts = NULL;
     struct export_insert *inserts = NULL;
     int rc = export_cuts_of(run, j, rows, n, &cuts, &procs_cuts, &inserts,
@@ -230,23 +236,20 @@ static int cmd_export(int argc, char **argv)
     ctx.procs_cuts = procs_cuts;
     ctx.inserts = inserts;
     ctx.assume_commutative = assume_commutative;
-    /* The replacements for reordering reduce rules come from the times. */
-    struct measurement *measured = NULL;
-    char measured_path[4096];
-    snprintf(measured_path, sizeof measured_path, "%s/" RUNDIR_MEASUREMENTS,
-             run);
-    if (rc == 0 && access(measured_path, F_OK) == 0) {
-        rc = table_read_measurements(measured_path, &measured, &ctx.n_measured);
-        ctx.measured = measured;
+    /* The replacements for reordering reduce rules come from the times
+     * measured (the journal's, of an unfinished sweep); predictions are
+     * none. */
+    if (t.has_measured && !t.is_predicted) {
+        ctx.measured = t.measured;
+        ctx.n_measured = t.n_measured;
     }
     if (rc == 0) {
         rc = export_write(format, out_path, rows, n, &ctx);
     }
-    free(measured);
     free(cuts);
     free(procs_cuts);
     free(inserts);
-    free(rows);
+    table_run_tables_free(&t);
     journal_close(j);
     return rc == 0 ? 0 : 1;
 }

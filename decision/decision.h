@@ -44,6 +44,9 @@ struct run_data {
     struct run_grid *grids; /* in the order optimal.csv names them */
     bool has_default;       /* some point timed the "default" method */
     int chain_fanout;       /* the journal's `chain_fanout`; 0: not recorded */
+    /* the model's predicted times (autotune predict), nothing measured:
+     * every cell's optimum is_inferred */
+    bool is_predicted;
 };
 
 /* Reads RUN/optimal.csv and RUN/measurements.csv; collectives (n of them,

@@ -259,6 +259,7 @@ int run_data_load_with_journal(const char *run_dir,
         fprintf(stderr, "%s: %s\n", t.measured_path, strerror(ENOENT));
         goto done;
     }
+    r->is_predicted = t.is_predicted;
     struct measurement *opt = t.optimal, *meas = t.measured;
     size_t n_opt = t.n_optimal, n_meas = t.n_measured;
     const char *opt_path = t.optimal_path, *meas_path = t.measured_path;

@@ -298,9 +298,11 @@ void report_svg_decision_map(FILE *f, const char *id, const struct run_data *r,
              "size (none: unsegmented)");
     if (grid->has_inferred) {
         svg_text(f, x, y + 28, "start", 11, "#000000", 0,
-                 "~: inferred, not measured");
+                 r->is_predicted ? "~: predicted, not measured"
+                                 : "~: inferred, not measured");
         svg_text(f, x, y + 42, "start", 11, "#000000", 0,
-                 "(grid = \"adaptive\")");
+                 r->is_predicted ? "(autotune predict)"
+                                 : "(grid = \"adaptive\")");
     }
     svg_end(f);
     layout_destroy(&L);

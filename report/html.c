@@ -606,10 +606,24 @@ static int write_page(FILE *f, const void *arg)
           "report: ",
           f);
     put(f, pg->run);
+    if (pg->r->is_predicted) {
+        fputs(" (predicted times, nothing measured)", f);
+    }
     fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", style);
     fputs("<h1>autotune report: ", f);
     put(f, pg->run);
-    fputs("</h1>\n<nav><a href=\"#run\">the run</a>", f);
+    fputs("</h1>\n", f);
+    if (pg->r->is_predicted) {
+        /* Said first and plainly: every figure below looks like a run's. */
+        fputs("<p id=\"predicted\" style=\"border:2px solid #D55E00;"
+              "padding:.5em 1em\"><strong>Nothing here was measured.</strong> "
+              "These are the model's predicted times (autotune predict): "
+              "every table, map and figure on this page shows predicted "
+              "times, not measurements; the fastest method at each point is "
+              "the one with the least predicted time.</p>\n",
+              f);
+    }
+    fputs("<nav><a href=\"#run\">the run</a>", f);
     for (int g = 0; g < pg->r->n_grids; g++) {
         char cid[RUN_NAME_MAX * 2];
         id_part(cid, sizeof cid, pg->r->grids[g].name);
@@ -777,8 +791,11 @@ int report_write_html(const char *run_dir, const struct journal *journal,
     if (run_data_load_with_journal(run_dir, journal, NULL, 0, &pg->r) != 0) {
         goto done;
     }
+    /* Predictions against themselves would show a model without error:
+     * the model's accuracy is for a run that measured. */
     if (load_decisions(pg) != 0 || read_compare(run_dir, &pg->compare) != 0 ||
-        report_predicted_load(run_dir, pg->r, &pg->predicted) != 0) {
+        (!pg->r->is_predicted &&
+         report_predicted_load(run_dir, pg->r, &pg->predicted) != 0)) {
         goto done;
     }
     rc = store_write_file(html_path, write_page, pg);

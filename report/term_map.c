@@ -70,8 +70,12 @@ int report_print_map(const char *run_dir, const struct journal *journal,
             "measured\n\n",
             grid->name);
     if (grid->has_inferred) {
-        fputs("'~' first: inferred by the adaptive grid, not measured\n\n",
-              out);
+        fputs(
+            r->is_predicted
+                ? "'~' first: predicted by the model (autotune predict), "
+                  "not measured\n\n"
+                : "'~' first: inferred by the adaptive grid, not measured\n\n",
+            out);
     }
     fprintf(out, "%6s ", "procs");
     for (int m = 0; m < grid->n_msgs; m++) {

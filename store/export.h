@@ -22,7 +22,12 @@ struct export_insert {
 
 /* What an exporter needs to know about the run besides its optimal table. */
 struct export_context {
-    const char *source;  /* the optimal table's path: warnings name its lines */
+    const char *source; /* the file the rows were read from: warnings name it */
+    /* 0: rows[i] is line i + 2 of source (an optimal table), and warnings
+     * name that line; 1: source's lines are not the rows (a journal's
+     * records, predictions reduced to their least per point), and
+     * warnings name the row's point only */
+    int is_lineless;
     const char *backend; /* "own" (collectives/) or "native" (the library's) */
     const char *library; /* the MPI library the run measured; "" if unknown */
     int chain_fanout;    /* chains of the chain algorithms in the run */
@@ -47,7 +52,7 @@ struct export_context {
 };
 
 /* Export formats of the optimal-method table, one row per format. rows[i]
- * is line i + 2 of ctx->source. */
+ * is line i + 2 of ctx->source unless ctx->is_lineless. */
 struct export_format {
     const char *name;
     int (*write)(FILE *out, const struct measurement *rows, size_t n,

@@ -191,12 +191,13 @@ static void write_block(FILE *out, const struct mpich_coll *c,
     for (int r = 1; r < n; r++) {
         if (b->rules[r].msg_min > INT_MAX) {
             if (!*is_warned) {
+                char where[4200];
                 fprintf(ctx->warn,
-                        "%s:%d: %s P=%d: message sizes from %ld on are past "
+                        "%s: %s P=%d: message sizes from %ld on are past "
                         "what MPICH reads (int); the rule before covers "
                         "them (here and at any other communicator size)\n",
-                        ctx->source, b->rules[r].line, c->name, b->procs,
-                        b->rules[r].msg_min);
+                        rules_where(ctx, b->rules[r].line, where, sizeof where),
+                        c->name, b->procs, b->rules[r].msg_min);
                 *is_warned = 1;
             }
             n = r;

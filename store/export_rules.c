@@ -117,14 +117,26 @@ static int coll_add_library(struct coll_rules *c, int procs)
     return 0;
 }
 
+const char *rules_where(const struct export_context *ctx, int line, char *buf,
+                        size_t size)
+{
+    if (ctx->is_lineless) {
+        snprintf(buf, size, "%s", ctx->source);
+    } else {
+        snprintf(buf, size, "%s:%d", ctx->source, line);
+    }
+    return buf;
+}
+
 static void warn_row(const struct export_context *ctx, const struct entry *e,
                      const char *why, const char *fallback)
 {
-    char label[2 * STORE_NAME_MAX];
+    char label[2 * STORE_NAME_MAX], where[4200];
     method_label(label, sizeof label, e->m->algorithm, e->m->segment_bytes);
-    fprintf(ctx->warn, "%s:%d: %s P=%d m=%ld: %s not exported: %s; %s there\n",
-            ctx->source, e->rule.line, e->m->collective, e->m->procs,
-            e->m->msg_bytes, label, why, fallback);
+    fprintf(ctx->warn, "%s: %s P=%d m=%ld: %s not exported: %s; %s there\n",
+            rules_where(ctx, e->rule.line, where, sizeof where),
+            e->m->collective, e->m->procs, e->m->msg_bytes, label, why,
+            fallback);
 }
 
 /* Maps every row, then every insert (ctx->inserts: under the line of the
@@ -135,6 +147,7 @@ static int map_rows(const struct measurement *rows, size_t n,
                     const char *fallback, struct entry *entries, size_t *kept)
 {
     char why[512]; /* a replacement says both methods and their times */
+    char where[4200];
     const char *skipped = NULL;
     *kept = 0;
     for (size_t i = 0; i < n + ctx->n_inserts; i++) {
@@ -155,8 +168,9 @@ static int map_rows(const struct measurement *rows, size_t n,
         }
         if (rc < 0) {
             if (!skipped || strcmp(skipped, e->m->collective) != 0) {
-                fprintf(ctx->warn, "%s:%d: %s not exported: %s\n", ctx->source,
-                        (int)row + 2, e->m->collective, why);
+                fprintf(ctx->warn, "%s: %s not exported: %s\n",
+                        rules_where(ctx, (int)row + 2, where, sizeof where),
+                        e->m->collective, why);
             }
             skipped = e->m->collective;
             continue;
@@ -164,9 +178,9 @@ static int map_rows(const struct measurement *rows, size_t n,
         if (rc == 1) {
             warn_row(ctx, e, why, fallback);
         } else if (rc == 2) {
-            fprintf(ctx->warn, "%s:%d: %s P=%d m=%ld: %s\n", ctx->source,
-                    e->rule.line, e->m->collective, e->m->procs,
-                    e->m->msg_bytes, why);
+            fprintf(ctx->warn, "%s: %s P=%d m=%ld: %s\n",
+                    rules_where(ctx, e->rule.line, where, sizeof where),
+                    e->m->collective, e->m->procs, e->m->msg_bytes, why);
         }
         (*kept)++;
     }
@@ -183,11 +197,17 @@ static int check_duplicate(const struct export_context *ctx,
         same_decision(&prev->rule, &e->rule)) {
         return 0;
     }
+    char where[4200], other[64];
+    if (ctx->is_lineless) {
+        snprintf(other, sizeof other, "the row of %ld B", prev->m->msg_bytes);
+    } else {
+        snprintf(other, sizeof other, "line %d", prev->rule.line);
+    }
     fprintf(stderr,
-            "%s:%d: %s P=%d: same library message size %ld as line %d with "
-            "another method; the library cannot tell them apart\n",
-            ctx->source, e->rule.line, e->m->collective, e->m->procs,
-            e->rule.msg_min, prev->rule.line);
+            "%s: %s P=%d: same library message size %ld as %s with another "
+            "method; the library cannot tell them apart\n",
+            rules_where(ctx, e->rule.line, where, sizeof where),
+            e->m->collective, e->m->procs, e->rule.msg_min, other);
     return -1;
 }
 

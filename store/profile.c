@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,11 +20,53 @@ void profile_destroy(struct profile *p)
     }
 }
 
-static int same_point(const struct profile_point *a,
-                      const struct profile_point *b)
+/* Points by (collective, procs, per_node, msg_bytes), then by line. */
+static int compare_place(const void *a, const void *b)
 {
-    return strcmp(a->collective, b->collective) == 0 && a->procs == b->procs &&
-           a->per_node == b->per_node && a->msg_bytes == b->msg_bytes;
+    const struct profile_point *x = *(const struct profile_point *const *)a;
+    const struct profile_point *y = *(const struct profile_point *const *)b;
+    int c = strcmp(x->collective, y->collective);
+    if (c != 0) {
+        return c;
+    }
+    if (x->procs != y->procs) {
+        return x->procs < y->procs ? -1 : 1;
+    }
+    if (x->per_node != y->per_node) {
+        return x->per_node < y->per_node ? -1 : 1;
+    }
+    if (x->msg_bytes != y->msg_bytes) {
+        return x->msg_bytes < y->msg_bytes ? -1 : 1;
+    }
+    return (x->line > y->line) - (x->line < y->line);
+}
+
+/* The first line that lists a point again, 0 if none, -1 out of memory:
+ * sorted by point and line, a repeat follows its first listing. */
+static int first_repeat(const struct profile *p)
+{
+    size_t n = (size_t)p->n_points;
+    const struct profile_point **by = malloc((n + 1) * sizeof *by);
+    int first = 0;
+    if (!by) {
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        by[i] = &p->points[i];
+    }
+    qsort(by, n, sizeof *by, compare_place);
+    for (size_t i = 1; i < n; i++) {
+        bool is_repeat =
+            strcmp(by[i]->collective, by[i - 1]->collective) == 0 &&
+            by[i]->procs == by[i - 1]->procs &&
+            by[i]->per_node == by[i - 1]->per_node &&
+            by[i]->msg_bytes == by[i - 1]->msg_bytes;
+        if (is_repeat && (first == 0 || by[i]->line < first)) {
+            first = by[i]->line;
+        }
+    }
+    free(by);
+    return first;
 }
 
 /* One point line into *pt; a message naming what is wrong in err. */
@@ -86,7 +129,7 @@ int profile_load(const char *path, struct profile **out)
     FILE *f = fopen(path, "r");
     struct profile *p = calloc(1, sizeof *p);
     char line[512];
-    int line_no = 0, rc = -1;
+    int line_no = 0, rc = -1, repeat = 0;
     size_t cap = 0;
     const char *err = NULL;
     *out = NULL;
@@ -128,12 +171,6 @@ int profile_load(const char *path, struct profile **out)
             goto bad;
         }
         pt.line = line_no;
-        for (int i = 0; i < p->n_points; i++) {
-            if (same_point(&p->points[i], &pt)) {
-                err = "this point is already listed";
-                goto bad;
-            }
-        }
         if (add_point(p, &cap, &pt) != 0) {
             fprintf(stderr, "%s: out of memory\n", path);
             goto done;
@@ -149,12 +186,28 @@ int profile_load(const char *path, struct profile **out)
                              : "expected 'ranks N' after the header");
         goto done;
     }
+    /* Repeats are looked for once all points are read (sorted: a quadratic
+     * search took minutes on large profiles), and said first when an
+     * earlier line than the bad one repeats a point. */
+    repeat = first_repeat(p);
+    if (repeat != 0) {
+        goto bad;
+    }
     *out = p;
     p = NULL;
     rc = 0;
     goto done;
 bad:
-    fprintf(stderr, "%s:%d: %s\n", path, line_no, err);
+    if (repeat == 0 && p) {
+        repeat = first_repeat(p);
+    }
+    if (repeat < 0) {
+        fprintf(stderr, "%s: out of memory\n", path);
+    } else if (repeat > 0) {
+        fprintf(stderr, "%s:%d: this point is already listed\n", path, repeat);
+    } else {
+        fprintf(stderr, "%s:%d: %s\n", path, line_no, err);
+    }
 done:
     if (f) {
         fclose(f);

@@ -44,6 +44,11 @@ struct rule_set {
  * counterpart, with why filled and r set to the library's own decision;
  * 2 when r holds another method than the row's, why saying which and why;
  * -1 when the collective has none, with why filled. */
+/* Where a rule's row is, for a warning: "source:line", or "source" when
+ * ctx->is_lineless. Returns buf. */
+const char *rules_where(const struct export_context *ctx, int line, char *buf,
+                        size_t size);
+
 typedef int (*rule_map_fn)(const struct measurement *m,
                            const struct export_context *ctx, struct rule *r,
                            char *why, size_t why_size);

@@ -285,6 +285,7 @@ int table_read_run_tables(const char *run, const struct journal *journal,
             is_run = t->measured[i].reps > 0;
         }
         t->is_predicted = !is_run && t->n_measured > 0;
+        t->is_lined = true;
     } else if (journal && why == ENOENT) {
         if (tables_from_journal(journal, t) != 0) {
             goto fail;

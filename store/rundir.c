@@ -1,6 +1,8 @@
 /* The run directory: one sweep at a time writes it (RUN/lock names the host
  * and process that holds it), and --fresh moves the previous sweep's files
  * to RUN/old/N/. Invariant: nothing here deletes a record or a table. */
+/* realpath is POSIX.1-2008's XSI part: glibc declares it under X/Open. */
+#define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -105,6 +107,20 @@ int rundir_check_output(const char *command, const char *run, const char *path)
             hit = (int)i;
         }
     }
+    /* A link to another run directory's file: that file's own name in
+     * its own directory (realpath resolves every link), the same file. */
+    char *real = hit < 0 && exists ? realpath(path, NULL) : NULL;
+    char *real_slash = real ? strrchr(real, '/') : NULL;
+    if (real_slash && own_file_named(real_slash + 1) >= 0) {
+        snprintf(dir, sizeof dir, "%.*s",
+                 real_slash == real ? 1 : (int)(real_slash - real), real);
+        if (run_dir_kind(dir, run) > 0 && stat(real, &st) == 0 &&
+            same_inode(&st, &out)) {
+            hit = own_file_named(real_slash + 1);
+            owner = dir;
+        }
+    }
+    free(real);
     /* Not yet there (or another run's): its name in its directory. */
     if (hit < 0 && snprintf(where, sizeof where, "%s", path) < PATH_BYTES) {
         char *slash = strrchr(where, '/');
@@ -216,7 +232,9 @@ static int create_lock(const char *path, const char *me, int *fd)
     }
     *fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC, 0644);
     if (*fd < 0 || fill_lock(*fd, me) != 0) {
-        fprintf(stderr, "%s: %s\n", tmp, strerror(errno));
+        /* The temporary is ours: the user knows RUN/lock. */
+        fprintf(stderr, "%s: cannot create the lock: %s\n", path,
+                strerror(errno));
     } else if (link(tmp, path) == 0) {
         rc = 0;
     } else if (errno == EEXIST) {

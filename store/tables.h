@@ -87,7 +87,9 @@ struct run_tables {
     bool has_measured; /* a measurements table, or the journal's records */
     bool is_partial;   /* from the journal of an unfinished sweep */
     bool is_predicted; /* the model's times, nothing measured */
-    char optimal_path[4096], measured_path[4096]; /* what lines name */
+    /* the file each table was read from (a journal, predicted.csv) */
+    char optimal_path[4096], measured_path[4096];
+    bool is_lined; /* optimal[i] is line i + 2 of optimal_path (a table) */
 };
 int table_read_run_tables(const char *run, const struct journal *journal,
                           const char *command, struct run_tables *out);

@@ -63,6 +63,16 @@ mkdir "$tmp/other"
 cp "$run/journal" "$tmp/other/"
 refused "$tmp/other/optimal.csv" "$at" export -r "$run" --format csv -o "$tmp/other/optimal.csv"
 [ -e "$tmp/other/optimal.csv" ] && fail "export created another run's optimal.csv"
+# A link, by another name, to another run directory's file.
+cp "$run/optimal.csv" "$tmp/other/"
+for f in journal optimal.csv; do
+    cp "$tmp/other/$f" "$tmp/other-$f.orig"
+    ln -s "$tmp/other/$f" "$tmp/out/link-to-other-$f"
+    refused "$tmp/out/link-to-other-$f" "$at" export -r "$run" --format json -o "$tmp/out/link-to-other-$f"
+    refused "$tmp/out/link-to-other-$f" "$at" report -r "$run" --html "$tmp/out/link-to-other-$f"
+    grep -qF "$tmp/other's" "$tmp/err.txt" || fail "the refusal does not name the other run: $(cat "$tmp/err.txt")"
+    cmp -s "$tmp/other/$f" "$tmp/other-$f.orig" || fail "another run's $f changed through a link"
+done
 
 # Outputs beside the run's files are written.
 "$at" export -r "$run" --format csv -o "$run/rules.csv" > /dev/null 2>&1 || fail "export -o RUN/rules.csv"
@@ -85,6 +95,32 @@ for cmd in "export -r $tmp/pred --format csv" "tree -r $tmp/pred -o $tmp/pt" "re
     grep -q "predicted times (autotune predict), not measurements" "$tmp/p.err" ||
         fail "$cmd does not say the times are predicted: $(cat "$tmp/p.err")"
 done
+# The page says plainly that nothing was measured; tree -r and the map
+# call the points predicted (the adaptive grid's wording is for adaptive
+# runs: test_adaptive_smpi.sh); a measured run's page says neither.
+"$at" report -r "$tmp/pred" --html "$tmp/pred.html" > /dev/null 2> "$tmp/p.err" || fail "report --html of predictions: $(cat "$tmp/p.err")"
+"$at" report -r "$run" --html "$tmp/run.html" > /dev/null 2> "$tmp/p.err" || fail "report --html of the run: $(cat "$tmp/p.err")"
+[ -s "$tmp/pred.html" ] && [ -s "$tmp/run.html" ] || fail "report --html wrote an empty page"
+grep -q "<title>[^<]*(predicted times, nothing measured)</title>" "$tmp/pred.html" ||
+    fail "the page of predictions: its title does not say they are predicted"
+grep -q "<strong>Nothing here was measured.</strong> These are the model's predicted times" "$tmp/pred.html" ||
+    fail "the page of predictions does not say nothing was measured"
+grep -q "Nothing here was measured\|nothing measured" "$tmp/run.html" &&
+    fail "a measured run's page says nothing was measured"
+# Predictions held against themselves are no accuracy of the model.
+grep -q "predicted against measured" "$tmp/pred.html" &&
+    fail "the page of predictions shows the model's accuracy against predictions"
+grep -q "predicted against measured" "$tmp/run.html" ||
+    fail "the run's page (it has predicted.csv) lost the model's accuracy"
+"$at" tree -r "$tmp/pred" -o "$tmp/pt2" > "$tmp/p.out" 2> "$tmp/p.err" || fail "tree -r of predictions: $(cat "$tmp/p.err")"
+grep -q "^  ([0-9]* more points were predicted by the model, not timed: not scored)" "$tmp/p.out" ||
+    fail "tree -r of predictions does not call the points predicted: $(grep 'more points' "$tmp/p.out")"
+grep -q "adaptive" "$tmp/p.out" && fail "tree -r of predictions speaks of the adaptive grid: $(grep adaptive "$tmp/p.out")"
+"$at" report -r "$tmp/pred" --map bcast > "$tmp/p.out" 2> /dev/null || fail "report --map of predictions"
+grep -q "^'~' first: predicted by the model (autotune predict), not measured" "$tmp/p.out" ||
+    fail "the map of predictions does not call '~' predicted: $(grep "'~'" "$tmp/p.out")"
+grep -q "adaptive" "$tmp/p.out" "$tmp/pred.html" && fail "the map or page of predictions speaks of the adaptive grid"
+
 # The rows export gives are the least predicted time at each point.
 "$at" export -r "$tmp/pred" --format csv 2> /dev/null | tail -n +2 | sort > "$tmp/exp.csv"
 awk -F, 'NR > 1 { k = $1 "," $2 "," $3; if (!(k in t) || $6 < t[k]) t[k] = $6 }
@@ -92,6 +128,43 @@ awk -F, 'NR > 1 { k = $1 "," $2 "," $3; if (!(k in t) || $6 < t[k]) t[k] = $6 }
 awk -F, '{ print $1 "," $2 "," $3, $6 }' "$tmp/exp.csv" | sort > "$tmp/exp.txt"
 [ -s "$tmp/least.txt" ] && cmp -s "$tmp/least.txt" "$tmp/exp.txt" ||
     fail "export of predictions: not the least predicted time per point"
+# Headers and warnings name the file read: predicted.csv, or the journal
+# of an unfinished sweep (no optimal.csv), with no line number (their
+# lines are not the exported rows); an optimal table's warnings name its
+# lines, each the row the warning is about.
+mkdir "$tmp/part"
+cp "$run/journal" "$tmp/part/"
+for d in "$tmp/pred:predicted.csv" "$tmp/part:journal" "$run:optimal.csv"; do
+    dir=${d%%:*} src=${d#*:}
+    for format in ompi mpich; do
+        "$at" export -r "$dir" --format $format > "$tmp/src.out" 2> "$tmp/src.err" ||
+            { cat "$tmp/src.err"; fail "export -r $dir --format $format"; }
+        [ -s "$tmp/src.out" ] || fail "export -r $dir --format $format: no output"
+        grep -q "^$dir/$src" "$tmp/src.err" || fail "export -r $dir --format $format: no warning names $src: $(cat "$tmp/src.err")"
+        [ $format = mpich ] || grep -q "^# .* written by autotune from $dir/$src\.\$" "$tmp/src.out" ||
+            fail "export -r $dir --format ompi: the header does not name $dir/$src: $(head -2 "$tmp/src.out")"
+        if [ "$src" != optimal.csv ]; then
+            grep -q "optimal\.csv" "$tmp/src.out" "$tmp/src.err" &&
+                fail "export -r $dir --format $format names an optimal.csv it did not read: $(grep -h optimal.csv "$tmp/src.out" "$tmp/src.err")"
+            grep -q "^$dir/$src:[0-9]" "$tmp/src.err" &&
+                fail "export -r $dir --format $format: a line number of $src: $(grep "^$dir/$src:[0-9]" "$tmp/src.err" | head -1)"
+        else
+            # "RUN/optimal.csv:N: coll P=p m=b: ...": line N is the row of
+            # that collective and P whose size is b, or the next measured
+            # one above b (a method between measured sizes goes with it).
+            sed -n "s#^$dir/optimal\.csv:\([0-9]*\): \([a-z_]*\) P=\([0-9]*\) m=\([0-9]*\):.*#\1 \2 \3 \4#p" "$tmp/src.err" > "$tmp/lines.txt"
+            [ -s "$tmp/lines.txt" ] || fail "export -r RUN --format $format: no line-numbered warning"
+            while read -r n coll p m; do
+                awk -F, -v n="$n" -v c="$coll" -v p="$p" -v m="$m" '
+                    NR == n { ok = $1 == c && $2 == p && $3 + 0 >= m + 0 }
+                    NR < n && $1 == c && $2 == p && $3 + 0 >= m + 0 { before = 1 }
+                    END { exit !(ok && !before) }' "$dir/optimal.csv" ||
+                    fail "optimal.csv:$n is not the row of $coll P=$p m=$m: $(sed -n "${n}p" "$dir/optimal.csv")"
+            done < "$tmp/lines.txt"
+        fi
+    done
+done
+
 # Tables an older predict -o wrote (reps 0, no journal) are told too.
 mkdir "$tmp/old"
 awk -F, -v OFS=, 'NR > 1 { $6 = 0 } 1' "$run/measurements.csv" > "$tmp/old/measurements.csv"

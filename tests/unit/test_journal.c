@@ -439,6 +439,30 @@ static void test_lock(const char *dir)
     CHECK_INT(0, rundir_lock_open(dir, &lock));
     rundir_lock_close(lock);
     CHECK_INT(0, count_entries(dir));
+
+    /* The lock cannot be created (its temporary is in the way): the error
+     * names RUN/lock, the path the user knows, not the temporary. */
+    char tmp_lock[512], lock_path[512], err_path[] = "/tmp/test_lock_XXXXXX";
+    char said[1024] = "";
+    snprintf(tmp_lock, sizeof tmp_lock, "%s/lock.%ld", dir, (long)getpid());
+    snprintf(lock_path, sizeof lock_path, "%s/lock: ", dir);
+    CHECK_INT(0, mkdir(tmp_lock, 0755));
+    int fd = mkstemp(err_path), saved = dup(2);
+    CHECK(fd >= 0 && saved >= 0);
+    fflush(stderr);
+    dup2(fd, 2);
+    int rc = rundir_lock_open(dir, &lock);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    CHECK(rc != 0);
+    CHECK(pread(fd, said, sizeof said - 1, 0) > 0);
+    close(fd);
+    unlink(err_path);
+    CHECK(strstr(said, lock_path) == said);
+    CHECK(strstr(said, tmp_lock) == NULL);
+    CHECK_INT(0, rmdir(tmp_lock));
+    CHECK_INT(0, count_entries(dir));
 }
 
 /* --fresh moves the journal, tables and decisions to old/1, old/2, ...;

@@ -132,6 +132,43 @@ int main(void)
     }
     snprintf(text, sizeof text, "%sbcast 4 1 8 1 0\nbcast 4 1 8 2 0\n", head);
     expect_load(text, "4: this point is already listed");
+    /* A repeat is said before a bad line after it, as line by line. */
+    snprintf(text, sizeof text,
+             "%sbcast 4 1 8 1 0\nbcast 4 1 8 2 0\nbcast 0 1 8 1 0\n", head);
+    expect_load(text, "4: this point is already listed");
+    snprintf(text, sizeof text,
+             "%sbcast 4 1 8 1 0\nreduce 4 1 8 1 0\nbcast 0 1 8 1 0\n"
+             "reduce 4 1 8 1 0\n",
+             head);
+    expect_load(text, "5: procs is not a number of processes >= 1");
+    /* Hundreds of thousands of points (an application's long run): all
+     * distinct load, a repeat of the first is found at the last line
+     * (2 header lines, then one per point), and of two repeats the
+     * earlier line is said. */
+    enum { N_BIG = 200000 };
+    size_t size = 64 + (size_t)N_BIG * 48, len = 0;
+    char *big = malloc(size);
+    CHECK(big != NULL);
+    if (big) {
+        len += (size_t)snprintf(big, size, "%s", head);
+        for (int i = 0; i < N_BIG; i++) {
+            len += (size_t)snprintf(big + len, size - len, "%s %d 1 %d 1 0\n",
+                                    i % 2 ? "bcast" : "reduce", 2 + i % 500,
+                                    i / 500);
+        }
+        expect_load(big, NULL);
+        size_t all = len;
+        len += (size_t)snprintf(big + len, size - len, "reduce 2 1 0 1 0\n");
+        char want[64];
+        snprintf(want, sizeof want, "%d: this point is already listed",
+                 N_BIG + 3);
+        expect_load(big, want);
+        len = all;
+        len += (size_t)snprintf(big + len, size - len,
+                                "bcast 3 1 399 5 0\nreduce 2 1 0 1 0\n");
+        expect_load(big, want);
+        free(big);
+    }
     unlink(path);
     return check_exit();
 }

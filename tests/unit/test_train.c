@@ -20,7 +20,7 @@ static double time_us[] = {1, 2, 1.05, 1, 3, 1, 2, 2, 5, 1, -1, 1};
 static struct run_method methods[] = {{"a", 0, "a/0"}, {"b", 0, "b/0"}};
 static struct run_grid grid = {"bcast", 2,          3,       procs, msgs, best,
                                best_us, default_us, time_us, NULL,  false};
-static const struct run_data run = {2, methods, 1, &grid, false, 0};
+static const struct run_data run = {2, methods, 1, &grid, false, 0, false};
 
 static void check_labels(const char *what, const int *expected,
                          const int *labels)
