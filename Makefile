@@ -101,7 +101,7 @@ build/autotune: $(OBJS) build/libautotune-core.a
 
 build/libautotune-core.a: $(CORE_OBJS) build/model-sim.o
 	@mkdir -p $(@D)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 # The model's schedule recorder (model/sim/record.c): collectives/ compiled
 # once more, with cc against collectives/record/mpi.h (a recording
@@ -122,7 +122,7 @@ build/model-sim.o: $(MODEL_SIM_OBJS)
 # and the benchmarks.
 build/libautotune-tool.a: $(LIB_OBJS) $(CORE_OBJS) build/model-sim.o
 	@mkdir -p $(@D)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 build/core/%.o: %.c
 	@mkdir -p $(@D)
@@ -172,7 +172,7 @@ build/tests/mpi/%: tests/mpi/%.c build/libautotune-tool.a
 
 build/smpi/libautotune-tool.a: $(filter-out build/smpi/autotune/main.o,$(SMPI_OBJS)) \
                                build/model-sim.o
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 build/tests/smpi/%: tests/mpi/%.c build/smpi/libautotune-tool.a
 	@mkdir -p $(@D)
@@ -386,7 +386,7 @@ build/fuzz/obj/%.o: %.c
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
 
 build/fuzz/libautotune-tool.a: $(patsubst %.c,build/fuzz/obj/%.o,$(LIB_SRCS) $(CORE_SRCS))
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 # Only the config's harness links the MPI library (the tables config_load
 # looks names up in reference the collectives); it never calls MPI_Init.
