@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "autotune/cli.h"
+#include "util/grow.h"
 
 static const struct cli_option *find_option(const struct cli_spec *spec,
                                             const char *name)
@@ -89,6 +90,39 @@ static const char *store_value(const struct cli_option *o, void *args,
     return NULL;
 }
 
+/* The copies of list values whose items the commands' arguments borrow:
+ * freed at exit, so that a leak checker sees none. */
+static char **copies;
+static size_t n_copies, copies_cap;
+
+static void free_copies(void)
+{
+    for (size_t i = 0; i < n_copies; i++) {
+        free(copies[i]);
+    }
+    free(copies);
+    copies = NULL;
+    n_copies = copies_cap = 0;
+}
+
+static char *keep_copy(const char *text)
+{
+    static bool is_registered;
+    char **grown = grow(copies, &copies_cap, n_copies + 1, sizeof *copies, 8);
+    if (!grown) {
+        return NULL;
+    }
+    copies = grown;
+    if (!is_registered) {
+        is_registered = atexit(free_copies) == 0;
+    }
+    char *copy = strdup(text);
+    if (copy) {
+        copies[n_copies++] = copy;
+    }
+    return copy;
+}
+
 /* Stores one option's value (text: NULL for a flag); returns why not. */
 static const char *take(const struct cli_option *o, void *args,
                         const char *text, char *why, size_t why_size)
@@ -101,8 +135,8 @@ static const char *take(const struct cli_option *o, void *args,
         return o->parse(args, o->name, text);
     }
     /* Items are borrowed from a copy that lives as long as the process,
-     * as argv does. */
-    char *copy = strdup(text);
+     * as argv does (kept in copies, freed at exit). */
+    char *copy = keep_copy(text);
     if (!copy) {
         return "could not be read (out of memory)";
     }

@@ -112,21 +112,19 @@ static void export_context_of(const char *run, const struct journal *j,
 }
 
 /* The cuts between measured sizes, from the times the run measured
- * (none for a run directory without measurements.csv: then the next
- * measured size's method). */
+ * (measurements.csv, or an unfinished sweep's journal); none without
+ * them (predictions: then the next measured size's method). */
 static int export_cuts_of(const char *run, const struct journal *j,
-                          const struct measurement *rows, size_t n, long **cuts,
-                          long **procs_cuts, struct export_insert **inserts,
-                          size_t *n_inserts)
+                          bool has_times, const struct measurement *rows,
+                          size_t n, long **cuts, long **procs_cuts,
+                          struct export_insert **inserts, size_t *n_inserts)
 {
-    char path[4096];
     struct run_data *r = NULL;
-    snprintf(path, sizeof path, "%s/" RUNDIR_MEASUREMENTS, run);
     *cuts = *procs_cuts = NULL;
     *inserts = NULL;
     *n_inserts = 0;
-    if (access(path, F_OK) != 0) {
-        return 0;
+    if (!has_times) {
+        return 0; /* predictions, or a run without its methods' times */
     }
     if (run_data_load_with_journal(run, j, NULL, 0, &r) != 0) {
         return -1;
@@ -230,8 +228,8 @@ static int cmd_export(int argc, char **argv)
     ctx.is_lineless = !t.is_lined;
     long *cuts = NULL, *procs_cuts = NULL;
     struct export_insert *inserts = NULL;
-    int rc = export_cuts_of(run, j, rows, n, &cuts, &procs_cuts, &inserts,
-                            &ctx.n_inserts);
+    int rc = export_cuts_of(run, j, t.has_measured && !t.is_predicted, rows, n,
+                            &cuts, &procs_cuts, &inserts, &ctx.n_inserts);
     ctx.msg_cuts = cuts;
     ctx.procs_cuts = procs_cuts;
     ctx.inserts = inserts;

@@ -199,10 +199,15 @@ static int read_node(struct reader *r, struct decision *d, int i)
         return bad_line(r, "cuts below INT32_MAX (procs) and INT64_MAX");
     }
     d->leaf_method[i] = -1;
-    /* Children come after their parent: every walk ends at a leaf. */
+    /* Children come after their parent: every walk ends at a leaf. The
+     * first child is checked before decision_children adds up to 3 to it
+     * (a child near INT32_MAX would wrap past the check). */
     int children[4];
+    if (child <= i || child >= d->n_nodes) {
+        return bad_line(r, "children after the node and within the nodes");
+    }
     int n = decision_children(d, i, children);
-    if (child <= i || children[n - 1] >= d->n_nodes) {
+    if (children[n - 1] >= d->n_nodes) {
         return bad_line(r, "children after the node and within the nodes");
     }
     return 0;

@@ -618,8 +618,10 @@ static int placement_measure(int world_size, struct journal *j, double *cost_s,
         rc = hop_get(j, 0, r, &hop0[r], cost_s, n_new);
         least = rc == 0 ? fmin(least, hop0[r]) : least;
     }
-    first[0] = 0; /* the first rank of each switch */
-    switch_of[0] = 0;
+    if (first && switch_of) {
+        first[0] = 0; /* the first rank of each switch */
+        switch_of[0] = 0;
+    }
     for (int r = 1; r < world_size && rc == 0; r++) {
         int at = model_hop_is_near(hop0[r], least) ? 0 : -1, near = 0;
         /* rank r - 1's switch first (ranks in node order share it), then

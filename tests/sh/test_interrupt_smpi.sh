@@ -70,4 +70,14 @@ for t in optimal.csv measurements.csv speedup.csv; do
     [ -s "$tmp/full/$t" ] && cmp "$tmp/full/$t" "$tmp/part/$t" || fail "$t differs from the uninterrupted run"
 done
 [ "$(records "$tmp/part/journal")" -eq "$total" ] || fail "journal record count differs"
+# Read from its journal alone, a run exports what its tables export: the
+# same cuts between measured sizes (not the next size's method).
+cp -r "$tmp/full" "$tmp/journal-only"
+rm -f "$tmp/journal-only/"{optimal,measurements,speedup}.csv
+for what in full journal-only; do
+    "$at" export -r "$tmp/$what" --format ompi -o "$tmp/$what.rules" 2> "$tmp/$what.err" ||
+        { cat "$tmp/$what.err"; fail "export --format ompi of $what"; }
+done
+[ -s "$tmp/full.rules" ] && diff <(grep -v '^#' "$tmp/full.rules") <(grep -v '^#' "$tmp/journal-only.rules") > /dev/null ||
+    fail "the rules of the run read from its journal differ from its tables': $(diff <(grep -v '^#' "$tmp/full.rules") <(grep -v '^#' "$tmp/journal-only.rules") | head -4)"
 exit $((fails > 0))

@@ -118,6 +118,24 @@ static void test_twice(void)
                   "is on line 6 too)\n");
 }
 
+/* A child near INT32_MAX: refused, not wrapped past the check by the
+ * child + 1 or + 3 of the node's other children (it crashed the reader,
+ * and every rank of an application with it). */
+static void test_child_wraps(void)
+{
+    check_refused(HEAD "methods 2\na/0\nb/0\ncollectives 1\nbcast 0\nnodes "
+                       "3\nsplit procs 2147483646 2147483647\nleaf 0\nleaf 1\n",
+                  false,
+                  "t.dec:9: 'split procs 2147483646 2147483647': expected "
+                  "children after the node and within the nodes\n");
+    check_refused(HEAD "methods 1\na/0\ncollectives 1\nbcast 0\nnodes "
+                       "5\nquad 4 1024 2147483645\nleaf 0\nleaf 0\nleaf "
+                       "0\nleaf 0\n",
+                  false,
+                  "t.dec:8: 'quad 4 1024 2147483645': expected children "
+                  "after the node and within the nodes\n");
+}
+
 /* Random bytes: one line, every byte printable, the bytes escaped. */
 static void test_random_bytes(void)
 {
@@ -231,6 +249,7 @@ int main(void)
 {
     test_counts();
     test_twice();
+    test_child_wraps();
     test_random_bytes();
     test_chain_fanout();
     test_trained();
