@@ -17,7 +17,9 @@
 # it: 8 ranks on each of its 2-core nodes, over-subscribed, which SMPI does
 # not mind with simulate-computation:no). BENCH_SWEEP=no only joins the
 # journals' tables as they stand; BENCH_RUNS=DIR sweeps into DIR instead
-# of results/bench-runs.
+# of results/bench-runs; BENCH_SEGMENTS="[0, 512, ...]" sweeps other
+# segment sizes (into other run directories); BENCH_OUT=PREFIX writes
+# PREFIX.csv and PREFIX.txt instead of results/bench/ppn.*.
 set -eu
 cd "$(dirname "$0")/../.."
 . tests/bench/journals.sh
@@ -25,16 +27,20 @@ runs=${BENCH_RUNS:-results/bench-runs}
 specs=${*:-ndr:32:1,8,32 ddr:16:1,8 grig:16:1,8}
 colls='["bcast", "reduce", "allreduce", "allgather"]'
 msgs="[1, 8, 64, 512, 4096, 32768, 262144, 1048576]"
-segs="[0, 1024, 8192, 32768]"
+segs=${BENCH_SEGMENTS:-[0, 1024, 8192, 32768]}
+out=${BENCH_OUT:-results/bench/ppn}
+# Run directories of another segment list get a suffix of its sizes.
+tag=""
+[ -z "${BENCH_SEGMENTS:-}" ] || tag=-s$(echo "$segs" | tr -dc '0-9,' | tr , _)
 make -s all
 mkdir -p results/bench "$runs"
-log=results/bench/ppn.txt.part
+log=$out.txt.part
 : > "$log"
 
 # sweep PLATFORM PROCS PPN: the sweep of one (platform, ranks per node).
 sweep() {
     local plat=$1 procs=$2 ppn=$3 run prefix hosts k cmd start
-    run=$runs/ppn-$plat-$procs-$ppn
+    run=$runs/ppn-$plat-$procs-$ppn$tag
     prefix=$(sed -n 's/.*<cluster .*prefix="\([^"]*\)".*/\1/p' "conf/platforms/$plat.xml")
     [ -n "$prefix" ] || { echo "$plat.xml: no <cluster prefix=...>" >&2; exit 1; }
     hosts=$run.hosts
@@ -48,20 +54,21 @@ sweep() {
         echo "$cmd"
         start=$SECONDS
         nice -n 19 $cmd >/dev/null
-        echo "# $plat $procs ranks, $ppn per node: $cmd ($((SECONDS - start)) s wall)" >> "$log"
-    else
-        echo "# $plat $procs ranks, $ppn per node: $cmd (journal as it stands)" >> "$log"
+        echo "$((SECONDS - start))" > "$run.wall"
     fi
+    local wall="journal as it stands"
+    [ ! -s "$run.wall" ] || wall="$(cat "$run.wall") s wall when swept"
+    echo "# $plat $procs ranks, $ppn per node: $cmd ($wall)" >> "$log"
 }
 
-csv=results/bench/ppn.csv
+csv=$out.csv
 echo "platform,procs,ppn,collective,msg_bytes,method_1ppn,method_ppn,time_1ppn_method_us,time_best_us,penalty" > "$csv.part"
 for spec in $specs; do
     IFS=: read -r plat procs ppns <<< "$spec"
     for ppn in ${ppns//,/ }; do
         sweep "$plat" "$procs" "$ppn"
     done
-    one=$runs/ppn-$plat-$procs-1/measurements.csv
+    one=$runs/ppn-$plat-$procs-1$tag/measurements.csv
     for ppn in ${ppns//,/ }; do
         [ "$ppn" != 1 ] || continue
         # The best method (algorithm/segment) per point of each run, and the
@@ -84,7 +91,7 @@ for spec in $specs; do
                     printf "%s,%s,%s,%s,%s,%s,%.3f,%.3f,%.4f\n", plat, procs, ppn, key,
                         b1[key], bn[key], t, tb[key], t / tb[key] - 1
                 }
-            }' "$one" "$runs/ppn-$plat-$procs-$ppn/measurements.csv" >> "$csv.part"
+            }' "$one" "$runs/ppn-$plat-$procs-$ppn$tag/measurements.csv" >> "$csv.part"
     done
 done
 mv "$csv.part" "$csv"
@@ -92,7 +99,7 @@ mv "$csv.part" "$csv"
 # summary: per platform and N, over the points (and, as issue 34 counted,
 # over 1 B .. 256 KiB).
 {
-    echo "# make bench-ppn ($(date -u +%F), $(nproc) cores): tests/bench/ppn.sh $specs"
+    echo "# make bench-ppn ($(date -u +%F), $(nproc) cores): ${BENCH_SEGMENTS:+BENCH_SEGMENTS=\"$segs\" }tests/bench/ppn.sh $specs"
     echo "# exhaustive search, one repetition; segments $segs; sizes $msgs"
     cat "$log"
     echo "# penalty = time at N per node of the method best at 1 per node / the best time at N per node - 1"
@@ -102,7 +109,7 @@ mv "$csv.part" "$csv"
         awk -F, -v lim="$lim" 'NR > 1 && $5 <= lim {
                 g = $1 " " $2 " ranks, " $3 " per node"
                 if (!(g in n)) order[++k] = g
-                n[g]++; if ($6 != $7) d[g]++
+                n[g]++; if ($6 != $7) d[g]++; if ($10 > 0) w[g]++
                 p[g, n[g]] = $10; s[g] += $10
                 if (!(g in mx) || $10 > mx[g]) { mx[g] = $10; at[g] = $4 " " $5 " B: " $6 " where " $7 " is best" }
             }
@@ -112,11 +119,11 @@ mv "$csv.part" "$csv"
                     for (a = 1; a <= c; a++) v[a] = p[g, a]
                     for (a = 2; a <= c; a++) for (b = a; b > 1 && v[b] < v[b - 1]; b--) { x = v[b]; v[b] = v[b - 1]; v[b - 1] = x }
                     med = c % 2 ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2
-                    printf "  %s: optimum differs at %d of %d points; penalty mean %.1f %%, median %.1f %%, max %.2fx (%s)\n",
-                        g, d[g] + 0, c, 100 * s[g] / c, 100 * med, 1 + mx[g], at[g]
+                    printf "  %s: optimum differs at %d of %d points (the 1-per-node one slower at %d); penalty mean %.1f %%, median %.1f %%, max %.2fx (%s)\n",
+                        g, d[g] + 0, c, w[g] + 0, 100 * s[g] / c, 100 * med, 1 + mx[g], at[g]
                 }
             }' "$csv"
     done
-} > results/bench/ppn.txt
+} > "$out.txt"
 rm -f "$log"
-cat results/bench/ppn.txt
+cat "$out.txt"
