@@ -321,7 +321,7 @@ bench-scale: all
 
 # Ranks per node (issue 34): the one-rank-per-node optimum applied at 8 and
 # 32 ranks per node on conf/platforms/ndr.xml, ddr.xml and grig.xml
-# (results/bench/ppn.{csv,txt}; about 15 minutes on 2 cores).
+# (results/bench/ppn.{csv,txt}; about 35 minutes on 2 cores).
 bench-ppn: all
 	@tests/bench/ppn.sh
 

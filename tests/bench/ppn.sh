@@ -13,7 +13,7 @@
 # point) and ppn.txt (the commands, and per platform and N: how many
 # optima differ, the penalty's mean, median and max).
 #   tests/bench/ppn.sh [PLATFORM:PROCS:PPN,PPN... ...]
-# default: ndr:32:1,8,32 ddr:16:1,8 grig:16:1,8 (grig as issue 34 measured
+# default: grig:16:1,8 ddr:16:1,8 ndr:32:1,8,32 ndr:64:1,8,32 (grig as issue 34 measured
 # it: 8 ranks on each of its 2-core nodes, over-subscribed, which SMPI does
 # not mind with simulate-computation:no). BENCH_SWEEP=no only joins the
 # journals' tables as they stand; BENCH_RUNS=DIR sweeps into DIR instead
@@ -24,7 +24,7 @@ set -eu
 cd "$(dirname "$0")/../.."
 . tests/bench/journals.sh
 runs=${BENCH_RUNS:-results/bench-runs}
-specs=${*:-ndr:32:1,8,32 ddr:16:1,8 grig:16:1,8}
+specs=${*:-grig:16:1,8 ddr:16:1,8 ndr:32:1,8,32 ndr:64:1,8,32}
 colls='["bcast", "reduce", "allreduce", "allgather"]'
 msgs="[1, 8, 64, 512, 4096, 32768, 262144, 1048576]"
 segs=${BENCH_SEGMENTS:-[0, 1024, 8192, 32768]}
