@@ -319,6 +319,12 @@ bench-adaptive: all
 bench-scale: all
 	@tests/bench/scale.sh
 
+# Ranks per node (issue 34): the one-rank-per-node optimum applied at 8 and
+# 32 ranks per node on conf/platforms/ndr.xml, ddr.xml and grig.xml
+# (results/bench/ppn.{csv,txt}; about 35 minutes on 2 cores).
+bench-ppn: all
+	@tests/bench/ppn.sh
+
 # Decision functions: penalties of trees and quadtrees on the Grig runs and
 # the time of a decision (results/bench/decision-*).
 bench-decision: all build/libautotune-tool.a
@@ -440,7 +446,7 @@ clean:
 
 .PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust bench-adaptive \
         bench-decision bench-between bench-between-tune bench-model bench-runtime \
-        bench-runtime-overhead bench-scale bench-model-256 bench-model-fattree golden-decision fuzz demo install format clean
+        bench-runtime-overhead bench-scale bench-ppn bench-model-256 bench-model-fattree golden-decision fuzz demo install format clean
 .SECONDARY:
 
 -include $(OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) \

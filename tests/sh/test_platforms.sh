@@ -8,7 +8,17 @@
 #   grig      50..100 us              10.5..12 MB/s    55..70 x        10..63 x
 #   frodo     4..8 us                 220..250 MB/s    55..70 x        10..63 x
 #   fattree   0.8..1.6 us             11000..12500     55..80 x        10..63 x
+#   ndr       0.8..1.3 us             40000..50000     55..70 x        5..63 x
+#   ddr       1.4..2.2 us             1350..1550       55..70 x        10..63 x
 #
+# and, for the multi-core clusters (ndr, ddr), between two ranks of one node
+# (a hostfile of "host:2"), over the node's loopback link:
+#
+#   ndr       0.2..0.5 us             15000..30000
+#   ddr       0.6..1.2 us             1600..2000
+#
+# (ndr's 1 KiB sends take 1.05 us, of which the root's overheads and link
+# are a small part, so 63 of them overlap to ~7x one.)
 # (fattree's 64 KiB messages are rendezvous ones: each blocking send also
 # waits for its round trip, so the fan-out is a little more than 63x.)
 # (fan-out = rank 0 sending to the 63 others, as a multiple of one send;
@@ -72,7 +82,7 @@ run() { # run PLATFORM OUT [smpirun options...]
         --cfg=smpi/simulate-computation:no "$bin" 3 >"$out" 2>"$out.err"
 }
 
-check() { # check PLATFORM LAT_LO LAT_HI BW_LO BW_HI [FANOUT64_HI STREAM_LO LEAF]
+check() { # check PLATFORM LAT_LO LAT_HI BW_LO BW_HI [FANOUT64_HI STREAM_LO LEAF FANOUT1_LO]
     local p=$1 out=$tmp/$1.out
     echo "== $p"
     if ! run "$p" "$out" -map; then
@@ -89,7 +99,7 @@ check() { # check PLATFORM LAT_LO LAT_HI BW_LO BW_HI [FANOUT64_HI STREAM_LO LEAF
     in_range "$p latency 1 B (us)" "$(field "$out" pingpong 1 oneway_us)" "$2" "$3"
     in_range "$p bandwidth 1 MiB (MB/s)" "$(field "$out" pingpong 1048576 MBps)" "$4" "$5"
     in_range "$p fan-out 64 KiB (x one send)" "$(field "$out" fanout 65536 ratio)" 55 "${6:-70}"
-    in_range "$p fan-out 1 KiB (x one send)" "$(field "$out" fanout 1024 ratio)" 10 63
+    in_range "$p fan-out 1 KiB (x one send)" "$(field "$out" fanout 1024 ratio)" "${9:-10}" 63
     local single first total
     single=$(field "$out" stream 8192 single_us)
     first=$(field "$out" stream 8192 first_us)
@@ -121,9 +131,33 @@ check() { # check PLATFORM LAT_LO LAT_HI BW_LO BW_HI [FANOUT64_HI STREAM_LO LEAF
     fi
 }
 
+# check_node PLATFORM LAT_LO LAT_HI BW_LO BW_HI: two ranks on the platform's
+# first node (a hostfile of "host:2"), which must share it.
+check_node() {
+    local p=$1 out=$tmp/$1.node.out host
+    host=$(sed -n 's/.*<cluster .*prefix="\([^"]*\)".*/\1/p' "conf/platforms/$p.xml")0
+    echo "$host:2" >"$tmp/$p.hosts"
+    echo "== $p, two ranks on $host"
+    if ! timeout $((120 * ${TEST_TIME_SCALE:-1})) smpirun -np 2 -hostfile "$tmp/$p.hosts" \
+        -platform "conf/platforms/$p.xml" -map --cfg=smpi/simulate-computation:no \
+        "$bin" 3 >"$out" 2>"$out.err"; then
+        fail "$p: smpirun -hostfile failed"; cat "$out" "$out.err"; return
+    fi
+    local on
+    on=$(grep -o '\[rank [0-9]*\] -> [^ ]*' "$out.err" | awk '{print $4}' | sort -u | tr '\n' ' ')
+    [ "$on" = "$host " ] && echo "ok   $p: both ranks on $host" ||
+        fail "$p: the two ranks ran on '$on', expected $host alone"
+    in_range "$p intra-node latency 1 B (us)" "$(field "$out" pingpong 1 oneway_us)" "$2" "$3"
+    in_range "$p intra-node bandwidth 1 MiB (MB/s)" "$(field "$out" pingpong 1048576 MBps)" "$4" "$5"
+}
+
 check grig 50 100 10.5 12
 check frodo 4 8 220 250
 check fattree 0.8 1.6 11000 12500 80 5 32
+check ndr 0.8 1.3 40000 50000 70 5 64 5
+check ddr 1.4 2.2 1350 1550
+check_node ndr 0.2 0.5 15000 30000
+check_node ddr 0.6 1.2 1600 2000
 
 if [ "$failures" -ne 0 ]; then
     echo "$failures check(s) failed"
