@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../check.h"
+#include "../records.h"
 #include "decision/decision.h"
 #include "store/journal.h"
 #include "store/tables.h"
@@ -48,25 +49,6 @@ void *__wrap_realloc(void *p, size_t size)
 
 static char dir[] = "/tmp/test_alloc.XXXXXX";
 
-static struct measurement record(const char *coll, int procs, long msg,
-                                 const char *alg, int seg, double mean_us)
-{
-    struct measurement m = {.procs = procs,
-                            .msg_bytes = msg,
-                            .segment_bytes = seg,
-                            .is_applicable = 1,
-                            .reps = 5,
-                            .mean_us = mean_us,
-                            .median_us = mean_us,
-                            .min_us = mean_us,
-                            .max_us = mean_us,
-                            .sd_us = 0,
-                            .cost_s = 1e-3};
-    snprintf(m.collective, sizeof m.collective, "%s", coll);
-    snprintf(m.algorithm, sizeof m.algorithm, "%s", alg);
-    return m;
-}
-
 /* A small run: a journal of two collectives on a 4 x 6 grid, three
  * methods each, and its measurements and optimal tables. */
 static int make_run(void)
@@ -90,7 +72,8 @@ static int make_run(void)
             for (int m = 0; m < N_MSGS; m++) {
                 int best = (p + m + c) % 3;
                 for (int a = 0; a < 3; a++) {
-                    all[n] = record(colls[c], 2 << p, 64L << (2 * m), algs[a],
+                    all[n] =
+                        test_record(colls[c], 2 << p, 64L << (2 * m), algs[a],
                                     a == 1 ? 1024 : 0, 10.0 + a + (a == best));
                     all[n].mean_us -= a == best ? 5 : 0;
                     if (journal_append(j, &all[n]) != 0) {

@@ -10,27 +10,10 @@
 #include <unistd.h>
 
 #include "../check.h"
+#include "../records.h"
 #include "store/journal.h"
 #include "store/rundir.h"
 #include "store/tables.h"
-
-static struct measurement rec(const char *coll, int procs, long msg,
-                              const char *alg, int seg, double mean_us)
-{
-    struct measurement m = {.procs = procs,
-                            .msg_bytes = msg,
-                            .segment_bytes = seg,
-                            .is_applicable = 1,
-                            .reps = 3,
-                            .mean_us = mean_us,
-                            .median_us = mean_us,
-                            .min_us = mean_us,
-                            .max_us = mean_us,
-                            .cost_s = 1e-3};
-    snprintf(m.collective, sizeof m.collective, "%s", coll);
-    snprintf(m.algorithm, sizeof m.algorithm, "%s", alg);
-    return m;
-}
 
 static struct point_result point(const char *coll, int procs, long msg,
                                  const char *strategy, const char *alg, int seg)
@@ -68,14 +51,14 @@ static void test_unfinished(const char *dir)
     CHECK_INT(0, journal_open(path, &s, &j));
     CHECK_INT(0, journal_append_grid(j, 12));
     struct measurement recs[] = {
-        rec("reduce", 4, 8, "binomial", 0, 30),
-        rec("reduce", 4, 8, "linear", 0, 20),
-        rec("reduce", 4, 8, "default", 0, 25),
-        rec("bcast", 4, 8, "linear", 0, 10),
-        rec("bcast", 4, 8, "default", 0, 9),
-        rec("bcast", 2, 8, "binomial", 0, 5),
-        rec("bcast", 2, 8, "linear", 0, 6),
-        rec("bcast", 8, 8, "linear", 0, 50), /* no point record */
+        test_record("reduce", 4, 8, "binomial", 0, 30),
+        test_record("reduce", 4, 8, "linear", 0, 20),
+        test_record("reduce", 4, 8, "default", 0, 25),
+        test_record("bcast", 4, 8, "linear", 0, 10),
+        test_record("bcast", 4, 8, "default", 0, 9),
+        test_record("bcast", 2, 8, "binomial", 0, 5),
+        test_record("bcast", 2, 8, "linear", 0, 6),
+        test_record("bcast", 8, 8, "linear", 0, 50), /* no point record */
     };
     for (size_t i = 0; i < sizeof recs / sizeof recs[0]; i++) {
         CHECK_INT(0, journal_append(j, &recs[i]));
