@@ -724,8 +724,16 @@ static int sweep_point(struct point_walk *w, int procs, long msg_bytes,
         rc = baseline_measure(&point, &oracle);
     }
     if (rc == 0) {
+        /* The point's line and the count Ctrl-C reports change together:
+         * a signal between them would say one point too few. */
+        sigset_t stop, before;
+        sigemptyset(&stop);
+        sigaddset(&stop, SIGINT);
+        sigaddset(&stop, SIGTERM);
+        sigprocmask(SIG_BLOCK, &stop, &before);
         rc = finish_point(s, &point, best, w->out);
         interrupt_points_done = (sig_atomic_t)journal_point_count(s->journal);
+        sigprocmask(SIG_SETMASK, &before, NULL);
     }
     progress_point_done(w->progress, s->point_measured);
     *chosen = best >= 0 ? methods[best] : (struct search_method){-1, 0};

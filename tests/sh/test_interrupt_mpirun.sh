@@ -11,14 +11,16 @@ command -v mpirun >/dev/null || { echo "mpirun not found"; exit 77; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 at=${AUTOTUNE:-build/autotune}
 np=3
-points=28 # 2 collectives x 2 procs x 7 sizes
+points=44 # 2 collectives x 2 procs x 11 sizes
+# Long enough (every experiment 10 repetitions, up to 1 MiB) that the
+# interrupt at 40 records lands midway on an idle machine too.
 cat > "$tmp/t.cfg" <<CFG
 output        = "$tmp/run";
 collectives   = ["bcast", "reduce"];
 procs         = [2, 3];
-message_sizes = { min = 1; max = 4096; factor = 4; };
+message_sizes = { min = 1; max = 1048576; factor = 4; };
 segment_sizes = [0, 1024];
-measure       = { warmup = 0; min_reps = 1; max_reps = 2; rse = 0.5; };
+measure       = { warmup = 1; min_reps = 10; max_reps = 10; rse = 0.5; };
 search        = "exhaustive";
 CFG
 sweep() { mpirun --oversubscribe -np $np "$at" -c "$tmp/t.cfg"; }
