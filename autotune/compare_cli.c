@@ -91,11 +91,7 @@ int compare_main(int argc, char **argv)
     if (bad) {
         return bad;
     }
-    bool has_zero = a.req.segs.n == 0;
-    for (int i = 0; i < a.req.segs.n; i++) {
-        has_zero |= a.req.segs.sizes[i] == 0;
-    }
-    if (!has_zero) {
+    if (!seg_filter_keeps(&a.req.segs, 0)) {
         fprintf(stderr, "autotune compare: --segments: the list must hold 0 "
                         "(the run's records of segments as large as the "
                         "message are its unsegmented ones)\n");

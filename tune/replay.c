@@ -184,7 +184,7 @@ static size_t find_point(const struct record_index *ix, const char *coll,
     return lo;
 }
 
-static bool seg_filter_keeps(const struct seg_filter *f, int seg_bytes)
+bool seg_filter_keeps(const struct seg_filter *f, int seg_bytes)
 {
     for (int i = 0; i < f->n; i++) {
         if (f->sizes[i] == seg_bytes) {

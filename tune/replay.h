@@ -15,6 +15,9 @@ struct seg_filter {
     int sizes[CONFIG_MAX_SEGS];
 };
 
+/* Whether the filter keeps records of seg_bytes (every size when empty). */
+bool seg_filter_keeps(const struct seg_filter *f, int seg_bytes);
+
 /* What to replay, and how. */
 struct replay_request {
     const char *run;
