@@ -18,6 +18,7 @@
  * journal (if any) recorded. */
 struct plan_tally {
     long points[CONFIG_MAX_COLLS], experiments[CONFIG_MAX_COLLS];
+    long *ppn_points; /* for each config ranks_per_node value */
     long baseline, not_applicable;
     long recorded, left, left_unknown;
     double recorded_s, left_s;
@@ -42,11 +43,12 @@ static int plan_applies(const struct config *c, const struct coll_def *coll,
  * costs says, of a predicted cost. */
 static void tally_experiment(struct plan_tally *t, const struct journal *j,
                              const struct progress_costs *costs,
-                             const char *coll, int procs, long msg_bytes,
-                             const char *method, int seg_bytes)
+                             const char *coll, int procs, int ppn,
+                             long msg_bytes, const char *method, int seg_bytes)
 {
     const struct measurement *rec =
-        j ? journal_find(j, coll, procs, msg_bytes, method, seg_bytes) : NULL;
+        j ? journal_find(j, coll, procs, ppn, msg_bytes, method, seg_bytes)
+          : NULL;
     if (rec) {
         t->recorded++;
         t->recorded_s += rec->cost_s;
@@ -70,12 +72,15 @@ static int tally_grid(const struct config *c, const struct journal *j,
         return -1;
     }
     for (long i = 0; i < grid_points(c); i++) {
-        int ci = points[i].ci, procs = points[i].procs;
+        int ci = points[i].ci, procs = points[i].procs, ppn = points[i].ppn;
         long msg = points[i].msg_bytes;
         const struct coll_def *coll = c->colls[ci];
         int n = grid_point_methods(c, ci, msg, methods);
         t->points[ci]++;
-        t->searched += j && journal_find_point(j, coll->name, procs, msg,
+        for (int k = 0; k < c->n_ppn; k++) {
+            t->ppn_points[k] += c->ppn[k] == ppn;
+        }
+        t->searched += j && journal_find_point(j, coll->name, procs, ppn, msg,
                                                c->search->name) != NULL;
         for (int k = 0; k < n; k++) {
             if (!plan_applies(c, coll, &methods[k], procs, msg)) {
@@ -83,13 +88,13 @@ static int tally_grid(const struct config *c, const struct journal *j,
                 continue;
             }
             t->experiments[ci]++;
-            tally_experiment(t, j, costs, coll->name, procs, msg,
+            tally_experiment(t, j, costs, coll->name, procs, ppn, msg,
                              coll->algs[methods[k].alg].name,
                              methods[k].seg_bytes);
         }
         if (c->has_baseline) {
             t->baseline++;
-            tally_experiment(t, j, costs, coll->name, procs, msg,
+            tally_experiment(t, j, costs, coll->name, procs, ppn, msg,
                              MEASURE_DEFAULT_NAME, 0);
         }
     }
@@ -112,6 +117,13 @@ static void print_grid(const struct config *c, const struct plan_tally *t)
     printf("\nprocs:         ");
     for (int i = 0; i < c->n_procs; i++) {
         printf("%s%d", i ? ", " : "", c->procs[i]);
+    }
+    if (c->is_ppn_given) {
+        printf("\nranks/node:    ");
+        for (int i = 0; i < c->n_ppn; i++) {
+            printf("%s%d (%ld points)", i ? ", " : "", c->ppn[i],
+                   t->ppn_points[i]);
+        }
     }
     printf("\nmessage sizes: ");
     for (int i = 0; i < c->n_msgs; i++) {
@@ -254,7 +266,8 @@ int plan_main(int argc, char **argv)
     snprintf(journal_path, sizeof journal_path, "%s/" RUNDIR_JOURNAL,
              cfg.output);
     costs = progress_costs_create();
-    if (!costs) {
+    tally.ppn_points = calloc((size_t)cfg.n_ppn, sizeof *tally.ppn_points);
+    if (!costs || !tally.ppn_points) {
         fprintf(stderr, "autotune plan: out of memory\n");
         goto done;
     }
@@ -282,6 +295,7 @@ int plan_main(int argc, char **argv)
 done:
     journal_close(j);
     progress_costs_destroy(costs);
+    free(tally.ppn_points);
     config_free(&cfg);
     return status;
 }

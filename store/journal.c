@@ -66,7 +66,7 @@ enum item_kind { KIND_RECORD = 0, KIND_POINT = 1 };
 
 struct key {
     const char *collective;
-    int procs;
+    int procs, ppn;
     long msg_bytes;
     const char *name; /* algorithm, or the point's strategy */
     int segment_bytes;
@@ -82,6 +82,7 @@ static uint64_t hash_key(const struct key *k)
         h = (h ^ (unsigned char)*p) * 1099511628211ull;
     }
     h = (h ^ (uint64_t)k->procs) * 1099511628211ull;
+    h = (h ^ (uint64_t)k->ppn) * 1099511628211ull;
     h = (h ^ (uint64_t)k->msg_bytes) * 1099511628211ull;
     h = (h ^ (uint64_t)(unsigned)k->segment_bytes) * 1099511628211ull;
     return h;
@@ -92,17 +93,18 @@ static struct key key_of_slot(const struct journal *j, size_t slot)
     size_t item = (slot - 1) >> 1;
     if (((slot - 1) & 1) == KIND_POINT) {
         const struct point_result *p = &j->points[item];
-        return (struct key){p->collective, p->procs, p->msg_bytes, p->strategy,
-                            -1};
+        return (struct key){p->collective, p->procs, p->ppn, p->msg_bytes,
+                            p->strategy, -1};
     }
     const struct measurement *m = &j->records[item];
-    return (struct key){m->collective, m->procs, m->msg_bytes, m->algorithm,
-                        m->segment_bytes};
+    return (struct key){m->collective, m->procs, m->ppn, m->msg_bytes,
+                        m->algorithm, m->segment_bytes};
 }
 
 static int same_key(const struct key *a, const struct key *b)
 {
-    return a->procs == b->procs && a->msg_bytes == b->msg_bytes &&
+    return a->procs == b->procs && a->ppn == b->ppn &&
+           a->msg_bytes == b->msg_bytes &&
            a->segment_bytes == b->segment_bytes &&
            strcmp(a->collective, b->collective) == 0 &&
            strcmp(a->name, b->name) == 0;
@@ -127,20 +129,21 @@ static size_t index_find(const struct journal *j, const struct key *k,
 
 const struct measurement *journal_find(const struct journal *j,
                                        const char *collective, int procs,
-                                       long msg_bytes, const char *algorithm,
-                                       int segment_bytes)
+                                       int ppn, long msg_bytes,
+                                       const char *algorithm, int segment_bytes)
 {
-    struct key k = {collective, procs, msg_bytes, algorithm, segment_bytes};
+    struct key k = {collective, procs,    ppn,
+                    msg_bytes,  algorithm, segment_bytes};
     size_t slot = index_find(j, &k, KIND_RECORD);
     return slot ? &j->records[(slot - 1) >> 1] : NULL;
 }
 
 const struct point_result *journal_find_point(const struct journal *j,
                                               const char *collective, int procs,
-                                              long msg_bytes,
+                                              int ppn, long msg_bytes,
                                               const char *strategy)
 {
-    struct key k = {collective, procs, msg_bytes, strategy, -1};
+    struct key k = {collective, procs, ppn, msg_bytes, strategy, -1};
     size_t slot = index_find(j, &k, KIND_POINT);
     return slot ? &j->points[(slot - 1) >> 1] : NULL;
 }
@@ -183,8 +186,8 @@ static int index_add(struct journal *j, size_t item, enum item_kind kind)
 /* Adds a record in memory; a key already present keeps its first result. */
 static int records_add(struct journal *j, const struct measurement *m)
 {
-    if (journal_find(j, m->collective, m->procs, m->msg_bytes, m->algorithm,
-                     m->segment_bytes)) {
+    if (journal_find(j, m->collective, m->procs, m->ppn, m->msg_bytes,
+                     m->algorithm, m->segment_bytes)) {
         return 0;
     }
     struct measurement *r =
@@ -199,8 +202,8 @@ static int records_add(struct journal *j, const struct measurement *m)
 
 static int has_point(const struct journal *j, const struct point_result *p)
 {
-    return journal_find_point(j, p->collective, p->procs, p->msg_bytes,
-                              p->strategy) != NULL;
+    return journal_find_point(j, p->collective, p->procs, p->ppn,
+                              p->msg_bytes, p->strategy) != NULL;
 }
 
 static int points_add(struct journal *j, const struct point_result *p)
@@ -218,14 +221,27 @@ static int points_add(struct journal *j, const struct point_result *p)
     return index_add(j, j->n_points - 1, KIND_POINT);
 }
 
+/* A point line carries the ranks per node after procs; a line without it
+ * (a journal written before ranks per node were tuned) is one rank per
+ * node. */
 static int parse_point(const char *s, struct point_result *p)
 {
     int used = 0;
     memset(p, 0, sizeof *p);
-    int n = sscanf(s, "p %31s %d %ld %31s %31s %d%n", p->collective, &p->procs,
-                   &p->msg_bytes, p->strategy, p->algorithm, &p->segment_bytes,
-                   &used);
-    return n == 6 && s[used] == '\0' && p->procs >= 1 ? 0 : -1;
+    int n = sscanf(s, "p %31s %d %d %ld %31s %31s %d%n", p->collective,
+                   &p->procs, &p->ppn, &p->msg_bytes, p->strategy,
+                   p->algorithm, &p->segment_bytes, &used);
+    if (n != 7 || s[used] != '\0') {
+        used = 0;
+        p->ppn = 1;
+        n = 1 + sscanf(s, "p %31s %d %ld %31s %31s %d%n", p->collective,
+                       &p->procs, &p->msg_bytes, p->strategy, p->algorithm,
+                       &p->segment_bytes, &used);
+    }
+    return n == 7 && s[used] == '\0' && p->procs >= 1 && p->ppn >= 1 &&
+                   p->procs % p->ppn == 0
+               ? 0
+               : -1;
 }
 
 void journal_settings_add(struct journal_settings *s, const char *key,
@@ -246,9 +262,9 @@ static int format_record(char *buf, size_t size, const struct measurement *m)
 {
     /* %.17g round-trips every double, so a replay sees the same numbers. */
     return snprintf(buf, size,
-                    "m %s %d %ld %s %d %d %d %.17g %.17g %.17g %.17g %.17g "
+                    "m %s %d %d %ld %s %d %d %d %.17g %.17g %.17g %.17g %.17g "
                     "%.17g",
-                    m->collective, m->procs, m->msg_bytes, m->algorithm,
+                    m->collective, m->procs, m->ppn, m->msg_bytes, m->algorithm,
                     m->segment_bytes, m->is_applicable, m->reps, m->mean_us,
                     m->median_us, m->min_us, m->max_us, m->sd_us, m->cost_s);
 }
@@ -257,13 +273,24 @@ static int parse_record(const char *s, struct measurement *m)
 {
     int used = 0;
     memset(m, 0, sizeof *m);
-    int n = sscanf(s, "m %31s %d %ld %31s %d %d %d %lf %lf %lf %lf %lf %lf%n",
-                   m->collective, &m->procs, &m->msg_bytes, m->algorithm,
-                   &m->segment_bytes, &m->is_applicable, &m->reps, &m->mean_us,
-                   &m->median_us, &m->min_us, &m->max_us, &m->sd_us, &m->cost_s,
-                   &used);
-    if (n != 13 || s[used] != '\0' || m->procs < 1 || m->msg_bytes < 0 ||
-        m->segment_bytes < 0) {
+    int n = sscanf(s,
+                   "m %31s %d %d %ld %31s %d %d %d %lf %lf %lf %lf %lf %lf%n",
+                   m->collective, &m->procs, &m->ppn, &m->msg_bytes,
+                   m->algorithm, &m->segment_bytes, &m->is_applicable, &m->reps,
+                   &m->mean_us, &m->median_us, &m->min_us, &m->max_us,
+                   &m->sd_us, &m->cost_s, &used);
+    if (n != 14 || s[used] != '\0') { /* written before ranks per node */
+        used = 0;
+        m->ppn = 1;
+        n = 1 + sscanf(s,
+                       "m %31s %d %ld %31s %d %d %d %lf %lf %lf %lf %lf %lf%n",
+                       m->collective, &m->procs, &m->msg_bytes, m->algorithm,
+                       &m->segment_bytes, &m->is_applicable, &m->reps,
+                       &m->mean_us, &m->median_us, &m->min_us, &m->max_us,
+                       &m->sd_us, &m->cost_s, &used);
+    }
+    if (n != 14 || s[used] != '\0' || m->procs < 1 || m->ppn < 1 ||
+        m->procs % m->ppn != 0 || m->msg_bytes < 0 || m->segment_bytes < 0) {
         return -1;
     }
     return 0;
@@ -649,8 +676,8 @@ int journal_append_point(struct journal *j, const struct point_result *p)
     if (has_point(j, p)) {
         return 0;
     }
-    snprintf(payload, sizeof payload, "p %s %d %ld %s %s %d", p->collective,
-             p->procs, p->msg_bytes, p->strategy, p->algorithm,
+    snprintf(payload, sizeof payload, "p %s %d %d %ld %s %s %d", p->collective,
+             p->procs, p->ppn, p->msg_bytes, p->strategy, p->algorithm,
              p->segment_bytes);
     if (write_line(j, payload) != 0) {
         return -1;

@@ -12,7 +12,8 @@
 /* One experiment: a method (algorithm, segment) timed at a grid point. */
 struct measurement {
     char collective[STORE_NAME_MAX];
-    int procs;
+    int procs; /* the communicator's size */
+    int ppn;   /* its ranks per node (1 in journals written before) */
     long msg_bytes;
     char algorithm[STORE_NAME_MAX];
     int segment_bytes;
@@ -26,7 +27,7 @@ struct measurement {
  * no method could run). */
 struct point_result {
     char collective[STORE_NAME_MAX];
-    int procs;
+    int procs, ppn;
     long msg_bytes;
     char strategy[STORE_NAME_MAX];
     char algorithm[STORE_NAME_MAX];
@@ -76,12 +77,12 @@ int journal_append(struct journal *j, const struct measurement *m);
 /* The recorded result for this method at this point, or NULL (borrowed). */
 const struct measurement *journal_find(const struct journal *j,
                                        const char *collective, int procs,
-                                       long msg_bytes, const char *algorithm,
-                                       int segment_bytes);
+                                       int ppn, long msg_bytes,
+                                       const char *algorithm, int segment_bytes);
 /* The strategy's recorded result at this point, or NULL (borrowed). */
 const struct point_result *journal_find_point(const struct journal *j,
                                               const char *collective, int procs,
-                                              long msg_bytes,
+                                              int ppn, long msg_bytes,
                                               const char *strategy);
 /* Records that a strategy completed a point (once per point and strategy). */
 int journal_append_point(struct journal *j, const struct point_result *p);

@@ -21,17 +21,19 @@ int table_check_rows(const struct journal *j, const char *table_path,
     for (size_t i = 0; j && i < n; i++) {
         const struct measurement *m = &rows[i];
         const struct measurement *rec =
-            m->reps > 0 ? journal_find(j, m->collective, m->procs, m->msg_bytes,
-                                       m->algorithm, m->segment_bytes)
+            m->reps > 0 ? journal_find(j, m->collective, m->procs, m->ppn,
+                                       m->msg_bytes, m->algorithm,
+                                       m->segment_bytes)
                         : NULL; /* reps 0: inferred, never measured */
         /* the tables print times to the nanosecond */
         if (rec && rec->is_applicable &&
             fabs(rec->mean_us - m->mean_us) > 0.0006) {
             fprintf(stderr,
-                    "%s:%zu: %s P=%d m=%ld %s/%d: %.3f us, but the journal "
-                    "says %.3f us: the tables are older than the journal "
-                    "(resume the sweep to write them again)\n",
-                    table_path, i + 2, m->collective, m->procs, m->msg_bytes,
+                    "%s:%zu: %s P=%d ppn=%d m=%ld %s/%d: %.3f us, but the "
+                    "journal says %.3f us: the tables are older than the "
+                    "journal (resume the sweep to write them again)\n",
+                    table_path, i + 2, m->collective, m->procs, m->ppn,
+                    m->msg_bytes,
                     m->algorithm, m->segment_bytes, m->mean_us, rec->mean_us);
             return -1;
         }
@@ -73,10 +75,12 @@ int table_point_optimum(const struct journal *j, const struct point_result *p,
                         struct measurement *out)
 {
     const struct measurement *chosen =
-        journal_find(j, p->collective, p->procs, p->msg_bytes, p->algorithm,
+        journal_find(j, p->collective, p->procs, p->ppn, p->msg_bytes,
+                     p->algorithm,
                      p->segment_bytes);
     const struct measurement *library = journal_find(
-        j, p->collective, p->procs, p->msg_bytes, STORE_DEFAULT_ALGORITHM, 0);
+        j, p->collective, p->procs, p->ppn, p->msg_bytes,
+        STORE_DEFAULT_ALGORITHM, 0);
     if (!chosen || !chosen->is_applicable) {
         return -1;
     }
@@ -98,6 +102,9 @@ static int cmp_point(const struct placed *a, const struct placed *b)
     if (a->coll != b->coll) {
         return a->coll < b->coll ? -1 : 1;
     }
+    if (a->m.ppn != b->m.ppn) {
+        return a->m.ppn < b->m.ppn ? -1 : 1;
+    }
     if (a->m.procs != b->m.procs) {
         return a->m.procs < b->m.procs ? -1 : 1;
     }
@@ -110,8 +117,8 @@ static int cmp_key(const void *x, const void *y)
     return cmp_point(x, y);
 }
 
-/* Grid order (collectives as the journal first names them, procs, message
- * size); a point done twice (by two strategies) keeps its last. */
+/* Grid order (collectives as the journal first names them, ranks per
+ * node, procs, message size); a point done twice (by two strategies) keeps its last. */
 static int cmp_optimal(const void *x, const void *y)
 {
     const struct placed *a = x, *b = y;
@@ -178,8 +185,8 @@ static int tables_from_journal(const struct journal *j, struct run_tables *t)
         key.coll = coll_place(colls, &n_colls, m->collective);
         struct placed *at = bsearch(&key, opt, kept, sizeof *opt, cmp_key);
         if (!at || !m->is_applicable ||
-            journal_find(j, m->collective, m->procs, m->msg_bytes, m->algorithm,
-                         m->segment_bytes) != m) {
+            journal_find(j, m->collective, m->procs, m->ppn, m->msg_bytes,
+                         m->algorithm, m->segment_bytes) != m) {
             continue; /* not at a point done; or recorded twice */
         }
         key.point = (size_t)(at - opt);
@@ -229,7 +236,7 @@ static int tables_from_predictions(struct run_tables *t)
         const struct measurement *m = &t->measured[i];
         struct measurement *last =
             t->n_optimal ? &t->optimal[t->n_optimal - 1] : NULL;
-        if (last && last->procs == m->procs &&
+        if (last && last->procs == m->procs && last->ppn == m->ppn &&
             last->msg_bytes == m->msg_bytes &&
             strcmp(last->collective, m->collective) == 0) {
             *last = m->mean_us < last->mean_us ? *m : *last;

@@ -6,8 +6,8 @@
 #include "store/tables.h"
 
 #define SPEEDUP_HEADER                                                         \
-    "collective,procs,msg_bytes,algorithm,segment_bytes,time_us,default_us,"   \
-    "speedup"
+    "collective,procs,ppn,msg_bytes,algorithm,segment_bytes,time_us,"          \
+    "default_us,speedup"
 
 int speedup_rows_build(const struct journal *j, const struct measurement *opt,
                        size_t n_opt, struct speedup_row **rows, size_t *n)
@@ -24,7 +24,7 @@ int speedup_rows_build(const struct journal *j, const struct measurement *opt,
     for (size_t i = 0; i < n_opt; i++) {
         const struct measurement *o = &opt[i];
         const struct measurement *d =
-            journal_find(j, o->collective, o->procs, o->msg_bytes,
+            journal_find(j, o->collective, o->procs, o->ppn, o->msg_bytes,
                          STORE_DEFAULT_ALGORITHM, 0);
         if (!d || !d->is_applicable || !(o->mean_us > 0)) {
             continue;
@@ -33,8 +33,8 @@ int speedup_rows_build(const struct journal *j, const struct measurement *opt,
          * rounds times to 1 ns, which made a point whose optimum is the
          * default itself look slower than the default. */
         const struct measurement *t =
-            journal_find(j, o->collective, o->procs, o->msg_bytes, o->algorithm,
-                         o->segment_bytes);
+            journal_find(j, o->collective, o->procs, o->ppn, o->msg_bytes,
+                         o->algorithm, o->segment_bytes);
         double time_us =
             t && t->is_applicable && t->mean_us > 0 ? t->mean_us : o->mean_us;
         struct speedup_row *r = &(*rows)[(*n)++];
@@ -42,6 +42,7 @@ int speedup_rows_build(const struct journal *j, const struct measurement *opt,
         snprintf(r->collective, sizeof r->collective, "%s", o->collective);
         snprintf(r->algorithm, sizeof r->algorithm, "%s", o->algorithm);
         r->procs = o->procs;
+        r->ppn = o->ppn;
         r->msg_bytes = o->msg_bytes;
         r->segment_bytes = o->segment_bytes;
         r->time_us = time_us;
@@ -66,8 +67,8 @@ static int write_speedup_csv(FILE *f, const void *arg)
     fprintf(f, "%s\n", SPEEDUP_HEADER);
     for (size_t i = 0; i < t->n; i++) {
         const struct speedup_row *r = &t->rows[i];
-        fprintf(f, "%s,%d,%ld,%s,%d,%.3f,%.3f,%.4f\n", r->collective, r->procs,
-                r->msg_bytes, r->algorithm, r->segment_bytes, r->time_us,
+        fprintf(f, "%s,%d,%d,%ld,%s,%d,%.3f,%.3f,%.4f\n", r->collective,
+                r->procs, r->ppn, r->msg_bytes, r->algorithm, r->segment_bytes, r->time_us,
                 r->default_us, r->speedup);
     }
     return ferror(f) ? -1 : 0;

@@ -12,13 +12,17 @@
 #include "store/tables.h"
 #include "util/grow.h"
 
-#define MEASUREMENTS_HEADER                                                    \
-    "collective,procs,msg_bytes,algorithm,segment_bytes,reps,mean_us,"         \
-    "median_us,min_us,max_us,sd_us,cost_s"
-#define OPTIMAL_HEADER                                                         \
-    "collective,procs,msg_bytes,algorithm,segment_bytes,time_us"
-#define PREDICTED_HEADER                                                       \
-    "collective,procs,msg_bytes,algorithm,segment_bytes,predicted_us"
+/* Every table names the point by collective, procs (the communicator's
+ * size), ppn (its ranks per node) and msg_bytes. Tables written before
+ * ranks per node were tuned have no ppn column: read as one rank per
+ * node. */
+#define POINT_COLUMNS "collective,procs,ppn,msg_bytes"
+#define LEGACY_POINT_COLUMNS "collective,procs,msg_bytes"
+#define MEASUREMENTS_COLUMNS                                                   \
+    ",algorithm,segment_bytes,reps,mean_us,median_us,min_us,max_us,sd_us,"     \
+    "cost_s"
+#define OPTIMAL_COLUMNS ",algorithm,segment_bytes,time_us"
+#define PREDICTED_COLUMNS ",algorithm,segment_bytes,predicted_us"
 /* The column of an adaptive grid's table: 1 measured, 0 inferred. */
 #define OPTIMAL_MARK ",measured"
 
@@ -103,11 +107,11 @@ struct rows {
 static int write_measurements_csv(FILE *f, const void *arg)
 {
     const struct rows *r = arg;
-    fprintf(f, "%s\n", MEASUREMENTS_HEADER);
+    fprintf(f, "%s\n", POINT_COLUMNS MEASUREMENTS_COLUMNS);
     for (size_t i = 0; i < r->n; i++) {
         const struct measurement *m = &r->rows[i];
-        fprintf(f, "%s,%d,%ld,%s,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.6f\n",
-                m->collective, m->procs, m->msg_bytes, m->algorithm,
+        fprintf(f, "%s,%d,%d,%ld,%s,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.6f\n",
+                m->collective, m->procs, m->ppn, m->msg_bytes, m->algorithm,
                 m->segment_bytes, m->reps, m->mean_us, m->median_us, m->min_us,
                 m->max_us, m->sd_us, m->cost_s);
     }
@@ -116,10 +120,11 @@ static int write_measurements_csv(FILE *f, const void *arg)
 
 static int write_optimal_rows(FILE *f, const struct rows *r, bool is_marked)
 {
-    fprintf(f, "%s%s\n", OPTIMAL_HEADER, is_marked ? OPTIMAL_MARK : "");
+    fprintf(f, "%s%s\n", POINT_COLUMNS OPTIMAL_COLUMNS,
+            is_marked ? OPTIMAL_MARK : "");
     for (size_t i = 0; i < r->n; i++) {
         const struct measurement *m = &r->rows[i];
-        fprintf(f, "%s,%d,%ld,%s,%d,%.3f", m->collective, m->procs,
+        fprintf(f, "%s,%d,%d,%ld,%s,%d,%.3f", m->collective, m->procs, m->ppn,
                 m->msg_bytes, m->algorithm, m->segment_bytes, m->mean_us);
         fprintf(f, is_marked ? ",%d\n" : "\n", m->reps > 0);
     }
@@ -167,9 +172,9 @@ int table_write_optimal_marked(const char *path, const struct measurement *rows,
 static int parse_optimal_row(const char *line, struct measurement *m)
 {
     int used = 0, is_measured = 1, marked = 0;
-    if (sscanf(line, "%31[^,],%d,%ld,%31[^,],%d,%lf%n", m->collective,
-               &m->procs, &m->msg_bytes, m->algorithm, &m->segment_bytes,
-               &m->mean_us, &used) != 6) {
+    if (sscanf(line, "%31[^,],%d,%d,%ld,%31[^,],%d,%lf%n", m->collective,
+               &m->procs, &m->ppn, &m->msg_bytes, m->algorithm,
+               &m->segment_bytes, &m->mean_us, &used) != 7) {
         return -1;
     }
     if (line[used] == ',' &&
@@ -184,10 +189,11 @@ static int parse_optimal_row(const char *line, struct measurement *m)
 static int parse_measurement_row(const char *line, struct measurement *m)
 {
     int used = 0;
-    if (sscanf(line, "%31[^,],%d,%ld,%31[^,],%d,%d,%lf,%lf,%lf,%lf,%lf,%lf%n",
-               m->collective, &m->procs, &m->msg_bytes, m->algorithm,
+    if (sscanf(line,
+               "%31[^,],%d,%d,%ld,%31[^,],%d,%d,%lf,%lf,%lf,%lf,%lf,%lf%n",
+               m->collective, &m->procs, &m->ppn, &m->msg_bytes, m->algorithm,
                &m->segment_bytes, &m->reps, &m->mean_us, &m->median_us,
-               &m->min_us, &m->max_us, &m->sd_us, &m->cost_s, &used) != 12 ||
+               &m->min_us, &m->max_us, &m->sd_us, &m->cost_s, &used) != 13 ||
         line[used] != '\0') {
         return -1;
     }
@@ -198,9 +204,9 @@ static int parse_measurement_row(const char *line, struct measurement *m)
 static int parse_predicted_row(const char *line, struct measurement *m)
 {
     int used = 0;
-    if (sscanf(line, "%31[^,],%d,%ld,%31[^,],%d,%lf%n", m->collective,
-               &m->procs, &m->msg_bytes, m->algorithm, &m->segment_bytes,
-               &m->mean_us, &used) != 6 ||
+    if (sscanf(line, "%31[^,],%d,%d,%ld,%31[^,],%d,%lf%n", m->collective,
+               &m->procs, &m->ppn, &m->msg_bytes, m->algorithm,
+               &m->segment_bytes, &m->mean_us, &used) != 7 ||
         line[used] != '\0') {
         return -1;
     }
@@ -208,14 +214,42 @@ static int parse_predicted_row(const char *line, struct measurement *m)
     return 0;
 }
 
-/* Reads a table whose first line is header and whose rows parse_row reads;
- * every row read is an applicable measurement. */
-static int read_table(const char *path, const char *header, const char *what,
+/* A row of a table without the ppn column, with one: ",1" after procs. */
+static int add_ppn_column(char *line, size_t size)
+{
+    char *second = strchr(line, ',');
+    char *third = second ? strchr(second + 1, ',') : NULL;
+    size_t len = strlen(line);
+    if (!third || len + 3 > size) {
+        return -1;
+    }
+    memmove(third + 2, third, strlen(third) + 1);
+    memcpy(third, ",1", 2);
+    return 0;
+}
+
+/* Whether line is the header POINT_COLUMNS columns (is_legacy: without
+ * the ppn column), with mark after it when is_marked. */
+static bool is_header(const char *line, const char *columns, bool is_legacy,
+                      const char *mark)
+{
+    const char *point = is_legacy ? LEGACY_POINT_COLUMNS : POINT_COLUMNS;
+    size_t n_point = strlen(point), n_columns = strlen(columns);
+    return strncmp(line, point, n_point) == 0 &&
+           strncmp(line + n_point, columns, n_columns) == 0 &&
+           strcmp(line + n_point + n_columns, mark) == 0;
+}
+
+/* Reads a table whose first line is the point's columns and then columns
+ * and whose rows parse_row reads; every row read is an applicable
+ * measurement. */
+static int read_table(const char *path, const char *columns, const char *what,
                       int (*parse_row)(const char *, struct measurement *),
                       struct measurement **rows, size_t *n)
 {
     char line[512];
     int lineno = 0, rc = -1;
+    bool is_legacy = false;
     size_t cap = 0;
     *rows = NULL;
     *n = 0;
@@ -228,11 +262,15 @@ static int read_table(const char *path, const char *header, const char *what,
         lineno++;
         line[strcspn(line, "\r\n")] = '\0';
         if (lineno == 1) {
-            size_t len = strlen(header);
-            bool is_marked = parse_row == parse_optimal_row &&
-                             strncmp(line, header, len) == 0 &&
-                             strcmp(line + len, OPTIMAL_MARK) == 0;
-            if (strcmp(line, header) != 0 && !is_marked) {
+            const char *mark = parse_row == parse_optimal_row ? OPTIMAL_MARK
+                                                              : "";
+            bool is_known = false;
+            for (int legacy = 0; legacy < 2 && !is_known; legacy++) {
+                is_legacy = legacy;
+                is_known = is_header(line, columns, is_legacy, "") ||
+                           is_header(line, columns, is_legacy, mark);
+            }
+            if (!is_known) {
                 fprintf(stderr, "%s:1: not %s\n", path, what);
                 goto done;
             }
@@ -247,7 +285,8 @@ static int read_table(const char *path, const char *header, const char *what,
         *rows = grown;
         struct measurement *m = &(*rows)[*n];
         memset(m, 0, sizeof *m);
-        if (parse_row(line, m) != 0) {
+        if ((is_legacy && add_ppn_column(line, sizeof line) != 0) ||
+            parse_row(line, m) != 0 || m->ppn < 1 || m->procs % m->ppn != 0) {
             fprintf(stderr, "%s:%d: malformed row\n", path, lineno);
             goto done;
         }
@@ -271,13 +310,13 @@ done:
 
 int table_read_optimal(const char *path, struct measurement **rows, size_t *n)
 {
-    return read_table(path, OPTIMAL_HEADER, "an optimal-method table",
+    return read_table(path, OPTIMAL_COLUMNS, "an optimal-method table",
                       parse_optimal_row, rows, n);
 }
 
 int table_read_predicted(const char *path, struct measurement **rows, size_t *n)
 {
-    return read_table(path, PREDICTED_HEADER, "a predicted-times table",
+    return read_table(path, PREDICTED_COLUMNS, "a predicted-times table",
                       parse_predicted_row, rows, n);
 }
 
@@ -292,7 +331,8 @@ bool table_is_default_faster(const struct measurement *optimum,
 
 static bool same_point(const struct measurement *a, const struct measurement *b)
 {
-    return a->procs == b->procs && a->msg_bytes == b->msg_bytes &&
+    return a->procs == b->procs && a->ppn == b->ppn &&
+           a->msg_bytes == b->msg_bytes &&
            strcmp(a->collective, b->collective) == 0;
 }
 
@@ -324,6 +364,6 @@ size_t table_prefer_default(struct measurement *opt, size_t n_opt,
 int table_read_measurements(const char *path, struct measurement **rows,
                             size_t *n)
 {
-    return read_table(path, MEASUREMENTS_HEADER, "a measurements table",
+    return read_table(path, MEASUREMENTS_COLUMNS, "a measurements table",
                       parse_measurement_row, rows, n);
 }

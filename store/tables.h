@@ -120,7 +120,7 @@ int table_read_measurements(const char *path, struct measurement **rows,
 /* One row of speedup.csv: a point's tuned choice against the default. */
 struct speedup_row {
     char collective[STORE_NAME_MAX];
-    int procs;
+    int procs, ppn;
     long msg_bytes;
     char algorithm[STORE_NAME_MAX];
     int segment_bytes;

@@ -393,7 +393,7 @@ static int controller_run(MPI_Comm pair, const long *sizes, int n_sizes,
             const struct measurement *rec[MAX_OUTPUTS];
             int n = experiment_outputs(experiments[e], m, outs), missing = 0;
             for (int o = 0; o < n; o++) {
-                rec[o] = journal_find(j, "p2p", 2, m,
+                rec[o] = journal_find(j, "p2p", 2, 1, m,
                                       model_quantity_names[outs[o].q],
                                       outs[o].pending);
                 missing |= rec[o] == NULL;
@@ -421,7 +421,7 @@ static int controller_run(MPI_Comm pair, const long *sizes, int n_sizes,
                 }
             }
             for (int o = 0; o < n; o++) {
-                rec[o] = journal_find(j, "p2p", 2, m,
+                rec[o] = journal_find(j, "p2p", 2, 1, m,
                                       model_quantity_names[outs[o].q],
                                       outs[o].pending);
                 *cost_s += rec[o]->cost_s;
@@ -472,7 +472,7 @@ static int pairs_run(int rank, int world_size, struct journal *j,
     }
     for (int l = 0; l < 2 && rank == 0; l++) {
         is_missing[l] =
-            !journal_find(j, "p2p", 2, MODEL_STREAM_BYTES,
+            !journal_find(j, "p2p", 2, 1, MODEL_STREAM_BYTES,
                           model_quantity_names[MODEL_Q_PAIRS], levels[l]);
     }
     MPI_Bcast(is_missing, 2, MPI_INT, 0, MPI_COMM_WORLD);
@@ -497,7 +497,7 @@ static int pairs_run(int rank, int world_size, struct journal *j,
     }
     for (int l = 0; l < 2 && rank == 0; l++) {
         const struct measurement *r =
-            journal_find(j, "p2p", 2, MODEL_STREAM_BYTES,
+            journal_find(j, "p2p", 2, 1, MODEL_STREAM_BYTES,
                          model_quantity_names[MODEL_Q_PAIRS], levels[l]);
         *cost_s += r ? r->cost_s : 0;
     }
@@ -558,7 +558,7 @@ static int hop_get(struct journal *j, int a, int b, double *hop_us,
                    double *cost_s, int *n_new)
 {
     const char *name = model_quantity_names[MODEL_Q_HOP];
-    const struct measurement *rec = journal_find(j, "p2p", 2, a, name, b);
+    const struct measurement *rec = journal_find(j, "p2p", 2, 1, a, name, b);
     if (!rec) {
         double times[MODEL_MAX_REPS], start = MPI_Wtime();
         int to_b[2] = {a, 0};
@@ -577,7 +577,7 @@ static int hop_get(struct journal *j, int a, int b, double *hop_us,
             return -1;
         }
         (*n_new)++;
-        rec = journal_find(j, "p2p", 2, a, name, b);
+        rec = journal_find(j, "p2p", 2, 1, a, name, b);
     }
     *hop_us = rec->min_us;
     *cost_s += rec->cost_s;

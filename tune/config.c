@@ -588,6 +588,18 @@ static int read_procs(const struct reader *r, const config_setting_t *s,
                           &c->procs, &c->n_procs);
 }
 
+static int read_ranks_per_node(const struct reader *r,
+                               const config_setting_t *s, struct config *c)
+{
+    free(c->ppn); /* the default [1] */
+    c->ppn = NULL;
+    c->ppn_line = config_setting_source_line(s);
+    c->is_ppn_given = 1;
+    return read_int_sizes(r, s, "ranks_per_node", 1, 1 << 24,
+                          "a number of ranks on each node >= 1", &c->ppn,
+                          &c->n_ppn);
+}
+
 static int read_segment_sizes(const struct reader *r, const config_setting_t *s,
                               struct config *c)
 {
@@ -636,10 +648,9 @@ static int distinct_longs(long *v, int n)
 }
 
 /* The profile's points of the configured collectives (all it names when
- * `collectives` is not given), costliest first; a point recorded at
- * several processes-per-node counts is one point of the sweep, and a
- * message of 0 bytes or a communicator of one process (a local copy) has
- * nothing to tune. procs and message sizes are theirs. */
+ * `collectives` is not given), costliest first, each at its ranks per
+ * node; a message of 0 bytes or a communicator of one process (a local
+ * copy) has nothing to tune. procs and message sizes are theirs. */
 static int profile_points(const struct reader *r, const config_setting_t *s,
                           struct config *c)
 {
@@ -673,16 +684,30 @@ static int profile_points(const struct reader *r, const config_setting_t *s,
             }
             goto done;
         }
+        /* A layout with as many ranks on every node; one that is not
+         * (per_node the most on one node, not dividing procs) cannot be
+         * built from whole nodes: the sweep cannot time it. */
+        int ppn = pt->per_node > 0 ? pt->per_node : 1;
+        if (pt->procs % ppn != 0) {
+            if (!r->is_quiet) {
+                fprintf(stderr,
+                        "%s: %s on %d ranks, at most %d on a node: not "
+                        "as many ranks on every node, left out\n",
+                        c->profile_path, d->name, pt->procs, ppn);
+            }
+            continue;
+        }
         int is_seen = 0;
         for (int k = 0; k < c->n_points && !is_seen; k++) {
             is_seen = c->points[k].ci == ci &&
                       c->points[k].procs == pt->procs &&
-                      c->points[k].msg_bytes == msg;
+                      c->points[k].ppn == ppn && c->points[k].msg_bytes == msg;
         }
         if (is_seen) {
             continue;
         }
-        c->points[c->n_points++] = (struct config_point){ci, pt->procs, msg};
+        c->points[c->n_points++] =
+            (struct config_point){ci, pt->procs, ppn, msg};
         procs[n_procs++] = pt->procs;
         if (has_data) {
             msgs[n_msgs++] = msg;
@@ -759,6 +784,7 @@ static const struct config_key {
     {"collectives", 1, read_collectives},
     {"profile", 0, read_profile},
     {"procs", 1, read_procs},
+    {"ranks_per_node", 0, read_ranks_per_node},
     {"message_sizes", 1, read_message_sizes},
     {"segment_sizes", 1, read_segment_sizes},
     {"algorithms", 0, read_algorithms},
@@ -793,6 +819,75 @@ static int check_buffers(const struct reader *r, const config_setting_t *s,
     return 0;
 }
 
+static int cmp_layout(const void *a, const void *b)
+{
+    const struct config_layout *x = a, *y = b;
+    if (x->ppn != y->ppn) {
+        return x->ppn < y->ppn ? -1 : 1;
+    }
+    return (x->procs > y->procs) - (x->procs < y->procs);
+}
+
+/* The layouts of procs x ranks_per_node: those where ranks per node
+ * divide procs; one line for each ranks_per_node value that leaves some
+ * procs out. */
+static int grid_layouts(const struct reader *r, struct config *c)
+{
+    const config_setting_t *s = config_lookup(&r->cfg, "ranks_per_node");
+    c->layouts = malloc((size_t)c->n_procs * (size_t)c->n_ppn *
+                        sizeof *c->layouts);
+    if (!c->layouts) {
+        return -1;
+    }
+    for (int k = 0; k < c->n_ppn; k++) {
+        char left_out[256] = "";
+        for (int i = 0; i < c->n_procs; i++) {
+            if (c->procs[i] % c->ppn[k] == 0) {
+                c->layouts[c->n_layouts++] =
+                    (struct config_layout){c->procs[i], c->ppn[k]};
+            } else {
+                char v[16];
+                snprintf(v, sizeof v, "%d", c->procs[i]);
+                list_append(left_out, sizeof left_out, v);
+            }
+        }
+        if (*left_out && !r->is_quiet) {
+            fprintf(stderr,
+                    "%s:%d: ranks_per_node: %d does not divide procs %s: "
+                    "those points are left out\n",
+                    r->path, c->ppn_line, c->ppn[k], left_out);
+        }
+    }
+    if (c->n_layouts == 0) {
+        report(r, s, "ranks_per_node",
+               "no value divides any of procs: the grid is empty");
+        return -1;
+    }
+    return 0;
+}
+
+/* A profile's layouts: its points'. */
+static int profile_layouts(struct config *c)
+{
+    c->layouts = malloc((size_t)(c->n_points + 1) * sizeof *c->layouts);
+    if (!c->layouts) {
+        return -1;
+    }
+    for (int i = 0; i < c->n_points; i++) {
+        struct config_layout l = {c->points[i].procs, c->points[i].ppn};
+        int is_seen = 0;
+        for (int k = 0; k < c->n_layouts && !is_seen; k++) {
+            is_seen = c->layouts[k].procs == l.procs && c->layouts[k].ppn == l.ppn;
+        }
+        if (!is_seen) {
+            c->layouts[c->n_layouts++] = l;
+        }
+        c->is_ppn_given |= l.ppn != 1;
+    }
+    qsort(c->layouts, (size_t)c->n_layouts, sizeof *c->layouts, cmp_layout);
+    return 0;
+}
+
 /* Reads every key in the table's order; unknown and missing keys first. */
 static int read_keys(const struct reader *r, struct config *c)
 {
@@ -821,8 +916,9 @@ static int read_keys(const struct reader *r, struct config *c)
     int has_profile = config_lookup(&r->cfg, "profile") != NULL;
     for (int k = 0; k < N_CONFIG_KEYS; k++) {
         const char *name = config_keys[k].name;
-        int is_grid_key =
-            strcmp(name, "procs") == 0 || strcmp(name, "message_sizes") == 0;
+        int is_grid_key = strcmp(name, "procs") == 0 ||
+                          strcmp(name, "ranks_per_node") == 0 ||
+                          strcmp(name, "message_sizes") == 0;
         if (has_profile && is_grid_key && found[k]) {
             report(r, found[k], name,
                    "not with profile (the profile's points are the grid)");
@@ -840,6 +936,9 @@ static int read_keys(const struct reader *r, struct config *c)
         if (found[k] && config_keys[k].read(r, found[k], c) != 0) {
             return -1;
         }
+    }
+    if ((has_profile ? profile_layouts(c) : grid_layouts(r, c)) != 0) {
+        return -1;
     }
     return check_buffers(
         r, config_lookup(&r->cfg, has_profile ? "profile" : "message_sizes"),
@@ -1007,6 +1106,12 @@ int config_load(const char *path, struct config *c)
     c->chain_fanout = TUNING_CHAIN_FANOUT;
     c->has_baseline = 1;
     c->search_params = (struct search_params)SEARCH_PARAMS_DEFAULT;
+    c->ppn = malloc(sizeof *c->ppn);
+    if (!c->ppn) {
+        return -1;
+    }
+    c->ppn[0] = 1;
+    c->n_ppn = 1;
 
     config_init(&r.cfg);
     if (read_text(&r, &text) != 0) {
@@ -1030,6 +1135,11 @@ done:
 void config_free(struct config *c)
 {
     free(c->procs);
+    free(c->ppn);
+    free(c->layouts);
+    c->ppn = NULL;
+    c->layouts = NULL;
+    c->n_layouts = 0;
     free(c->msg_sizes);
     free(c->seg_sizes);
     free(c->points);

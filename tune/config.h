@@ -23,11 +23,19 @@ struct config_measure {
 enum config_backend { BACKEND_OWN = 0, BACKEND_NATIVE = 1 };
 extern const char *const config_backend_names[];
 
-/* A point of the grid when the config names an application profile. */
+/* A point of the grid: a collective at a layout (procs ranks, ppn of
+ * them on each node) and a message size. */
 struct config_point {
     int ci; /* index into colls */
     int procs;
+    int ppn;
     long msg_bytes;
+};
+
+/* A communicator the sweep times on: procs ranks, ppn on each of
+ * procs / ppn nodes. */
+struct config_layout {
+    int procs, ppn;
 };
 
 struct profile;
@@ -42,6 +50,17 @@ struct config {
     int n_procs;
     int *procs; /* ascending */
     int procs_line;
+    /* ranks_per_node: ascending; [1] when not given. Without it the sweep
+     * times world ranks 0..procs-1 as launched, as one rank per node. */
+    int n_ppn;
+    int *ppn;
+    int ppn_line;
+    int is_ppn_given;
+    /* The (procs, ppn) pairs of the grid, ppn then procs ascending: every
+     * procs with every ranks_per_node that divides it (a profile's: its
+     * points'). */
+    int n_layouts;
+    struct config_layout *layouts;
     int n_msgs;
     long *msg_sizes; /* ascending, bytes */
     int msg_line;

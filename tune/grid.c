@@ -74,7 +74,7 @@ long grid_points(const struct config *c)
     }
     for (int ci = 0; ci < c->n_colls; ci++) {
         const long *sizes;
-        n += (long)c->n_procs * grid_msg_sizes(c, ci, &sizes);
+        n += (long)c->n_layouts * grid_msg_sizes(c, ci, &sizes);
     }
     return n;
 }
@@ -93,10 +93,11 @@ int grid_list_points(const struct config *c, struct config_point **out)
     for (int ci = 0; ci < c->n_colls; ci++) {
         const long *sizes;
         int n_sizes = grid_msg_sizes(c, ci, &sizes);
-        for (int pi = 0; pi < c->n_procs; pi++) {
+        for (int li = 0; li < c->n_layouts; li++) {
+            const struct config_layout *l = &c->layouts[li];
             for (int mi = 0; mi < n_sizes; mi++) {
                 (*out)[n++] =
-                    (struct config_point){ci, c->procs[pi], sizes[mi]};
+                    (struct config_point){ci, l->procs, l->ppn, sizes[mi]};
             }
         }
     }

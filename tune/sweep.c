@@ -86,6 +86,7 @@ struct sweep {
     int has_left_epoch; /* rank 0: clock_left_epoch() was reported */
     /* the current point */
     int coll_index;
+    int ppn; /* its ranks per node */
     int point_measured;
     /* totals of this session */
     long experiments_new, experiments_reused, not_applicable;
@@ -341,8 +342,9 @@ static int sweep_time(struct sweep *s, int procs, long msg_bytes,
     const struct coll_def *coll = coll_table[s->coll_index];
     const char *name = measure_method_name(coll, method->alg);
     int is_baseline = method->alg == MEASURE_DEFAULT;
-    const struct measurement *rec = journal_find(
-        s->journal, coll->name, procs, msg_bytes, name, method->seg_bytes);
+    const struct measurement *rec =
+        journal_find(s->journal, coll->name, procs, s->ppn, msg_bytes, name,
+                     method->seg_bytes);
     if (rec) {
         *(is_baseline ? &s->baseline.reused : &s->experiments_reused) += 1;
         *time_us = rec->is_applicable ? rec->mean_us : -1;
@@ -360,6 +362,7 @@ static int sweep_time(struct sweep *s, int procs, long msg_bytes,
         snprintf(m.collective, sizeof m.collective, "%s", coll->name);
         snprintf(m.algorithm, sizeof m.algorithm, "%s", name);
         m.procs = procs;
+        m.ppn = s->ppn;
         m.msg_bytes = msg_bytes;
         m.segment_bytes = method->seg_bytes;
         s->not_applicable++;
@@ -398,6 +401,7 @@ static int sweep_time(struct sweep *s, int procs, long msg_bytes,
         if (measure_run(&req, s->subs[slot].comm, s->subs[slot].ctl, &m) != 0) {
             return -1;
         }
+        m.ppn = s->ppn;
         if (is_baseline) {
             s->baseline.measured++;
         } else {
@@ -625,6 +629,7 @@ static int finish_point(struct sweep *s, const struct search_point *point,
 {
     const struct coll_def *coll = coll_table[s->coll_index];
     struct point_result done = {.procs = point->procs,
+                                .ppn = s->ppn,
                                 .msg_bytes = point->msg_bytes};
     snprintf(done.collective, sizeof done.collective, "%s", coll->name);
     snprintf(done.strategy, sizeof done.strategy, "%s", s->cfg->search->name);
@@ -744,6 +749,8 @@ static int sweep_point(struct point_walk *w, int procs, long msg_bytes,
  * index in methods; row[i] is point i's optimal row (or -1). */
 struct adaptive_walk {
     struct point_walk *w;
+    const int *procs; /* the layouts' of the walk's ranks per node */
+    int n_procs;
     const long *sizes;
     int n_sizes;
     struct search_method methods[GRID_MAX_METHODS];
@@ -773,8 +780,9 @@ static const struct measurement *adaptive_record(const struct adaptive_walk *a,
 {
     const struct config *c = a->w->s->cfg;
     const struct coll_def *coll = c->colls[a->w->ci];
-    return journal_find(a->w->s->journal, coll->name, c->procs[pi],
-                        a->sizes[mi], coll->algs[a->methods[label].alg].name,
+    return journal_find(a->w->s->journal, coll->name, a->procs[pi],
+                        a->w->s->ppn, a->sizes[mi],
+                        coll->algs[a->methods[label].alg].name,
                         a->methods[label].seg_bytes);
 }
 
@@ -784,7 +792,7 @@ static int adaptive_measure(void *ctx, int pi, int mi, int *label,
     struct adaptive_walk *a = ctx;
     struct search_method chosen;
     size_t before = a->w->out->n_optimal;
-    int rc = sweep_point(a->w, a->w->s->cfg->procs[pi], a->sizes[mi], &chosen);
+    int rc = sweep_point(a->w, a->procs[pi], a->sizes[mi], &chosen);
     *label = -1;
     *time_us = -1;
     if (rc != 0 || chosen.alg < 0) {
@@ -832,14 +840,15 @@ static int adaptive_between(void *ctx, int a, int b, double f, int pi, int mi)
     return -1;
 }
 
-/* One collective on the adaptive grid: the walk measures what it chooses
- * (each point's optimal row appended in the walk's order); then the rows
- * are put in grid order, the inferred ones (reps 0) among them. */
-static int adaptive_collective(struct point_walk *w, const long *sizes,
-                               int n_sizes)
+/* One collective at one ranks per node (w->s->ppn) on the adaptive grid
+ * of procs x sizes: the walk measures what it chooses (each point's
+ * optimal row appended in the walk's order); then the rows are put in
+ * grid order, the inferred ones (reps 0) among them. */
+static int adaptive_collective(struct point_walk *w, const int *procs,
+                               int n_procs, const long *sizes, int n_sizes)
 {
     const struct config *c = w->s->cfg;
-    size_t n = (size_t)c->n_procs * (size_t)n_sizes;
+    size_t n = (size_t)n_procs * (size_t)n_sizes;
     size_t first = w->out->n_optimal;
     struct adaptive_walk *a = calloc(1, sizeof *a);
     struct refine_point *points = malloc(n * sizeof *points);
@@ -847,6 +856,8 @@ static int adaptive_collective(struct point_walk *w, const long *sizes,
     int rc = a && points && rows ? 0 : -1;
     if (rc == 0) {
         a->w = w;
+        a->procs = procs;
+        a->n_procs = n_procs;
         a->sizes = sizes;
         a->n_sizes = n_sizes;
         a->row = malloc(n * sizeof *a->row);
@@ -857,7 +868,7 @@ static int adaptive_collective(struct point_walk *w, const long *sizes,
         a->row[i] = -1;
         a->chosen_us[i] = -1;
     }
-    struct refine_grid grid = {c->procs, c->n_procs, sizes, n_sizes};
+    struct refine_grid grid = {procs, n_procs, sizes, n_sizes};
     struct refine_params params = REFINE_PARAMS_DEFAULT;
     struct refine_oracle oracle = {adaptive_measure, adaptive_penalty,
                                    adaptive_between, a};
@@ -880,7 +891,8 @@ static int adaptive_collective(struct point_walk *w, const long *sizes,
         snprintf(m->collective, sizeof m->collective, "%s", coll->name);
         snprintf(m->algorithm, sizeof m->algorithm, "%s",
                  coll->algs[a->methods[pt->label].alg].name);
-        m->procs = c->procs[i / (size_t)n_sizes];
+        m->procs = procs[i / (size_t)n_sizes];
+        m->ppn = w->s->ppn;
         m->msg_bytes = sizes[i % (size_t)n_sizes];
         m->segment_bytes = a->methods[pt->label].seg_bytes;
         m->mean_us = pt->time_us > 0 ? pt->time_us : 0;
@@ -915,13 +927,27 @@ static int controller_loop(struct sweep *s, struct grid_results *out)
 
     progress_start(&progress, c);
     s->progress = &progress;
+    int *procs = malloc((size_t)c->n_layouts * sizeof *procs);
+    rc = procs ? rc : -1;
     if (c->is_grid_adaptive) {
         for (int ci = 0; ci < c->n_colls && rc == 0; ci++) {
             const long *sizes;
             int n_sizes = grid_msg_sizes(c, ci, &sizes);
             s->coll_index = coll_table_index(c->colls[ci]);
             w.ci = ci;
-            rc = adaptive_collective(&w, sizes, n_sizes);
+            /* one refined grid of procs x sizes per ranks per node */
+            for (int k = 0; k < c->n_ppn && rc == 0; k++) {
+                int n_procs = 0;
+                for (int li = 0; li < c->n_layouts; li++) {
+                    if (c->layouts[li].ppn == c->ppn[k]) {
+                        procs[n_procs++] = c->layouts[li].procs;
+                    }
+                }
+                s->ppn = c->ppn[k];
+                rc = n_procs ? adaptive_collective(&w, procs, n_procs, sizes,
+                                                   n_sizes)
+                             : 0;
+            }
         }
     } else {
         long n_points = grid_points(c);
@@ -930,10 +956,12 @@ static int controller_loop(struct sweep *s, struct grid_results *out)
             const struct config_point *gp = &points[i];
             struct search_method chosen;
             s->coll_index = coll_table_index(c->colls[gp->ci]);
+            s->ppn = gp->ppn;
             w.ci = gp->ci;
             rc = sweep_point(&w, gp->procs, gp->msg_bytes, &chosen);
         }
     }
+    free(procs);
     free(points);
     progress_finish(&progress);
     s->progress = NULL;
@@ -964,7 +992,8 @@ static int collect_measurements(const struct sweep *s, struct grid_results *out)
         methods[n++] = (struct search_method){MEASURE_DEFAULT, 0};
         for (int k = 0; k < n; k++) {
             const struct measurement *m =
-                journal_find(s->journal, coll->name, gp->procs, gp->msg_bytes,
+                journal_find(s->journal, coll->name, gp->procs, gp->ppn,
+                             gp->msg_bytes,
                              measure_method_name(coll, methods[k].alg),
                              methods[k].seg_bytes);
             if (!m || !m->is_applicable) {
