@@ -93,12 +93,12 @@ static struct key key_of_slot(const struct journal *j, size_t slot)
     size_t item = (slot - 1) >> 1;
     if (((slot - 1) & 1) == KIND_POINT) {
         const struct point_result *p = &j->points[item];
-        return (struct key){p->collective, p->procs, p->ppn, p->msg_bytes,
-                            p->strategy, -1};
+        return (struct key){p->collective, p->procs,    p->ppn,
+                            p->msg_bytes,  p->strategy, -1};
     }
     const struct measurement *m = &j->records[item];
-    return (struct key){m->collective, m->procs, m->ppn, m->msg_bytes,
-                        m->algorithm, m->segment_bytes};
+    return (struct key){m->collective, m->procs,     m->ppn,
+                        m->msg_bytes,  m->algorithm, m->segment_bytes};
 }
 
 static int same_key(const struct key *a, const struct key *b)
@@ -132,7 +132,7 @@ const struct measurement *journal_find(const struct journal *j,
                                        int ppn, long msg_bytes,
                                        const char *algorithm, int segment_bytes)
 {
-    struct key k = {collective, procs,    ppn,
+    struct key k = {collective, procs,     ppn,
                     msg_bytes,  algorithm, segment_bytes};
     size_t slot = index_find(j, &k, KIND_RECORD);
     return slot ? &j->records[(slot - 1) >> 1] : NULL;
@@ -202,8 +202,8 @@ static int records_add(struct journal *j, const struct measurement *m)
 
 static int has_point(const struct journal *j, const struct point_result *p)
 {
-    return journal_find_point(j, p->collective, p->procs, p->ppn,
-                              p->msg_bytes, p->strategy) != NULL;
+    return journal_find_point(j, p->collective, p->procs, p->ppn, p->msg_bytes,
+                              p->strategy) != NULL;
 }
 
 static int points_add(struct journal *j, const struct point_result *p)
@@ -229,8 +229,8 @@ static int parse_point(const char *s, struct point_result *p)
     int used = 0;
     memset(p, 0, sizeof *p);
     int n = sscanf(s, "p %31s %d %d %ld %31s %31s %d%n", p->collective,
-                   &p->procs, &p->ppn, &p->msg_bytes, p->strategy,
-                   p->algorithm, &p->segment_bytes, &used);
+                   &p->procs, &p->ppn, &p->msg_bytes, p->strategy, p->algorithm,
+                   &p->segment_bytes, &used);
     if (n != 7 || s[used] != '\0') {
         used = 0;
         p->ppn = 1;
@@ -273,12 +273,11 @@ static int parse_record(const char *s, struct measurement *m)
 {
     int used = 0;
     memset(m, 0, sizeof *m);
-    int n = sscanf(s,
-                   "m %31s %d %d %ld %31s %d %d %d %lf %lf %lf %lf %lf %lf%n",
-                   m->collective, &m->procs, &m->ppn, &m->msg_bytes,
-                   m->algorithm, &m->segment_bytes, &m->is_applicable, &m->reps,
-                   &m->mean_us, &m->median_us, &m->min_us, &m->max_us,
-                   &m->sd_us, &m->cost_s, &used);
+    int n = sscanf(
+        s, "m %31s %d %d %ld %31s %d %d %d %lf %lf %lf %lf %lf %lf%n",
+        m->collective, &m->procs, &m->ppn, &m->msg_bytes, m->algorithm,
+        &m->segment_bytes, &m->is_applicable, &m->reps, &m->mean_us,
+        &m->median_us, &m->min_us, &m->max_us, &m->sd_us, &m->cost_s, &used);
     if (n != 14 || s[used] != '\0') { /* written before ranks per node */
         used = 0;
         m->ppn = 1;

@@ -21,10 +21,10 @@ int table_check_rows(const struct journal *j, const char *table_path,
     for (size_t i = 0; j && i < n; i++) {
         const struct measurement *m = &rows[i];
         const struct measurement *rec =
-            m->reps > 0 ? journal_find(j, m->collective, m->procs, m->ppn,
-                                       m->msg_bytes, m->algorithm,
-                                       m->segment_bytes)
-                        : NULL; /* reps 0: inferred, never measured */
+            m->reps > 0
+                ? journal_find(j, m->collective, m->procs, m->ppn, m->msg_bytes,
+                               m->algorithm, m->segment_bytes)
+                : NULL; /* reps 0: inferred, never measured */
         /* the tables print times to the nanosecond */
         if (rec && rec->is_applicable &&
             fabs(rec->mean_us - m->mean_us) > 0.0006) {
@@ -33,8 +33,8 @@ int table_check_rows(const struct journal *j, const char *table_path,
                     "journal says %.3f us: the tables are older than the "
                     "journal (resume the sweep to write them again)\n",
                     table_path, i + 2, m->collective, m->procs, m->ppn,
-                    m->msg_bytes,
-                    m->algorithm, m->segment_bytes, m->mean_us, rec->mean_us);
+                    m->msg_bytes, m->algorithm, m->segment_bytes, m->mean_us,
+                    rec->mean_us);
             return -1;
         }
     }
@@ -76,11 +76,10 @@ int table_point_optimum(const struct journal *j, const struct point_result *p,
 {
     const struct measurement *chosen =
         journal_find(j, p->collective, p->procs, p->ppn, p->msg_bytes,
-                     p->algorithm,
-                     p->segment_bytes);
-    const struct measurement *library = journal_find(
-        j, p->collective, p->procs, p->ppn, p->msg_bytes,
-        STORE_DEFAULT_ALGORITHM, 0);
+                     p->algorithm, p->segment_bytes);
+    const struct measurement *library =
+        journal_find(j, p->collective, p->procs, p->ppn, p->msg_bytes,
+                     STORE_DEFAULT_ALGORITHM, 0);
     if (!chosen || !chosen->is_applicable) {
         return -1;
     }
@@ -118,7 +117,8 @@ static int cmp_key(const void *x, const void *y)
 }
 
 /* Grid order (collectives as the journal first names them, ranks per
- * node, procs, message size); a point done twice (by two strategies) keeps its last. */
+ * node, procs, message size); a point done twice (by two strategies) keeps its
+ * last. */
 static int cmp_optimal(const void *x, const void *y)
 {
     const struct placed *a = x, *b = y;

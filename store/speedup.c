@@ -68,8 +68,8 @@ static int write_speedup_csv(FILE *f, const void *arg)
     for (size_t i = 0; i < t->n; i++) {
         const struct speedup_row *r = &t->rows[i];
         fprintf(f, "%s,%d,%d,%ld,%s,%d,%.3f,%.3f,%.4f\n", r->collective,
-                r->procs, r->ppn, r->msg_bytes, r->algorithm, r->segment_bytes, r->time_us,
-                r->default_us, r->speedup);
+                r->procs, r->ppn, r->msg_bytes, r->algorithm, r->segment_bytes,
+                r->time_us, r->default_us, r->speedup);
     }
     return ferror(f) ? -1 : 0;
 }

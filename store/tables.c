@@ -262,8 +262,8 @@ static int read_table(const char *path, const char *columns, const char *what,
         lineno++;
         line[strcspn(line, "\r\n")] = '\0';
         if (lineno == 1) {
-            const char *mark = parse_row == parse_optimal_row ? OPTIMAL_MARK
-                                                              : "";
+            const char *mark =
+                parse_row == parse_optimal_row ? OPTIMAL_MARK : "";
             bool is_known = false;
             for (int legacy = 0; legacy < 2 && !is_known; legacy++) {
                 is_legacy = legacy;

@@ -12,6 +12,7 @@ static inline struct measurement test_record(const char *coll, int procs,
                                              double mean_us)
 {
     struct measurement m = {.procs = procs,
+                            .ppn = 1,
                             .msg_bytes = msg,
                             .segment_bytes = seg,
                             .is_applicable = 1,

@@ -834,8 +834,8 @@ static int cmp_layout(const void *a, const void *b)
 static int grid_layouts(const struct reader *r, struct config *c)
 {
     const config_setting_t *s = config_lookup(&r->cfg, "ranks_per_node");
-    c->layouts = malloc((size_t)c->n_procs * (size_t)c->n_ppn *
-                        sizeof *c->layouts);
+    c->layouts =
+        malloc((size_t)c->n_procs * (size_t)c->n_ppn * sizeof *c->layouts);
     if (!c->layouts) {
         return -1;
     }
@@ -877,7 +877,8 @@ static int profile_layouts(struct config *c)
         struct config_layout l = {c->points[i].procs, c->points[i].ppn};
         int is_seen = 0;
         for (int k = 0; k < c->n_layouts && !is_seen; k++) {
-            is_seen = c->layouts[k].procs == l.procs && c->layouts[k].ppn == l.ppn;
+            is_seen =
+                c->layouts[k].procs == l.procs && c->layouts[k].ppn == l.ppn;
         }
         if (!is_seen) {
             c->layouts[c->n_layouts++] = l;

@@ -628,9 +628,8 @@ static int finish_point(struct sweep *s, const struct search_point *point,
                         int best, struct grid_results *out)
 {
     const struct coll_def *coll = coll_table[s->coll_index];
-    struct point_result done = {.procs = point->procs,
-                                .ppn = s->ppn,
-                                .msg_bytes = point->msg_bytes};
+    struct point_result done = {
+        .procs = point->procs, .ppn = s->ppn, .msg_bytes = point->msg_bytes};
     snprintf(done.collective, sizeof done.collective, "%s", coll->name);
     snprintf(done.strategy, sizeof done.strategy, "%s", s->cfg->search->name);
     if (best < 0) {
@@ -780,10 +779,9 @@ static const struct measurement *adaptive_record(const struct adaptive_walk *a,
 {
     const struct config *c = a->w->s->cfg;
     const struct coll_def *coll = c->colls[a->w->ci];
-    return journal_find(a->w->s->journal, coll->name, a->procs[pi],
-                        a->w->s->ppn, a->sizes[mi],
-                        coll->algs[a->methods[label].alg].name,
-                        a->methods[label].seg_bytes);
+    return journal_find(
+        a->w->s->journal, coll->name, a->procs[pi], a->w->s->ppn, a->sizes[mi],
+        coll->algs[a->methods[label].alg].name, a->methods[label].seg_bytes);
 }
 
 static int adaptive_measure(void *ctx, int pi, int mi, int *label,
@@ -991,11 +989,10 @@ static int collect_measurements(const struct sweep *s, struct grid_results *out)
         /* the baseline's row after the point's methods */
         methods[n++] = (struct search_method){MEASURE_DEFAULT, 0};
         for (int k = 0; k < n; k++) {
-            const struct measurement *m =
-                journal_find(s->journal, coll->name, gp->procs, gp->ppn,
-                             gp->msg_bytes,
-                             measure_method_name(coll, methods[k].alg),
-                             methods[k].seg_bytes);
+            const struct measurement *m = journal_find(
+                s->journal, coll->name, gp->procs, gp->ppn, gp->msg_bytes,
+                measure_method_name(coll, methods[k].alg),
+                methods[k].seg_bytes);
             if (!m || !m->is_applicable) {
                 continue;
             }

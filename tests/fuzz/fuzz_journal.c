@@ -48,19 +48,40 @@ static void intact_add(struct intact *t, const char *payload)
     int used = 0;
     memset(m, 0, sizeof *m);
     memset(p, 0, sizeof *p);
-    if (sscanf(payload, "m %31s %d %ld %31s %d %d %d %lf %lf %lf %lf %lf %lf%n",
-               m->collective, &m->procs, &m->msg_bytes, m->algorithm,
-               &m->segment_bytes, &m->is_applicable, &m->reps, &m->mean_us,
-               &m->median_us, &m->min_us, &m->max_us, &m->sd_us, &m->cost_s,
-               &used) == 13 &&
-        payload[used] == '\0') {
+    /* with the ranks per node after procs, or without (then 1) */
+    int n = sscanf(payload,
+                   "m %31s %d %d %ld %31s %d %d %d %lf %lf %lf %lf %lf %lf%n",
+                   m->collective, &m->procs, &m->ppn, &m->msg_bytes,
+                   m->algorithm, &m->segment_bytes, &m->is_applicable,
+                   &m->reps, &m->mean_us, &m->median_us, &m->min_us,
+                   &m->max_us, &m->sd_us, &m->cost_s, &used);
+    if (n != 14 || payload[used] != '\0') {
+        used = 0;
+        m->ppn = 1;
+        n = 1 + sscanf(payload,
+                       "m %31s %d %ld %31s %d %d %d %lf %lf %lf %lf %lf %lf%n",
+                       m->collective, &m->procs, &m->msg_bytes, m->algorithm,
+                       &m->segment_bytes, &m->is_applicable, &m->reps,
+                       &m->mean_us, &m->median_us, &m->min_us, &m->max_us,
+                       &m->sd_us, &m->cost_s, &used);
+    }
+    if (n == 14 && payload[used] == '\0' && m->procs >= 1 && m->ppn >= 1 &&
+        m->procs % m->ppn == 0 && m->msg_bytes >= 0 && m->segment_bytes >= 0) {
         t->n_records++;
     }
     used = 0;
-    if (sscanf(payload, "p %31s %d %ld %31s %31s %d%n", p->collective,
-               &p->procs, &p->msg_bytes, p->strategy, p->algorithm,
-               &p->segment_bytes, &used) == 6 &&
-        payload[used] == '\0') {
+    n = sscanf(payload, "p %31s %d %d %ld %31s %31s %d%n", p->collective,
+               &p->procs, &p->ppn, &p->msg_bytes, p->strategy, p->algorithm,
+               &p->segment_bytes, &used);
+    if (n != 7 || payload[used] != '\0') {
+        used = 0;
+        p->ppn = 1;
+        n = 1 + sscanf(payload, "p %31s %d %ld %31s %31s %d%n", p->collective,
+                       &p->procs, &p->msg_bytes, p->strategy, p->algorithm,
+                       &p->segment_bytes, &used);
+    }
+    if (n == 7 && payload[used] == '\0' && p->procs >= 1 && p->ppn >= 1 &&
+        p->procs % p->ppn == 0) {
         t->n_points++;
     }
 }
@@ -130,7 +151,7 @@ static int record_equal(const struct measurement *a,
                         const struct measurement *b)
 {
     return strcmp(a->collective, b->collective) == 0 && a->procs == b->procs &&
-           a->msg_bytes == b->msg_bytes &&
+           a->ppn == b->ppn && a->msg_bytes == b->msg_bytes &&
            strcmp(a->algorithm, b->algorithm) == 0 &&
            a->segment_bytes == b->segment_bytes &&
            a->is_applicable == b->is_applicable && a->reps == b->reps &&
@@ -145,7 +166,7 @@ static int point_equal(const struct point_result *a,
                        const struct point_result *b)
 {
     return strcmp(a->collective, b->collective) == 0 && a->procs == b->procs &&
-           a->msg_bytes == b->msg_bytes &&
+           a->ppn == b->ppn && a->msg_bytes == b->msg_bytes &&
            strcmp(a->strategy, b->strategy) == 0 &&
            strcmp(a->algorithm, b->algorithm) == 0 &&
            a->segment_bytes == b->segment_bytes;
@@ -198,8 +219,8 @@ static int same_records(const struct journal *a, const struct journal *b)
     for (size_t i = 0; i < journal_count(a); i++) {
         const struct measurement *m = journal_record(a, i);
         const struct measurement *found =
-            journal_find(b, m->collective, m->procs, m->msg_bytes, m->algorithm,
-                         m->segment_bytes);
+            journal_find(b, m->collective, m->procs, m->ppn, m->msg_bytes,
+                         m->algorithm, m->segment_bytes);
         if (!found || !record_equal(found, m)) {
             return 0;
         }
@@ -236,6 +257,7 @@ static struct measurement appended_record(void)
     strcpy(m.collective, "fuzz");
     strcpy(m.algorithm, "appended");
     m.procs = 3;
+    m.ppn = 1;
     m.msg_bytes = 77;
     m.is_applicable = 1;
     m.reps = 5;
@@ -281,8 +303,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     struct measurement extra = appended_record();
     int is_new =
-        !journal_find(opened, extra.collective, extra.procs, extra.msg_bytes,
-                      extra.algorithm, extra.segment_bytes);
+        !journal_find(opened, extra.collective, extra.procs, extra.ppn,
+                      extra.msg_bytes, extra.algorithm, extra.segment_bytes);
     if (journal_append(opened, &extra) != 0) {
         fuzz_fail("journal_append failed");
     }
@@ -297,8 +319,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (journal_count(reloaded) != want || !same_records(loaded, reloaded) ||
         (is_new &&
-         !journal_find(reloaded, extra.collective, extra.procs, extra.msg_bytes,
-                       extra.algorithm, extra.segment_bytes))) {
+         !journal_find(reloaded, extra.collective, extra.procs, extra.ppn,
+                       extra.msg_bytes, extra.algorithm, extra.segment_bytes))) {
         fuzz_fail("after a resume and one append: %zu records, expected %zu",
                   journal_count(reloaded), want);
     }

@@ -210,7 +210,8 @@ static int write_bad(FILE *out, const struct measurement *rows, size_t n,
 
 static void test_refusals(void)
 {
-    struct measurement row = {.procs = 2, .msg_bytes = 8, .segment_bytes = 0};
+    struct measurement row = {
+        .procs = 2, .ppn = 1, .msg_bytes = 8, .segment_bytes = 0};
     snprintf(row.collective, sizeof row.collective, "bcast");
     snprintf(row.algorithm, sizeof row.algorithm, "binomial");
     FILE *quiet = fopen("/dev/null", "w");

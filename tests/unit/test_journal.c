@@ -16,6 +16,7 @@
 static struct measurement record(const char *alg, int seg, double mean_us)
 {
     struct measurement m = {.procs = 7,
+                            .ppn = 1,
                             .msg_bytes = 1024,
                             .segment_bytes = seg,
                             .is_applicable = 1,
@@ -69,13 +70,13 @@ static void test_roundtrip(const char *path)
     CHECK_INT(0, journal_open(path, &s, &j));
     CHECK_INT(3, journal_count(j));
     const struct measurement *m =
-        journal_find(j, "bcast", 7, 1024, "binomial", 1024);
+        journal_find(j, "bcast", 7, 1, 1024, "binomial", 1024);
     CHECK(m != NULL);
     /* Exact round trip: a replay must see the very same numbers. */
     CHECK(m && memcmp(m, &b, sizeof b) == 0);
-    CHECK(journal_find(j, "bcast", 7, 1024, "binomial", 2048) == NULL);
-    CHECK(journal_find(j, "reduce", 7, 1024, "binomial", 0) == NULL);
-    m = journal_find(j, "bcast", 7, 1024, "two_proc", 0);
+    CHECK(journal_find(j, "bcast", 7, 1, 1024, "binomial", 2048) == NULL);
+    CHECK(journal_find(j, "reduce", 7, 1, 1024, "binomial", 0) == NULL);
+    m = journal_find(j, "bcast", 7, 1, 1024, "two_proc", 0);
     CHECK(m && m->is_applicable == 0);
     journal_close(j);
 }
@@ -85,7 +86,7 @@ static void test_points(const char *path)
     struct journal_settings s = settings(0.05);
     struct journal *j;
     struct point_result p = {
-        .procs = 5, .msg_bytes = 64, .segment_bytes = 1024};
+        .procs = 5, .ppn = 1, .msg_bytes = 64, .segment_bytes = 1024};
     unlink(path);
     snprintf(p.collective, sizeof p.collective, "reduce");
     snprintf(p.strategy, sizeof p.strategy, "exhaustive");
@@ -106,7 +107,7 @@ static void test_points(const char *path)
     CHECK_INT(1024, journal_point(j, 0)->segment_bytes);
     CHECK_STR("mgd", journal_point(j, 1)->strategy);
     /* A point result never shadows a measurement, nor the reverse. */
-    CHECK(journal_find(j, "reduce", 5, 64, "exhaustive", -1) == NULL);
+    CHECK(journal_find(j, "reduce", 5, 1, 64, "exhaustive", -1) == NULL);
     journal_close(j);
 }
 
@@ -124,7 +125,7 @@ static void test_many_records(const char *path)
     CHECK_INT(0, journal_load(path, &j));
     CHECK_INT(5000, journal_count(j));
     const struct measurement *m =
-        journal_find(j, "bcast", 7, 1024, "chain", 4321);
+        journal_find(j, "bcast", 7, 1, 1024, "chain", 4321);
     CHECK(m && m->mean_us == 4321);
     journal_close(j);
 }
@@ -157,17 +158,17 @@ static void test_damage(const char *path)
 
     CHECK_INT(0, journal_open(path, &s, &j));
     CHECK_INT(2, journal_count(j)); /* records 0 and 2 survive */
-    CHECK(journal_find(j, "bcast", 7, 1024, "linear", 0) != NULL);
-    CHECK(journal_find(j, "bcast", 7, 1024, "linear", 1) == NULL);
-    CHECK(journal_find(j, "bcast", 7, 1024, "linear", 2) != NULL);
-    CHECK(journal_find(j, "bcast", 7, 1024, "linear", 3) == NULL);
+    CHECK(journal_find(j, "bcast", 7, 1, 1024, "linear", 0) != NULL);
+    CHECK(journal_find(j, "bcast", 7, 1, 1024, "linear", 1) == NULL);
+    CHECK(journal_find(j, "bcast", 7, 1, 1024, "linear", 2) != NULL);
+    CHECK(journal_find(j, "bcast", 7, 1, 1024, "linear", 3) == NULL);
     /* The torn tail is cut, so the next record starts on its own line. */
     struct measurement m = record("linear", 3, 13);
     CHECK_INT(0, journal_append(j, &m));
     journal_close(j);
     CHECK_INT(0, journal_load(path, &j));
     CHECK_INT(3, journal_count(j));
-    CHECK(journal_find(j, "bcast", 7, 1024, "linear", 3) != NULL);
+    CHECK(journal_find(j, "bcast", 7, 1, 1024, "linear", 3) != NULL);
     journal_close(j);
 }
 
@@ -254,8 +255,8 @@ static void test_damage_in_middle(const char *path)
     fprintf(stderr, "(a damaged line 7 is expected here:)\n");
     CHECK_INT(0, journal_open(path, &s, &j));
     CHECK_INT(9, journal_count(j));
-    CHECK(journal_find(j, "bcast", 7, 1024, "linear", 4) == NULL);
-    CHECK(journal_find(j, "bcast", 7, 1024, "linear", 9) != NULL);
+    CHECK(journal_find(j, "bcast", 7, 1, 1024, "linear", 4) == NULL);
+    CHECK(journal_find(j, "bcast", 7, 1, 1024, "linear", 9) != NULL);
     CHECK_INT((long)n, file_size(path));
     struct measurement m = record("linear", 4, 14);
     CHECK_INT(0, journal_append(j, &m));

@@ -19,7 +19,7 @@ static struct point_result point(const char *coll, int procs, long msg,
                                  const char *strategy, const char *alg, int seg)
 {
     struct point_result p = {
-        .procs = procs, .msg_bytes = msg, .segment_bytes = seg};
+        .procs = procs, .ppn = 1, .msg_bytes = msg, .segment_bytes = seg};
     snprintf(p.collective, sizeof p.collective, "%s", coll);
     snprintf(p.strategy, sizeof p.strategy, "%s", strategy);
     snprintf(p.algorithm, sizeof p.algorithm, "%s", alg);

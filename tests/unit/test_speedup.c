@@ -13,6 +13,7 @@ static struct measurement row(const char *coll, long msg, const char *alg,
                               double mean_us)
 {
     struct measurement m = {.procs = 4,
+                            .ppn = 1,
                             .msg_bytes = msg,
                             .is_applicable = 1,
                             .reps = 1,
@@ -95,11 +96,11 @@ int main(void)
     FILE *f = fopen(csv, "r");
     char line[256] = "";
     CHECK(f && fgets(line, sizeof line, f));
-    CHECK_STR("collective,procs,msg_bytes,algorithm,segment_bytes,time_us,"
+    CHECK_STR("collective,procs,ppn,msg_bytes,algorithm,segment_bytes,time_us,"
               "default_us,speedup\n",
               line);
     CHECK(f && fgets(line, sizeof line, f));
-    CHECK_STR("bcast,4,1,linear,0,10.000,30.000,3.0000\n", line);
+    CHECK_STR("bcast,4,1,1,linear,0,10.000,30.000,3.0000\n", line);
     if (f) {
         fclose(f);
     }
