@@ -75,10 +75,9 @@ int journal_has_settings(const struct journal *j);
 /* Appends one record and flushes it to disk before returning. */
 int journal_append(struct journal *j, const struct measurement *m);
 /* The recorded result for this method at this point, or NULL (borrowed). */
-const struct measurement *journal_find(const struct journal *j,
-                                       const char *collective, int procs,
-                                       int ppn, long msg_bytes,
-                                       const char *algorithm, int segment_bytes);
+const struct measurement *
+journal_find(const struct journal *j, const char *collective, int procs,
+             int ppn, long msg_bytes, const char *algorithm, int segment_bytes);
 /* The strategy's recorded result at this point, or NULL (borrowed). */
 const struct point_result *journal_find_point(const struct journal *j,
                                               const char *collective, int procs,

@@ -1,6 +1,7 @@
 /* The run directory's tables (measurements.csv, optimal.csv). Files are
  * replaced atomically, never half written. */
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,8 +208,8 @@ static int parse_predicted_row(const char *line, struct measurement *m)
     if (sscanf(line, "%31[^,],%d,%d,%ld,%31[^,],%d,%lf%n", m->collective,
                &m->procs, &m->ppn, &m->msg_bytes, m->algorithm,
                &m->segment_bytes, &m->mean_us, &used) != 7 ||
-        line[used] != '\0') {
-        return -1;
+        line[used] != '\0' || !(m->mean_us >= 0) || !isfinite(m->mean_us)) {
+        return -1; /* a prediction is a time */
     }
     m->median_us = m->min_us = m->max_us = m->mean_us;
     return 0;

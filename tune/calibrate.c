@@ -167,6 +167,7 @@ static void fill_record(struct measurement *r, enum model_quantity q, long m,
     snprintf(r->collective, sizeof r->collective, "p2p");
     snprintf(r->algorithm, sizeof r->algorithm, "%s", model_quantity_names[q]);
     r->procs = 2;
+    r->ppn = 1; /* between two nodes */
     r->msg_bytes = m;
     r->segment_bytes = pending;
     r->is_applicable = 1;

@@ -17,8 +17,8 @@ int grid_msg_sizes(const struct config *c, int ci, const long **sizes);
 long grid_points(const struct config *c);
 /* The grid's points in the order the sweep walks them: a profile's,
  * costliest first; else collectives as configured, then layouts (ranks
- * per node, procs) and message sizes ascending. *out (grid_points of them) is caller-frees; 0 or -1
- * (out of memory). */
+ * per node, procs) and message sizes ascending. *out (grid_points of them) is
+ * caller-frees; 0 or -1 (out of memory). */
 int grid_list_points(const struct config *c, struct config_point **out);
 /* The candidate methods of collective ci at msg_bytes into out (room for
  * GRID_MAX_METHODS); returns how many. */

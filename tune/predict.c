@@ -179,6 +179,7 @@ static int predict_new(const char *const *colls, int n_colls, const long *procs,
                         snprintf(p.row.algorithm, sizeof p.row.algorithm, "%s",
                                  alg->name);
                         p.row.procs = (int)procs[pi];
+                        p.row.ppn = 1;
                         p.row.msg_bytes = m;
                         p.row.segment_bytes = (int)seg;
                         p.row.is_applicable = 1;
@@ -205,13 +206,13 @@ static int predict_new(const char *const *colls, int n_colls, const long *procs,
 static int write_predicted(FILE *f, const void *arg)
 {
     const struct predictions *ps = arg;
-    fprintf(f, "collective,procs,msg_bytes,algorithm,segment_bytes,"
+    fprintf(f, "collective,procs,ppn,msg_bytes,algorithm,segment_bytes,"
                "predicted_us\n");
     for (size_t i = 0; i < ps->n; i++) {
         const struct prediction *p = &ps->items[i];
-        fprintf(f, "%s,%d,%ld,%s,%d,%.3f\n", p->row.collective, p->row.procs,
-                p->row.msg_bytes, p->row.algorithm, p->row.segment_bytes,
-                p->predicted_us);
+        fprintf(f, "%s,%d,%d,%ld,%s,%d,%.3f\n", p->row.collective, p->row.procs,
+                p->row.ppn, p->row.msg_bytes, p->row.algorithm,
+                p->row.segment_bytes, p->predicted_us);
     }
     return ferror(f) ? -1 : 0;
 }

@@ -49,12 +49,11 @@ static void intact_add(struct intact *t, const char *payload)
     memset(m, 0, sizeof *m);
     memset(p, 0, sizeof *p);
     /* with the ranks per node after procs, or without (then 1) */
-    int n = sscanf(payload,
-                   "m %31s %d %d %ld %31s %d %d %d %lf %lf %lf %lf %lf %lf%n",
-                   m->collective, &m->procs, &m->ppn, &m->msg_bytes,
-                   m->algorithm, &m->segment_bytes, &m->is_applicable,
-                   &m->reps, &m->mean_us, &m->median_us, &m->min_us,
-                   &m->max_us, &m->sd_us, &m->cost_s, &used);
+    int n = sscanf(
+        payload, "m %31s %d %d %ld %31s %d %d %d %lf %lf %lf %lf %lf %lf%n",
+        m->collective, &m->procs, &m->ppn, &m->msg_bytes, m->algorithm,
+        &m->segment_bytes, &m->is_applicable, &m->reps, &m->mean_us,
+        &m->median_us, &m->min_us, &m->max_us, &m->sd_us, &m->cost_s, &used);
     if (n != 14 || payload[used] != '\0') {
         used = 0;
         m->ppn = 1;
@@ -318,9 +317,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_fail("the resumed journal no longer loads");
     }
     if (journal_count(reloaded) != want || !same_records(loaded, reloaded) ||
-        (is_new &&
-         !journal_find(reloaded, extra.collective, extra.procs, extra.ppn,
-                       extra.msg_bytes, extra.algorithm, extra.segment_bytes))) {
+        (is_new && !journal_find(reloaded, extra.collective, extra.procs,
+                                 extra.ppn, extra.msg_bytes, extra.algorithm,
+                                 extra.segment_bytes))) {
         fuzz_fail("after a resume and one append: %zu records, expected %zu",
                   journal_count(reloaded), want);
     }

@@ -36,7 +36,7 @@ start=$SECONDS
 AUTOTUNE_PROGRESS_INTERVAL=0 sweep adaptive > "$tmp/adaptive.out" 2>&1 ||
     { cat "$tmp/adaptive.out"; fail "adaptive sweep"; }
 opt=$tmp/adaptive/optimal.csv
-head -1 "$opt" | grep -qx 'collective,procs,msg_bytes,algorithm,segment_bytes,time_us,measured' ||
+head -1 "$opt" | grep -qx 'collective,procs,ppn,msg_bytes,algorithm,segment_bytes,time_us,measured' ||
     fail "optimal.csv header: $(head -1 "$opt")"
 rows=$(($(wc -l < "$opt") - 1))
 measured=$(grep -c ',1$' "$opt")
@@ -47,12 +47,12 @@ grep -q "adaptive grid: $measured of $points points measured" "$tmp/adaptive.out
 # the coarse grid alone is procs 2, 3, 4, 5, 7, 8, 9 by messages 1, 16, 256, 4096, 65536
 [ "$measured" -ge 35 ] && [ "$measured" -lt $points ] || fail "$measured points measured"
 # every point of the grid measured is in measurements.csv, and only those
-[ "$(cut -d, -f2,3 "$tmp/adaptive/measurements.csv" | sed 1d | sort -u | wc -l)" -eq "$measured" ] ||
+[ "$(cut -d, -f2,4 "$tmp/adaptive/measurements.csv" | sed 1d | sort -u | wc -l)" -eq "$measured" ] ||
     fail "measurements.csv does not cover exactly the measured points"
 # the progress lines name the points the walk measured, as many as it
 # measured, against the most it may measure
 progress=$(sed -n 's/^\[autotune\] [0-9]* of at most '$points' points (adaptive)  bcast P=\([0-9]*\) \([0-9]*\) B  .*/\1,\2/p' "$tmp/adaptive.out" | sort -u)
-[ "$progress" = "$(cut -d, -f2,3 "$tmp/adaptive/measurements.csv" | sed 1d | sort -u)" ] ||
+[ "$progress" = "$(cut -d, -f2,4 "$tmp/adaptive/measurements.csv" | sed 1d | sort -u)" ] ||
     fail "the progress lines do not name the measured points"
 grep -q "^\[autotune\] $measured of at most $points points (adaptive)" "$tmp/adaptive.out" ||
     fail "no progress line counts $measured points measured"

@@ -90,16 +90,16 @@ smpi 8 -c "$tmp/t.cfg" > "$tmp/sweep.out" 2>&1 || { cat "$tmp/sweep.out"; fail "
 build/autotune predict -r "$tmp/run" > "$tmp/predict.out" 2>&1 || { cat "$tmp/predict.out"; fail "predict"; }
 cat "$tmp/predict.out"
 p="$tmp/run/predicted.csv"
-[ "$(head -1 "$p")" = "collective,procs,msg_bytes,algorithm,segment_bytes,predicted_us" ] || fail "predicted.csv header"
+[ "$(head -1 "$p")" = "collective,procs,ppn,msg_bytes,algorithm,segment_bytes,predicted_us" ] || fail "predicted.csv header"
 [ "$(($(wc -l < "$p") - 1))" -eq "$(($(wc -l < "$tmp/run/measurements.csv") - 1))" ] ||
     fail "predicted.csv: not one row per measured method"
 grep -q '^all  *18 ' "$tmp/predict.out" || fail "accuracy over 18 points not printed"
 # Every prediction is a positive time.
-awk -F, 'NR > 1 && !($6 > 0) { exit 1 }' "$p" || fail "a prediction is not positive"
+awk -F, 'NR > 1 && !($7 > 0) { exit 1 }' "$p" || fail "a prediction is not positive"
 # Points never measured: a 256-rank communicator, into tables export reads.
 build/autotune predict -r "$tmp/run" --procs 64,256 --sizes 1,1024 -o "$tmp/pred" > "$tmp/new.out" 2>&1 ||
     { cat "$tmp/new.out"; fail "predict --procs"; }
-[ "$(awk -F, 'NR > 1 { print $1, $2, $3 }' "$tmp/pred/predicted.csv" | sort -u | wc -l)" -eq 8 ] ||
+[ "$(awk -F, 'NR > 1 { print $1, $2, $3, $4 }' "$tmp/pred/predicted.csv" | sort -u | wc -l)" -eq 8 ] ||
     fail "predicted.csv: not 8 points"
 build/autotune export -r "$tmp/pred" --format csv 2>&1 > /dev/null | grep -q "not measurements" ||
     fail "export of the predicted tables does not say they are predictions"

@@ -87,7 +87,7 @@ rm -f "$run/lock"
 [ -s "$tmp/pred/predicted.csv" ] || fail "predict -o DIR wrote no predicted.csv"
 [ -e "$tmp/pred/optimal.csv" ] || [ -e "$tmp/pred/measurements.csv" ] &&
     fail "predict -o DIR wrote tables named as measured ones: $(ls "$tmp/pred")"
-points=$(awk -F, 'NR > 1 { print $1, $2, $3 }' "$tmp/pred/predicted.csv" | sort -u | wc -l)
+points=$(awk -F, 'NR > 1 { print $1, $2, $3, $4 }' "$tmp/pred/predicted.csv" | sort -u | wc -l)
 [ "$points" -eq 8 ] || fail "predicted.csv: $points points, not 8 (bcast and reduce at 2 x 2)"
 for cmd in "export -r $tmp/pred --format csv" "tree -r $tmp/pred -o $tmp/pt" "report -r $tmp/pred --map bcast"; do
     $at $cmd > "$tmp/p.out" 2> "$tmp/p.err" || { cat "$tmp/p.err"; fail "$cmd"; }
