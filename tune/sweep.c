@@ -709,6 +709,7 @@ static int sweep_point(struct point_walk *w, int procs, long msg_bytes,
                       c->chain_fanout, methods,
                       grid_point_methods(c, w->ci, msg_bytes, methods), depths,
                       &c->search_params);
+    point.ppn = s->ppn;
     double predicted_us[GRID_MAX_METHODS];
     if (s->model) {
         if (grid_predict_methods(s->model, c->colls[w->ci], procs, msg_bytes,
