@@ -722,7 +722,10 @@ static int sweep_point(struct point_walk *w, int procs, long msg_bytes,
     int best = -1;
     progress_point_start(
         w->progress,
-        (struct progress_point){c->colls[w->ci]->name, procs, msg_bytes});
+        (struct progress_point){.collective = c->colls[w->ci]->name,
+                                .procs = procs,
+                                .ppn = s->ppn,
+                                .msg_bytes = msg_bytes});
     s->point_measured = 0;
     int rc = search_series_run(w->series, c->search, &point, &oracle, &best);
     if (rc == 0 && c->has_baseline) {
