@@ -738,8 +738,9 @@ done:
 
 struct grid_replay {
     const struct record_index *ix;
-    const struct point_result **points; /* one collective's, procs-major */
-    int n_procs, n_msgs;
+    const struct point_result **points; /* one collective's, by row */
+    int n_procs, n_msgs;                /* rows (ppn, procs), messages */
+    const struct ppn_set *ppns;         /* the run's */
     int fanout;
     const struct seg_filter *segs;
     const struct search_params *params;
@@ -890,10 +891,20 @@ struct grid_score {
     double seconds, penalty_sum, penalty_max;
 };
 
+static void grid_score_add(struct grid_score *to, const struct grid_score *part)
+{
+    to->points += part->points;
+    to->measured += part->measured;
+    to->penalty_sum += part->penalty_sum;
+    to->penalty_max = part->penalty_max > to->penalty_max ? part->penalty_max
+                                                          : to->penalty_max;
+}
+
 /* Scores the labels of one collective's walk at every point: the time of
  * the chosen method at that point (unsegmented where its segment is not
  * below the message), or the point's slowest method where the choice
- * cannot run there (counted in *cannot_run). */
+ * cannot run there (counted in *cannot_run). Each point counts in its
+ * ranks per node's score, sc[1 + k]. */
 static int grid_score_points(struct grid_replay *g,
                              const struct refine_point *out,
                              struct grid_score *sc, long *cannot_run)
@@ -929,10 +940,13 @@ static int grid_score_points(struct grid_replay *g,
             (*cannot_run)++;
         }
         double penalty = tuning_penalty(chosen_us, rp->best_us);
-        sc->points++;
-        sc->measured += out[i].is_measured;
-        sc->penalty_sum += penalty;
-        sc->penalty_max = penalty > sc->penalty_max ? penalty : sc->penalty_max;
+        struct grid_score *part =
+            &sc[1 + ppn_set_index(g->ppns, g->points[i]->ppn)];
+        part->points++;
+        part->measured += out[i].is_measured;
+        part->penalty_sum += penalty;
+        part->penalty_max =
+            penalty > part->penalty_max ? penalty : part->penalty_max;
     }
     return 0;
 }
@@ -944,14 +958,15 @@ static int cmp_long(const void *a, const void *b)
 }
 
 /* The run's points of one collective, from points[at] on (walk order), as
- * a dense procs x messages grid into dense (procs-major), procs and msgs:
- * the procs that have every message size of the collective; the others
- * are left out, said once on stderr. Returns the index past the
- * collective's points. */
+ * a dense grid of rows (ppn, procs) x messages into dense (row-major),
+ * ppn, procs and msgs: the rows that have every message size of the
+ * collective; the others are left out, said once on stderr. Returns the
+ * index past the collective's points. */
 static size_t grid_dense(const char *run, const struct point_result **points,
                          size_t n_points, size_t at,
-                         const struct point_result **dense, int *procs,
-                         long *msgs, int *n_procs, int *n_msgs, bool is_quiet)
+                         const struct point_result **dense, int *ppn,
+                         int *procs, long *msgs, int *n_rows, int *n_msgs,
+                         bool is_quiet)
 {
     const char *coll = points[at]->collective;
     size_t end = at, n_dense = 0;
@@ -967,13 +982,15 @@ static size_t grid_dense(const char *run, const struct point_result **points,
             msgs[(*n_msgs)++] = msgs[i];
         }
     }
-    *n_procs = 0;
+    *n_rows = 0;
     for (size_t i = at, row; i < end; i = row) {
-        for (row = i; row < end && points[row]->procs == points[i]->procs;
+        for (row = i; row < end && points[row]->procs == points[i]->procs &&
+                      points[row]->ppn == points[i]->ppn;
              row++) {
         }
         if (row - i == (size_t)*n_msgs) {
-            procs[(*n_procs)++] = points[i]->procs;
+            ppn[*n_rows] = points[i]->ppn;
+            procs[(*n_rows)++] = points[i]->procs;
             for (size_t k = i; k < row; k++) {
                 dense[n_dense++] = points[k];
             }
@@ -991,14 +1008,19 @@ static size_t grid_dense(const char *run, const struct point_result **points,
 }
 
 struct grid_row {
-    char name[48];
+    char name[64];
     struct grid_score score;
 };
 
+/* grid.csv: the run's rows, then (a run of several ranks per node) each
+ * ppn's, named NAME@ppnN; each part led by the reference, exhaustive
+ * search at every point ("full"). */
 struct grid_table {
-    const struct grid_row *rows;
-    int n_rows;
-    double exhaustive_s;
+    const struct grid_row *rows; /* part k's: rows[k * stride ...] */
+    int stride, n_rows;          /* rows per part */
+    int n_parts;
+    const int *ppn;             /* per part: 0 the run, else its ppn */
+    const double *exhaustive_s; /* per part */
 };
 
 static int write_grid_csv(FILE *f, const void *arg)
@@ -1006,48 +1028,61 @@ static int write_grid_csv(FILE *f, const void *arg)
     const struct grid_table *t = arg;
     fprintf(f, "strategy,points_total,points_measured,measured_pct,"
                "experiment_seconds,speedup,mean_penalty_pct,max_penalty_pct\n");
-    /* the reference: exhaustive search at every point */
-    fprintf(f, "full,%ld,%ld,100.0,%.6f,1.0,0.000,0.000\n",
-            t->rows[0].score.points, t->rows[0].score.points, t->exhaustive_s);
-    for (int i = 0; i < t->n_rows; i++) {
-        const struct grid_score *s = &t->rows[i].score;
-        double n = s->points ? (double)s->points : 1;
-        fprintf(f, "%s,%ld,%ld,%.1f,%.6f,%.1f,%.3f,%.3f\n", t->rows[i].name,
-                s->points, s->measured, 100 * (double)s->measured / n,
-                s->seconds, s->seconds > 0 ? t->exhaustive_s / s->seconds : 0,
-                100 * s->penalty_sum / n, 100 * s->penalty_max);
+    for (int k = 0; k < t->n_parts; k++) {
+        const struct grid_row *rows = &t->rows[k * t->stride];
+        double exhaustive_s = t->exhaustive_s[k];
+        char name[32] = "full";
+        if (t->ppn[k] > 0) {
+            snprintf(name, sizeof name, "full@ppn%d", t->ppn[k]);
+        }
+        fprintf(f, "%s,%ld,%ld,100.0,%.6f,1.0,0.000,0.000\n", name,
+                rows[0].score.points, rows[0].score.points, exhaustive_s);
+        for (int i = 0; i < t->n_rows; i++) {
+            const struct grid_score *s = &rows[i].score;
+            double n = s->points ? (double)s->points : 1;
+            fprintf(f, "%s,%ld,%ld,%.1f,%.6f,%.1f,%.3f,%.3f\n", rows[i].name,
+                    s->points, s->measured, 100 * (double)s->measured / n,
+                    s->seconds, s->seconds > 0 ? exhaustive_s / s->seconds : 0,
+                    100 * s->penalty_sum / n, 100 * s->penalty_max);
+        }
     }
     return ferror(f) ? -1 : 0;
 }
 
 /* One strategy over every collective of the run, on the adaptive walk
  * (is_uniform 0) or on uniform sub-grids of the walk's sizes (measured[],
- * per collective, from the adaptive pass). */
+ * per collective and ranks per node in walk order, from the adaptive
+ * pass); the walk refines along the ranks per node too (search/refine.h).
+ * sc[0] the run's score, sc[1 + k] the k-th ranks per node's. */
 static int grid_replay_strategy(const char *run, struct grid_replay *g,
                                 const struct point_result **points,
-                                size_t n_points, int is_uniform, long *measured,
+                                size_t n_points, int is_uniform, int *measured,
                                 struct grid_score *sc)
 {
     int *procs = malloc(n_points * sizeof *procs);
+    int *ppn = malloc(n_points * sizeof *ppn);
     long *msgs = malloc(n_points * sizeof *msgs);
     struct refine_point *out = malloc(n_points * sizeof *out);
     double *chosen_us = malloc(n_points * sizeof *chosen_us);
     const struct point_result **dense = malloc(n_points * sizeof *dense);
     struct refine_params params = REFINE_PARAMS_DEFAULT;
     long cannot_run = 0;
-    int rc = procs && msgs && out && chosen_us && dense ? 0 : -1;
+    int rc = procs && ppn && msgs && out && chosen_us && dense ? 0 : -1;
     g->chosen_us = chosen_us;
+    if (!is_uniform && measured) {
+        memset(measured, 0, n_points * sizeof *measured);
+    }
     memset(g->r->charged, 0, g->ix->n ? g->ix->n : 1);
     g->r->seconds = 0;
     g->r->experiments = 0;
-    for (size_t at = 0, next, c = 0; at < n_points && rc == 0; at = next, c++) {
-        next = grid_dense(run, points, n_points, at, dense, procs, msgs,
+    for (size_t at = 0, next, c = 0; at < n_points && rc == 0; at = next) {
+        next = grid_dense(run, points, n_points, at, dense, ppn, procs, msgs,
                           &g->n_procs, &g->n_msgs,
                           is_uniform || g->strategy != search_strategies);
         if (g->n_procs == 0) {
             continue;
         }
-        struct refine_grid grid = {procs, g->n_procs, msgs, g->n_msgs};
+        struct refine_layers grid = {ppn, procs, g->n_procs, msgs, g->n_msgs};
         struct refine_oracle o = {grid_measure, grid_penalty, grid_between, g};
         g->points = dense;
         g->coll = coll_find(points[at]->collective);
@@ -1055,15 +1090,32 @@ static int grid_replay_strategy(const char *run, struct grid_replay *g,
         for (int i = 0; i < g->n_procs * g->n_msgs; i++) {
             chosen_us[i] = -1;
         }
-        long before = sc->measured;
-        rc = is_uniform ? refine_uniform(&grid, (int)measured[c], &o, out)
-                        : refine_walk(&grid, &params, &o, out);
+        rc = is_uniform ? refine_uniform_layers(&grid, measured + c, &o, out)
+                        : refine_walk_layers(&grid, &params, &o, out);
         rc = rc == 0 ? grid_score_points(g, out, sc, &cannot_run) : rc;
-        if (!is_uniform) {
-            measured[c] = sc->measured - before;
+        /* the points the walk measured at each ppn (layer), in order */
+        for (int row = 0; row < g->n_procs && rc == 0; row++) {
+            if (row > 0 && ppn[row] != ppn[row - 1]) {
+                c++;
+            }
+            for (int mi = 0; mi < g->n_msgs && !is_uniform; mi++) {
+                measured[c] += out[row * g->n_msgs + mi].is_measured;
+            }
+        }
+        c++;
+    }
+    /* what the experiments charged cost, in all and per ranks per node */
+    sc[0].seconds = g->r->seconds;
+    for (size_t pos = 0; pos < g->ix->n; pos++) {
+        const struct measurement *m = g->ix->records[pos];
+        int k = ppn_set_index(g->ppns, m->ppn);
+        if (g->r->charged[pos] && m->is_applicable && k < g->ppns->n) {
+            sc[1 + k].seconds += m->cost_s;
         }
     }
-    sc->seconds = g->r->seconds;
+    for (int k = 1; k <= g->ppns->n; k++) {
+        grid_score_add(&sc[0], &sc[k]);
+    }
     if (cannot_run > 0) {
         fprintf(stderr,
                 "compare: --grid: %s%s: at %ld points the inferred method "
@@ -1071,6 +1123,7 @@ static int grid_replay_strategy(const char *run, struct grid_replay *g,
                 g->strategy->name, is_uniform ? " (uniform)" : "", cannot_run);
     }
     free(procs);
+    free(ppn);
     free(msgs);
     free(out);
     free(chosen_us);
@@ -1084,22 +1137,35 @@ static int compare_grid(const char *run, const struct record_index *ix,
                         const struct search_params *params,
                         const struct model_params *model, double model_cost_s)
 {
-    int n_rows = 0;
-    struct grid_row *rows =
-        calloc(2 * (size_t)search_strategies_size, sizeof *rows);
+    struct ppn_set ppns = {0, NULL};
+    int rc = ppn_set_of(points, n_points, &ppns);
+    int n_parts = ppns.n > 1 ? ppns.n + 1 : 1, n_rows = 0;
+    int max_rows = 2 * search_strategies_size;
+    struct grid_row *rows = calloc((size_t)(n_parts * max_rows), sizeof *rows);
+    struct grid_score *sc = calloc((size_t)ppns.n + 1, sizeof *sc);
+    int *part_ppn = calloc((size_t)ppns.n + 1, sizeof *part_ppn);
+    double *exhaustive_s = calloc((size_t)ppns.n + 1, sizeof *exhaustive_s);
     struct replay r = {ix, NULL, calloc(ix->n ? ix->n : 1, 1), 0, 0, 0, NULL};
     struct grid_replay *g = calloc(1, sizeof *g);
     struct replay_point *rp = malloc(sizeof *rp);
-    long *measured = calloc(n_points, sizeof *measured);
-    double exhaustive_s = 0;
+    int *measured = calloc(n_points, sizeof *measured);
     int segs_run[CONFIG_MAX_SEGS];
     int n_segs_run = run_segments(ix, segs, segs_run);
-    int rc = rows && r.charged && g && rp && measured ? 0 : -1;
+    rc = rc == 0 && rows && sc && part_ppn && exhaustive_s && r.charged && g &&
+                 rp && measured
+             ? 0
+             : -1;
+    for (int k = 1; rc == 0 && k <= ppns.n; k++) {
+        part_ppn[k] = ppns.values[k - 1];
+    }
     for (size_t i = 0; i < n_points && rc == 0; i++) {
         rc = gather_point(ix, points[i], fanout, segs, rp);
-        for (int k = 0; rc == 0 && k < rp->n; k++) {
-            const struct measurement *m = ix->records[rp->records[k]];
-            exhaustive_s += m->is_applicable ? m->cost_s : 0;
+        int k = 1 + ppn_set_index(&ppns, points[i]->ppn);
+        for (int m = 0; rc == 0 && m < rp->n; m++) {
+            const struct measurement *rec = ix->records[rp->records[m]];
+            double cost_s = rec->is_applicable ? rec->cost_s : 0;
+            exhaustive_s[0] += cost_s;
+            exhaustive_s[k] += cost_s;
         }
     }
     for (int s = 0; s < search_strategies_size && rc == 0; s++) {
@@ -1107,9 +1173,10 @@ static int compare_grid(const char *run, const struct record_index *ix,
             continue;
         }
         for (int is_uniform = 0; is_uniform < 2 && rc == 0; is_uniform++) {
-            struct grid_row *row = &rows[n_rows++];
             memset(g, 0, sizeof *g);
+            memset(sc, 0, ((size_t)ppns.n + 1) * sizeof *sc);
             g->ix = ix;
+            g->ppns = &ppns;
             g->fanout = fanout;
             g->segs = segs;
             g->params = params;
@@ -1120,26 +1187,41 @@ static int compare_grid(const char *run, const struct record_index *ix,
             g->rp = rp;
             g->segs_run = segs_run;
             g->n_segs_run = n_segs_run;
-            snprintf(row->name, sizeof row->name, "%s%s",
-                     search_strategies[s].name, is_uniform ? "@uniform" : "");
-            rc = g->series
-                     ? grid_replay_strategy(run, g, points, n_points,
-                                            is_uniform, measured, &row->score)
-                     : -1;
-            if (is_model_strategy(s)) {
-                row->score.seconds += model_cost_s; /* the calibration */
+            rc = g->series ? grid_replay_strategy(run, g, points, n_points,
+                                                  is_uniform, measured, sc)
+                           : -1;
+            for (int k = 0; k < n_parts; k++) {
+                struct grid_row *row = &rows[k * max_rows + n_rows];
+                row->score = sc[k];
+                if (is_model_strategy(s)) {
+                    row->score.seconds += model_cost_s; /* the calibration */
+                }
+                snprintf(row->name, sizeof row->name, "%s%s",
+                         search_strategies[s].name,
+                         is_uniform ? "@uniform" : "");
+                if (k > 0) {
+                    size_t len = strlen(row->name);
+                    snprintf(row->name + len, sizeof row->name - len, "@ppn%d",
+                             ppns.values[k - 1]);
+                }
             }
+            n_rows++;
             search_series_destroy(g->series);
         }
     }
     if (rc == 0) {
         char path[4096];
-        struct grid_table table = {rows, n_rows, exhaustive_s};
+        struct grid_table table = {rows,    max_rows, n_rows,
+                                   n_parts, part_ppn, exhaustive_s};
         write_grid_csv(stdout, &table);
         snprintf(path, sizeof path, "%s/" RUNDIR_GRID, run);
         rc = store_write_file(path, write_grid_csv, &table);
     }
+    free(ppns.values);
     free(rows);
+    free(sc);
+    free(part_ppn);
+    free(exhaustive_s);
     free(r.charged);
     free(g);
     free(rp);

@@ -3,8 +3,8 @@
 # 2 nodes of 8: the real sweeps of results/bench-runs joined into one
 # journal) gives each ranks per node its own figures: the rows of one
 # equal what compare says on that ranks per node's journal alone, and the
-# run's rows add them up. Before, the two were one point (one run's
-# records at the other's), so the figures mixed two layouts' timings.
+# run's rows add them up (and --grid's too). Before, the two were one
+# point (one run's records at the other's): compare aborted.
 set -u
 . "$(dirname "$0")/lib.sh"
 command -v python3 > /dev/null || { echo "FAIL: python3 is needed (CI installs it)"; exit 1; }
@@ -48,5 +48,39 @@ grep -q '^exhaustive,64,' "$tmp/two.csv" || fail "exhaustive: not 64 points: $(g
 build/autotune compare -r "$tmp/two" --trace smgd > /dev/null 2> "$tmp/trace" || fail "compare --trace"
 grep -q '^trace smgd bcast P=16 ppn=8 1 B: ' "$tmp/trace" || fail "no ppn=8 in the trace: $(grep -m1 'P=16 ppn' "$tmp/trace")"
 grep -q '^trace smgd bcast P=16 1 B: ' "$tmp/trace" || fail "the ppn 1 points' trace lines changed"
+
+# --grid: the adaptive walk refines along the ranks per node too. The
+# smallest and the largest ppn are walked as a run of that ppn alone is;
+# a ppn between them (NDR, 32 ranks at 1, 8 and 32 per node) measures its
+# coarse grid and takes its neighbours' method where they agree at a
+# point it would refine: fewer points measured than alone.
+grid_rows() { # CSV PPN (empty: the run's rows)
+    if [ -n "$2" ]; then
+        awk -F, -v tag="@ppn$2" 'index($1, tag) { sub(tag, "", $1); print }' OFS=, "$1"
+    else
+        awk -F, 'NR > 1 && !index($1, "@ppn")' "$1"
+    fi
+}
+join ndr 1:$runs/ppn-ndr-32-1/journal 8:$runs/ppn-ndr-32-8/journal 32:$runs/ppn-ndr-32-32/journal
+for k in 1 8 32; do
+    join ndr$k $k:$runs/ppn-ndr-32-$k/journal
+done
+for run in two one eight ndr ndr1 ndr8 ndr32; do
+    build/autotune compare -r "$tmp/$run" --grid adaptive > "$tmp/$run.grid" 2> "$tmp/$run.grid.err" ||
+        fail "compare --grid -r $run: $(head -3 "$tmp/$run.grid.err")"
+    [ "$(wc -l < "$tmp/$run.grid")" -gt 2 ] || fail "compare --grid -r $run printed too little"
+done
+for pair in "two 1 one" "two 8 eight" "ndr 1 ndr1" "ndr 32 ndr32"; do
+    set -- $pair
+    grid_rows "$tmp/$1.grid" "$2" > "$tmp/a.rows"
+    grid_rows "$tmp/$3.grid" "" > "$tmp/b.rows"
+    [ -s "$tmp/a.rows" ] || fail "--grid -r $1: no ppn $2 rows"
+    cmp -s "$tmp/a.rows" "$tmp/b.rows" || fail "--grid -r $1: ppn $2's rows differ from the run of ppn $2 alone: $(diff "$tmp/a.rows" "$tmp/b.rows" | head -4)"
+done
+mid=$(grid_rows "$tmp/ndr.grid" 8 | awk -F, '$1 == "exhaustive" { print $3 }')
+alone=$(grid_rows "$tmp/ndr8.grid" "" | awk -F, '$1 == "exhaustive" { print $3 }')
+[ -n "$mid" ] && [ -n "$alone" ] && [ "$mid" -lt "$alone" ] ||
+    fail "--grid: ppn 8 between 1 and 32 measured ${mid:-?} points, alone ${alone:-?}"
+grep -q '^full@ppn8,32,32,' "$tmp/ndr.grid" || fail "--grid: no full@ppn8 row of 32 points"
 [ "$fails" = 0 ] && echo "compare: each ranks per node has its own figures"
 exit $((fails > 0))
