@@ -3,7 +3,8 @@
 # ppn x procs x sizes per collective (search/refine.h), which
 # `compare --grid adaptive` on a full exhaustive sweep of the same grid
 # replays: per ranks per node, it measures exactly the points the live
-# sweep measured; optimal.csv has every point of every ppn.
+# sweep measured; optimal.csv has every point of every ppn; killed
+# (kill -9) at a third of its records and resumed, it ends byte-identical.
 set -u
 . "$(dirname "$0")/lib.sh"
 command -v smpirun >/dev/null || { echo "smpirun not found (apt-get install libsimgrid-dev)"; exit 77; }
@@ -26,6 +27,7 @@ sweep() { # NAME
         --log=root.thres:critical build/autotune-smpi -c "$tmp/$1.cfg"
 }
 write_cfg adaptive adaptive
+write_cfg part adaptive
 write_cfg full full
 sweep adaptive > "$tmp/adaptive.out" 2>&1 || { cat "$tmp/adaptive.out"; fail "adaptive sweep"; }
 sweep full > "$tmp/full.out" 2>&1 || { cat "$tmp/full.out"; fail "full sweep"; }
@@ -50,5 +52,14 @@ done
 grep -q "adaptive grid: $total of 340 points measured" "$tmp/adaptive.out" ||
     fail "the summary does not say $total of 340: $(grep 'adaptive grid' "$tmp/adaptive.out")"
 [ "$(live 1)" -gt 0 ] && [ "$(live 4)" -gt 0 ] || fail "nothing measured at ppn 1 or 4"
+
+n_records=$(records "$tmp/adaptive/journal")
+killed_at=$(kill_at_records "$tmp/part/journal" $((n_records / 3)) "$tmp/part1.out" sweep part)
+[ "$killed_at" -lt "$n_records" ] || fail "the sweep finished before it could be killed"
+sweep part > "$tmp/part2.out" 2>&1 || { cat "$tmp/part2.out"; fail "resumed sweep"; }
+echo "killed with $killed_at of $n_records records, then resumed"
+for t in optimal.csv measurements.csv; do
+    cmp "$tmp/adaptive/$t" "$tmp/part/$t" || fail "$t differs from the uninterrupted run"
+done
 [ "$fails" = 0 ] && echo "adaptive, 3 ranks per node: $total of 340 points measured; the replay measures the same per ppn"
 exit $((fails > 0))
