@@ -78,7 +78,8 @@ const struct cli_spec compare_cli = {
     "Replays every search strategy on a run swept with search = "
     "\"exhaustive\" and\nwrites RUN/compare.csv. With a model (--model, or "
     "RUN/model.csv) the strategy\nmodel is replayed too, its calibration's "
-    "cost charged.\n",
+    "cost charged. A run of several ranks\nper node gets rows per ranks per "
+    "node too (STRATEGY@ppnN).\n",
     compare_options,
     CLI_N(compare_options),
     NULL,

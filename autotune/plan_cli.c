@@ -54,7 +54,7 @@ static void tally_experiment(struct plan_tally *t, const struct journal *j,
         t->recorded_s += rec->cost_s;
         return;
     }
-    double cost = progress_costs_predict(costs, procs, msg_bytes);
+    double cost = progress_costs_predict(costs, procs, ppn, msg_bytes);
     t->left++;
     if (cost < 0) {
         t->left_unknown++;
@@ -278,8 +278,8 @@ int plan_main(int argc, char **argv)
         for (size_t i = 0; i < journal_count(j); i++) {
             const struct measurement *m = journal_record(j, i);
             if (m->is_applicable && m->cost_s > 0 &&
-                progress_costs_add(costs, m->procs, m->msg_bytes, m->cost_s) !=
-                    0) {
+                progress_costs_add(costs, m->procs, m->ppn, m->msg_bytes,
+                                   m->cost_s) != 0) {
                 fprintf(stderr, "autotune plan: out of memory\n");
                 goto done;
             }

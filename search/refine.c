@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "search/refine.h"
 #include "util/grow.h"
@@ -556,5 +557,250 @@ int refine_walk(const struct refine_grid *g, const struct refine_params *p,
     free(w.wanted);
     free(cp);
     free(cm);
+    return rc;
+}
+
+/* One ppn's rows [start, end) of a layered grid. */
+struct layer {
+    int start, end;
+};
+
+/* The walk of one ppn between two walked ones (lo, hi: layer indices, -1
+ * for an end ppn): the oracle refine_walk sees, on the layer's rows. */
+struct layer_walk {
+    const struct refine_layers *g;
+    const struct refine_params *p;
+    const struct refine_oracle *o;
+    struct refine_point *out; /* the whole grid's */
+    char *from_ppn;           /* per point: inferred from the ppn around */
+    const struct layer *layers;
+    int k, lo, hi;
+    char *is_coarse; /* per point of layer k: on its coarse grid */
+    int *cp, *cm;    /* room for the coarse indices */
+};
+
+/* The row of layer k at procs, or -1 (a ppn has only the procs it
+ * divides). */
+static int layer_row(const struct layer_walk *lw, int k, int procs)
+{
+    for (int row = lw->layers[k].start; row < lw->layers[k].end; row++) {
+        if (lw->g->procs[row] == procs) {
+            return row;
+        }
+    }
+    return -1;
+}
+
+/* The point (row, mi), measured by a search there (not inferred). */
+static const struct refine_point *searched(const struct layer_walk *lw, int row,
+                                           int mi)
+{
+    size_t i = (size_t)row * (size_t)lw->g->n_msgs + (size_t)mi;
+    const struct refine_point *pt = &lw->out[i];
+    return row >= 0 && pt->is_measured && !lw->from_ppn[i] && pt->label >= 0
+               ? pt
+               : NULL;
+}
+
+/* Whether method label of the point (row, mi) loses at most agree_penalty
+ * at (other, mi). */
+static bool holds_at(const struct layer_walk *lw, int other, int mi, int label)
+{
+    if (searched(lw, other, mi)->label == label) {
+        return true;
+    }
+    double penalty =
+        lw->o->penalty ? lw->o->penalty(lw->o->ctx, other, mi, label) : -1;
+    return penalty >= 0 && penalty <= lw->p->agree_penalty;
+}
+
+static int layer_measure(void *ctx, int pi, int mi, int *label, double *time_us)
+{
+    struct layer_walk *lw = ctx;
+    int row = lw->layers[lw->k].start + pi;
+    if (lw->lo >= 0 &&
+        !lw->is_coarse[(size_t)pi * (size_t)lw->g->n_msgs + (size_t)mi]) {
+        int procs = lw->g->procs[row];
+        int ra = layer_row(lw, lw->lo, procs),
+            rb = layer_row(lw, lw->hi, procs);
+        const struct refine_point *a = searched(lw, ra, mi),
+                                  *b = searched(lw, rb, mi);
+        int agreed = -1;
+        if (a && b && holds_at(lw, rb, mi, a->label)) {
+            agreed = a->label;
+        } else if (a && b && holds_at(lw, ra, mi, b->label)) {
+            agreed = b->label;
+        }
+        if (agreed >= 0) {
+            double x0 = log((double)lw->g->ppn[ra]),
+                   x1 = log((double)lw->g->ppn[rb]);
+            double f = (log((double)lw->g->ppn[row]) - x0) / (x1 - x0);
+            *label = agreed;
+            *time_us =
+                a->time_us > 0 && b->time_us > 0
+                    ? exp((1 - f) * log(a->time_us) + f * log(b->time_us))
+                    : -1;
+            lw->from_ppn[(size_t)row * (size_t)lw->g->n_msgs + (size_t)mi] = 1;
+            return 0;
+        }
+    }
+    return lw->o->measure(lw->o->ctx, row, mi, label, time_us);
+}
+
+static double layer_penalty(void *ctx, int pi, int mi, int label)
+{
+    struct layer_walk *lw = ctx;
+    int row = lw->layers[lw->k].start + pi;
+    if (lw->from_ppn[(size_t)row * (size_t)lw->g->n_msgs + (size_t)mi] ||
+        !lw->o->penalty) {
+        return -1;
+    }
+    return lw->o->penalty(lw->o->ctx, row, mi, label);
+}
+
+static int layer_between(void *ctx, int a, int b, double f, int pi, int mi)
+{
+    struct layer_walk *lw = ctx;
+    int row = lw->layers[lw->k].start + pi;
+    return lw->o->between ? lw->o->between(lw->o->ctx, a, b, f, row, mi) : -1;
+}
+
+/* The layers of g into layers (room for n_rows); returns how many. */
+static int split_layers(const struct refine_layers *g, struct layer *layers)
+{
+    int n = 0;
+    for (int row = 0; row < g->n_rows; row++) {
+        if (row == 0 || g->ppn[row] != g->ppn[row - 1]) {
+            layers[n++] = (struct layer){row, row};
+        }
+        layers[n - 1].end = row + 1;
+    }
+    return n;
+}
+
+/* Walks layer k (between layers lo and hi, or -1) with refine_walk; its
+ * points inferred from the ppn around end up marked inferred. */
+static int walk_layer(struct layer_walk *lw, int k, int lo, int hi)
+{
+    const struct layer *l = &lw->layers[k];
+    struct refine_grid grid = {lw->g->procs + l->start, l->end - l->start,
+                               lw->g->msg_bytes, lw->g->n_msgs};
+    struct refine_oracle o = {layer_measure, layer_penalty, layer_between, lw};
+    size_t first = (size_t)l->start * (size_t)lw->g->n_msgs;
+    size_t n = (size_t)(l->end - l->start) * (size_t)lw->g->n_msgs;
+    int n_cp = coarse_procs(&grid, lw->cp);
+    int n_cm = coarse_msgs(
+        &grid, lw->p->coarse_msg_step > 0 ? lw->p->coarse_msg_step : 1, lw->cm);
+    memset(lw->is_coarse, 0, n);
+    for (int a = 0; a < n_cp; a++) {
+        for (int b = 0; b < n_cm; b++) {
+            lw->is_coarse[(size_t)lw->cp[a] * (size_t)grid.n_msgs +
+                          (size_t)lw->cm[b]] = 1;
+        }
+    }
+    lw->k = k;
+    lw->lo = lo;
+    lw->hi = hi;
+    int rc = refine_walk(&grid, lw->p, &o, lw->out + first);
+    for (size_t i = first; i < first + n; i++) {
+        lw->out[i].is_measured &= !lw->from_ppn[i];
+    }
+    return rc;
+}
+
+/* Walks the layers strictly between lo and hi (both walked), the middle
+ * one first. */
+static int walk_between(struct layer_walk *lw, int lo, int hi)
+{
+    if (hi - lo < 2) {
+        return 0;
+    }
+    int mid = (lo + hi) / 2;
+    int rc = walk_layer(lw, mid, lo, hi);
+    rc = rc == 0 ? walk_between(lw, lo, mid) : rc;
+    return rc == 0 ? walk_between(lw, mid, hi) : rc;
+}
+
+int refine_walk_layers(const struct refine_layers *g,
+                       const struct refine_params *p,
+                       const struct refine_oracle *o, struct refine_point *out)
+{
+    size_t n = (size_t)g->n_rows * (size_t)g->n_msgs;
+    struct layer *layers = malloc(((size_t)g->n_rows + 1) * sizeof *layers);
+    struct layer_walk lw = {g,
+                            p,
+                            o,
+                            out,
+                            calloc(n ? n : 1, 1),
+                            layers,
+                            0,
+                            -1,
+                            -1,
+                            malloc(n ? n : 1),
+                            malloc(((size_t)g->n_rows + 1) * sizeof(int)),
+                            malloc(((size_t)g->n_msgs + 1) * sizeof(int))};
+    int rc = layers && lw.from_ppn && lw.is_coarse && lw.cp && lw.cm ? 0 : -1;
+    int n_layers = rc == 0 ? split_layers(g, layers) : 0;
+    for (size_t i = 0; i < n; i++) {
+        out[i] = (struct refine_point){-1, -1, 0};
+    }
+    rc = rc == 0 && n_layers > 0 ? walk_layer(&lw, 0, -1, -1) : rc;
+    rc = rc == 0 && n_layers > 1 ? walk_layer(&lw, n_layers - 1, -1, -1) : rc;
+    rc = rc == 0 ? walk_between(&lw, 0, n_layers - 1) : rc;
+    free(layers);
+    free(lw.from_ppn);
+    free(lw.is_coarse);
+    free(lw.cp);
+    free(lw.cm);
+    return rc;
+}
+
+/* The oracle of one layer's rows, offset to the whole grid's. */
+struct layer_offset {
+    const struct refine_oracle *o;
+    int start;
+};
+
+static int offset_measure(void *ctx, int pi, int mi, int *label,
+                          double *time_us)
+{
+    const struct layer_offset *lo = ctx;
+    return lo->o->measure(lo->o->ctx, lo->start + pi, mi, label, time_us);
+}
+
+static double offset_penalty(void *ctx, int pi, int mi, int label)
+{
+    const struct layer_offset *lo = ctx;
+    return lo->o->penalty
+               ? lo->o->penalty(lo->o->ctx, lo->start + pi, mi, label)
+               : -1;
+}
+
+static int offset_between(void *ctx, int a, int b, double f, int pi, int mi)
+{
+    const struct layer_offset *lo = ctx;
+    return lo->o->between
+               ? lo->o->between(lo->o->ctx, a, b, f, lo->start + pi, mi)
+               : -1;
+}
+
+int refine_uniform_layers(const struct refine_layers *g, const int *n_points,
+                          const struct refine_oracle *o,
+                          struct refine_point *out)
+{
+    struct layer *layers = malloc(((size_t)g->n_rows + 1) * sizeof *layers);
+    int rc = layers ? 0 : -1;
+    int n_layers = rc == 0 ? split_layers(g, layers) : 0;
+    for (int k = 0; k < n_layers && rc == 0; k++) {
+        const struct layer *l = &layers[k];
+        struct refine_grid grid = {g->procs + l->start, l->end - l->start,
+                                   g->msg_bytes, g->n_msgs};
+        struct layer_offset lo = {o, l->start};
+        struct refine_oracle lo_oracle = {offset_measure, offset_penalty,
+                                          offset_between, &lo};
+        rc = refine_uniform(&grid, n_points[k], &lo_oracle,
+                            out + (size_t)l->start * (size_t)g->n_msgs);
+    }
+    free(layers);
     return rc;
 }

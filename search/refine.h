@@ -1,6 +1,7 @@
-/* Adaptive refinement of a (procs, message size) grid (seed 003 §3.1):
- * which points to measure and what the others inherit. No MPI: the caller's
- * oracle measures a point (runs a search there) or replays one. */
+/* Adaptive refinement of a (procs, message size) grid (seed 003 §3.1), and
+ * of one per ranks per node along that axis too: which points to measure
+ * and what the others inherit. No MPI: the caller's oracle measures a point
+ * (runs a search there) or replays one. */
 #ifndef SEARCH_REFINE_H
 #define SEARCH_REFINE_H
 
@@ -94,5 +95,40 @@ int refine_walk(const struct refine_grid *g, const struct refine_params *p,
  * included), the rest inferred as refine_walk infers. Same returns. */
 int refine_uniform(const struct refine_grid *g, int n_points,
                    const struct refine_oracle *o, struct refine_point *out);
+
+/* The grid of several ranks per node (ppn): rows (ppn, procs), ppn
+ * ascending and each ppn's procs ascending. A ppn has only the procs it
+ * divides, so its rows may be missing at its neighbours. Borrowed. */
+struct refine_layers {
+    const int *ppn;   /* per row */
+    const int *procs; /* per row */
+    int n_rows;
+    const long *msg_bytes; /* ascending, every row's */
+    int n_msgs;
+};
+
+/* Walks the ppn x procs x messages grid: the smallest and the largest ppn
+ * as refine_walk walks a procs x messages grid; then each ppn between two
+ * walked ones (halving the ppn axis) the same way, measuring its own
+ * coarse grid (a ppn between two others may differ from both everywhere:
+ * on NDR, 8 per node from 1 and 32 at every size), except that a point
+ * off the coarse grid (one its walk refines or probes) that both
+ * neighbouring ppn measured at the same (procs, message size), with
+ * methods that agree (one method, or each one's within agree_penalty of
+ * the optimum at the other), is not measured: it takes that method (the
+ * smaller ppn's first) and a time interpolated in log ppn, is marked
+ * inferred, and counts as measured for its own walk. Where a neighbour
+ * lacks the row (ppn must divide procs), or measured nothing there, or
+ * the methods differ, it is measured. The oracle's pi is the row;
+ * out[row * n_msgs + mi]. One ppn: refine_walk. Same returns. */
+int refine_walk_layers(const struct refine_layers *g,
+                       const struct refine_params *p,
+                       const struct refine_oracle *o, struct refine_point *out);
+
+/* refine_uniform at each ppn, layer k (the k-th ppn of the grid's rows)
+ * with n_points[k] points. Same returns. */
+int refine_uniform_layers(const struct refine_layers *g, const int *n_points,
+                          const struct refine_oracle *o,
+                          struct refine_point *out);
 
 #endif

@@ -64,6 +64,7 @@ struct search_prior {
 struct search_point {
     const char *collective;
     int procs;
+    int ppn; /* ranks per node: the series keeps each value's rows apart */
     long msg_bytes;
     const struct search_method *methods;
     int n_methods;
@@ -119,16 +120,17 @@ extern const int search_strategies_size;
 /* The named strategy or NULL (borrowed). */
 const struct search_strategy *search_find(const char *name);
 
-/* A strategy's memory along the grid walk (collective, then procs
- * ascending, then message sizes ascending): what the oracle answered it at
- * each point of the current and the previous procs. Caller-frees with
- * search_series_destroy. */
+/* A strategy's memory along the grid walk (collective, then ranks per
+ * node, then procs ascending, then message sizes ascending): what the
+ * oracle answered it at each point of the current and the previous procs
+ * of the same ranks per node. Caller-frees with search_series_destroy. */
 struct search_series;
 struct search_series *search_series_create(void);
 void search_series_destroy(struct search_series *s);
 /* Runs st at p: fills p's neighbours from the memory, asks oracle, and
  * remembers the answers for the next points. Points must come in walk
- * order; a new collective forgets everything. */
+ * order; a new collective forgets everything, a new ranks per node the
+ * rows (a row is (collective, ranks per node, procs)). */
 int search_series_run(struct search_series *s, const struct search_strategy *st,
                       struct search_point *p, const struct search_oracle *o,
                       int *best);

@@ -1,5 +1,6 @@
 /* A strategy's memory along the grid walk: the oracle's answers at the
- * points of the current and the previous procs of one collective. Only what
+ * points of the current and the previous procs of one collective at one
+ * ranks per node (other layouts time other methods best). Only what
  * the strategy itself asked is remembered, so a replay knows exactly what
  * the live sweep knew. */
 #include <stdio.h>
@@ -16,7 +17,7 @@ struct series_point {
 
 struct series_row {
     char collective[64];
-    int procs;
+    int procs, ppn;
     int n, cap;
     struct series_point *points;
 };
@@ -109,13 +110,17 @@ static int pass_pipeline(void *ctx, const struct search_point *p, int n_ranks,
                                    time_us);
 }
 
-/* Moves to p's row, starting a new one for a new procs or collective. */
+/* Moves to p's row, starting a new one for a new procs, ranks per node
+ * or collective; the previous row is kept only for a new procs. */
 static void series_enter(struct search_series *s, const struct search_point *p)
 {
     if (strcmp(s->cur.collective, p->collective) != 0) {
         row_clear(&s->cur);
         row_clear(&s->prev);
         s->costliest_us = 0;
+    } else if (s->cur.ppn != p->ppn) {
+        row_clear(&s->cur);
+        row_clear(&s->prev);
     } else if (s->cur.procs != p->procs) {
         row_clear(&s->prev);
         s->prev = s->cur;
@@ -125,6 +130,7 @@ static void series_enter(struct search_series *s, const struct search_point *p)
     }
     snprintf(s->cur.collective, sizeof s->cur.collective, "%s", p->collective);
     s->cur.procs = p->procs;
+    s->cur.ppn = p->ppn;
 }
 
 /* What row knows at message sizes up to max_msg: every answer, latest

@@ -1,7 +1,8 @@
 /* Progress lines on stderr, throttled; the estimate of time left comes from
- * what measured points cost at the same or the nearest (procs, message
- * size), since points replayed from the journal cost nothing and late
- * points (many processes, large messages) cost far more than early ones. */
+ * what measured points cost at the same or the nearest (procs, ranks per
+ * node, message size), since points replayed from the journal cost nothing
+ * and late points (many processes, large messages) cost far more than early
+ * ones. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,7 @@
 #define LATENCY_BYTES 4096.0
 
 struct cost {
-    int procs;
+    int procs, ppn;
     long msg_bytes;
     double sum_s;
     int n;
@@ -56,11 +57,12 @@ void progress_costs_destroy(struct progress_costs *costs)
     }
 }
 
-int progress_costs_add(struct progress_costs *costs, int procs, long msg_bytes,
-                       double seconds)
+int progress_costs_add(struct progress_costs *costs, int procs, int ppn,
+                       long msg_bytes, double seconds)
 {
     for (size_t i = 0; i < costs->n; i++) {
-        if (costs->v[i].procs == procs && costs->v[i].msg_bytes == msg_bytes) {
+        if (costs->v[i].procs == procs && costs->v[i].ppn == ppn &&
+            costs->v[i].msg_bytes == msg_bytes) {
             costs->v[i].sum_s += seconds;
             costs->v[i].n++;
             return 0;
@@ -72,31 +74,35 @@ int progress_costs_add(struct progress_costs *costs, int procs, long msg_bytes,
         return -1;
     }
     costs->v = grown;
-    costs->v[costs->n++] = (struct cost){procs, msg_bytes, seconds, 1};
+    costs->v[costs->n++] = (struct cost){procs, ppn, msg_bytes, seconds, 1};
     return 0;
 }
 
-/* The model for a (procs, size) not observed: a point costs in proportion
- * to procs (an exhaustive point's cost is dominated by its linear
- * algorithms, and every rank takes part in every repetition) and to
+/* The model for a (procs, ppn, size) not observed: a point costs in
+ * proportion to procs (an exhaustive point's cost is dominated by its
+ * linear algorithms, and every rank takes part in every repetition) and to
  * LATENCY_BYTES + msg_bytes (latency below a few KiB, bandwidth above).
  * The observation needing the smallest such scaling (in log terms) is
  * scaled. Pessimistic for tree algorithms (log procs), which is the safer
- * side for a time left. */
+ * side for a time left. Another ranks per node changes what a message
+ * costs (shared memory against the network) by no rule the estimate
+ * knows: it is not scaled, only the nearest ranks per node (log ratio,
+ * as far as a factor of that size) preferred. */
 double progress_costs_predict(const struct progress_costs *costs, int procs,
-                              long msg_bytes)
+                              int ppn, long msg_bytes)
 {
     double best_distance = INFINITY, best = -1;
     for (size_t i = 0; costs && i < costs->n; i++) {
         const struct cost *c = &costs->v[i];
         double mean = c->sum_s / c->n;
-        if (c->procs == procs && c->msg_bytes == msg_bytes) {
+        if (c->procs == procs && c->ppn == ppn && c->msg_bytes == msg_bytes) {
             return mean;
         }
         double procs_ratio = (double)procs / c->procs;
         double size_ratio = (LATENCY_BYTES + (double)msg_bytes) /
                             (LATENCY_BYTES + (double)c->msg_bytes);
-        double distance = fabs(log(procs_ratio)) + fabs(log(size_ratio));
+        double distance = fabs(log(procs_ratio)) + fabs(log(size_ratio)) +
+                          fabs(log((double)ppn / c->ppn));
         if (distance < best_distance) {
             best_distance = distance;
             best = mean * procs_ratio * size_ratio;
@@ -153,8 +159,11 @@ void progress_start(struct progress *p, const struct config *c)
         p->points = NULL; /* no estimate of the time left */
     }
     for (long i = 0; p->points && i < p->total; i++) {
-        p->points[i] = (struct progress_point){
-            c->colls[grid[i].ci]->name, grid[i].procs, grid[i].msg_bytes};
+        p->points[i] =
+            (struct progress_point){.collective = c->colls[grid[i].ci]->name,
+                                    .procs = grid[i].procs,
+                                    .ppn = grid[i].ppn,
+                                    .msg_bytes = grid[i].msg_bytes};
     }
     free(grid);
 }
@@ -170,7 +179,7 @@ static double time_left(const struct progress *p, double now)
     for (long i = p->done; i < p->total; i++) {
         const struct progress_point *pt = &p->points[i];
         double cost =
-            progress_costs_predict(p->costs, pt->procs, pt->msg_bytes);
+            progress_costs_predict(p->costs, pt->procs, pt->ppn, pt->msg_bytes);
         if (i == p->done && p->point_start_s > 0) {
             cost -= now - p->point_start_s;
         }
@@ -190,8 +199,12 @@ static void print_line(struct progress *p, double now, const char *detail)
         progress_format_duration(left, sizeof left, left_s);
     }
     if (p->current.collective) {
-        snprintf(what, sizeof what, "%s P=%d %ld B%s", p->current.collective,
-                 p->current.procs, p->current.msg_bytes, detail);
+        char ppn[32] = "";
+        if (p->current.ppn > 1) {
+            snprintf(ppn, sizeof ppn, " ppn=%d", p->current.ppn);
+        }
+        snprintf(what, sizeof what, "%s P=%d%s %ld B%s", p->current.collective,
+                 p->current.procs, ppn, p->current.msg_bytes, detail);
     }
     if (p->is_adaptive) {
         snprintf(done, sizeof done, "%ld of at most %ld points (adaptive)",
@@ -237,8 +250,8 @@ void progress_point_done(struct progress *p, int was_measured)
 {
     double now = progress_now();
     if (was_measured && p->costs) {
-        progress_costs_add(p->costs, p->current.procs, p->current.msg_bytes,
-                           now - p->point_start_s);
+        progress_costs_add(p->costs, p->current.procs, p->current.ppn,
+                           p->current.msg_bytes, now - p->point_start_s);
     }
     p->done++;
     p->point_start_s = 0;

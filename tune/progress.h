@@ -7,24 +7,26 @@
 
 #include "tune/config.h"
 
-/* What points (or experiments) cost, per (procs, message size), and a
- * prediction for one not seen yet (see progress_costs_predict). */
+/* What points (or experiments) cost, per (procs, ranks per node, message
+ * size), and a prediction for one not seen yet (see
+ * progress_costs_predict). */
 struct progress_costs;
 
 /* NULL if out of memory; free with progress_costs_destroy. */
 struct progress_costs *progress_costs_create(void);
 void progress_costs_destroy(struct progress_costs *costs);
-/* One more observation of seconds at (procs, msg_bytes). */
-int progress_costs_add(struct progress_costs *costs, int procs, long msg_bytes,
-                       double seconds);
-/* The mean observed at (procs, msg_bytes), else the nearest observation
- * scaled to it; -1 when nothing was observed. */
+/* One more observation of seconds at (procs, ppn, msg_bytes). */
+int progress_costs_add(struct progress_costs *costs, int procs, int ppn,
+                       long msg_bytes, double seconds);
+/* The mean observed at (procs, ppn, msg_bytes), else the nearest
+ * observation scaled to it; -1 when nothing was observed. */
 double progress_costs_predict(const struct progress_costs *costs, int procs,
-                              long msg_bytes);
+                              int ppn, long msg_bytes);
 
 struct progress_point {
     const char *collective; /* borrowed from the config */
     int procs;
+    int ppn; /* ranks per node */
     long msg_bytes;
 };
 

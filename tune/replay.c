@@ -23,8 +23,9 @@
 
 #define MAX_METHODS 4096
 
-/* Records ordered by point (collective, procs, message size), so that each
- * point's records are one contiguous range, found by binary search. */
+/* Records ordered by point (collective, ranks per node, procs, message
+ * size), so that each point's records are one contiguous range, found by
+ * binary search. */
 struct record_index {
     const struct measurement **records;
     size_t n;
@@ -33,7 +34,7 @@ struct record_index {
 /* A point of the run: its records in method order. */
 struct replay_point {
     const struct coll_def *coll;
-    int procs;
+    int procs, ppn;
     long msg_bytes;
     int n;
     struct search_method methods[MAX_METHODS];
@@ -60,6 +61,18 @@ struct strategy_score {
     double seconds, penalty_sum, penalty_max;
 };
 
+/* " ppn=N" for a point of N ranks per node, "" for one (the messages of a
+ * one-rank-per-node run read as before); a static buffer, one per line. */
+static const char *ppn_text(int ppn)
+{
+    static char text[32];
+    text[0] = '\0';
+    if (ppn != 1) {
+        snprintf(text, sizeof text, " ppn=%d", ppn);
+    }
+    return text;
+}
+
 static void replay_charge(struct replay *r, size_t pos)
 {
     const struct measurement *m = r->ix->records[pos];
@@ -79,29 +92,33 @@ static int replay_oracle(void *ctx, const struct search_point *p, int i,
     replay_charge(r, pos);
     *time_us = m->is_applicable ? m->mean_us : -1;
     if (r->trace) {
-        fprintf(stderr, "trace %s %s P=%d %ld B: %s/%d %.1f us (cost %.6f s)\n",
-                r->trace, p->collective, p->procs, p->msg_bytes, m->algorithm,
-                m->segment_bytes, *time_us, m->cost_s);
+        fprintf(
+            stderr, "trace %s %s P=%d%s %ld B: %s/%d %.1f us (cost %.6f s)\n",
+            r->trace, p->collective, p->procs, ppn_text(m->ppn), p->msg_bytes,
+            m->algorithm, m->segment_bytes, *time_us, m->cost_s);
     }
     return 0;
 }
 
 static size_t find_point(const struct record_index *ix, const char *coll,
-                         int procs, long msg_bytes);
+                         int ppn, int procs, long msg_bytes);
+static int cmp_point(const char *coll_a, int ppn_a, int procs_a, long msg_a,
+                     const struct measurement *b);
 
-/* The pipeline at n_ranks: answered from its record at (collective,
- * n_ranks, message size) when the run swept that many processes; otherwise
- * there is no answer (counted in missing) and the surrogate falls back. */
+/* The pipeline at n_ranks: answered from its record at (collective, the
+ * point's ranks per node, n_ranks, message size) when the run swept that
+ * many processes; otherwise there is no answer (counted in missing) and
+ * the surrogate falls back. */
 static int replay_pipeline(void *ctx, const struct search_point *p, int n_ranks,
                            int seg_bytes, double *time_us)
 {
     struct replay *r = ctx;
     const struct record_index *ix = r->ix;
+    int ppn = r->point->ppn;
     *time_us = -1;
-    for (size_t pos = find_point(ix, p->collective, n_ranks, p->msg_bytes);
-         pos < ix->n && ix->records[pos]->procs == n_ranks &&
-         ix->records[pos]->msg_bytes == p->msg_bytes &&
-         strcmp(ix->records[pos]->collective, p->collective) == 0;
+    for (size_t pos = find_point(ix, p->collective, ppn, n_ranks, p->msg_bytes);
+         pos < ix->n && cmp_point(p->collective, ppn, n_ranks, p->msg_bytes,
+                                  ix->records[pos]) == 0;
          pos++) {
         const struct measurement *m = ix->records[pos];
         if (m->segment_bytes == seg_bytes &&
@@ -110,10 +127,10 @@ static int replay_pipeline(void *ctx, const struct search_point *p, int n_ranks,
             *time_us = m->is_applicable ? m->mean_us : -1;
             if (r->trace) {
                 fprintf(stderr,
-                        "trace %s %s P=%d %ld B: pipeline on %d ranks/%d "
+                        "trace %s %s P=%d%s %ld B: pipeline on %d ranks/%d "
                         "%.1f us\n",
-                        r->trace, p->collective, p->procs, p->msg_bytes,
-                        n_ranks, seg_bytes, *time_us);
+                        r->trace, p->collective, p->procs, ppn_text(ppn),
+                        p->msg_bytes, n_ranks, seg_bytes, *time_us);
             }
             return 0;
         }
@@ -122,12 +139,15 @@ static int replay_pipeline(void *ctx, const struct search_point *p, int n_ranks,
     return 0;
 }
 
-static int cmp_point(const char *coll_a, int procs_a, long msg_a,
+static int cmp_point(const char *coll_a, int ppn_a, int procs_a, long msg_a,
                      const struct measurement *b)
 {
     int c = strcmp(coll_a, b->collective);
     if (c != 0) {
         return c;
+    }
+    if (ppn_a != b->ppn) {
+        return ppn_a < b->ppn ? -1 : 1;
     }
     if (procs_a != b->procs) {
         return procs_a < b->procs ? -1 : 1;
@@ -138,7 +158,7 @@ static int cmp_point(const char *coll_a, int procs_a, long msg_a,
 static int cmp_record_point(const void *a, const void *b)
 {
     const struct measurement *x = *(const struct measurement *const *)a;
-    return cmp_point(x->collective, x->procs, x->msg_bytes,
+    return cmp_point(x->collective, x->ppn, x->procs, x->msg_bytes,
                      *(const struct measurement *const *)b);
 }
 
@@ -170,12 +190,12 @@ static int cmp_method_record(const void *a, const void *b)
 
 /* The first record position not before the point. */
 static size_t find_point(const struct record_index *ix, const char *coll,
-                         int procs, long msg_bytes)
+                         int ppn, int procs, long msg_bytes)
 {
     size_t lo = 0, hi = ix->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (cmp_point(coll, procs, msg_bytes, ix->records[mid]) > 0) {
+        if (cmp_point(coll, ppn, procs, msg_bytes, ix->records[mid]) > 0) {
             lo = mid + 1;
         } else {
             hi = mid;
@@ -208,12 +228,14 @@ static int gather_point(const struct record_index *ix,
         return -1;
     }
     rp->procs = pr->procs;
+    rp->ppn = pr->ppn;
     rp->msg_bytes = pr->msg_bytes;
     int n = 0;
-    for (size_t i = find_point(ix, pr->collective, pr->procs, pr->msg_bytes);
+    for (size_t i =
+             find_point(ix, pr->collective, pr->ppn, pr->procs, pr->msg_bytes);
          i < ix->n && n < MAX_METHODS &&
-         cmp_point(pr->collective, pr->procs, pr->msg_bytes, ix->records[i]) ==
-             0;
+         cmp_point(pr->collective, pr->ppn, pr->procs, pr->msg_bytes,
+                   ix->records[i]) == 0;
          i++) {
         int alg = coll_find_alg(rp->coll, ix->records[i]->algorithm);
         if (alg >= 0 && seg_filter_keeps(segs, ix->records[i]->segment_bytes)) {
@@ -249,11 +271,69 @@ static void write_row(FILE *f, const char *name, const struct strategy_score *s,
             100 * (double)s->optimal / n);
 }
 
-struct compare_table {
-    const struct strategy_score *scores;
-    const struct strategy_score *oracle;
+/* The run's ranks per node values, ascending, and each one's index. */
+struct ppn_set {
+    int n;
+    int *values; /* owned */
+};
+
+static int ppn_set_index(const struct ppn_set *set, int ppn)
+{
+    int k = 0;
+    while (k < set->n && set->values[k] != ppn) {
+        k++;
+    }
+    return k;
+}
+
+/* The distinct ppn of the points (caller frees set->values). */
+static int ppn_set_of(const struct point_result **points, size_t n_points,
+                      struct ppn_set *set)
+{
+    set->n = 0;
+    set->values = malloc((n_points ? n_points : 1) * sizeof *set->values);
+    if (!set->values) {
+        return -1;
+    }
+    for (size_t i = 0; i < n_points; i++) {
+        int k = ppn_set_index(set, points[i]->ppn);
+        if (k == set->n) {
+            while (k > 0 && set->values[k - 1] > points[i]->ppn) {
+                set->values[k] = set->values[k - 1];
+                k--;
+            }
+            set->values[k] = points[i]->ppn;
+            set->n++;
+        }
+    }
+    return 0;
+}
+
+static void score_add(struct strategy_score *to,
+                      const struct strategy_score *part)
+{
+    to->points += part->points;
+    to->experiments += part->experiments;
+    to->optimal += part->optimal;
+    to->seconds += part->seconds;
+    to->penalty_sum += part->penalty_sum;
+    to->penalty_max = part->penalty_max > to->penalty_max ? part->penalty_max
+                                                          : to->penalty_max;
+}
+
+/* One table of compare.csv: the run's whole, or one ranks per node's
+ * points (ppn > 0), whose rows are named STRATEGY@ppnN. */
+struct compare_part {
+    int ppn;                       /* 0: the whole run */
+    struct strategy_score *scores; /* per strategy */
+    struct strategy_score oracle;
     double exhaustive_s;
-    bool has_model; /* else the model strategy has no row */
+};
+
+struct compare_table {
+    const struct compare_part *parts; /* the whole run, then each ppn's */
+    int n_parts;                      /* 1 for a run of one ranks per node */
+    bool has_model;                   /* else the model strategy has no row */
 };
 
 /* The strategy that needs the model's predictions. */
@@ -267,19 +347,30 @@ static int write_compare_csv(FILE *f, const void *arg)
     const struct compare_table *t = arg;
     fprintf(f, "strategy,points,experiments,experiment_seconds,speedup,"
                "mean_penalty_pct,max_penalty_pct,optimal_pct\n");
-    for (int i = 0; i < search_strategies_size; i++) {
-        if (is_model_strategy(i) && !t->has_model) {
-            continue;
+    for (int k = 0; k < t->n_parts; k++) {
+        const struct compare_part *part = &t->parts[k];
+        char name[64];
+        for (int i = 0; i <= search_strategies_size; i++) {
+            bool is_oracle = i == search_strategies_size;
+            if (!is_oracle && is_model_strategy(i) && !t->has_model) {
+                continue;
+            }
+            const char *base = is_oracle ? "oracle" : search_strategies[i].name;
+            if (part->ppn > 0) {
+                snprintf(name, sizeof name, "%s@ppn%d", base, part->ppn);
+            } else {
+                snprintf(name, sizeof name, "%s", base);
+            }
+            write_row(f, name, is_oracle ? &part->oracle : &part->scores[i],
+                      part->exhaustive_s);
         }
-        write_row(f, search_strategies[i].name, &t->scores[i], t->exhaustive_s);
     }
-    write_row(f, "oracle", t->oracle, t->exhaustive_s);
     return ferror(f) ? -1 : 0;
 }
 
 /* The walk order of a sweep: collective (as first met in the journal),
- * procs, message size; strategies remember neighbours along it, so the
- * replay walks it too. */
+ * ranks per node, procs, message size; strategies remember neighbours
+ * along it, so the replay walks it too. */
 #define WALK_MAX_COLLS 64
 static const char *walk_colls[WALK_MAX_COLLS];
 static int n_walk_colls;
@@ -301,6 +392,9 @@ static int cmp_walk(const void *a, const void *b)
     int cx = coll_rank(x->collective), cy = coll_rank(y->collective);
     if (cx != cy) {
         return cx - cy;
+    }
+    if (x->ppn != y->ppn) {
+        return x->ppn - y->ppn;
     }
     if (x->procs != y->procs) {
         return x->procs - y->procs;
@@ -341,11 +435,11 @@ static int exhaustive_points(const char *run, const struct journal *j,
         }
         if (!exhaustive) {
             fprintf(stderr,
-                    "compare: %s is not an exhaustive run (%s P=%d %ld B "
+                    "compare: %s is not an exhaustive run (%s P=%d%s %ld B "
                     "was searched with %s); compare needs every point "
                     "searched once with search = \"exhaustive\"\n",
-                    run, all[i]->collective, all[i]->procs, all[i]->msg_bytes,
-                    all[i]->strategy);
+                    run, all[i]->collective, all[i]->procs,
+                    ppn_text(all[i]->ppn), all[i]->msg_bytes, all[i]->strategy);
             return -1;
         }
         all[(*n_points)++] = exhaustive;
@@ -371,10 +465,10 @@ static void print_miss(const char *strategy, const struct replay_point *rp,
 {
     int opt = rp->best;
     fprintf(stderr,
-            "miss %s %s P=%d %ld B: chose %s/%d (%.1f us), optimum %s/%d "
+            "miss %s %s P=%d%s %ld B: chose %s/%d (%.1f us), optimum %s/%d "
             "(%.1f us), penalty %.2f %%\n",
-            strategy, rp->coll->name, rp->procs, rp->msg_bytes,
-            rp->coll->algs[rp->methods[best].alg].name,
+            strategy, rp->coll->name, rp->procs, ppn_text(rp->ppn),
+            rp->msg_bytes, rp->coll->algs[rp->methods[best].alg].name,
             rp->methods[best].seg_bytes,
             ix->records[rp->records[best]]->mean_us,
             rp->coll->algs[rp->methods[opt].alg].name,
@@ -422,6 +516,7 @@ static int replay_point_all(const struct replay_point *rp,
         }
         grid_search_point(&sp, rp->coll, rp->procs, rp->msg_bytes,
                           rp->chain_fanout, rp->methods, rp->n, depths, params);
+        sp.ppn = rp->ppn;
         sp.predicted_us = predicted_us;
         struct search_oracle o = {replay_oracle, replay_pipeline, r};
         long experiments = r->experiments;
@@ -431,9 +526,9 @@ static int replay_point_all(const struct replay_point *rp,
         if (search_series_run(series[s], &search_strategies[s], &sp, &o,
                               &best) != 0 ||
             best < 0) {
-            fprintf(stderr, "compare: %s found nothing at %s P=%d %ld B\n",
+            fprintf(stderr, "compare: %s found nothing at %s P=%d%s %ld B\n",
                     search_strategies[s].name, rp->coll->name, rp->procs,
-                    rp->msg_bytes);
+                    ppn_text(rp->ppn), rp->msg_bytes);
             return -1;
         }
         double penalty = tuning_penalty(
@@ -490,8 +585,8 @@ int replay_run(const struct replay_request *req)
     struct replay_point *rp = malloc(sizeof *rp);
     struct record_index ix = {NULL, 0};
     int n_strategies = search_strategies_size;
-    struct strategy_score *scores =
-        calloc((size_t)n_strategies, sizeof *scores);
+    struct ppn_set ppns = {0, NULL};
+    struct compare_part *parts = NULL;
     struct replay *replays = calloc((size_t)n_strategies, sizeof *replays);
     struct search_series **series =
         calloc((size_t)n_strategies, sizeof *series);
@@ -517,9 +612,22 @@ int replay_run(const struct replay_request *req)
                 model_path, model_cost_s);
     }
     snprintf(path, sizeof path, "%s/" RUNDIR_JOURNAL, run);
-    if (!rp || !scores || !replays || !series || journal_load(path, &j) != 0 ||
+    if (!rp || !replays || !series || journal_load(path, &j) != 0 ||
         index_records(j, &ix) != 0 || check_segments(run, &ix, &segs) != 0 ||
-        exhaustive_points(run, j, &points, &n_points) != 0) {
+        exhaustive_points(run, j, &points, &n_points) != 0 ||
+        ppn_set_of(points, n_points, &ppns) != 0) {
+        goto done;
+    }
+    /* parts[0] the whole run, parts[1 + k] the k-th ranks per node's */
+    parts = calloc((size_t)ppns.n + 1, sizeof *parts);
+    for (int k = 0; parts && k <= ppns.n; k++) {
+        parts[k].ppn = k > 0 ? ppns.values[k - 1] : 0;
+        parts[k].scores = calloc((size_t)n_strategies, sizeof *parts->scores);
+        if (!parts[k].scores) {
+            goto done;
+        }
+    }
+    if (!parts) {
         goto done;
     }
     for (int s = 0; s < n_strategies; s++) {
@@ -549,30 +657,39 @@ int replay_run(const struct replay_request *req)
     }
     /* The oracle times each point's optimum alone: the least any search
      * could spend. */
-    struct strategy_score oracle = {0, 0, 0, 0, 0, 0};
     for (size_t i = 0; i < n_points; i++) {
+        struct compare_part *part =
+            &parts[1 + ppn_set_index(&ppns, points[i]->ppn)];
         if (gather_point(&ix, points[i], fanout, &segs, rp) != 0) {
             goto done;
         }
         if (rp->best >= 0) {
-            oracle.points++;
-            oracle.experiments++;
-            oracle.optimal++;
-            oracle.seconds += ix.records[rp->records[rp->best]]->cost_s;
+            part->oracle.points++;
+            part->oracle.experiments++;
+            part->oracle.optimal++;
+            part->oracle.seconds += ix.records[rp->records[rp->best]]->cost_s;
         }
         if (rp->best_us >= 0 &&
             replay_point_all(rp, &params, model, misses, series, replays,
-                             scores) != 0) {
+                             part->scores) != 0) {
             goto done;
         }
     }
-    double exhaustive_s = 0;
-    for (int s = 0; s < n_strategies; s++) {
-        if (strcmp(search_strategies[s].name, "exhaustive") == 0) {
-            exhaustive_s = scores[s].seconds;
+    for (int k = 1; k <= ppns.n; k++) {
+        score_add(&parts[0].oracle, &parts[k].oracle);
+        for (int s = 0; s < n_strategies; s++) {
+            score_add(&parts[0].scores[s], &parts[k].scores[s]);
         }
-        if (is_model_strategy(s)) {
-            scores[s].seconds += model_cost_s; /* the calibration */
+    }
+    for (int s = 0; s < n_strategies; s++) {
+        for (int k = 0; k <= ppns.n; k++) {
+            if (strcmp(search_strategies[s].name, "exhaustive") == 0) {
+                parts[k].exhaustive_s = parts[k].scores[s].seconds;
+            }
+            if (is_model_strategy(s)) {
+                /* the calibration, which any ranks per node needs */
+                parts[k].scores[s].seconds += model_cost_s;
+            }
         }
         if (replays[s].missing > 0) {
             fprintf(stderr,
@@ -583,7 +700,9 @@ int replay_run(const struct replay_request *req)
                     search_strategies[s].name, replays[s].missing);
         }
     }
-    struct compare_table table = {scores, &oracle, exhaustive_s, model != NULL};
+    /* a run of one ranks per node: its table as before */
+    struct compare_table table = {parts, ppns.n > 1 ? ppns.n + 1 : 1,
+                                  model != NULL};
     write_compare_csv(stdout, &table);
     snprintf(path, sizeof path, "%s/" RUNDIR_COMPARE, run);
     if (store_write_file(path, write_compare_csv, &table) == 0) {
@@ -594,7 +713,11 @@ done:
     journal_close(j);
     free(ix.records);
     free(rp);
-    free(scores);
+    for (int k = 0; parts && k <= ppns.n; k++) {
+        free(parts[k].scores);
+    }
+    free(parts);
+    free(ppns.values);
     for (int s = 0; replays && series && s < n_strategies; s++) {
         free(replays[s].charged);
         search_series_destroy(series[s]);
@@ -615,8 +738,9 @@ done:
 
 struct grid_replay {
     const struct record_index *ix;
-    const struct point_result **points; /* one collective's, procs-major */
-    int n_procs, n_msgs;
+    const struct point_result **points; /* one collective's, by row */
+    int n_procs, n_msgs;                /* rows (ppn, procs), messages */
+    const struct ppn_set *ppns;         /* the run's */
     int fanout;
     const struct seg_filter *segs;
     const struct search_params *params;
@@ -668,14 +792,16 @@ static int grid_measure(void *ctx, int pi, int mi, int *label, double *time_us)
     }
     grid_search_point(&sp, rp->coll, rp->procs, rp->msg_bytes, rp->chain_fanout,
                       rp->methods, rp->n, depths, g->params);
+    sp.ppn = rp->ppn;
     sp.predicted_us = predicted_us;
     struct search_oracle o = {replay_oracle, replay_pipeline, g->r};
     int best = -1;
     g->r->point = rp;
     if (search_series_run(g->series, g->strategy, &sp, &o, &best) != 0 ||
         best < 0) {
-        fprintf(stderr, "compare: %s found nothing at %s P=%d %ld B\n",
-                g->strategy->name, rp->coll->name, rp->procs, rp->msg_bytes);
+        fprintf(stderr, "compare: %s found nothing at %s P=%d%s %ld B\n",
+                g->strategy->name, rp->coll->name, rp->procs, ppn_text(rp->ppn),
+                rp->msg_bytes);
         return -1;
     }
     *label = grid_label(g, &rp->methods[best]);
@@ -691,9 +817,10 @@ static const struct measurement *grid_record(const struct grid_replay *g,
                                              size_t *pos)
 {
     const char *alg = g->coll->algs[m->alg].name;
-    for (size_t i = find_point(g->ix, pr->collective, pr->procs, pr->msg_bytes);
-         i < g->ix->n && cmp_point(pr->collective, pr->procs, pr->msg_bytes,
-                                   g->ix->records[i]) == 0;
+    for (size_t i = find_point(g->ix, pr->collective, pr->ppn, pr->procs,
+                               pr->msg_bytes);
+         i < g->ix->n && cmp_point(pr->collective, pr->ppn, pr->procs,
+                                   pr->msg_bytes, g->ix->records[i]) == 0;
          i++) {
         const struct measurement *rec = g->ix->records[i];
         if (rec->segment_bytes == m->seg_bytes &&
@@ -764,10 +891,20 @@ struct grid_score {
     double seconds, penalty_sum, penalty_max;
 };
 
+static void grid_score_add(struct grid_score *to, const struct grid_score *part)
+{
+    to->points += part->points;
+    to->measured += part->measured;
+    to->penalty_sum += part->penalty_sum;
+    to->penalty_max = part->penalty_max > to->penalty_max ? part->penalty_max
+                                                          : to->penalty_max;
+}
+
 /* Scores the labels of one collective's walk at every point: the time of
  * the chosen method at that point (unsegmented where its segment is not
  * below the message), or the point's slowest method where the choice
- * cannot run there (counted in *cannot_run). */
+ * cannot run there (counted in *cannot_run). Each point counts in its
+ * ranks per node's score, sc[1 + k]. */
 static int grid_score_points(struct grid_replay *g,
                              const struct refine_point *out,
                              struct grid_score *sc, long *cannot_run)
@@ -803,10 +940,13 @@ static int grid_score_points(struct grid_replay *g,
             (*cannot_run)++;
         }
         double penalty = tuning_penalty(chosen_us, rp->best_us);
-        sc->points++;
-        sc->measured += out[i].is_measured;
-        sc->penalty_sum += penalty;
-        sc->penalty_max = penalty > sc->penalty_max ? penalty : sc->penalty_max;
+        struct grid_score *part =
+            &sc[1 + ppn_set_index(g->ppns, g->points[i]->ppn)];
+        part->points++;
+        part->measured += out[i].is_measured;
+        part->penalty_sum += penalty;
+        part->penalty_max =
+            penalty > part->penalty_max ? penalty : part->penalty_max;
     }
     return 0;
 }
@@ -818,14 +958,15 @@ static int cmp_long(const void *a, const void *b)
 }
 
 /* The run's points of one collective, from points[at] on (walk order), as
- * a dense procs x messages grid into dense (procs-major), procs and msgs:
- * the procs that have every message size of the collective; the others
- * are left out, said once on stderr. Returns the index past the
- * collective's points. */
+ * a dense grid of rows (ppn, procs) x messages into dense (row-major),
+ * ppn, procs and msgs: the rows that have every message size of the
+ * collective; the others are left out, said once on stderr. Returns the
+ * index past the collective's points. */
 static size_t grid_dense(const char *run, const struct point_result **points,
                          size_t n_points, size_t at,
-                         const struct point_result **dense, int *procs,
-                         long *msgs, int *n_procs, int *n_msgs, bool is_quiet)
+                         const struct point_result **dense, int *ppn,
+                         int *procs, long *msgs, int *n_rows, int *n_msgs,
+                         bool is_quiet)
 {
     const char *coll = points[at]->collective;
     size_t end = at, n_dense = 0;
@@ -841,13 +982,15 @@ static size_t grid_dense(const char *run, const struct point_result **points,
             msgs[(*n_msgs)++] = msgs[i];
         }
     }
-    *n_procs = 0;
+    *n_rows = 0;
     for (size_t i = at, row; i < end; i = row) {
-        for (row = i; row < end && points[row]->procs == points[i]->procs;
+        for (row = i; row < end && points[row]->procs == points[i]->procs &&
+                      points[row]->ppn == points[i]->ppn;
              row++) {
         }
         if (row - i == (size_t)*n_msgs) {
-            procs[(*n_procs)++] = points[i]->procs;
+            ppn[*n_rows] = points[i]->ppn;
+            procs[(*n_rows)++] = points[i]->procs;
             for (size_t k = i; k < row; k++) {
                 dense[n_dense++] = points[k];
             }
@@ -865,14 +1008,19 @@ static size_t grid_dense(const char *run, const struct point_result **points,
 }
 
 struct grid_row {
-    char name[48];
+    char name[64];
     struct grid_score score;
 };
 
+/* grid.csv: the run's rows, then (a run of several ranks per node) each
+ * ppn's, named NAME@ppnN; each part led by the reference, exhaustive
+ * search at every point ("full"). */
 struct grid_table {
-    const struct grid_row *rows;
-    int n_rows;
-    double exhaustive_s;
+    const struct grid_row *rows; /* part k's: rows[k * stride ...] */
+    int stride, n_rows;          /* rows per part */
+    int n_parts;
+    const int *ppn;             /* per part: 0 the run, else its ppn */
+    const double *exhaustive_s; /* per part */
 };
 
 static int write_grid_csv(FILE *f, const void *arg)
@@ -880,48 +1028,61 @@ static int write_grid_csv(FILE *f, const void *arg)
     const struct grid_table *t = arg;
     fprintf(f, "strategy,points_total,points_measured,measured_pct,"
                "experiment_seconds,speedup,mean_penalty_pct,max_penalty_pct\n");
-    /* the reference: exhaustive search at every point */
-    fprintf(f, "full,%ld,%ld,100.0,%.6f,1.0,0.000,0.000\n",
-            t->rows[0].score.points, t->rows[0].score.points, t->exhaustive_s);
-    for (int i = 0; i < t->n_rows; i++) {
-        const struct grid_score *s = &t->rows[i].score;
-        double n = s->points ? (double)s->points : 1;
-        fprintf(f, "%s,%ld,%ld,%.1f,%.6f,%.1f,%.3f,%.3f\n", t->rows[i].name,
-                s->points, s->measured, 100 * (double)s->measured / n,
-                s->seconds, s->seconds > 0 ? t->exhaustive_s / s->seconds : 0,
-                100 * s->penalty_sum / n, 100 * s->penalty_max);
+    for (int k = 0; k < t->n_parts; k++) {
+        const struct grid_row *rows = &t->rows[k * t->stride];
+        double exhaustive_s = t->exhaustive_s[k];
+        char name[32] = "full";
+        if (t->ppn[k] > 0) {
+            snprintf(name, sizeof name, "full@ppn%d", t->ppn[k]);
+        }
+        fprintf(f, "%s,%ld,%ld,100.0,%.6f,1.0,0.000,0.000\n", name,
+                rows[0].score.points, rows[0].score.points, exhaustive_s);
+        for (int i = 0; i < t->n_rows; i++) {
+            const struct grid_score *s = &rows[i].score;
+            double n = s->points ? (double)s->points : 1;
+            fprintf(f, "%s,%ld,%ld,%.1f,%.6f,%.1f,%.3f,%.3f\n", rows[i].name,
+                    s->points, s->measured, 100 * (double)s->measured / n,
+                    s->seconds, s->seconds > 0 ? exhaustive_s / s->seconds : 0,
+                    100 * s->penalty_sum / n, 100 * s->penalty_max);
+        }
     }
     return ferror(f) ? -1 : 0;
 }
 
 /* One strategy over every collective of the run, on the adaptive walk
  * (is_uniform 0) or on uniform sub-grids of the walk's sizes (measured[],
- * per collective, from the adaptive pass). */
+ * per collective and ranks per node in walk order, from the adaptive
+ * pass); the walk refines along the ranks per node too (search/refine.h).
+ * sc[0] the run's score, sc[1 + k] the k-th ranks per node's. */
 static int grid_replay_strategy(const char *run, struct grid_replay *g,
                                 const struct point_result **points,
-                                size_t n_points, int is_uniform, long *measured,
+                                size_t n_points, int is_uniform, int *measured,
                                 struct grid_score *sc)
 {
     int *procs = malloc(n_points * sizeof *procs);
+    int *ppn = malloc(n_points * sizeof *ppn);
     long *msgs = malloc(n_points * sizeof *msgs);
     struct refine_point *out = malloc(n_points * sizeof *out);
     double *chosen_us = malloc(n_points * sizeof *chosen_us);
     const struct point_result **dense = malloc(n_points * sizeof *dense);
     struct refine_params params = REFINE_PARAMS_DEFAULT;
     long cannot_run = 0;
-    int rc = procs && msgs && out && chosen_us && dense ? 0 : -1;
+    int rc = procs && ppn && msgs && out && chosen_us && dense ? 0 : -1;
     g->chosen_us = chosen_us;
+    if (!is_uniform && measured) {
+        memset(measured, 0, n_points * sizeof *measured);
+    }
     memset(g->r->charged, 0, g->ix->n ? g->ix->n : 1);
     g->r->seconds = 0;
     g->r->experiments = 0;
-    for (size_t at = 0, next, c = 0; at < n_points && rc == 0; at = next, c++) {
-        next = grid_dense(run, points, n_points, at, dense, procs, msgs,
+    for (size_t at = 0, next, c = 0; at < n_points && rc == 0; at = next) {
+        next = grid_dense(run, points, n_points, at, dense, ppn, procs, msgs,
                           &g->n_procs, &g->n_msgs,
                           is_uniform || g->strategy != search_strategies);
         if (g->n_procs == 0) {
             continue;
         }
-        struct refine_grid grid = {procs, g->n_procs, msgs, g->n_msgs};
+        struct refine_layers grid = {ppn, procs, g->n_procs, msgs, g->n_msgs};
         struct refine_oracle o = {grid_measure, grid_penalty, grid_between, g};
         g->points = dense;
         g->coll = coll_find(points[at]->collective);
@@ -929,15 +1090,32 @@ static int grid_replay_strategy(const char *run, struct grid_replay *g,
         for (int i = 0; i < g->n_procs * g->n_msgs; i++) {
             chosen_us[i] = -1;
         }
-        long before = sc->measured;
-        rc = is_uniform ? refine_uniform(&grid, (int)measured[c], &o, out)
-                        : refine_walk(&grid, &params, &o, out);
+        rc = is_uniform ? refine_uniform_layers(&grid, measured + c, &o, out)
+                        : refine_walk_layers(&grid, &params, &o, out);
         rc = rc == 0 ? grid_score_points(g, out, sc, &cannot_run) : rc;
-        if (!is_uniform) {
-            measured[c] = sc->measured - before;
+        /* the points the walk measured at each ppn (layer), in order */
+        for (int row = 0; row < g->n_procs && rc == 0; row++) {
+            if (row > 0 && ppn[row] != ppn[row - 1]) {
+                c++;
+            }
+            for (int mi = 0; mi < g->n_msgs && !is_uniform; mi++) {
+                measured[c] += out[row * g->n_msgs + mi].is_measured;
+            }
+        }
+        c++;
+    }
+    /* what the experiments charged cost, in all and per ranks per node */
+    sc[0].seconds = g->r->seconds;
+    for (size_t pos = 0; pos < g->ix->n; pos++) {
+        const struct measurement *m = g->ix->records[pos];
+        int k = ppn_set_index(g->ppns, m->ppn);
+        if (g->r->charged[pos] && m->is_applicable && k < g->ppns->n) {
+            sc[1 + k].seconds += m->cost_s;
         }
     }
-    sc->seconds = g->r->seconds;
+    for (int k = 1; k <= g->ppns->n; k++) {
+        grid_score_add(&sc[0], &sc[k]);
+    }
     if (cannot_run > 0) {
         fprintf(stderr,
                 "compare: --grid: %s%s: at %ld points the inferred method "
@@ -945,6 +1123,7 @@ static int grid_replay_strategy(const char *run, struct grid_replay *g,
                 g->strategy->name, is_uniform ? " (uniform)" : "", cannot_run);
     }
     free(procs);
+    free(ppn);
     free(msgs);
     free(out);
     free(chosen_us);
@@ -958,22 +1137,35 @@ static int compare_grid(const char *run, const struct record_index *ix,
                         const struct search_params *params,
                         const struct model_params *model, double model_cost_s)
 {
-    int n_rows = 0;
-    struct grid_row *rows =
-        calloc(2 * (size_t)search_strategies_size, sizeof *rows);
+    struct ppn_set ppns = {0, NULL};
+    int rc = ppn_set_of(points, n_points, &ppns);
+    int n_parts = ppns.n > 1 ? ppns.n + 1 : 1, n_rows = 0;
+    int max_rows = 2 * search_strategies_size;
+    struct grid_row *rows = calloc((size_t)(n_parts * max_rows), sizeof *rows);
+    struct grid_score *sc = calloc((size_t)ppns.n + 1, sizeof *sc);
+    int *part_ppn = calloc((size_t)ppns.n + 1, sizeof *part_ppn);
+    double *exhaustive_s = calloc((size_t)ppns.n + 1, sizeof *exhaustive_s);
     struct replay r = {ix, NULL, calloc(ix->n ? ix->n : 1, 1), 0, 0, 0, NULL};
     struct grid_replay *g = calloc(1, sizeof *g);
     struct replay_point *rp = malloc(sizeof *rp);
-    long *measured = calloc(n_points, sizeof *measured);
-    double exhaustive_s = 0;
+    int *measured = calloc(n_points, sizeof *measured);
     int segs_run[CONFIG_MAX_SEGS];
     int n_segs_run = run_segments(ix, segs, segs_run);
-    int rc = rows && r.charged && g && rp && measured ? 0 : -1;
+    rc = rc == 0 && rows && sc && part_ppn && exhaustive_s && r.charged && g &&
+                 rp && measured
+             ? 0
+             : -1;
+    for (int k = 1; rc == 0 && k <= ppns.n; k++) {
+        part_ppn[k] = ppns.values[k - 1];
+    }
     for (size_t i = 0; i < n_points && rc == 0; i++) {
         rc = gather_point(ix, points[i], fanout, segs, rp);
-        for (int k = 0; rc == 0 && k < rp->n; k++) {
-            const struct measurement *m = ix->records[rp->records[k]];
-            exhaustive_s += m->is_applicable ? m->cost_s : 0;
+        int k = 1 + ppn_set_index(&ppns, points[i]->ppn);
+        for (int m = 0; rc == 0 && m < rp->n; m++) {
+            const struct measurement *rec = ix->records[rp->records[m]];
+            double cost_s = rec->is_applicable ? rec->cost_s : 0;
+            exhaustive_s[0] += cost_s;
+            exhaustive_s[k] += cost_s;
         }
     }
     for (int s = 0; s < search_strategies_size && rc == 0; s++) {
@@ -981,9 +1173,10 @@ static int compare_grid(const char *run, const struct record_index *ix,
             continue;
         }
         for (int is_uniform = 0; is_uniform < 2 && rc == 0; is_uniform++) {
-            struct grid_row *row = &rows[n_rows++];
             memset(g, 0, sizeof *g);
+            memset(sc, 0, ((size_t)ppns.n + 1) * sizeof *sc);
             g->ix = ix;
+            g->ppns = &ppns;
             g->fanout = fanout;
             g->segs = segs;
             g->params = params;
@@ -994,26 +1187,41 @@ static int compare_grid(const char *run, const struct record_index *ix,
             g->rp = rp;
             g->segs_run = segs_run;
             g->n_segs_run = n_segs_run;
-            snprintf(row->name, sizeof row->name, "%s%s",
-                     search_strategies[s].name, is_uniform ? "@uniform" : "");
-            rc = g->series
-                     ? grid_replay_strategy(run, g, points, n_points,
-                                            is_uniform, measured, &row->score)
-                     : -1;
-            if (is_model_strategy(s)) {
-                row->score.seconds += model_cost_s; /* the calibration */
+            rc = g->series ? grid_replay_strategy(run, g, points, n_points,
+                                                  is_uniform, measured, sc)
+                           : -1;
+            for (int k = 0; k < n_parts; k++) {
+                struct grid_row *row = &rows[k * max_rows + n_rows];
+                row->score = sc[k];
+                if (is_model_strategy(s)) {
+                    row->score.seconds += model_cost_s; /* the calibration */
+                }
+                snprintf(row->name, sizeof row->name, "%s%s",
+                         search_strategies[s].name,
+                         is_uniform ? "@uniform" : "");
+                if (k > 0) {
+                    size_t len = strlen(row->name);
+                    snprintf(row->name + len, sizeof row->name - len, "@ppn%d",
+                             ppns.values[k - 1]);
+                }
             }
+            n_rows++;
             search_series_destroy(g->series);
         }
     }
     if (rc == 0) {
         char path[4096];
-        struct grid_table table = {rows, n_rows, exhaustive_s};
+        struct grid_table table = {rows,    max_rows, n_rows,
+                                   n_parts, part_ppn, exhaustive_s};
         write_grid_csv(stdout, &table);
         snprintf(path, sizeof path, "%s/" RUNDIR_GRID, run);
         rc = store_write_file(path, write_grid_csv, &table);
     }
+    free(ppns.values);
     free(rows);
+    free(sc);
+    free(part_ppn);
+    free(exhaustive_s);
     free(r.charged);
     free(g);
     free(rp);

@@ -709,6 +709,7 @@ static int sweep_point(struct point_walk *w, int procs, long msg_bytes,
                       c->chain_fanout, methods,
                       grid_point_methods(c, w->ci, msg_bytes, methods), depths,
                       &c->search_params);
+    point.ppn = s->ppn;
     double predicted_us[GRID_MAX_METHODS];
     if (s->model) {
         if (grid_predict_methods(s->model, c->colls[w->ci], procs, msg_bytes,
@@ -719,9 +720,11 @@ static int sweep_point(struct point_walk *w, int procs, long msg_bytes,
         point.predicted_us = predicted_us;
     }
     int best = -1;
-    progress_point_start(
-        w->progress,
-        (struct progress_point){c->colls[w->ci]->name, procs, msg_bytes});
+    progress_point_start(w->progress, (struct progress_point){
+                                          .collective = c->colls[w->ci]->name,
+                                          .procs = procs,
+                                          .ppn = s->ppn,
+                                          .msg_bytes = msg_bytes});
     s->point_measured = 0;
     int rc = search_series_run(w->series, c->search, &point, &oracle, &best);
     if (rc == 0 && c->has_baseline) {
@@ -745,10 +748,12 @@ static int sweep_point(struct point_walk *w, int procs, long msg_bytes,
 }
 
 /* grid = "adaptive": the walk's state for one collective. A label is an
- * index in methods; row[i] is point i's optimal row (or -1). */
+ * index in methods; row[i] is point i's optimal row (or -1). The grid's
+ * rows are the layouts (ppn, procs). */
 struct adaptive_walk {
     struct point_walk *w;
-    const int *procs; /* the layouts' of the walk's ranks per node */
+    const int *procs; /* per row */
+    const int *ppn;   /* per row */
     int n_procs;
     const long *sizes;
     int n_sizes;
@@ -779,9 +784,9 @@ static const struct measurement *adaptive_record(const struct adaptive_walk *a,
 {
     const struct config *c = a->w->s->cfg;
     const struct coll_def *coll = c->colls[a->w->ci];
-    return journal_find(
-        a->w->s->journal, coll->name, a->procs[pi], a->w->s->ppn, a->sizes[mi],
-        coll->algs[a->methods[label].alg].name, a->methods[label].seg_bytes);
+    return journal_find(a->w->s->journal, coll->name, a->procs[pi], a->ppn[pi],
+                        a->sizes[mi], coll->algs[a->methods[label].alg].name,
+                        a->methods[label].seg_bytes);
 }
 
 static int adaptive_measure(void *ctx, int pi, int mi, int *label,
@@ -790,6 +795,7 @@ static int adaptive_measure(void *ctx, int pi, int mi, int *label,
     struct adaptive_walk *a = ctx;
     struct search_method chosen;
     size_t before = a->w->out->n_optimal;
+    a->w->s->ppn = a->ppn[pi];
     int rc = sweep_point(a->w, a->procs[pi], a->sizes[mi], &chosen);
     *label = -1;
     *time_us = -1;
@@ -838,12 +844,14 @@ static int adaptive_between(void *ctx, int a, int b, double f, int pi, int mi)
     return -1;
 }
 
-/* One collective at one ranks per node (w->s->ppn) on the adaptive grid
- * of procs x sizes: the walk measures what it chooses (each point's
- * optimal row appended in the walk's order); then the rows are put in
- * grid order, the inferred ones (reps 0) among them. */
+/* One collective on the adaptive grid of layouts (ppn, procs) x sizes
+ * (search/refine.h: refined along the ranks per node too): the walk
+ * measures what it chooses (each point's optimal row appended in the
+ * walk's order); then the rows are put in grid order, the inferred ones
+ * (reps 0) among them. */
 static int adaptive_collective(struct point_walk *w, const int *procs,
-                               int n_procs, const long *sizes, int n_sizes)
+                               const int *ppn, int n_procs, const long *sizes,
+                               int n_sizes)
 {
     const struct config *c = w->s->cfg;
     size_t n = (size_t)n_procs * (size_t)n_sizes;
@@ -855,6 +863,7 @@ static int adaptive_collective(struct point_walk *w, const int *procs,
     if (rc == 0) {
         a->w = w;
         a->procs = procs;
+        a->ppn = ppn;
         a->n_procs = n_procs;
         a->sizes = sizes;
         a->n_sizes = n_sizes;
@@ -866,11 +875,11 @@ static int adaptive_collective(struct point_walk *w, const int *procs,
         a->row[i] = -1;
         a->chosen_us[i] = -1;
     }
-    struct refine_grid grid = {procs, n_procs, sizes, n_sizes};
+    struct refine_layers grid = {ppn, procs, n_procs, sizes, n_sizes};
     struct refine_params params = REFINE_PARAMS_DEFAULT;
     struct refine_oracle oracle = {adaptive_measure, adaptive_penalty,
                                    adaptive_between, a};
-    rc = rc == 0 ? refine_walk(&grid, &params, &oracle, points) : rc;
+    rc = rc == 0 ? refine_walk_layers(&grid, &params, &oracle, points) : rc;
     size_t n_rows = 0;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const struct refine_point *pt = &points[i];
@@ -890,7 +899,7 @@ static int adaptive_collective(struct point_walk *w, const int *procs,
         snprintf(m->algorithm, sizeof m->algorithm, "%s",
                  coll->algs[a->methods[pt->label].alg].name);
         m->procs = procs[i / (size_t)n_sizes];
-        m->ppn = w->s->ppn;
+        m->ppn = ppn[i / (size_t)n_sizes];
         m->msg_bytes = sizes[i % (size_t)n_sizes];
         m->segment_bytes = a->methods[pt->label].seg_bytes;
         m->mean_us = pt->time_us > 0 ? pt->time_us : 0;
@@ -926,26 +935,24 @@ static int controller_loop(struct sweep *s, struct grid_results *out)
     progress_start(&progress, c);
     s->progress = &progress;
     int *procs = malloc((size_t)c->n_layouts * sizeof *procs);
-    rc = procs ? rc : -1;
+    int *ppn = malloc((size_t)c->n_layouts * sizeof *ppn);
+    rc = procs && ppn ? rc : -1;
     if (c->is_grid_adaptive) {
+        /* the layouts, ppn-major and ascending: the rows of one refined
+         * grid of ppn x procs x sizes per collective */
+        for (int li = 0; li < c->n_layouts; li++) {
+            procs[li] = c->layouts[li].procs;
+            ppn[li] = c->layouts[li].ppn;
+        }
         for (int ci = 0; ci < c->n_colls && rc == 0; ci++) {
             const long *sizes;
             int n_sizes = grid_msg_sizes(c, ci, &sizes);
             s->coll_index = coll_table_index(c->colls[ci]);
             w.ci = ci;
-            /* one refined grid of procs x sizes per ranks per node */
-            for (int k = 0; k < c->n_ppn && rc == 0; k++) {
-                int n_procs = 0;
-                for (int li = 0; li < c->n_layouts; li++) {
-                    if (c->layouts[li].ppn == c->ppn[k]) {
-                        procs[n_procs++] = c->layouts[li].procs;
-                    }
-                }
-                s->ppn = c->ppn[k];
-                rc = n_procs ? adaptive_collective(&w, procs, n_procs, sizes,
-                                                   n_sizes)
-                             : 0;
-            }
+            rc = c->n_layouts
+                     ? adaptive_collective(&w, procs, ppn, c->n_layouts, sizes,
+                                           n_sizes)
+                     : 0;
         }
     } else {
         long n_points = grid_points(c);
@@ -960,6 +967,7 @@ static int controller_loop(struct sweep *s, struct grid_results *out)
         }
     }
     free(procs);
+    free(ppn);
     free(points);
     progress_finish(&progress);
     s->progress = NULL;

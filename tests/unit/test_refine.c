@@ -1,6 +1,7 @@
 /* The adaptive grid walk on synthetic decision maps whose boundaries are
  * known: it must measure both sides of every boundary, and nothing but the
- * coarse grid (and its probes) where one method wins everywhere. */
+ * coarse grid (and its probes) where one method wins everywhere; along the
+ * ranks per node too, where a ppn lacks rows its neighbours have. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -330,8 +331,125 @@ static void test_single_point(void)
     CHECK_INT(1, out[0].is_measured);
 }
 
+/* Four ranks per node, each with the procs of [2, 4, 6, 8, 12, 16] it
+ * divides: ppn 4 lacks the rows 2 and 6, ppn 8 those and 4 and 12. */
+#define L_ROWS (6 + 6 + 4 + 2)
+#define L_MSGS 9 /* 1 B .. 256 B by 2: coarse at 1, 16 and 256 B */
+static const int l_ppn[L_ROWS] = {1, 1, 1, 1, 1, 1, 2, 2, 2,
+                                  2, 2, 2, 4, 4, 4, 4, 8, 8};
+static const int l_procs[L_ROWS] = {2, 4,  6,  8, 12, 16, 2,  4, 6,
+                                    8, 12, 16, 4, 8,  12, 16, 8, 16};
+static long l_msgs[L_MSGS];
+
+struct layered {
+    int (*label)(int row, int mi);
+    int asked[L_ROWS][L_MSGS]; /* how often the oracle measured there */
+};
+
+/* One method below 64 B, another from 64 B up, at every ppn: a boundary
+ * between the coarse sizes 16 and 256 B, which the walk refines to 32
+ * and 64 B. */
+static int same_at_every_ppn(int row, int mi)
+{
+    (void)row;
+    return mi >= 6 ? 1 : 0;
+}
+
+/* As same_at_every_ppn, but from 4 ranks per node up another method wins
+ * from 64 B. */
+static int other_above_ppn_2(int row, int mi)
+{
+    return mi < 6 ? 0 : l_ppn[row] >= 4 ? 2 : 1;
+}
+
+static int layered_measure(void *ctx, int row, int mi, int *label,
+                           double *time_us)
+{
+    struct layered *l = ctx;
+    l->asked[row][mi]++;
+    *label = l->label(row, mi);
+    *time_us = 2 * pow(l_procs[row], 0.5) * pow((double)l_msgs[mi] + 1, 0.5);
+    return 0;
+}
+
+/* A method not the optimum loses 50 %. */
+static double layered_penalty(void *ctx, int row, int mi, int label)
+{
+    const struct layered *l = ctx;
+    return label == l->label(row, mi) ? 0 : 0.5;
+}
+
+static int walk_layers(struct layered *l, struct refine_point *out)
+{
+    struct refine_layers g = {l_ppn, l_procs, L_ROWS, l_msgs, L_MSGS};
+    struct refine_params p = REFINE_PARAMS_DEFAULT;
+    struct refine_oracle o = {layered_measure, layered_penalty, NULL, l};
+    CHECK_INT(0, refine_walk_layers(&g, &p, &o, out));
+    int wrong = 0, asked_twice = 0;
+    for (int row = 0; row < L_ROWS; row++) {
+        for (int mi = 0; mi < L_MSGS; mi++) {
+            const struct refine_point *pt = &out[row * L_MSGS + mi];
+            wrong += pt->label != l->label(row, mi);
+            asked_twice += l->asked[row][mi] > 1;
+            /* measured exactly where the oracle was asked */
+            CHECK_INT(l->asked[row][mi], pt->is_measured);
+        }
+    }
+    CHECK_INT(0, asked_twice);
+    return wrong;
+}
+
+/* The ppn axis refines as the others do: every ppn measures its coarse
+ * grid (a ppn between others can differ from both everywhere); a ppn
+ * between two walked ones takes their method at a point its own walk
+ * would measure to refine, where both measured it and agree, and
+ * measures where they disagree or one lacks the row. */
+static void test_ppn_layers(void)
+{
+    struct refine_point out[L_ROWS * L_MSGS];
+    struct layered same = {same_at_every_ppn, {{0}}};
+    CHECK_INT(0, walk_layers(&same, out));
+    int coarse_m[3] = {0, 4, 8};
+    for (int k = 0; k < 3; k++) {
+        /* every ppn's coarse grid at 8 ranks: rows 3, 9, 13, 16 */
+        CHECK_INT(1, same.asked[3][coarse_m[k]]);
+        CHECK_INT(1, same.asked[9][coarse_m[k]]);
+        CHECK_INT(1, same.asked[13][coarse_m[k]]);
+        CHECK_INT(1, same.asked[16][coarse_m[k]]);
+    }
+    /* ppn 1 and 8 (walked alone) refine the boundary at 8 ranks: 64 B,
+     * then 32 B */
+    CHECK_INT(1, same.asked[3][6]);
+    CHECK_INT(1, same.asked[3][5]);
+    CHECK_INT(1, same.asked[16][6]);
+    CHECK_INT(1, same.asked[16][5]);
+    /* ppn 2 between them at 8 ranks: both measured 32 and 64 B and agree,
+     * so it takes their methods there without measuring, with a time
+     * between theirs (in log ppn) */
+    CHECK_INT(0, same.asked[9][6]);
+    CHECK_INT(0, same.asked[9][5]);
+    CHECK_INT(0, out[9 * L_MSGS + 6].is_measured);
+    double t1 = out[3 * L_MSGS + 6].time_us, t8 = out[16 * L_MSGS + 6].time_us;
+    CHECK(fabs(out[9 * L_MSGS + 6].time_us - t1 * pow(t8 / t1, 1.0 / 3)) <
+          1e-9 * t1);
+    /* its 2 ranks row, missing at ppn 8, is refined by measuring */
+    CHECK_INT(1, same.asked[6][6]);
+    CHECK_INT(1, same.asked[6][5]);
+    /* ppn 4, between ppn 2 (whose 32 and 64 B at 8 ranks are inferred: no
+     * guide) and ppn 8, measures them */
+    CHECK_INT(1, same.asked[13][6]);
+
+    struct layered differ = {other_above_ppn_2, {{0}}};
+    CHECK_INT(0, walk_layers(&differ, out));
+    /* ppn 2 at 8 ranks: ppn 1 and 8 differ at 64 B (measured there) */
+    CHECK_INT(1, differ.asked[9][6]);
+}
+
 int main(void)
 {
+    for (int i = 0; i < L_MSGS; i++) {
+        l_msgs[i] = 1L << i;
+    }
     for (int i = 0; i < N_PROCS; i++) {
         procs[i] = i + 2;
     }
@@ -347,5 +465,6 @@ int main(void)
     test_segment_drift();
     test_no_size_between();
     test_single_point();
+    test_ppn_layers();
     return check_exit();
 }
