@@ -12,7 +12,10 @@
 #include "store/rundir.h"
 #include "util/tuning.h"
 
+/* With the ppn column after procs; written before it, without. */
 #define PREDICTED_HEADER                                                       \
+    "collective,procs,ppn,msg_bytes,algorithm,segment_bytes,predicted_us"
+#define PREDICTED_LEGACY_HEADER                                                \
     "collective,procs,msg_bytes,algorithm,segment_bytes,predicted_us"
 
 void report_predicted_destroy(struct report_predicted *p)
@@ -85,7 +88,7 @@ int report_predicted_load(const char *run, const struct run_data *r,
         return errno == ENOENT ? 0 : (perror(path), -1);
     }
     struct report_predicted *p = calloc(1, sizeof *p);
-    int rc = 0, n_line = 0;
+    int rc = 0, n_line = 0, is_legacy = 0;
     if (!p || !(p->pred_us = calloc((size_t)r->n_grids, sizeof(double *)))) {
         fprintf(stderr, "%s: out of memory\n", path);
         rc = -1;
@@ -94,22 +97,33 @@ int report_predicted_load(const char *run, const struct run_data *r,
     }
     while (rc == 0 && fgets(line, sizeof line, in)) {
         char coll[RUN_NAME_MAX], alg[RUN_NAME_MAX], end;
-        int procs, seg;
+        int procs, seg, ppn = 1, n_fields;
         long msg;
         double us;
         n_line++;
         line[strcspn(line, "\r\n")] = '\0';
         if (n_line == 1) {
-            if (strncmp(line, PREDICTED_HEADER, strlen(PREDICTED_HEADER))) {
+            is_legacy = strncmp(line, PREDICTED_LEGACY_HEADER,
+                                strlen(PREDICTED_LEGACY_HEADER)) == 0;
+            if (!is_legacy &&
+                strncmp(line, PREDICTED_HEADER, strlen(PREDICTED_HEADER))) {
                 fprintf(stderr, "%s:1: header is not %s\n", path,
                         PREDICTED_HEADER);
                 rc = -1;
             }
             continue;
         }
-        if (sscanf(line, "%31[^,],%d,%ld,%31[^,],%d,%lf%c", coll, &procs, &msg,
-                   alg, &seg, &us, &end) < 6 ||
-            !(us >= 0) || !isfinite(us)) {
+        /* The report's grids are by (procs, msg_bytes): ppn is read, not
+         * told apart. */
+        if (is_legacy) {
+            n_fields = sscanf(line, "%31[^,],%d,%ld,%31[^,],%d,%lf%c", coll,
+                              &procs, &msg, alg, &seg, &us, &end) +
+                       1;
+        } else {
+            n_fields = sscanf(line, "%31[^,],%d,%d,%ld,%31[^,],%d,%lf%c", coll,
+                              &procs, &ppn, &msg, alg, &seg, &us, &end);
+        }
+        if (n_fields < 7 || ppn < 1 || !(us >= 0) || !isfinite(us)) {
             fprintf(stderr, "%s:%d: malformed row\n", path, n_line);
             rc = -1;
         } else if (store_row(p, r, coll, procs, msg, alg, seg, us) != 0) {

@@ -81,8 +81,8 @@ build/autotune report -r "$tmp/gap" --map bcast | awk '$1 == 5 { print $5 }' | g
 
 # A model's predictions (here every measured time plus 10 %): their error
 # and the penalty of the method they would pick (none: the order is kept).
-awk -F, -v OFS=, 'NR == 1 { print "collective,procs,msg_bytes,algorithm,segment_bytes,predicted_us"; next }
-    { print $1, $2, $3, $4, $5, $7 * 1.1 }' "$run/measurements.csv" > "$tmp/gap/predicted.csv"
+awk -F, -v OFS=, 'NR == 1 { print "collective,procs,ppn,msg_bytes,algorithm,segment_bytes,predicted_us"; next }
+    { print $1, $2, $3, $4, $5, $6, $8 * 1.1 }' "$run/measurements.csv" > "$tmp/gap/predicted.csv"
 cp "$run/optimal.csv" "$tmp/gap/"
 build/autotune report -r "$tmp/gap" --html "$tmp/model.html" > /dev/null || fail "report with predicted.csv"
 grep -q 'id="model-bcast"' "$tmp/model.html" || fail "no model figure"
