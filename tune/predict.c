@@ -506,7 +506,7 @@ int predict_run(const struct predict_request *req)
         printf("%-10s %6s %8s %8s %8s %9s %9s %9s %9s\n", "collective",
                "points", "median", "p90", "max", "optimal%", "ranking%",
                "penalty%", "max_pen%");
-        int is_one_ppn = 1;
+        int is_one_ppn = 1, first_ppn = 0;
         for (size_t i = 0; i < ps.n; i++) {
             int seen = 0;
             for (size_t k = 0; k < i && !seen; k++) {
@@ -516,7 +516,10 @@ int predict_run(const struct predict_request *req)
             if (!seen && ps.items[i].is_measured) {
                 print_accuracy(&ps, ps.items[i].row.collective, 0);
             }
-            is_one_ppn &= ps.items[i].row.ppn == ps.items[0].row.ppn;
+            if (ps.items[i].is_measured) {
+                first_ppn = first_ppn ? first_ppn : ps.items[i].row.ppn;
+                is_one_ppn &= ps.items[i].row.ppn == first_ppn;
+            }
         }
         /* Per ranks per node where the run has several. */
         for (size_t i = 0; !is_one_ppn && i < ps.n; i++) {

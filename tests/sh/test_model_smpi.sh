@@ -180,6 +180,15 @@ build/autotune predict -r "$tmp/run" --model "$tmp/legacy.csv" --collectives bca
     --segments 0 -o "$tmp/legpred" > /dev/null 2>&1 || fail "predict with an old model.csv"
 [ -s "$tmp/legpred/predicted.csv" ] && cmp -s <(awk -F, 'NR > 1 && $3 == 1' "$tmp/twopred/predicted.csv") \
     <(tail -n +2 "$tmp/legpred/predicted.csv") || fail "an old model.csv does not predict as its inter-node set"
+# A run of two ranks per node values (here the same times at ppn 1 and 2,
+# on 4 and 8 ranks): a row of accuracy for each, and one over all.
+mkdir -p "$tmp/mix"
+for t in measurements.csv optimal.csv; do
+    { cat "$tmp/run/$t"; awk -F, -v OFS=, 'NR > 1 && $2 % 2 == 0 { $3 = 2; print }' "$tmp/run/$t"; } > "$tmp/mix/$t"
+done
+build/autotune predict -r "$tmp/mix" --model "$m" > "$tmp/mix.out" 2>&1 || { cat "$tmp/mix.out"; fail "predict on two ppn"; }
+grep -q '^all ppn=1 *18 ' "$tmp/mix.out" && grep -q '^all ppn=2 *12 ' "$tmp/mix.out" && grep -q '^all  *30 ' "$tmp/mix.out" ||
+    fail "predict's rows per ppn: $(grep '^all' "$tmp/mix.out" | tr '\n' ' ')"
 # --ppn that divides no --procs: one line, exit 2.
 build/autotune predict -r "$tmp/run" --procs 4 --sizes 1 --ppn 3 -o "$tmp/p3" > /dev/null 2> "$tmp/bad.err"
 [ $? -eq 2 ] && grep -q "^autotune predict: --ppn 3 does not divide --procs 4" "$tmp/bad.err" || fail "--ppn 3: $(cat "$tmp/bad.err")"
