@@ -156,6 +156,10 @@ for q in oneway send stream1 streamK recv_late isend; do
         grep -q "^$q,$ppn,1," "$t2" || fail "two ranks per host: no $q at ppn $ppn"
     done
 done
+# Resumed: both sets found in the journal, nothing measured again.
+smpirun -np 4 -hostfile "$tmp/two.hosts" -platform conf/platforms/ndr.xml --cfg=smpi/simulate-computation:no \
+    --log=root.thres:critical build/autotune-smpi model -c "$tmp/two.cfg" > "$tmp/two2.out" 2>&1 &&
+    grep -q ' 0 observations measured now' "$tmp/two2.out" || fail "two ranks per host, rerun: $(cat "$tmp/two2.out")"
 grep -q ' model.ranks=0,2 model.intra_ranks=0,1 ' "$tmp/two/model.journal" ||
     fail "the journal does not name the pairs: $(sed -n 2p "$tmp/two/model.journal")"
 grep -q '^m p2p 2 2 1 oneway ' "$tmp/two/model.journal" ||
