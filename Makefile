@@ -291,6 +291,12 @@ bench: all
 bench-model: all
 	@tests/bench/model.sh
 
+# The model at many ranks per node (issue 34.6): calibrated with and without
+# two ranks on a simulated node, predicting the bench-ppn sweeps at their
+# real ranks per node (results/bench/model-ppn.txt; a minute).
+bench-model-ppn: all
+	@tests/bench/model_ppn.sh
+
 # search = "model" live on 128..256 ranks of a 256-node Grig, and on 256
 # to 1,024 ranks of the shipped fat tree, against exhaustive search where
 # it is affordable (results/bench/model-grig256-sweep.txt, half an hour;
@@ -446,7 +452,7 @@ clean:
 
 .PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust bench-adaptive \
         bench-decision bench-between bench-between-tune bench-model bench-runtime \
-        bench-runtime-overhead bench-scale bench-ppn bench-model-256 bench-model-fattree golden-decision fuzz demo install format clean
+        bench-runtime-overhead bench-scale bench-ppn bench-model-ppn bench-model-256 bench-model-fattree golden-decision fuzz demo install format clean
 .SECONDARY:
 
 -include $(OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) \

@@ -11,7 +11,8 @@ const struct cli_spec model_cli = {
     "mpirun -np N autotune model",
     "smpirun -np N -platform P.xml autotune-smpi model -c tune.cfg [--fresh]",
     "Measures the point-to-point parameters of the model (docs/usage.md: The "
-    "model)\nbetween ranks 0 and 1 into RUN/model.journal and RUN/model.csv; "
+    "model)\nbetween two nodes and between two ranks of one node (a host:2 "
+    "line of\nsmpirun -hostfile) into RUN/model.journal and RUN/model.csv; "
     "rerunning\nmeasures only what is missing; --fresh moves the previous "
     "calibration to\nRUN/old/N/ and starts over.\n",
     config_options,

@@ -87,19 +87,25 @@ struct model_obs {
     int pending; /* isend: sends already pending; streamK: K; pairs: the
                     number of pairs; else 0 */
     double value_us;
+    int is_intra; /* between two ranks of one node (model.csv's ppn 2),
+                     else of two nodes (ppn 1) */
 };
 
 /* The fitted parameters at each measured size: opaque. */
 struct model_params;
 
-/* Fits the parameters from raw observations: per size, the send mode
+/* Fits the parameters from raw observations, the inter-node set and the
+ * intra-node set (is_intra) each on its own: per size, the send mode
  * (eager when MPI_Send returns well before the data is across, rendezvous
  * otherwise), the gap g(m) = (streamK - stream1) / (K - 1), isend at the
  * pending levels not measured (K too small) as at the highest measured,
  * the transfer
  * time oneway - send, and the reduction cost per byte (least squares
  * slope); from the hops, the ranks' switches (ranks whose hop is near)
- * and each pair of switches' hop. Fails with one line naming what is missing.
+ * and each pair of switches' hop (the pairs and hops are inter-node). A set
+ * without observations is priced as the other one (a calibration on one
+ * node has no inter-node set; one without two ranks on a node, no
+ * intra-node set). Fails with one line naming what is missing.
  * *out caller-frees. */
 int model_params_fit(const struct model_obs *obs, size_t n,
                      struct model_params **out);
@@ -118,7 +124,11 @@ struct model_p2p {
     double gap_us;       /* the sender's (and receiver's) time per message */
 };
 void model_params_at(const struct model_params *p, long msg_bytes, int pending,
-                     struct model_p2p *out);
+                     int is_intra, struct model_p2p *out);
+/* Whether the intra-node set was measured (else intra-node messages are
+ * priced as inter-node ones), and the inter-node set. */
+int model_params_has_intra(const struct model_params *p);
+int model_params_has_inter(const struct model_params *p);
 /* The local reduction of bytes (fitted a + b * bytes). */
 double model_params_reduce_us(const struct model_params *p, long bytes);
 /* How many flows at a link's full rate the network carries at once
@@ -133,36 +143,55 @@ double model_params_backbone_flows(const struct model_params *p);
 /* The most ranks a hop names (model.csv's rows are checked against it). */
 enum { MODEL_MAX_RANK = 1 << 20 };
 int model_hop_is_near(double hop_us, double least_hop_us);
-/* What a message between world ranks a and b takes longer than one between
- * ranks 0 and 1, where the p2p parameters were measured: the hop of a's
- * and b's switches less that of 0's and 1's (from the hop observations; 0
- * when there are none for a or b). */
+/* What a message between nodes a and b (numbered in order of their first
+ * world rank; at one rank per node, world ranks) takes longer than one
+ * between nodes 0 and 1, where the inter-node p2p parameters were measured:
+ * the hop of a's and b's switches less that of 0's and 1's (from the hop
+ * observations; 0 when there are none for a or b). */
 double model_params_hop_extra_us(const struct model_params *p, int a, int b);
 /* The largest size measured eager (0 if none). */
 long model_params_eager_max(const struct model_params *p);
 
-/* model.csv: `quantity,msg_bytes,pending,value_us,reps,cost_s`, one row per
- * observation. Reads it (file:line errors) into *obs (caller-frees) and
- * sums the cost column into *cost_s. */
+/* model.csv: `quantity,ppn,msg_bytes,pending,value_us,reps,cost_s`, one row
+ * per observation; ppn 1 between two nodes, 2 between two ranks of one
+ * node. Files written before the ppn column read as ppn 1. Reads it
+ * (file:line errors) into *obs (caller-frees) and sums the cost column into
+ * *cost_s. */
+#define MODEL_CSV_HEADER "quantity,ppn,msg_bytes,pending,value_us,reps,cost_s"
+#define MODEL_CSV_LEGACY_HEADER                                                \
+    "quantity,msg_bytes,pending,value_us,reps,cost_s"
 int model_csv_read(const char *path, struct model_obs **obs, size_t *n,
                    double *cost_s);
 /* model_csv_read, then model_params_fit: the calibration at path as
  * parameters (*out caller-frees) and its cost. */
 int model_load(const char *path, struct model_params **out, double *cost_s);
 
-/* Replays the schedule with the parameters, in time order (LogGP-like:
- * each rank's clock advances by its overheads; a message is a flow of its
- * gap's work on its sender's and receiver's links, shared equally among the
- * flows on each, all flows together within the backbone's capacity, and
- * arrives its latency after; a receive waits for its
- * message; rendezvous data leaves once its receive is posted). *time_us is
- * the last rank's end. Fails with one line if the schedule deadlocks. */
-int model_replay(const struct model_schedule *s, const struct model_params *p,
-                 double *time_us);
+/* Ranks per node: rank r of a communicator of ppn ranks per node is on
+ * node r / ppn (block placement, what `--map-by core` and `host:N` lines
+ * give). */
+int model_node_of(int rank, int ppn);
+/* The messages of the schedule (to oneself excepted) between two ranks of
+ * one node and between two nodes, at ppn ranks per node. */
+void model_schedule_split(const struct model_schedule *s, int ppn,
+                          long *n_intra, long *n_inter);
 
-/* Record and replay in one: 1 when the method does not apply. */
+/* Replays the schedule with the parameters at ppn ranks per node, in time
+ * order (LogGP-like: each rank's clock advances by its overheads; a message
+ * costs the intra- or inter-node parameters by whether its two ranks share
+ * a node; an inter-node message is a flow of its gap's work on its sender's
+ * node's and receiver's node's links, shared equally among the inter-node
+ * flows on each, all of them within the backbone's capacity, and arrives
+ * its latency after; an intra-node message shares nothing (SimGrid's
+ * loopback is a FATPIPE); a receive waits for its message; rendezvous data
+ * leaves once its receive is posted). *time_us is the last rank's end.
+ * Fails with one line if the schedule deadlocks. */
+int model_replay(const struct model_schedule *s, const struct model_params *p,
+                 int ppn, double *time_us);
+
+/* Record and replay in one, at procs ranks of ppn per node: 1 when the
+ * method does not apply. */
 int model_predict(const struct model_params *p, const char *collective,
-                  const char *algorithm, int procs, long msg_bytes,
+                  const char *algorithm, int procs, int ppn, long msg_bytes,
                   int seg_bytes, int chain_fanout, double *time_us);
 
 /* The model's accuracy where a run measured, one definition for `autotune

@@ -43,9 +43,16 @@ struct size_params {
     int is_rendezvous, waits_for_recv;
 };
 
-struct model_params {
+/* One set of point-to-point parameters: its measured sizes. */
+struct p2p_set {
     int n;
     struct size_params *sizes; /* ascending msg_bytes */
+};
+
+struct model_params {
+    /* between two nodes, between two ranks of one node (n 0: not
+     * measured, priced as the other) */
+    struct p2p_set inter, intra;
     double reduce_us, reduce_us_per_byte;
     double backbone_flows; /* 0: unlimited */
     /* The placement: each world rank's switch (n_ranks of them; none when
@@ -59,7 +66,8 @@ struct model_params {
 void model_params_destroy(struct model_params *p)
 {
     if (p) {
-        free(p->sizes);
+        free(p->inter.sizes);
+        free(p->intra.sizes);
         free(p->switch_of);
         free(p->switch_hop_us);
         free(p);
@@ -188,12 +196,13 @@ static int cmp_long(const void *a, const void *b)
 
 /* The value of q at this size and pending count (any, if < 0), or NAN;
  * *pending_out (if not NULL) gets the observation's pending count. */
-static double find_obs(const struct model_obs *obs, size_t n,
+static double find_obs(const struct model_obs *obs, size_t n, int is_intra,
                        enum model_quantity q, long msg_bytes, int pending,
                        int *pending_out)
 {
     for (size_t i = 0; i < n; i++) {
         if (obs[i].q == q && obs[i].msg_bytes == msg_bytes &&
+            obs[i].is_intra == is_intra &&
             (pending < 0 || obs[i].pending == pending)) {
             if (pending_out) {
                 *pending_out = obs[i].pending;
@@ -239,7 +248,7 @@ static double fit_backbone(const struct model_obs *obs, size_t n)
     double t1 = NAN, tn = NAN;
     int most = 1;
     for (size_t i = 0; i < n; i++) {
-        if (obs[i].q != MODEL_Q_PAIRS) {
+        if (obs[i].q != MODEL_Q_PAIRS || obs[i].is_intra) {
             continue;
         }
         if (obs[i].pending == 1) {
@@ -255,29 +264,31 @@ static double fit_backbone(const struct model_obs *obs, size_t n)
     return most * t1 / tn;
 }
 
-int model_params_fit(const struct model_obs *obs, size_t n,
-                     struct model_params **out)
+/* The set of one kind (is_intra) at each size it has a oneway for: 0, 1
+ * when it has none, -1 with one line when a quantity is missing or out of
+ * memory. */
+static int fit_set(const struct model_obs *obs, size_t n, int is_intra,
+                   struct p2p_set *set)
 {
-    struct model_params *p = calloc(1, sizeof *p);
     long *sizes = malloc((n ? n : 1) * sizeof *sizes);
     int n_sizes = 0, rc = -1;
-    *out = NULL;
-    if (!p || !sizes) {
+    const char *kind = is_intra ? " (intra-node)" : "";
+    if (!sizes) {
         fprintf(stderr, "model: out of memory\n");
-        goto done;
+        return -1;
     }
     for (size_t i = 0; i < n; i++) {
-        if (obs[i].q == MODEL_Q_ONEWAY) {
+        if (obs[i].q == MODEL_Q_ONEWAY && obs[i].is_intra == is_intra) {
             sizes[n_sizes++] = obs[i].msg_bytes;
         }
     }
     qsort(sizes, (size_t)n_sizes, sizeof *sizes, cmp_long);
     if (n_sizes == 0) {
-        fprintf(stderr, "model: no oneway observation: nothing to fit\n");
+        rc = 1;
         goto done;
     }
-    p->sizes = calloc((size_t)n_sizes, sizeof *p->sizes);
-    if (!p->sizes) {
+    set->sizes = calloc((size_t)n_sizes, sizeof *set->sizes);
+    if (!set->sizes) {
         fprintf(stderr, "model: out of memory\n");
         goto done;
     }
@@ -285,17 +296,19 @@ int model_params_fit(const struct model_obs *obs, size_t n,
         if (i > 0 && sizes[i] == sizes[i - 1]) {
             continue;
         }
-        struct size_params *s = &p->sizes[p->n++];
+        struct size_params *s = &set->sizes[set->n++];
         long m = sizes[i];
         s->msg_bytes = m;
         int k = 0;
-        s->send_us = find_obs(obs, n, MODEL_Q_SEND, m, 0, NULL);
-        s->oneway_us = find_obs(obs, n, MODEL_Q_ONEWAY, m, 0, NULL);
-        s->recv_late_us = find_obs(obs, n, MODEL_Q_RECV_LATE, m, 0, NULL);
-        double stream1 = find_obs(obs, n, MODEL_Q_STREAM1, m, 0, NULL);
-        double streamk = find_obs(obs, n, MODEL_Q_STREAMK, m, -1, &k);
+        s->send_us = find_obs(obs, n, is_intra, MODEL_Q_SEND, m, 0, NULL);
+        s->oneway_us = find_obs(obs, n, is_intra, MODEL_Q_ONEWAY, m, 0, NULL);
+        s->recv_late_us =
+            find_obs(obs, n, is_intra, MODEL_Q_RECV_LATE, m, 0, NULL);
+        double stream1 =
+            find_obs(obs, n, is_intra, MODEL_Q_STREAM1, m, 0, NULL);
+        double streamk = find_obs(obs, n, is_intra, MODEL_Q_STREAMK, m, -1, &k);
         for (int l = 0; l < N_LEVELS; l++) {
-            s->isend_us[l] = find_obs(obs, n, MODEL_Q_ISEND, m,
+            s->isend_us[l] = find_obs(obs, n, is_intra, MODEL_Q_ISEND, m,
                                       model_pending_levels[l], NULL);
             /* More pending than the stream had: as at the most it had. */
             if (l > 0 && isnan(s->isend_us[l]) &&
@@ -308,12 +321,13 @@ int model_params_fit(const struct model_obs *obs, size_t n,
             is_isend_missing |= isnan(s->isend_us[l]);
         }
         for (int q = 0; q < MODEL_Q_REDUCE; q++) {
-            int missing = q == MODEL_Q_ISEND
-                              ? is_isend_missing
-                              : isnan(find_obs(obs, n, q, m, -1, NULL));
+            int missing =
+                q == MODEL_Q_ISEND
+                    ? is_isend_missing
+                    : isnan(find_obs(obs, n, is_intra, q, m, -1, NULL));
             if (missing || (q == MODEL_Q_STREAMK && k < 2)) {
-                fprintf(stderr, "model: no %s observation at %ld bytes\n",
-                        model_quantity_names[q], m);
+                fprintf(stderr, "model: no %s observation at %ld bytes%s\n",
+                        model_quantity_names[q], m, kind);
                 goto done;
             }
         }
@@ -326,12 +340,37 @@ int model_params_fit(const struct model_obs *obs, size_t n,
     }
     /* Modes are monotone: rendezvous from the smallest size above which
      * every size is rendezvous, eager below it. */
-    int first_rdv = p->n;
-    while (first_rdv > 0 && p->sizes[first_rdv - 1].is_rendezvous) {
+    int first_rdv = set->n;
+    while (first_rdv > 0 && set->sizes[first_rdv - 1].is_rendezvous) {
         first_rdv--;
     }
-    for (int i = 0; i < p->n; i++) {
-        p->sizes[i].is_rendezvous = i >= first_rdv;
+    for (int i = 0; i < set->n; i++) {
+        set->sizes[i].is_rendezvous = i >= first_rdv;
+    }
+    rc = 0;
+done:
+    free(sizes);
+    return rc;
+}
+
+int model_params_fit(const struct model_obs *obs, size_t n,
+                     struct model_params **out)
+{
+    struct model_params *p = calloc(1, sizeof *p);
+    int rc = -1;
+    *out = NULL;
+    if (!p) {
+        fprintf(stderr, "model: out of memory\n");
+        goto done;
+    }
+    int inter = fit_set(obs, n, 0, &p->inter);
+    int intra = inter < 0 ? -1 : fit_set(obs, n, 1, &p->intra);
+    if (inter < 0 || intra < 0) {
+        goto done;
+    }
+    if (inter > 0 && intra > 0) {
+        fprintf(stderr, "model: no oneway observation: nothing to fit\n");
+        goto done;
     }
     fit_reduce(obs, n, &p->reduce_us, &p->reduce_us_per_byte);
     p->backbone_flows = fit_backbone(obs, n);
@@ -343,9 +382,27 @@ int model_params_fit(const struct model_obs *obs, size_t n,
     p = NULL;
     rc = 0;
 done:
-    free(sizes);
     model_params_destroy(p);
     return rc;
+}
+
+int model_params_has_intra(const struct model_params *p)
+{
+    return p->intra.n > 0;
+}
+
+int model_params_has_inter(const struct model_params *p)
+{
+    return p->inter.n > 0;
+}
+
+/* The set that prices a message of this kind: its own, else the other. */
+static const struct p2p_set *set_of(const struct model_params *p, int is_intra)
+{
+    if (is_intra) {
+        return p->intra.n > 0 ? &p->intra : &p->inter;
+    }
+    return p->inter.n > 0 ? &p->inter : &p->intra;
 }
 
 double model_params_backbone_flows(const struct model_params *p)
@@ -355,9 +412,10 @@ double model_params_backbone_flows(const struct model_params *p)
 
 long model_params_eager_max(const struct model_params *p)
 {
+    const struct p2p_set *set = set_of(p, 0);
     long max = 0;
-    for (int i = 0; i < p->n && !p->sizes[i].is_rendezvous; i++) {
-        max = p->sizes[i].msg_bytes;
+    for (int i = 0; i < set->n && !set->sizes[i].is_rendezvous; i++) {
+        max = set->sizes[i].msg_bytes;
     }
     return max;
 }
@@ -378,27 +436,28 @@ static double lerp(long x0, double y0, long x1, double y1, long x)
 }
 
 void model_params_at(const struct model_params *p, long msg_bytes, int pending,
-                     struct model_p2p *out)
+                     int is_intra, struct model_p2p *out)
 {
+    const struct p2p_set *set = set_of(p, is_intra);
     /* The mode: eager up to the midpoint between the last eager size and
      * the first rendezvous one. */
     int first_rdv = 0;
-    while (first_rdv < p->n && !p->sizes[first_rdv].is_rendezvous) {
+    while (first_rdv < set->n && !set->sizes[first_rdv].is_rendezvous) {
         first_rdv++;
     }
     int is_rdv = first_rdv == 0 ||
-                 (first_rdv < p->n &&
-                  2 * msg_bytes > p->sizes[first_rdv].msg_bytes +
-                                      p->sizes[first_rdv - 1].msg_bytes);
-    int lo = is_rdv ? first_rdv : 0, hi = is_rdv ? p->n : first_rdv;
+                 (first_rdv < set->n &&
+                  2 * msg_bytes > set->sizes[first_rdv].msg_bytes +
+                                      set->sizes[first_rdv - 1].msg_bytes);
+    int lo = is_rdv ? first_rdv : 0, hi = is_rdv ? set->n : first_rdv;
     /* The two sizes of this mode that bracket msg_bytes, or the nearest two
      * to extrapolate from. */
     int i = lo;
-    while (i + 2 < hi && p->sizes[i + 1].msg_bytes < msg_bytes) {
+    while (i + 2 < hi && set->sizes[i + 1].msg_bytes < msg_bytes) {
         i++;
     }
     int j = i + 1 < hi ? i + 1 : i;
-    const struct size_params *a = &p->sizes[i], *b = &p->sizes[j];
+    const struct size_params *a = &set->sizes[i], *b = &set->sizes[j];
     long x0 = a->msg_bytes, x1 = b->msg_bytes, x = msg_bytes;
     out->is_rendezvous = is_rdv;
     out->waits_for_recv = is_rdv || (x <= x0 ? a : b)->waits_for_recv;
@@ -430,7 +489,7 @@ int model_csv_read(const char *path, struct model_obs **obs, size_t *n,
     char line[512];
     size_t cap = 0, count = 0;
     struct model_obs *rows = NULL;
-    int lineno = 0, rc = -1;
+    int lineno = 0, rc = -1, is_legacy = 0;
     *obs = NULL;
     *n = 0;
     *cost_s = 0;
@@ -445,8 +504,9 @@ int model_csv_read(const char *path, struct model_obs **obs, size_t *n,
         lineno++;
         line[strcspn(line, "\r\n")] = '\0';
         if (lineno == 1) {
-            if (strcmp(line, "quantity,msg_bytes,pending,value_us,reps,"
-                             "cost_s") != 0) {
+            /* Written before the intra-node set: no ppn column. */
+            is_legacy = strcmp(line, MODEL_CSV_LEGACY_HEADER) == 0;
+            if (!is_legacy && strcmp(line, MODEL_CSV_HEADER) != 0) {
                 fprintf(stderr, "%s:1: not a model.csv header: '%s'\n", path,
                         line);
                 goto done;
@@ -454,13 +514,22 @@ int model_csv_read(const char *path, struct model_obs **obs, size_t *n,
             continue;
         }
         char name[32];
-        struct model_obs o;
-        int reps, used = 0;
+        struct model_obs o = {0};
+        int reps, used = 0, ppn = 1, n_fields;
         double cost;
-        if (sscanf(line, "%31[^,],%ld,%d,%lf,%d,%lf%n", name, &o.msg_bytes,
-                   &o.pending, &o.value_us, &reps, &cost, &used) != 6 ||
-            line[used] != '\0' || o.msg_bytes < 0 || o.pending < 0 ||
-            !isfinite(o.value_us) || o.value_us < 0 || !isfinite(cost)) {
+        if (is_legacy) {
+            n_fields =
+                sscanf(line, "%31[^,],%ld,%d,%lf,%d,%lf%n", name, &o.msg_bytes,
+                       &o.pending, &o.value_us, &reps, &cost, &used) +
+                1;
+        } else {
+            n_fields = sscanf(line, "%31[^,],%d,%ld,%d,%lf,%d,%lf%n", name,
+                              &ppn, &o.msg_bytes, &o.pending, &o.value_us,
+                              &reps, &cost, &used);
+        }
+        if (n_fields != 7 || line[used] != '\0' || o.msg_bytes < 0 ||
+            o.pending < 0 || !isfinite(o.value_us) || o.value_us < 0 ||
+            !isfinite(cost)) {
             fprintf(stderr, "%s:%d: not a model row: '%s'\n", path, lineno,
                     line);
             goto done;
@@ -471,6 +540,13 @@ int model_csv_read(const char *path, struct model_obs **obs, size_t *n,
                     name);
             goto done;
         }
+        if (ppn != 1 && ppn != 2) {
+            fprintf(stderr,
+                    "%s:%d: ppn: %d is not 1 (two nodes) or 2 (one node)\n",
+                    path, lineno, ppn);
+            goto done;
+        }
+        o.is_intra = ppn == 2;
         o.q = (enum model_quantity)q;
         if (o.q == MODEL_Q_HOP &&
             (o.msg_bytes >= MODEL_MAX_RANK || o.pending >= MODEL_MAX_RANK ||

@@ -1,10 +1,17 @@
 /* The replay of a schedule with point-to-point parameters (LogGP-like,
  * seed 003 Fig. 5), event-driven. Each rank's clock advances by its own
- * overheads; a message leaves when posted (or, rendezvous or where eager
- * data waits for the receive, once its receive is posted) as a flow of
- * gap - Isend microseconds of work on its sender's uplink and receiver's
- * downlink, each link shared equally among its flows (as TCP and SimGrid
- * share them; all of them within the backbone's capacity); it arrives its
+ * overheads; a message costs the intra-node parameters between two ranks
+ * of one node (rank r on node r / ppn), the inter-node ones otherwise; it
+ * leaves when posted (or, rendezvous or where eager data waits for the
+ * receive, once its receive is posted) as a flow of gap - Isend
+ * microseconds of work. An inter-node flow is on its sender's node's
+ * uplink and receiver's node's downlink, each shared equally among the
+ * inter-node flows of all the node's ranks (one NIC: as TCP and SimGrid
+ * share them; all of them within the backbone's capacity). An intra-node
+ * flow shares nothing: SimGrid 3.32's loopback is a FATPIPE, and the
+ * memory bandwidth concurrent copies on a real node share is not modelled
+ * (nor the NUMA distance of two sockets, nor the node's link carrying its
+ * own ranks' intra-node traffic, which it does not). It arrives its
  * remaining latency after the flow ends (the one-way time was measured
  * with the receive posted first; between ranks on other switches than
  * ranks 0 and 1, by as much longer as their hop); eager data held for a receive
@@ -21,6 +28,7 @@
 
 struct message {
     int src, dst, tag;
+    int is_intra; /* src and dst share a node */
     long bytes;
     struct model_p2p p;
     double send_end;   /* the sender's clock after posting it */
@@ -51,6 +59,7 @@ struct channel {
 struct replay {
     const struct model_schedule *s;
     const struct model_params *params;
+    int ppn;
     struct message *msgs;
     int n_msgs;
     size_t cap_msgs;
@@ -59,8 +68,8 @@ struct replay {
     int *pc, *pending;
     struct channel *chans;
     size_t n_chans, cap_chans; /* open addressing, cap a power of two */
-    /* Flows waiting to start, flows active, per rank the flows on its
-     * uplink and downlink, and the ranks blocked on a wait. */
+    /* Flows waiting to start, flows active, per node the inter-node flows
+     * on its uplink and downlink, and the ranks blocked on a wait. */
     int *starting, n_starting, cap_starting;
     int *active, n_active, cap_active;
     int *n_up, *n_down;
@@ -236,8 +245,11 @@ static int post_send(struct replay *r, int rank, const struct model_op *op)
     }
     r->msgs = more;
     struct message *m = &r->msgs[r->n_msgs];
+    int src_node = model_node_of(rank, r->ppn),
+        dst_node = model_node_of(op->peer, r->ppn);
     *m = (struct message){.src = rank,
                           .dst = op->peer,
+                          .is_intra = src_node == dst_node,
                           .tag = op->tag,
                           .bytes = op->bytes,
                           .recv_post = NAN,
@@ -248,10 +260,14 @@ static int post_send(struct replay *r, int rank, const struct model_op *op)
         /* To oneself: a local copy, free like collectives/' memcpy. */
         m->p = (struct model_p2p){0};
     } else {
-        model_params_at(r->params, op->bytes, r->pending[rank], &m->p);
-        /* Ranks on other switches than 0 and 1: a longer (or shorter)
+        model_params_at(r->params, op->bytes, r->pending[rank], m->is_intra,
+                        &m->p);
+        /* Nodes on other switches than 0 and 1: a longer (or shorter)
          * route. */
-        double extra = model_params_hop_extra_us(r->params, rank, op->peer);
+        double extra =
+            m->is_intra
+                ? 0
+                : model_params_hop_extra_us(r->params, src_node, dst_node);
         m->p.transfer_us = fmax(0, m->p.transfer_us + extra);
         if (m->p.waits_for_recv) { /* else a late receive is a local copy */
             m->p.recv_late_us = fmax(0, m->p.recv_late_us + extra);
@@ -360,20 +376,27 @@ static int cmp_rate(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The flows' rates: each link shared equally among its flows, a flow
- * going at the rate of the busier of its two links; then, where the flows
+/* The flows' rates: each node's link shared equally among its inter-node
+ * flows, a flow going at the rate of the busier of its two links; an
+ * intra-node flow at its full rate; then, where the inter-node flows
  * together would carry more than the backbone, each is capped at the one
  * level that fills it (max-min: flows slower than the level keep their
  * rate). */
 static int flows_rate(struct replay *r)
 {
     double sum = 0;
+    int n_inter = 0;
     for (int i = 0; i < r->n_active; i++) {
         struct message *m = &r->msgs[r->active[i]];
-        int n = r->n_up[m->src] > r->n_down[m->dst] ? r->n_up[m->src]
-                                                    : r->n_down[m->dst];
-        m->rate = 1.0 / n;
+        if (m->is_intra) {
+            m->rate = 1;
+            continue;
+        }
+        int up = r->n_up[model_node_of(m->src, r->ppn)],
+            down = r->n_down[model_node_of(m->dst, r->ppn)];
+        m->rate = 1.0 / (up > down ? up : down);
         sum += m->rate;
+        n_inter++;
     }
     double capacity = model_params_backbone_flows(r->params);
     if (capacity <= 0 || sum <= capacity) {
@@ -388,13 +411,17 @@ static int flows_rate(struct replay *r)
         r->rates = more;
         r->cap_rates = r->n_active;
     }
+    int k = 0;
     for (int i = 0; i < r->n_active; i++) {
-        r->rates[i] = r->msgs[r->active[i]].rate;
+        const struct message *m = &r->msgs[r->active[i]];
+        if (!m->is_intra) {
+            r->rates[k++] = m->rate;
+        }
     }
-    qsort(r->rates, (size_t)r->n_active, sizeof *r->rates, cmp_rate);
+    qsort(r->rates, (size_t)n_inter, sizeof *r->rates, cmp_rate);
     double left = capacity, level = 0;
-    for (int i = 0; i < r->n_active; i++) {
-        level = left / (r->n_active - i);
+    for (int i = 0; i < n_inter; i++) {
+        level = left / (n_inter - i);
         if (r->rates[i] >= level) {
             break;
         }
@@ -402,9 +429,20 @@ static int flows_rate(struct replay *r)
     }
     for (int i = 0; i < r->n_active; i++) {
         struct message *m = &r->msgs[r->active[i]];
-        m->rate = fmin(m->rate, level);
+        if (!m->is_intra) {
+            m->rate = fmin(m->rate, level);
+        }
     }
     return 0;
+}
+
+/* An inter-node flow starts (delta 1) or ends (-1) on its nodes' links. */
+static void link_count(struct replay *r, const struct message *m, int delta)
+{
+    if (!m->is_intra) {
+        r->n_up[model_node_of(m->src, r->ppn)] += delta;
+        r->n_down[model_node_of(m->dst, r->ppn)] += delta;
+    }
 }
 
 /* The event-driven replay with shared links: ranks run in time order, one
@@ -440,8 +478,7 @@ static int run_shared(struct replay *r)
                 m->remaining -= m->rate * (t_end - now);
                 if (m->remaining <= eps * m->rate) {
                     finished(r, m, t_end);
-                    r->n_up[m->src]--;
-                    r->n_down[m->dst]--;
+                    link_count(r, m, -1);
                     r->active[i] = r->active[--r->n_active];
                 } else {
                     i++;
@@ -462,8 +499,7 @@ static int run_shared(struct replay *r)
                 struct message *m = &r->msgs[k];
                 if (m->depart <= t_start) {
                     m->remaining = m->work;
-                    r->n_up[m->src]++;
-                    r->n_down[m->dst]++;
+                    link_count(r, m, 1);
                     if (push(&r->active, &r->n_active, &r->cap_active, k) !=
                         0) {
                         return -1;
@@ -498,9 +534,9 @@ static int run_shared(struct replay *r)
 }
 
 int model_replay(const struct model_schedule *s, const struct model_params *p,
-                 double *time_us)
+                 int ppn, double *time_us)
 {
-    struct replay r = {.s = s, .params = p};
+    struct replay r = {.s = s, .params = p, .ppn = ppn < 1 ? 1 : ppn};
     int n = s->n_ranks, rc = -1;
     r.reqs = calloc((size_t)n, sizeof *r.reqs);
     r.clock = calloc((size_t)n, sizeof *r.clock);
@@ -553,14 +589,14 @@ done:
 }
 
 int model_predict(const struct model_params *p, const char *collective,
-                  const char *algorithm, int procs, long msg_bytes,
+                  const char *algorithm, int procs, int ppn, long msg_bytes,
                   int seg_bytes, int chain_fanout, double *time_us)
 {
     struct model_schedule *s;
     int rc = model_record(collective, algorithm, procs, msg_bytes, seg_bytes,
                           chain_fanout, &s);
     if (rc == 0) {
-        rc = model_replay(s, p, time_us);
+        rc = model_replay(s, p, ppn, time_us);
         model_schedule_destroy(s);
     }
     return rc;

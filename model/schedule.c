@@ -51,3 +51,28 @@ int model_schedule_add(struct model_schedule *s, int rank, enum record_op kind,
         .kind = kind, .peer = peer, .tag = tag, .bytes = bytes, .req = req};
     return is_post ? req : 0;
 }
+
+int model_node_of(int rank, int ppn)
+{
+    return ppn > 1 ? rank / ppn : rank;
+}
+
+void model_schedule_split(const struct model_schedule *s, int ppn,
+                          long *n_intra, long *n_inter)
+{
+    *n_intra = *n_inter = 0;
+    for (int r = 0; r < s->n_ranks; r++) {
+        const struct model_rank_ops *ops = &s->ranks[r];
+        for (int i = 0; i < ops->n_ops; i++) {
+            const struct model_op *op = &ops->ops[i];
+            if (op->kind != RECORD_ISEND || op->peer == r) {
+                continue;
+            }
+            if (model_node_of(r, ppn) == model_node_of(op->peer, ppn)) {
+                (*n_intra)++;
+            } else {
+                (*n_inter)++;
+            }
+        }
+    }
+}

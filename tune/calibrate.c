@@ -1,11 +1,14 @@
 /* The model's calibration (`autotune model`): measures the point-to-point
- * parameters of seed 003 §3.3 between world ranks 0 and 1 at the config's
- * message and segment sizes (and the powers of two up to a 16th of the
- * largest), then, from 4 ranks, the backbone (disjoint pairs sending at once),
- * and from 3 the placement (which ranks share a switch, by their one-way
- * times); journaled in RUN/model.journal like experiments (a rerun measures
- * only what is missing), then written to RUN/model.csv. Rank 0 drives; rank 1
- * answers; the other ranks join the pairs and answer the hops. */
+ * parameters of seed 003 §3.3 between world rank 0 and the first rank on
+ * another node (journaled as procs 2, ppn 1), and between rank 0 and the
+ * next rank on its own node (procs 2, ppn 2), at the config's message and
+ * segment sizes (and the powers of two up to a 16th of the largest); then,
+ * over one rank per node, from 4 nodes the backbone (disjoint pairs
+ * sending at once), and from 3 the placement (which nodes share a switch,
+ * by their one-way times); journaled in RUN/model.journal like experiments
+ * (a rerun measures only what is missing), then written to RUN/model.csv.
+ * Rank 0 drives; its peer answers; the first rank of each other node joins
+ * the pairs and answers the hops. */
 #include "tune/calibrate.h"
 #include "model/model.h"
 #include "store/journal.h"
@@ -74,6 +77,9 @@ static int cmp_double(const void *a, const void *b)
 }
 
 static char *buffer;
+/* The first rank of each node, in node order: the pairs and the hops go
+ * between nodes (its ranks are the node numbers of the hops). */
+static MPI_Comm nodes_comm = MPI_COMM_NULL;
 
 /* One repetition of experiment e between ranks 0 and 1 of pair: the
  * durations this rank saw, in us, into v[slot]. */
@@ -150,9 +156,10 @@ static void one_rep(MPI_Comm pair, int rank, enum model_quantity e, int m,
     }
 }
 
-/* One journal record of quantity q from n_reps times (sorted here). */
-static void fill_record(struct measurement *r, enum model_quantity q, long m,
-                        int pending, double *times, double cost_s)
+/* One journal record of quantity q from n_reps times (sorted here), of
+ * the pair at ppn (1: two nodes, 2: one node). */
+static void fill_record(struct measurement *r, enum model_quantity q, int ppn,
+                        long m, int pending, double *times, double cost_s)
 {
     double sum = 0, sq = 0;
     qsort(times, (size_t)n_reps, sizeof times[0], cmp_double);
@@ -167,7 +174,7 @@ static void fill_record(struct measurement *r, enum model_quantity q, long m,
     snprintf(r->collective, sizeof r->collective, "p2p");
     snprintf(r->algorithm, sizeof r->algorithm, "%s", model_quantity_names[q]);
     r->procs = 2;
-    r->ppn = 1; /* between two nodes */
+    r->ppn = ppn;
     r->msg_bytes = m;
     r->segment_bytes = pending;
     r->is_applicable = 1;
@@ -180,11 +187,12 @@ static void fill_record(struct measurement *r, enum model_quantity q, long m,
     r->cost_s = cost_s;
 }
 
-/* Runs experiment e on ranks 0 and 1 (n_warmup, then n_reps timed); rank 0
- * gets one measurement per output in out[] (n_out of them), the whole
- * experiment's cost on the first. */
-static void observe(MPI_Comm pair, int rank, enum model_quantity e, int m,
-                    double late_wait_s, struct measurement *out, int *n_out)
+/* Runs experiment e on ranks 0 and 1 of pair (n_warmup, then n_reps
+ * timed); rank 0 gets one measurement per output in out[] (n_out of them,
+ * of the pair at ppn), the whole experiment's cost on the first. */
+static void observe(MPI_Comm pair, int rank, int ppn, enum model_quantity e,
+                    int m, double late_wait_s, struct measurement *out,
+                    int *n_out)
 {
     double mine[MODEL_MAX_REPS][MAX_SLOTS] = {{0}};
     double theirs[MODEL_MAX_REPS][MAX_SLOTS] = {{0}};
@@ -212,7 +220,7 @@ static void observe(MPI_Comm pair, int rank, enum model_quantity e, int m,
         for (int i = 0; i < n_reps; i++) {
             times[i] = (outs[o].rank == 0 ? mine : theirs)[i][outs[o].slot];
         }
-        fill_record(&out[o], outs[o].q, m, outs[o].pending, times,
+        fill_record(&out[o], outs[o].q, ppn, m, outs[o].pending, times,
                     o == 0 ? cost_s : 0);
     }
     *n_out = n;
@@ -269,14 +277,15 @@ static long *model_sizes(const struct config *c, int *n)
 static int write_model_csv(FILE *f, const void *arg)
 {
     const struct journal *j = arg;
-    fprintf(f, "quantity,msg_bytes,pending,value_us,reps,cost_s\n");
+    fprintf(f, "%s\n", MODEL_CSV_HEADER);
     for (size_t i = 0; i < journal_count(j); i++) {
         const struct measurement *m = journal_record(j, i);
         if (strcmp(m->collective, "p2p") == 0) {
             /* The least of the repetitions: the cost itself, without
              * what other processes of a busy machine added. */
-            fprintf(f, "%s,%ld,%d,%.3f,%d,%.6f\n", m->algorithm, m->msg_bytes,
-                    m->segment_bytes, m->min_us, m->reps, m->cost_s);
+            fprintf(f, "%s,%d,%ld,%d,%.3f,%d,%.6f\n", m->algorithm, m->ppn,
+                    m->msg_bytes, m->segment_bytes, m->min_us, m->reps,
+                    m->cost_s);
         }
     }
     return ferror(f) ? -1 : 0;
@@ -327,9 +336,12 @@ static int hosts_setting(int rank, int world_size, char *hosts, size_t size)
     return 0;
 }
 
-/* Rank 0: opens the run directory and its model journal. */
+/* Rank 0: opens the run directory and its model journal; the pairs are
+ * rank 0 and inter_peer (two nodes) and intra_peer (one node), -1 where
+ * there is none. */
 static int controller_open(const char *config_path, int is_fresh,
-                           int world_size, const char *hosts, struct config *c,
+                           int world_size, const char *hosts, int inter_peer,
+                           int intra_peer, struct config *c,
                            struct rundir_lock **lock, struct journal **journal)
 {
     struct journal_settings settings = {0};
@@ -351,7 +363,18 @@ static int controller_open(const char *config_path, int is_fresh,
     n_warmup = c->measure.warmup > 0;
     journal_settings_add(&settings, "model.reps", "%d", n_reps);
     journal_settings_add(&settings, "model.warmup", "%d", n_warmup);
-    journal_settings_add(&settings, "model.ranks", "0,1");
+    /* The inter-node pair (0,1 at one rank per node, as before the
+     * intra-node pair was measured: such journals resume), and the
+     * intra-node one where there is one. */
+    if (inter_peer > 0) {
+        journal_settings_add(&settings, "model.ranks", "0,%d", inter_peer);
+    } else {
+        journal_settings_add(&settings, "model.ranks", "none");
+    }
+    if (intra_peer > 0) {
+        journal_settings_add(&settings, "model.intra_ranks", "0,%d",
+                             intra_peer);
+    }
     journal_settings_add(&settings, "model.stream_bytes", "%d",
                          (int)MODEL_STREAM_BYTES);
     /* The harness itself: a journal measured with another set of
@@ -379,13 +402,13 @@ static int controller_open(const char *config_path, int is_fresh,
     return 0;
 }
 
-/* Rank 0: every experiment with a missing output, in order of size. */
-static int controller_run(MPI_Comm pair, const long *sizes, int n_sizes,
-                          struct journal *j, double *cost_s, int *n_new)
+/* Rank 0: every experiment with a missing output of the pair at ppn, in
+ * order of size; adds to *cost_s and *n_new. */
+static int controller_run(MPI_Comm pair, int ppn, const long *sizes,
+                          int n_sizes, struct journal *j, double *cost_s,
+                          int *n_new)
 {
     int rc = -1;
-    *cost_s = 0;
-    *n_new = 0;
     for (int s = 0; s < n_sizes; s++) {
         long m = sizes[s];
         double late_wait_s = 0;
@@ -394,7 +417,7 @@ static int controller_run(MPI_Comm pair, const long *sizes, int n_sizes,
             const struct measurement *rec[MAX_OUTPUTS];
             int n = experiment_outputs(experiments[e], m, outs), missing = 0;
             for (int o = 0; o < n; o++) {
-                rec[o] = journal_find(j, "p2p", 2, 1, m,
+                rec[o] = journal_find(j, "p2p", 2, ppn, m,
                                       model_quantity_names[outs[o].q],
                                       outs[o].pending);
                 missing |= rec[o] == NULL;
@@ -405,7 +428,7 @@ static int controller_run(MPI_Comm pair, const long *sizes, int n_sizes,
                 long cmd[3] = {experiments[e], m, 0};
                 memcpy(&cmd[2], &late_wait_s, sizeof late_wait_s);
                 MPI_Send(cmd, 3, MPI_LONG, 1, MODEL_TAG, pair);
-                observe(pair, 0, experiments[e], (int)m, late_wait_s, got,
+                observe(pair, 0, ppn, experiments[e], (int)m, late_wait_s, got,
                         &n_got);
                 /* Only what is missing (what a resumed run kept stays),
                  * the experiment's cost on the first record appended. */
@@ -422,7 +445,7 @@ static int controller_run(MPI_Comm pair, const long *sizes, int n_sizes,
                 }
             }
             for (int o = 0; o < n; o++) {
-                rec[o] = journal_find(j, "p2p", 2, 1, m,
+                rec[o] = journal_find(j, "p2p", 2, ppn, m,
                                       model_quantity_names[outs[o].q],
                                       outs[o].pending);
                 *cost_s += rec[o]->cost_s;
@@ -440,28 +463,30 @@ stop:;
     return rc;
 }
 
-/* Every rank: n_pairs ranks i each send one MODEL_STREAM_BYTES message to
- * i + world_size / 2, all at once; rank 0 gets the slowest pair's time
+/* Every rank of nodes_comm (rank of world_size there): n_pairs ranks i
+ * each send one MODEL_STREAM_BYTES message to i + world_size / 2, all at
+ * once; rank 0 gets the slowest pair's time
  * from the barrier, in us (each rank's own clock from its own exit). */
 static double pairs_rep(int rank, int world_size, int n_pairs)
 {
     int half = world_size / 2, m = MODEL_STREAM_BYTES;
     double t = 0, slowest = 0;
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(nodes_comm);
     double t0 = MPI_Wtime();
     if (rank < n_pairs) {
-        MPI_Send(buffer, m, MPI_BYTE, rank + half, MODEL_TAG, MPI_COMM_WORLD);
+        MPI_Send(buffer, m, MPI_BYTE, rank + half, MODEL_TAG, nodes_comm);
         t = MPI_Wtime() - t0;
     } else if (rank >= half && rank < half + n_pairs) {
-        MPI_Recv(buffer, m, MPI_BYTE, rank - half, MODEL_TAG, MPI_COMM_WORLD,
+        MPI_Recv(buffer, m, MPI_BYTE, rank - half, MODEL_TAG, nodes_comm,
                  MPI_STATUS_IGNORE);
         t = MPI_Wtime() - t0;
     }
-    MPI_Reduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, nodes_comm);
     return slowest * 1e6;
 }
 
-/* Every rank, from 4 ranks: the pairs observations the journal lacks (1
+/* Every rank of nodes_comm, from 4 nodes: the pairs observations the
+ * journal lacks (1
  * pair, then world_size / 2 at once); rank 0 journals them and adds every
  * pairs record's cost to *cost_s. */
 static int pairs_run(int rank, int world_size, struct journal *j,
@@ -476,7 +501,7 @@ static int pairs_run(int rank, int world_size, struct journal *j,
             !journal_find(j, "p2p", 2, 1, MODEL_STREAM_BYTES,
                           model_quantity_names[MODEL_Q_PAIRS], levels[l]);
     }
-    MPI_Bcast(is_missing, 2, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(is_missing, 2, MPI_INT, 0, nodes_comm);
     for (int l = 0; l < 2; l++) {
         if (!is_missing[l]) {
             continue;
@@ -490,8 +515,8 @@ static int pairs_run(int rank, int world_size, struct journal *j,
         }
         if (rank == 0) {
             struct measurement r;
-            fill_record(&r, MODEL_Q_PAIRS, MODEL_STREAM_BYTES, levels[l], times,
-                        MPI_Wtime() - start);
+            fill_record(&r, MODEL_Q_PAIRS, 1, MODEL_STREAM_BYTES, levels[l],
+                        times, MPI_Wtime() - start);
             rc = rc != 0 ? rc : journal_append(j, &r);
             (*n_new)++;
         }
@@ -520,16 +545,16 @@ static void hop_pingpong(int peer, int is_first, double *times)
     for (int i = -1; i < n_reps; i++) {
         double t0 = MPI_Wtime();
         if (is_first) {
-            MPI_Send(&byte, 1, MPI_BYTE, peer, HOP_TAG, MPI_COMM_WORLD);
-            MPI_Recv(&byte, 1, MPI_BYTE, peer, HOP_TAG, MPI_COMM_WORLD,
+            MPI_Send(&byte, 1, MPI_BYTE, peer, HOP_TAG, nodes_comm);
+            MPI_Recv(&byte, 1, MPI_BYTE, peer, HOP_TAG, nodes_comm,
                      MPI_STATUS_IGNORE);
             if (i >= 0) {
                 times[i] = (MPI_Wtime() - t0) / 2 * 1e6;
             }
         } else {
-            MPI_Recv(&byte, 1, MPI_BYTE, peer, HOP_TAG, MPI_COMM_WORLD,
+            MPI_Recv(&byte, 1, MPI_BYTE, peer, HOP_TAG, nodes_comm,
                      MPI_STATUS_IGNORE);
-            MPI_Send(&byte, 1, MPI_BYTE, peer, HOP_TAG, MPI_COMM_WORLD);
+            MPI_Send(&byte, 1, MPI_BYTE, peer, HOP_TAG, nodes_comm);
         }
     }
 }
@@ -541,14 +566,14 @@ static void hop_serve(void)
     for (;;) {
         int cmd[2];
         double times[MODEL_MAX_REPS];
-        MPI_Recv(cmd, 2, MPI_INT, 0, HOP_CMD_TAG, MPI_COMM_WORLD,
+        MPI_Recv(cmd, 2, MPI_INT, 0, HOP_CMD_TAG, nodes_comm,
                  MPI_STATUS_IGNORE);
         if (cmd[0] < 0) {
             return;
         }
         hop_pingpong(cmd[0], cmd[1], times);
         if (cmd[1]) {
-            MPI_Send(times, n_reps, MPI_DOUBLE, 0, HOP_CMD_TAG, MPI_COMM_WORLD);
+            MPI_Send(times, n_reps, MPI_DOUBLE, 0, HOP_CMD_TAG, nodes_comm);
         }
     }
 }
@@ -563,17 +588,17 @@ static int hop_get(struct journal *j, int a, int b, double *hop_us,
     if (!rec) {
         double times[MODEL_MAX_REPS], start = MPI_Wtime();
         int to_b[2] = {a, 0};
-        MPI_Send(to_b, 2, MPI_INT, b, HOP_CMD_TAG, MPI_COMM_WORLD);
+        MPI_Send(to_b, 2, MPI_INT, b, HOP_CMD_TAG, nodes_comm);
         if (a == 0) {
             hop_pingpong(b, 1, times);
         } else {
             int to_a[2] = {b, 1};
-            MPI_Send(to_a, 2, MPI_INT, a, HOP_CMD_TAG, MPI_COMM_WORLD);
-            MPI_Recv(times, n_reps, MPI_DOUBLE, a, HOP_CMD_TAG, MPI_COMM_WORLD,
+            MPI_Send(to_a, 2, MPI_INT, a, HOP_CMD_TAG, nodes_comm);
+            MPI_Recv(times, n_reps, MPI_DOUBLE, a, HOP_CMD_TAG, nodes_comm,
                      MPI_STATUS_IGNORE);
         }
         struct measurement m;
-        fill_record(&m, MODEL_Q_HOP, a, b, times, MPI_Wtime() - start);
+        fill_record(&m, MODEL_Q_HOP, 1, a, b, times, MPI_Wtime() - start);
         if (journal_append(j, &m) != 0) {
             return -1;
         }
@@ -647,7 +672,7 @@ static int placement_measure(int world_size, struct journal *j, double *cost_s,
     }
     int stop[2] = {-1, 0};
     for (int r = 1; r < world_size; r++) {
-        MPI_Send(stop, 2, MPI_INT, r, HOP_CMD_TAG, MPI_COMM_WORLD);
+        MPI_Send(stop, 2, MPI_INT, r, HOP_CMD_TAG, nodes_comm);
     }
     free(hop0);
     free(first);
@@ -655,7 +680,7 @@ static int placement_measure(int world_size, struct journal *j, double *cost_s,
     return rc;
 }
 
-/* Every rank, from 3 ranks: the placement (rank 0 drives). */
+/* Every rank of nodes_comm, from 3 nodes: the placement (rank 0 drives). */
 static int placement_run(int rank, int world_size, struct journal *j,
                          double *cost_s, int *n_new)
 {
@@ -679,9 +704,72 @@ static void worker_run(MPI_Comm pair)
             return;
         }
         memcpy(&late_wait_s, &cmd[2], sizeof late_wait_s);
-        observe(pair, 1, (enum model_quantity)cmd[0], (int)cmd[1], late_wait_s,
-                NULL, NULL);
+        observe(pair, 1, 0, (enum model_quantity)cmd[0], (int)cmd[1],
+                late_wait_s, NULL, NULL);
     }
+}
+
+/* Every rank: rank 0's two peers, the first rank on another node
+ * (*inter_peer) and the first other rank on its own node (*intra_peer), -1
+ * where there is none; on every rank, the first rank of each node in
+ * nodes_comm (MPI_COMM_NULL on the others) and its number of nodes in
+ * *n_nodes. Nodes are MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)'s (under
+ * SMPI, the simulated hosts). -1 out of memory (on every rank). */
+static int nodes_find(int rank, int world_size, int *inter_peer,
+                      int *intra_peer, int *n_nodes)
+{
+    MPI_Comm node;
+    int first = rank, node_rank;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank,
+                        MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &node_rank);
+    MPI_Bcast(&first, 1, MPI_INT, 0, node); /* its least world rank */
+    MPI_Comm_free(&node);
+    int *first_of = malloc((size_t)world_size * sizeof *first_of);
+    int has_room = first_of != NULL, all_have;
+    MPI_Allreduce(&has_room, &all_have, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    if (!all_have) {
+        fprintf(stderr, "autotune model: out of memory\n");
+        free(first_of);
+        return -1;
+    }
+    MPI_Allgather(&first, 1, MPI_INT, first_of, 1, MPI_INT, MPI_COMM_WORLD);
+    *inter_peer = *intra_peer = -1;
+    *n_nodes = 0;
+    for (int r = 0; r < world_size; r++) {
+        *n_nodes += first_of[r] == r;
+        if (first_of[r] != first_of[0] && *inter_peer < 0) {
+            *inter_peer = r;
+        }
+        if (r > 0 && first_of[r] == first_of[0] && *intra_peer < 0) {
+            *intra_peer = r;
+        }
+    }
+    free(first_of);
+    MPI_Comm_split(MPI_COMM_WORLD, node_rank == 0 ? 0 : MPI_UNDEFINED, rank,
+                   &nodes_comm);
+    return 0;
+}
+
+/* Every rank: the pair of rank 0 and peer at ppn (1: two nodes, 2: one
+ * node), rank 0 driving; 0 or 1, the same on every rank. */
+static int pair_run(int rank, int peer, int ppn, const long *sizes, int n_sizes,
+                    struct journal *j, double *cost_s, int *n_new)
+{
+    MPI_Comm pair;
+    int status = 0;
+    MPI_Comm_split(MPI_COMM_WORLD,
+                   rank == 0 || rank == peer ? 0 : MPI_UNDEFINED, rank, &pair);
+    if (rank == 0) {
+        status = controller_run(pair, ppn, sizes, n_sizes, j, cost_s, n_new);
+    } else if (rank == peer) {
+        worker_run(pair);
+    }
+    if (pair != MPI_COMM_NULL) {
+        MPI_Comm_free(&pair);
+    }
+    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return status == 0 ? 0 : 1;
 }
 
 int calibrate_run(const char *config_path, bool is_fresh)
@@ -691,15 +779,16 @@ int calibrate_run(const char *config_path, bool is_fresh)
     struct rundir_lock *lock = NULL;
     struct journal *j = NULL;
     long *sizes = NULL, max_size = 0;
-    int n_sizes = 0;
+    int n_sizes = 0, inter_peer = -1, intra_peer = -1, n_nodes = 0;
 
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &world_size);
     char hosts[64] = "";
-    if (hosts_setting(rank, world_size, hosts, sizeof hosts) == 0 &&
+    if (nodes_find(rank, world_size, &inter_peer, &intra_peer, &n_nodes) == 0 &&
+        hosts_setting(rank, world_size, hosts, sizeof hosts) == 0 &&
         rank == 0 &&
-        controller_open(config_path, is_fresh, world_size, hosts, &cfg, &lock,
-                        &j) == 0) {
+        controller_open(config_path, is_fresh, world_size, hosts, inter_peer,
+                        intra_peer, &cfg, &lock, &j) == 0) {
         sizes = model_sizes(&cfg, &n_sizes);
         is_setup = sizes != NULL;
         if (!sizes) {
@@ -715,8 +804,15 @@ int calibrate_run(const char *config_path, bool is_fresh)
     if (!is_setup) {
         goto done;
     }
-    MPI_Comm pair;
-    MPI_Comm_split(MPI_COMM_WORLD, rank < 2 ? 0 : MPI_UNDEFINED, rank, &pair);
+    if (rank == 0 && intra_peer < 0) {
+        printf("autotune model: no rank shares rank 0's node: intra-node "
+               "parameters not measured (priced as inter-node; smpirun "
+               "-hostfile with host:2 lines measures them)\n");
+    }
+    if (rank == 0 && inter_peer < 0) {
+        printf("autotune model: every rank is on rank 0's node: inter-node "
+               "parameters not measured (priced as intra-node)\n");
+    }
     clock_enter_epoch();
     /* Twice the largest size: the reduction's two operands; at least the
      * pairs' message. */
@@ -734,22 +830,26 @@ int calibrate_run(const char *config_path, bool is_fresh)
     }
     double cost_s = 0;
     int n_new = 0;
-    if (rank == 0) {
-        status = controller_run(pair, sizes, n_sizes, j, &cost_s, &n_new);
-    } else if (rank == 1) {
-        worker_run(pair);
+    status = 0;
+    if (inter_peer > 0) {
+        status =
+            pair_run(rank, inter_peer, 1, sizes, n_sizes, j, &cost_s, &n_new);
     }
-    if (pair != MPI_COMM_NULL) {
-        MPI_Comm_free(&pair);
+    if (status == 0 && intra_peer > 0) {
+        status =
+            pair_run(rank, intra_peer, 2, sizes, n_sizes, j, &cost_s, &n_new);
     }
-    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (status == 0 && pairs_run(rank, world_size, j, &cost_s, &n_new) != 0) {
-        status = 1;
-    }
-    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (status == 0 &&
-        placement_run(rank, world_size, j, &cost_s, &n_new) != 0) {
-        status = 1;
+    if (nodes_comm != MPI_COMM_NULL) {
+        int node, n;
+        MPI_Comm_rank(nodes_comm, &node);
+        MPI_Comm_size(nodes_comm, &n);
+        if (status == 0 && pairs_run(node, n, j, &cost_s, &n_new) != 0) {
+            status = 1;
+        }
+        MPI_Bcast(&status, 1, MPI_INT, 0, nodes_comm);
+        if (status == 0 && placement_run(node, n, j, &cost_s, &n_new) != 0) {
+            status = 1;
+        }
     }
     if (rank == 0 && status == 0) {
         char path[2048];
@@ -765,6 +865,9 @@ int calibrate_run(const char *config_path, bool is_fresh)
     }
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
 done:
+    if (nodes_comm != MPI_COMM_NULL) {
+        MPI_Comm_free(&nodes_comm);
+    }
     free(buffer);
     free(sizes);
     if (rank == 0 && j) {

@@ -164,15 +164,16 @@ void grid_search_point(struct search_point *p, const struct coll_def *coll,
 }
 
 int grid_predict_methods(const struct model_params *model,
-                         const struct coll_def *coll, int procs, long msg_bytes,
-                         int chain_fanout, const struct search_method *methods,
-                         int n_methods, double *predicted_us)
+                         const struct coll_def *coll, int procs, int ppn,
+                         long msg_bytes, int chain_fanout,
+                         const struct search_method *methods, int n_methods,
+                         double *predicted_us)
 {
     for (int i = 0; i < n_methods; i++) {
         const struct search_method *m = &methods[i];
         int rc = model_predict(model, coll->name, coll->algs[m->alg].name,
-                               procs, msg_bytes, m->seg_bytes, chain_fanout,
-                               &predicted_us[i]);
+                               procs, ppn, msg_bytes, m->seg_bytes,
+                               chain_fanout, &predicted_us[i]);
         if (rc < 0) {
             return -1;
         }

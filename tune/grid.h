@@ -48,12 +48,14 @@ void grid_search_point(struct search_point *p, const struct coll_def *coll,
                        const struct search_method *methods, int n_methods,
                        int *depths, const struct search_params *params);
 /* search = "model": the model's time of each method of coll at (procs,
- * msg_bytes) into predicted_us, < 0 where the model says it does not
- * apply. The sweep and `autotune compare` both predict here. 0 or -1. */
+ * ppn ranks per node, msg_bytes) into predicted_us, < 0 where the model
+ * says it does not apply. The sweep and `autotune compare` both predict
+ * here. 0 or -1. */
 struct model_params;
 int grid_predict_methods(const struct model_params *model,
-                         const struct coll_def *coll, int procs, long msg_bytes,
-                         int chain_fanout, const struct search_method *methods,
-                         int n_methods, double *predicted_us);
+                         const struct coll_def *coll, int procs, int ppn,
+                         long msg_bytes, int chain_fanout,
+                         const struct search_method *methods, int n_methods,
+                         double *predicted_us);
 
 #endif

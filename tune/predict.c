@@ -7,6 +7,7 @@
 #include "store/journal.h"
 #include "store/rundir.h"
 #include "store/tables.h"
+#include "tune/config.h"
 #include "tune/progress.h"
 #include "util/grow.h"
 #include "util/tuning.h"
@@ -22,7 +23,7 @@
 
 /* One prediction: a method at a point, with its measured time if any. */
 struct prediction {
-    struct measurement row; /* collective, procs, msg, method; mean_us */
+    struct measurement row; /* collective, procs, ppn, msg, method; mean_us */
     double predicted_us;
     int is_measured;
 };
@@ -48,7 +49,7 @@ static int add(struct predictions *ps, const struct prediction *p)
 static int same_point(const struct measurement *a, const struct measurement *b)
 {
     return strcmp(a->collective, b->collective) == 0 && a->procs == b->procs &&
-           a->msg_bytes == b->msg_bytes;
+           a->ppn == b->ppn && a->msg_bytes == b->msg_bytes;
 }
 
 /* A comma-separated list of positive integers; fails with one line. */
@@ -80,9 +81,9 @@ static int parse_list(const char *opt, const char *text, long **out, int *n)
 static int predict_one(const struct model_params *params, int chain_fanout,
                        struct prediction *p)
 {
-    int rc = model_predict(params, p->row.collective, p->row.algorithm,
-                           p->row.procs, p->row.msg_bytes, p->row.segment_bytes,
-                           chain_fanout, &p->predicted_us);
+    int rc = model_predict(
+        params, p->row.collective, p->row.algorithm, p->row.procs, p->row.ppn,
+        p->row.msg_bytes, p->row.segment_bytes, chain_fanout, &p->predicted_us);
     return rc;
 }
 
@@ -117,29 +118,34 @@ struct predict_progress {
 };
 
 static void predict_progress(struct predict_progress *pp, const char *coll,
-                             long procs, long msg_bytes, int alg, int n_algs)
+                             long procs, int ppn, long msg_bytes, int alg,
+                             int n_algs)
 {
     double now = progress_now();
     if (now - pp->last_s < pp->interval_s) {
         return;
     }
-    char elapsed[32];
+    char elapsed[32], per_node[32] = "";
     progress_format_duration(elapsed, sizeof elapsed, now - pp->start_s);
+    if (ppn > 1) {
+        snprintf(per_node, sizeof per_node, " ppn=%d", ppn);
+    }
     fprintf(stderr,
-            "autotune predict: %ld/%ld points, %s P=%ld %ld B: algorithm "
+            "autotune predict: %ld/%ld points, %s P=%ld%s %ld B: algorithm "
             "%d of %d  elapsed %s\n",
-            pp->done, pp->total, coll, procs, msg_bytes, alg + 1, n_algs,
-            elapsed);
+            pp->done, pp->total, coll, procs, per_node, msg_bytes, alg + 1,
+            n_algs, elapsed);
     pp->last_s = now;
 }
 
 /* Points never measured: every algorithm, unsegmented and at each segment
- * size below the message (larger ones behave as unsegmented). */
-static int predict_new(const char *const *colls, int n_colls, const long *procs,
-                       int n_procs, const long *sizes, int n_sizes,
-                       const long *segs, int n_segs,
-                       const struct model_params *params, int chain_fanout,
-                       struct predictions *ps)
+ * size below the message (larger ones behave as unsegmented), at each
+ * layout (procs x ppn, ppn-major as the grid's). */
+static int predict_new(const char *const *colls, int n_colls,
+                       const struct config_layout *layouts, int n_layouts,
+                       const long *sizes, int n_sizes, const long *segs,
+                       int n_segs, const struct model_params *params,
+                       int chain_fanout, struct predictions *ps)
 {
     struct predict_progress pp = {
         .start_s = progress_now(),
@@ -149,7 +155,7 @@ static int predict_new(const char *const *colls, int n_colls, const long *procs,
         const struct coll_def *def = coll_find(colls[c]);
         int is_barrier = def && def->send_blocks == BLOCKS_NONE &&
                          def->recv_blocks == BLOCKS_NONE;
-        pp.total += (long)n_procs * (is_barrier ? 1 : n_sizes);
+        pp.total += (long)n_layouts * (is_barrier ? 1 : n_sizes);
     }
     for (int c = 0; c < n_colls; c++) {
         const struct coll_def *def = coll_find(colls[c]);
@@ -160,12 +166,13 @@ static int predict_new(const char *const *colls, int n_colls, const long *procs,
         }
         int is_barrier =
             def->send_blocks == BLOCKS_NONE && def->recv_blocks == BLOCKS_NONE;
-        for (int pi = 0; pi < n_procs; pi++) {
+        for (int li = 0; li < n_layouts; li++) {
+            const struct config_layout *lay = &layouts[li];
             for (int si = 0; si < (is_barrier ? 1 : n_sizes); si++) {
                 long m = is_barrier ? 0 : sizes[si];
                 for (int a = 0; a < def->n_algs; a++) {
                     const struct coll_alg *alg = &def->algs[a];
-                    predict_progress(&pp, def->name, procs[pi], m, a,
+                    predict_progress(&pp, def->name, lay->procs, lay->ppn, m, a,
                                      def->n_algs);
                     for (int g = -1; g < n_segs; g++) {
                         long seg = g < 0 ? 0 : segs[g];
@@ -178,8 +185,8 @@ static int predict_new(const char *const *colls, int n_colls, const long *procs,
                                  "%s", def->name);
                         snprintf(p.row.algorithm, sizeof p.row.algorithm, "%s",
                                  alg->name);
-                        p.row.procs = (int)procs[pi];
-                        p.row.ppn = 1;
+                        p.row.procs = lay->procs;
+                        p.row.ppn = lay->ppn;
                         p.row.msg_bytes = m;
                         p.row.segment_bytes = (int)seg;
                         p.row.is_applicable = 1;
@@ -217,11 +224,12 @@ static int write_predicted(FILE *f, const void *arg)
     return ferror(f) ? -1 : 0;
 }
 
-/* The q-quantile of sorted values (nearest rank). */
 /* Seed 003's ratio per point: the measured time of the model's choice over
- * the measured optimum; and how many pairs of methods (measured more than
- * 1 % apart) the model orders as measured. */
-static void print_accuracy(const struct predictions *ps, const char *coll)
+ * the measured optimum, its penalty; and how many pairs of methods
+ * (measured more than 1 % apart) the model orders as measured. Over the
+ * points of coll (NULL: any) at ppn ranks per node (0: any). */
+static void print_accuracy(const struct predictions *ps, const char *coll,
+                           int ppn)
 {
     struct model_accuracy acc = {0};
     double *t = malloc((ps->n + 1) * sizeof *t);
@@ -234,7 +242,8 @@ static void print_accuracy(const struct predictions *ps, const char *coll)
         }
         const struct prediction *pt = &ps->items[i];
         if (pt->is_measured &&
-            (!coll || strcmp(coll, pt->row.collective) == 0)) {
+            (!coll || strcmp(coll, pt->row.collective) == 0) &&
+            (ppn == 0 || ppn == pt->row.ppn)) {
             double best_us = INFINITY;
             for (size_t k = i; k < j; k++) {
                 t[k - i] = ps->items[k].row.mean_us;
@@ -248,15 +257,22 @@ static void print_accuracy(const struct predictions *ps, const char *coll)
     if (!is_ok) {
         fprintf(stderr, "autotune predict: out of memory\n");
     } else if (acc.n_points > 0) {
-        printf("%-10s %6ld %8.3f %8.3f %8.3f %9.1f %9.1f\n",
-               coll ? coll : "all", acc.n_points,
-               model_accuracy_quantile(&acc, 0.5),
+        char label[32];
+        if (ppn) {
+            snprintf(label, sizeof label, "all ppn=%d", ppn);
+        } else {
+            snprintf(label, sizeof label, "%s", coll ? coll : "all");
+        }
+        printf("%-10s %6ld %8.3f %8.3f %8.3f %9.1f %9.1f %9.2f %9.2f\n", label,
+               acc.n_points, model_accuracy_quantile(&acc, 0.5),
                model_accuracy_quantile(&acc, 0.9),
                model_accuracy_quantile(&acc, 1.0),
                100.0 * (double)acc.n_optimal / (double)acc.n_points,
                acc.n_pairs
                    ? 100.0 * (double)acc.n_pairs_right / (double)acc.n_pairs
-                   : 100.0);
+                   : 100.0,
+               100.0 * acc.penalty_sum / (double)acc.n_points,
+               100.0 * acc.max_penalty);
     }
     model_accuracy_clear(&acc);
     free(t);
@@ -284,12 +300,46 @@ static int write_predicted_run(const char *dir, const struct predictions *ps)
     return 0;
 }
 
+/* The layouts of --procs x --ppn, ppn-major, where the ppn divides the
+ * procs (one line for each that does not); fails with one line when none
+ * is left (*n 0) or out of memory (*n -1). */
+static int layouts_of(const long *procs, int n_procs, const long *ppns,
+                      int n_ppns, struct config_layout **out, int *n)
+{
+    *n = 0;
+    *out = malloc(((size_t)n_procs * (size_t)n_ppns + 1) * sizeof **out);
+    if (!*out) {
+        fprintf(stderr, "autotune predict: out of memory\n");
+        *n = -1;
+        return -1;
+    }
+    for (int k = 0; k < n_ppns; k++) {
+        for (int i = 0; i < n_procs; i++) {
+            if (procs[i] % ppns[k] != 0) {
+                fprintf(stderr,
+                        "autotune predict: --ppn %ld does not divide --procs "
+                        "%ld: not predicted\n",
+                        ppns[k], procs[i]);
+                continue;
+            }
+            (*out)[(*n)++] =
+                (struct config_layout){(int)procs[i], (int)ppns[k]};
+        }
+    }
+    if (*n == 0) {
+        fprintf(stderr, "autotune predict: --ppn: no value divides any "
+                        "of --procs: nothing to predict\n");
+        return -1;
+    }
+    return 0;
+}
+
 int predict_run(const struct predict_request *req)
 {
     const char *run = req->run, *model_path = req->model_path,
                *procs_text = req->procs_text, *sizes_text = req->sizes_text,
                *segs_text = req->segs_text, *colls_text = req->colls_text,
-               *out_dir = req->out_dir;
+               *ppn_text = req->ppn_text, *out_dir = req->out_dir;
     char path[4096], model_default[4096];
     /* Checked before anything is written: -o DIR never names a run's own
      * files (`-o RUN` would replace RUN/predicted.csv). */
@@ -302,8 +352,10 @@ int predict_run(const struct predict_request *req)
     struct measurement *rows = NULL;
     struct journal *j = NULL;
     struct predictions ps = {0};
-    long *procs = NULL, *sizes = NULL, *segs = NULL;
-    int n_procs = 0, n_sizes = 0, n_segs = 0, status = 1;
+    long *procs = NULL, *sizes = NULL, *segs = NULL, *ppns = NULL;
+    struct config_layout *layouts = NULL;
+    int n_procs = 0, n_sizes = 0, n_segs = 0, n_ppns = 0, n_layouts = 0;
+    int status = 1;
     int chain_fanout = TUNING_CHAIN_FANOUT;
     size_t n_rows = 0;
     double model_cost_s = 0;
@@ -362,7 +414,9 @@ int predict_run(const struct predict_request *req)
         if (parse_list("--procs", procs_text, &procs, &n_procs) != 0 ||
             parse_list("--sizes", sizes_text, &sizes, &n_sizes) != 0 ||
             (segs_text &&
-             parse_list("--segments", segs_text, &segs, &n_segs) != 0)) {
+             parse_list("--segments", segs_text, &segs, &n_segs) != 0) ||
+            parse_list("--ppn", ppn_text ? ppn_text : "1", &ppns, &n_ppns) !=
+                0) {
             status = 2;
             goto done;
         }
@@ -376,6 +430,21 @@ int predict_run(const struct predict_request *req)
                 status = 2;
                 goto done;
             }
+        }
+        for (int i = 0; i < n_ppns; i++) {
+            if (ppns[i] < 1 || ppns[i] > INT_MAX) {
+                fprintf(stderr,
+                        "autotune predict: --ppn: %ld is not a number of "
+                        "ranks per node >= 1\n",
+                        ppns[i]);
+                status = 2;
+                goto done;
+            }
+        }
+        if (layouts_of(procs, n_procs, ppns, n_ppns, &layouts, &n_layouts) !=
+            0) {
+            status = n_layouts < 0 ? 1 : 2;
+            goto done;
         }
         if (!segs_text) {
             segs = malloc((n_rows + 1) * sizeof *segs);
@@ -406,8 +475,8 @@ int predict_run(const struct predict_request *req)
         }
         /* Predicted points go after the measured ones. */
         size_t first_new = ps.n;
-        if (predict_new(colls, n_colls, procs, n_procs, sizes, n_sizes, segs,
-                        n_segs, params, chain_fanout, &ps) != 0) {
+        if (predict_new(colls, n_colls, layouts, n_layouts, sizes, n_sizes,
+                        segs, n_segs, params, chain_fanout, &ps) != 0) {
             goto done;
         }
         struct predictions fresh = {.items = ps.items + first_new,
@@ -434,8 +503,10 @@ int predict_run(const struct predict_request *req)
     if (n_rows > 0) {
         printf("accuracy where measured: measured time of the model's choice "
                "over the measured optimum\n");
-        printf("%-10s %6s %8s %8s %8s %9s %9s\n", "collective", "points",
-               "median", "p90", "max", "optimal%", "ranking%");
+        printf("%-10s %6s %8s %8s %8s %9s %9s %9s %9s\n", "collective",
+               "points", "median", "p90", "max", "optimal%", "ranking%",
+               "penalty%", "max_pen%");
+        int is_one_ppn = 1, first_ppn = 0;
         for (size_t i = 0; i < ps.n; i++) {
             int seen = 0;
             for (size_t k = 0; k < i && !seen; k++) {
@@ -443,10 +514,24 @@ int predict_run(const struct predict_request *req)
                               ps.items[i].row.collective) == 0;
             }
             if (!seen && ps.items[i].is_measured) {
-                print_accuracy(&ps, ps.items[i].row.collective);
+                print_accuracy(&ps, ps.items[i].row.collective, 0);
+            }
+            if (ps.items[i].is_measured) {
+                first_ppn = first_ppn ? first_ppn : ps.items[i].row.ppn;
+                is_one_ppn &= ps.items[i].row.ppn == first_ppn;
             }
         }
-        print_accuracy(&ps, NULL);
+        /* Per ranks per node where the run has several. */
+        for (size_t i = 0; !is_one_ppn && i < ps.n; i++) {
+            int seen = 0;
+            for (size_t k = 0; k < i && !seen; k++) {
+                seen = ps.items[k].row.ppn == ps.items[i].row.ppn;
+            }
+            if (!seen && ps.items[i].is_measured) {
+                print_accuracy(&ps, NULL, ps.items[i].row.ppn);
+            }
+        }
+        print_accuracy(&ps, NULL, 0);
         /* What a search guided by these predictions costs and loses is the
          * replay engine's to say (the model strategy, corrected by the
          * neighbours): one replay for every strategy. */
@@ -463,6 +548,8 @@ done:
     }
     free(ps.items);
     free(procs);
+    free(ppns);
+    free(layouts);
     free(sizes);
     free(segs);
     return status;

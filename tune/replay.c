@@ -485,7 +485,7 @@ static int point_predictions(const struct model_params *model,
     if (!model) {
         return 0;
     }
-    if (grid_predict_methods(model, rp->coll, rp->procs, rp->msg_bytes,
+    if (grid_predict_methods(model, rp->coll, rp->procs, rp->ppn, rp->msg_bytes,
                              rp->chain_fanout, rp->methods, rp->n,
                              predicted_us) != 0) {
         return -1;

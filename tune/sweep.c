@@ -712,8 +712,8 @@ static int sweep_point(struct point_walk *w, int procs, long msg_bytes,
     point.ppn = s->ppn;
     double predicted_us[GRID_MAX_METHODS];
     if (s->model) {
-        if (grid_predict_methods(s->model, c->colls[w->ci], procs, msg_bytes,
-                                 c->chain_fanout, point.methods,
+        if (grid_predict_methods(s->model, c->colls[w->ci], procs, s->ppn,
+                                 msg_bytes, c->chain_fanout, point.methods,
                                  point.n_methods, predicted_us) != 0) {
             return -1;
         }

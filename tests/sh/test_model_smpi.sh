@@ -29,7 +29,13 @@ CFG
 smpi 8 model -c "$tmp/t.cfg" > "$tmp/model.out" 2>&1 || { cat "$tmp/model.out"; fail "model"; }
 cat "$tmp/model.out"
 m="$tmp/run/model.csv"
-[ "$(head -1 "$m")" = "quantity,msg_bytes,pending,value_us,reps,cost_s" ] || fail "model.csv header"
+[ "$(head -1 "$m")" = "quantity,ppn,msg_bytes,pending,value_us,reps,cost_s" ] || fail "model.csv header"
+# One rank on each simulated host: no two ranks share a node, so the
+# intra-node set is not measured, and it says so (one line); every row is
+# between two nodes (ppn 1).
+grep -q "^autotune model: no rank shares rank 0's node: intra-node parameters not measured" "$tmp/model.out" ||
+    fail "no line saying the intra-node set is not measured"
+awk -F, 'NR > 1 && $2 != 1 { exit 1 }' "$m" || fail "a row of ppn other than 1 on one rank per host"
 # 0, powers of two to 65536 / 16, and 8192 and 65536 (16 sizes): each
 # with send and stream1 (from the ping-pong's first half), oneway,
 # recv_late, streamK, reduce and isend at the pending counts below the
@@ -40,11 +46,11 @@ sizes=$(awk -F, 'NR > 1 && $1 == "oneway"' "$m" | wc -l)
 # On 8 ranks, the backbone: 1 pair, then 4 at once; the placement: rank
 # 0's hop to each rank, all alike on Grig (one switch), so nothing more.
 [ "$(awk -F, 'NR > 1' "$m" | wc -l)" -eq $((15 * 11 + 9 + 2 + 7)) ] || fail "not 11 observations per size (9 at 65536), 2 pairs and 7 hops"
-grep -q '^pairs,262144,1,' "$m" && grep -q '^pairs,262144,4,' "$m" || fail "pairs at 1 and 4 missing"
-grep -q '^streamK,65536,4,' "$m" || fail "streamK at 65536: not 4 messages: $(grep '^streamK,65536,' "$m")"
+grep -q '^pairs,1,262144,1,' "$m" && grep -q '^pairs,1,262144,4,' "$m" || fail "pairs at 1 and 4 missing"
+grep -q '^streamK,1,65536,4,' "$m" || fail "streamK at 65536: not 4 messages: $(grep '^streamK,1,65536,' "$m")"
 # Grig's one-way latency of a small message is tens of microseconds
 # (its file says 66.5 us for its own ping-pong); measured, not read.
-awk -F, '$1 == "oneway" && $2 == 1 { exit !($4 > 30 && $4 < 200) }' "$m" || fail "one-way 1 B: $(grep '^oneway,1,' "$m")"
+awk -F, '$1 == "oneway" && $3 == 1 { exit !($5 > 30 && $5 < 200) }' "$m" || fail "one-way 1 B: $(grep '^oneway,1,1,' "$m")"
 # Resumed: nothing measured again, the same table.
 cp "$m" "$tmp/model.first"
 smpi 8 model -c "$tmp/t.cfg" > "$tmp/model2.out" 2>&1 || fail "model rerun"
@@ -80,8 +86,8 @@ sed "s#$tmp/run#$tmp/ft#; s/message_sizes.*/message_sizes = [1];/; s/segment_siz
 smpirun -np 64 -platform conf/platforms/fattree.xml --cfg=smpi/simulate-computation:no \
     --log=root.thres:critical build/autotune-smpi model -c "$tmp/ft.cfg" > "$tmp/ft.out" 2>&1 ||
     { cat "$tmp/ft.out"; fail "model on the fat tree"; }
-awk -F, '$1 == "hop" { n++; key = $2 < 32 && $3 < 32 || $2 >= 32 && $3 >= 32 ? "near" : "far"
-        if (!(key in v)) v[key] = $4; else if (v[key] != $4) bad = bad " " $2 "-" $3 }
+awk -F, '$1 == "hop" { n++; key = $3 < 32 && $4 < 32 || $3 >= 32 && $4 >= 32 ? "near" : "far"
+        if (!(key in v)) v[key] = $5; else if (v[key] != $5) bad = bad " " $3 "-" $4 }
     END { exit !(n == 94 && bad == "" && v["far"] > v["near"] * 1.2) }' "$tmp/ft/model.csv" ||
     fail "fat tree hops: $(grep -c '^hop' "$tmp/ft/model.csv") rows, not one leaf's hop and one spine's: $(grep '^hop' "$tmp/ft/model.csv" | head -5 | tr '\n' ' ')"
 
@@ -129,4 +135,67 @@ build/autotune predict -r "$tmp/run" --procs 1,4 --sizes 1 -o "$tmp/one" > /dev/
 [ $? -eq 2 ] && [ "$(cat "$tmp/bad.err")" = "autotune predict: --procs: 1 is not a communicator size >= 2 (one has nothing to tune)" ] ||
     fail "--procs 1: $(cat "$tmp/bad.err")"
 build/autotune model --help | grep -q '^usage: mpirun' || fail "model --help"
+
+# Two ranks on one simulated host (`host:2` lines: ranks 0 and 1 on
+# ndr-0, 2 and 3 on ndr-1): both sets, between rank 0 and rank 2 (ppn 1)
+# and between rank 0 and rank 1 (ppn 2); the journal records the pairs.
+# On ndr.xml (its file: loopback 0.1 us, a node's link 0.35 us each way
+# plus the switch's 0.13) the intra-node 1-byte one-way time is the
+# shorter, and its 1 MiB one the longer (25 GB/s of shared memory against
+# 50 GB/s of NDR).
+printf 'ndr-0:2\nndr-1:2\n' > "$tmp/two.hosts"
+sed "s#$tmp/run#$tmp/two#; s/message_sizes.*/message_sizes = [1, 1048576];/; s/segment_sizes.*/segment_sizes = [0];/" \
+    "$tmp/t.cfg" > "$tmp/two.cfg"
+smpirun -np 4 -hostfile "$tmp/two.hosts" -platform conf/platforms/ndr.xml --cfg=smpi/simulate-computation:no \
+    --log=root.thres:critical build/autotune-smpi model -c "$tmp/two.cfg" > "$tmp/two.out" 2>&1 ||
+    { cat "$tmp/two.out"; fail "model on two ranks per host"; }
+t2="$tmp/two/model.csv"
+grep -q "not measured" "$tmp/two.out" && fail "two ranks per host: a set said not measured: $(cat "$tmp/two.out")"
+for q in oneway send stream1 streamK recv_late isend; do
+    for ppn in 1 2; do
+        grep -q "^$q,$ppn,1," "$t2" || fail "two ranks per host: no $q at ppn $ppn"
+    done
+done
+# Resumed: both sets found in the journal, nothing measured again.
+smpirun -np 4 -hostfile "$tmp/two.hosts" -platform conf/platforms/ndr.xml --cfg=smpi/simulate-computation:no \
+    --log=root.thres:critical build/autotune-smpi model -c "$tmp/two.cfg" > "$tmp/two2.out" 2>&1 &&
+    grep -q ' 0 observations measured now' "$tmp/two2.out" || fail "two ranks per host, rerun: $(cat "$tmp/two2.out")"
+grep -q ' model.ranks=0,2 model.intra_ranks=0,1 ' "$tmp/two/model.journal" ||
+    fail "the journal does not name the pairs: $(sed -n 2p "$tmp/two/model.journal")"
+grep -q '^m p2p 2 2 1 oneway ' "$tmp/two/model.journal" ||
+    fail "no intra-node record (procs 2, ppn 2) in the journal"
+awk -F, '$1 == "oneway" { v[$2 "," $3] = $5 }
+    END { exit !(v["2,1"] < v["1,1"] && v["2,1048576"] > v["1,1048576"]) }' "$t2" ||
+    fail "intra-node against inter-node one-way: $(grep '^oneway' "$t2" | tr '\n' ' ')"
+# A binomial bcast on 4 ranks (0 -> 2, 0 -> 1, 2 -> 3) crosses nodes three
+# times at 1 rank per node, once at 2, never at 4: at 1 byte, where a
+# message between nodes is the slower, each step down is faster; at 1 MiB,
+# where one inside a node is the slower, 4 per node is slower than 1.
+build/autotune predict -r "$tmp/run" --model "$t2" --collectives bcast --procs 4 --sizes 1,1048576 \
+    --segments 0 --ppn 1,2,4 -o "$tmp/twopred" > "$tmp/twopred.out" 2>&1 || { cat "$tmp/twopred.out"; fail "predict --ppn 1,2,4"; }
+awk -F, '$1 == "bcast" && $5 == "binomial" && $6 == 0 { v[$3 "," $4] = $7 }
+    END { exit !(v["4,1"] > 0 && v["4,1"] < v["2,1"] && v["2,1"] < v["1,1"] && v["4,1048576"] > v["1,1048576"]) }' \
+    "$tmp/twopred/predicted.csv" || fail "binomial bcast at ppn 1, 2 and 4: $(grep ',binomial,0,' "$tmp/twopred/predicted.csv" | tr '\n' ' ')"
+# An old model.csv (no ppn column) reads as the inter-node set: the same
+# predictions at ppn 1 as the file it was cut from.
+awk -F, -v OFS=, 'NR == 1 { print "quantity,msg_bytes,pending,value_us,reps,cost_s"; next }
+    $2 == 1 { $2 = ""; sub(/,,/, ","); print }' "$t2" > "$tmp/legacy.csv"
+build/autotune predict -r "$tmp/run" --model "$tmp/legacy.csv" --collectives bcast --procs 4 --sizes 1,1048576 \
+    --segments 0 -o "$tmp/legpred" > /dev/null 2>&1 || fail "predict with an old model.csv"
+[ -s "$tmp/legpred/predicted.csv" ] && cmp -s <(awk -F, 'NR > 1 && $3 == 1' "$tmp/twopred/predicted.csv") \
+    <(tail -n +2 "$tmp/legpred/predicted.csv") || fail "an old model.csv does not predict as its inter-node set"
+# A run of two ranks per node values (here the same times at ppn 1 and 2,
+# on 4 and 8 ranks): a row of accuracy for each, and one over all.
+mkdir -p "$tmp/mix"
+for t in measurements.csv optimal.csv; do
+    { cat "$tmp/run/$t"; awk -F, -v OFS=, 'NR > 1 && $2 % 2 == 0 { $3 = 2; print }' "$tmp/run/$t"; } > "$tmp/mix/$t"
+done
+build/autotune predict -r "$tmp/mix" --model "$m" > "$tmp/mix.out" 2>&1 || { cat "$tmp/mix.out"; fail "predict on two ppn"; }
+grep -q '^all ppn=1 *18 ' "$tmp/mix.out" && grep -q '^all ppn=2 *12 ' "$tmp/mix.out" && grep -q '^all  *30 ' "$tmp/mix.out" ||
+    fail "predict's rows per ppn: $(grep '^all' "$tmp/mix.out" | tr '\n' ' ')"
+# --ppn that divides no --procs: one line, exit 2.
+build/autotune predict -r "$tmp/run" --procs 4 --sizes 1 --ppn 3 -o "$tmp/p3" > /dev/null 2> "$tmp/bad.err"
+[ $? -eq 2 ] && grep -q "^autotune predict: --ppn 3 does not divide --procs 4" "$tmp/bad.err" || fail "--ppn 3: $(cat "$tmp/bad.err")"
+build/autotune predict -r "$tmp/run" --ppn 2 > /dev/null 2> "$tmp/bad.err"
+[ $? -eq 2 ] || fail "--ppn without --procs: exit status"
 exit $((fails > 0))

@@ -123,9 +123,9 @@ grep -q "adaptive" "$tmp/p.out" "$tmp/pred.html" && fail "the map or page of pre
 
 # The rows export gives are the least predicted time at each point.
 "$at" export -r "$tmp/pred" --format csv 2> /dev/null | tail -n +2 | sort > "$tmp/exp.csv"
-awk -F, 'NR > 1 { k = $1 "," $2 "," $3; if (!(k in t) || $6 < t[k]) t[k] = $6 }
+awk -F, 'NR > 1 { k = $1 "," $2 "," $3 "," $4; if (!(k in t) || $7 < t[k]) t[k] = $7 }
     END { for (k in t) print k, t[k] }' "$tmp/pred/predicted.csv" | sort > "$tmp/least.txt"
-awk -F, '{ print $1 "," $2 "," $3, $6 }' "$tmp/exp.csv" | sort > "$tmp/exp.txt"
+awk -F, '{ print $1 "," $2 "," $3 "," $4, $7 }' "$tmp/exp.csv" | sort > "$tmp/exp.txt"
 [ -s "$tmp/least.txt" ] && cmp -s "$tmp/least.txt" "$tmp/exp.txt" ||
     fail "export of predictions: not the least predicted time per point"
 # Headers and warnings name the file read: predicted.csv, or the journal

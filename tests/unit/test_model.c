@@ -6,7 +6,9 @@
 #include "model/model.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #define CHECK_NEAR(expected, actual)                                           \
     do {                                                                       \
@@ -45,16 +47,16 @@ static size_t synthetic(struct model_obs *obs)
         int k = model_stream_count(m);
         for (int l = 0; l < 5 && levels[l] < k; l++) {
             obs[n++] = (struct model_obs){MODEL_Q_ISEND, m, levels[l],
-                                          isend + levels[l]};
+                                          isend + levels[l], 0};
         }
-        obs[n++] = (struct model_obs){MODEL_Q_SEND, m, 0, send};
-        obs[n++] = (struct model_obs){MODEL_Q_ONEWAY, m, 0, oneway};
-        obs[n++] = (struct model_obs){MODEL_Q_RECV_LATE, m, 0, 5};
-        obs[n++] = (struct model_obs){MODEL_Q_STREAM1, m, 0, oneway};
+        obs[n++] = (struct model_obs){MODEL_Q_SEND, m, 0, send, 0};
+        obs[n++] = (struct model_obs){MODEL_Q_ONEWAY, m, 0, oneway, 0};
+        obs[n++] = (struct model_obs){MODEL_Q_RECV_LATE, m, 0, 5, 0};
+        obs[n++] = (struct model_obs){MODEL_Q_STREAM1, m, 0, oneway, 0};
         obs[n++] = (struct model_obs){MODEL_Q_STREAMK, m, k,
-                                      oneway + (k - 1) * gap_of(m)};
+                                      oneway + (k - 1) * gap_of(m), 0};
         obs[n++] =
-            (struct model_obs){MODEL_Q_REDUCE, m, 0, 1 + 0.002 * (double)m};
+            (struct model_obs){MODEL_Q_REDUCE, m, 0, 1 + 0.002 * (double)m, 0};
     }
     return n;
 }
@@ -62,7 +64,7 @@ static size_t synthetic(struct model_obs *obs)
 static void test_fit(const struct model_params *p)
 {
     struct model_p2p q;
-    model_params_at(p, 1000, 0, &q);
+    model_params_at(p, 1000, 0, 0, &q);
     CHECK_INT(0, q.is_rendezvous);
     CHECK_NEAR(10, q.isend_us);
     CHECK_NEAR(10, q.send_us);
@@ -70,21 +72,21 @@ static void test_fit(const struct model_params *p)
     CHECK_NEAR(12, q.gap_us);
     CHECK_NEAR(5, q.recv_late_us);
     /* Between measured sizes of one mode: linear. */
-    model_params_at(p, 5000, 0, &q);
+    model_params_at(p, 5000, 0, 0, &q);
     CHECK_NEAR(100, q.transfer_us);
     CHECK_NEAR(52, q.gap_us);
     /* Pending sends: measured at 0, 1, 3, 7, 15, interpolated between. */
-    model_params_at(p, 1000, 5, &q);
+    model_params_at(p, 1000, 5, 0, &q);
     CHECK_NEAR(15, q.isend_us);
-    model_params_at(p, 1000, 40, &q);
+    model_params_at(p, 1000, 40, 0, &q);
     CHECK_NEAR(25, q.isend_us);
     /* Across the eager limit: a step at the midpoint of the measured sizes
      * around it, never an average. */
     CHECK_INT(65536, model_params_eager_max(p));
-    model_params_at(p, 90000, 0, &q);
+    model_params_at(p, 90000, 0, 0, &q);
     CHECK_INT(0, q.is_rendezvous);
     CHECK_NEAR(950, q.transfer_us);
-    model_params_at(p, 100000, 0, &q);
+    model_params_at(p, 100000, 0, 0, &q);
     CHECK_INT(1, q.is_rendezvous);
     CHECK_NEAR(3, q.isend_us);
     CHECK_NEAR(3 + 150 + 1000, q.send_us);
@@ -94,7 +96,7 @@ static void test_fit(const struct model_params *p)
      * sends than it had cost what its last one did. */
     CHECK_INT(2, model_stream_count(1048576));
     CHECK_INT(4, model_stream_count(65536));
-    model_params_at(p, 1048576, 40, &q);
+    model_params_at(p, 1048576, 40, 0, &q);
     CHECK_NEAR(2 + 0.01 * 1048576, q.gap_us);
     CHECK_NEAR(3 + 1, q.isend_us);
     CHECK_NEAR(1 + 0.002 * 5000, model_params_reduce_us(p, 5000));
@@ -104,7 +106,7 @@ static double replay(const struct model_schedule *s,
                      const struct model_params *p)
 {
     double t = -1;
-    CHECK_INT(0, model_replay(s, p, &t));
+    CHECK_INT(0, model_replay(s, p, 1, &t));
     return t;
 }
 
@@ -190,7 +192,7 @@ static void test_replay(const struct model_params *p)
     s = model_schedule_create(2);
     recv(s, 1, 0, 10);
     double t;
-    CHECK_INT(-1, model_replay(s, p, &t));
+    CHECK_INT(-1, model_replay(s, p, 1, &t));
     model_schedule_destroy(s);
 }
 
@@ -211,7 +213,7 @@ static void test_record(const struct model_params *p)
         model_schedule_destroy(s);
     }
     double t;
-    CHECK_INT(0, model_predict(p, "bcast", "pipeline", 4, 1000, 0, 1, &t));
+    CHECK_INT(0, model_predict(p, "bcast", "pipeline", 4, 1, 1000, 0, 1, &t));
     CHECK_NEAR(210, t);
     CHECK_INT(0, model_record("bcast", "pipeline", 4, 4000, 1000, 1, &s));
     if (s) {
@@ -233,7 +235,7 @@ static void test_record(const struct model_params *p)
     for (size_t i = 0; i < sizeof colls / sizeof colls[0]; i++) {
         t = -1;
         int rc =
-            model_predict(p, colls[i][0], colls[i][1], 7, 5000, 1024, 2, &t);
+            model_predict(p, colls[i][0], colls[i][1], 7, 1, 5000, 1024, 2, &t);
         if (rc != 0 || !(t > 0)) {
             fprintf(stderr, "%s %s: rc %d, %.3f us\n", colls[i][0], colls[i][1],
                     rc, t);
@@ -249,8 +251,8 @@ static void test_record(const struct model_params *p)
 static void test_backbone(struct model_obs *obs, size_t n)
 {
     struct model_params *p = NULL;
-    obs[n++] = (struct model_obs){MODEL_Q_PAIRS, 262144, 1, 100};
-    obs[n++] = (struct model_obs){MODEL_Q_PAIRS, 262144, 4, 200};
+    obs[n++] = (struct model_obs){MODEL_Q_PAIRS, 262144, 1, 100, 0};
+    obs[n++] = (struct model_obs){MODEL_Q_PAIRS, 262144, 4, 200, 0};
     CHECK_INT(0, model_params_fit(obs, n, &p));
     if (!p) {
         return;
@@ -291,8 +293,8 @@ static struct model_params *fit_with_hops(struct model_obs *obs, size_t n,
 {
     struct model_params *p = NULL;
     for (size_t i = 0; i < count; i++) {
-        obs[n + i] =
-            (struct model_obs){MODEL_Q_HOP, hops[i].a, hops[i].b, hops[i].us};
+        obs[n + i] = (struct model_obs){MODEL_Q_HOP, hops[i].a, hops[i].b,
+                                        hops[i].us, 0};
     }
     CHECK_INT(0, model_params_fit(obs, n + count, &p));
     return p;
@@ -350,9 +352,137 @@ static void test_placement(struct model_obs *obs, size_t n)
     model_params_destroy(p);
 }
 
+/* Binomial bcast on 4 ranks, recorded from its own code: 0 -> 2, 0 -> 1,
+ * 2 -> 3. At 2 ranks per node (nodes {0, 1} and {2, 3}) only 0 -> 2
+ * crosses; at 1 all three do, at 4 none. */
+static void test_split(void)
+{
+    struct model_schedule *s;
+    long intra = -1, inter = -1;
+    CHECK_INT(0, model_record("bcast", "binomial", 4, 1000, 0, 1, &s));
+    if (!s) {
+        return;
+    }
+    model_schedule_split(s, 2, &intra, &inter);
+    CHECK_INT(2, intra);
+    CHECK_INT(1, inter);
+    model_schedule_split(s, 1, &intra, &inter);
+    CHECK_INT(0, intra);
+    CHECK_INT(3, inter);
+    model_schedule_split(s, 4, &intra, &inter);
+    CHECK_INT(3, intra);
+    CHECK_INT(0, inter);
+    CHECK_INT(0, model_node_of(1, 2));
+    CHECK_INT(1, model_node_of(2, 2));
+    model_schedule_destroy(s);
+}
+
+/* The intra-node set: the synthetic network's every time divided by 10
+ * (Isend 1, transfer 6, gap 1.2 at 1000 bytes). Binomial bcast on 4 at 2
+ * ranks per node: 0 -> 2 crosses (Isend 10, arrives 10 + 60 = 70); 0 -> 1
+ * is intra (posted at 10 + 1, arrives 11 + 6 = 17); 2 -> 3 is intra (from
+ * 70: 71 + 6 = 77). At 4 per node all intra: 140 / 10; at 1, 140. */
+static void test_intra(struct model_obs *obs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        obs[n + i] = obs[i];
+        obs[n + i].value_us /= 10;
+        obs[n + i].is_intra = 1;
+    }
+    struct model_params *p = NULL;
+    CHECK_INT(0, model_params_fit(obs, 2 * n, &p));
+    if (!p) {
+        return;
+    }
+    CHECK_INT(1, model_params_has_intra(p));
+    struct model_p2p q;
+    model_params_at(p, 1000, 0, 1, &q);
+    CHECK_NEAR(1, q.isend_us);
+    CHECK_NEAR(6, q.transfer_us);
+    model_params_at(p, 1000, 0, 0, &q);
+    CHECK_NEAR(60, q.transfer_us);
+    double t = -1;
+    CHECK_INT(0, model_predict(p, "bcast", "binomial", 4, 2, 1000, 0, 1, &t));
+    CHECK_NEAR(77, t);
+    CHECK_INT(0, model_predict(p, "bcast", "binomial", 4, 4, 1000, 0, 1, &t));
+    CHECK_NEAR(14, t);
+    CHECK_INT(0, model_predict(p, "bcast", "binomial", 4, 1, 1000, 0, 1, &t));
+    CHECK_NEAR(140, t);
+    model_params_destroy(p);
+    /* Only the intra-node set (one node): inter-node messages priced as
+     * intra-node ones. */
+    CHECK_INT(0, model_params_fit(obs + n, n, &p));
+    if (p) {
+        CHECK_INT(0, model_params_has_inter(p));
+        CHECK_INT(0,
+                  model_predict(p, "bcast", "binomial", 4, 1, 1000, 0, 1, &t));
+        CHECK_NEAR(14, t);
+    }
+    model_params_destroy(p);
+}
+
+/* A node's link is shared by its ranks: ranks 0 and 1 each send 10000
+ * bytes (92 us of work from 10) to ranks 2 and 3. On 4 nodes each flow has
+ * its own links: 10 + 92 + 58 = 160. At 2 per node both flows leave node
+ * 0 and enter node 1 at once, at half rate: 10 + 184 + 58. */
+static void test_node_link(const struct model_params *p)
+{
+    struct model_schedule *s = model_schedule_create(4);
+    send(s, 0, 2, 10000);
+    send(s, 1, 3, 10000);
+    recv(s, 2, 0, 10000);
+    recv(s, 3, 1, 10000);
+    double t = -1;
+    CHECK_INT(0, model_replay(s, p, 1, &t));
+    CHECK_NEAR(160, t);
+    CHECK_INT(0, model_replay(s, p, 2, &t));
+    CHECK_NEAR(194 + 58, t);
+    model_schedule_destroy(s);
+}
+
+/* model.csv: with the ppn column (2: the intra-node set) and without it
+ * (written before: every row inter-node); another ppn is refused. */
+static void test_csv(void)
+{
+    static const char *const files[] = {
+        MODEL_CSV_HEADER "\noneway,2,1,0,3.5,1,0.1\noneway,1,1,0,7,1,0.2\n",
+        MODEL_CSV_LEGACY_HEADER "\noneway,1,0,7,1,0.2\n",
+        MODEL_CSV_HEADER "\noneway,3,1,0,3.5,1,0.1\n"};
+    char path[] = "/tmp/test_model_csv_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    if (fd < 0) {
+        return;
+    }
+    close(fd);
+    for (int f = 0; f < 3; f++) {
+        FILE *out = fopen(path, "w");
+        fputs(files[f], out);
+        fclose(out);
+        struct model_obs *obs = NULL;
+        size_t n = 0;
+        double cost = 0;
+        int rc = model_csv_read(path, &obs, &n, &cost);
+        CHECK_INT(f == 2 ? -1 : 0, rc);
+        if (f == 0 && rc == 0) {
+            CHECK_INT(2, (int)n);
+            CHECK_INT(1, obs[0].is_intra);
+            CHECK_NEAR(3.5, obs[0].value_us);
+            CHECK_INT(0, obs[1].is_intra);
+        }
+        if (f == 1 && rc == 0) {
+            CHECK_INT(1, (int)n);
+            CHECK_INT(0, obs[0].is_intra);
+            CHECK_NEAR(7, obs[0].value_us);
+        }
+        free(obs);
+    }
+    remove(path);
+}
+
 int main(void)
 {
-    struct model_obs obs[N_SIZES * 11 + 8];
+    struct model_obs obs[2 * (N_SIZES * 11 + 8)];
     size_t n = synthetic(obs);
     struct model_params *p;
     CHECK_INT(0, model_params_fit(obs, n, &p));
@@ -366,6 +496,15 @@ int main(void)
     p = NULL;
     test_backbone(obs, n);
     test_placement(obs, n);
+    test_split();
+    test_csv();
+    CHECK_INT(0, model_params_fit(obs, n, &p));
+    if (p) {
+        test_node_link(p);
+    }
+    model_params_destroy(p);
+    p = NULL;
+    test_intra(obs, n);
     /* Missing quantities are named. */
     CHECK_INT(-1, model_params_fit(obs, 3, &p));
     return check_exit();
