@@ -89,7 +89,8 @@ static void keep_order(const struct measurement *m,
         struct rule cr = {0};
         char unused[256];
         if (strcmp(c->collective, m->collective) != 0 || c->procs != m->procs ||
-            c->msg_bytes != m->msg_bytes || !c->is_applicable || c->reps <= 0 ||
+            c->ppn != m->ppn || c->msg_bytes != m->msg_bytes ||
+            !c->is_applicable || c->reps <= 0 ||
             ompi_map_method(c, ctx, &cr, unused, sizeof unused, t) != 0 ||
             is_reordering(c->collective, cr.alg) ||
             (best && c->mean_us >= best->mean_us)) {
@@ -181,6 +182,9 @@ static void ompi_notes(const struct rule_set *set,
         const struct measurement *m = i < n ? &rows[i] : &ctx->inserts[i - n].m;
         struct rule r = {0};
         char why[256];
+        if (!export_keeps(ctx, m)) {
+            continue;
+        }
         n_reordering += ompi_map_method(m, ctx, &r, why, sizeof why, t) == 0 &&
                         is_reordering(m->collective, r.alg);
     }
@@ -226,9 +230,49 @@ static const char *alg_name(const char *collective, int number)
     return a ? a->algorithm : "Open MPI's fixed decision";
 }
 
+/* The ranks per node of the rules (ctx->ppn, which export_write sets for
+ * these formats), said on stderr when the table holds others or it is not
+ * one rank per node; *ppn 0 where the table is empty. */
+static int classic_ppn(const struct measurement *rows, size_t n,
+                       const struct export_context *ctx, const char *format,
+                       int *ppn, char *others, size_t others_size)
+{
+    int *values, n_values;
+    if (export_ppn_values(rows, n, ctx, &values, &n_values) != 0) {
+        fprintf(stderr, "%s: out of memory\n", ctx->source);
+        return -1;
+    }
+    *ppn = ctx->ppn ? ctx->ppn : n_values == 1 ? values[0] : 0;
+    size_t len = 0;
+    others[0] = '\0';
+    for (int i = 0; i < n_values && len < others_size; i++) {
+        if (values[i] != *ppn) {
+            int k = snprintf(others + len, others_size - len, "%s%d",
+                             len ? ", " : "", values[i]);
+            len += k > 0 ? (size_t)k : 0;
+        }
+    }
+    if (*ppn > 1 || n_values > 1) {
+        fprintf(ctx->warn,
+                "note: %s rules of %d ranks per node%s%s%s: the format has "
+                "no ranks-per-node key, so Open MPI applies them at every "
+                "ranks per node\n",
+                format, *ppn, *others ? " (not " : "", others,
+                *others ? ")" : "");
+    }
+    free(values);
+    return 0;
+}
+
 static int write_classic(FILE *out, const struct measurement *rows, size_t n,
                          const struct export_context *ctx, int version)
 {
+    int ppn;
+    char others[256];
+    if (classic_ppn(rows, n, ctx, version > 1 ? "ompi-v2" : "ompi", &ppn,
+                    others, sizeof others) != 0) {
+        return -1;
+    }
     struct rule_set set;
     if (rules_build(rows, n, ctx, version > 1 ? map_classic_v2 : map_classic,
                     ompi_fallback, &set) != 0) {
@@ -239,29 +283,33 @@ static int write_classic(FILE *out, const struct measurement *rows, size_t n,
     if (version > 1) {
         fprintf(out, "rule-file-version-%d\n", version);
     }
-    fprintf(out,
-            "# Open MPI coll/tuned dynamic rules (%s), written by autotune "
-            "from %s.\n"
-            "# Load with: mpirun --mca coll_tuned_use_dynamic_rules 1 "
-            "--mca coll_tuned_dynamic_rules_filename FILE\n"
-            "# A communicator size covers up to the next one, a message size "
-            "up to the next\n"
-            "# one: each starts just above the previous tuned size. "
-            "Algorithm 0: Open MPI's\n"
-            "# fixed decision (outside the tuned communicator sizes, where "
-            "a method has no\n"
-            "# counterpart, and where the library was measured faster).\n%s",
-            version > 1 ? "version 2: Open MPI 4.1.8+, 5.0.7+"
-                        : "classic format: Open MPI 4.1 and 5.0",
-            ctx->source,
-            ctx->assume_commutative
-                ? "# Exported with --assume-commutative: reduce and allreduce "
-                  "rules may reorder\n# the operands of a reduction: wrong "
-                  "results for non-commutative operations.\n"
-                : "# Reduce and allreduce rules keep the operand order of "
-                  "non-commutative\n# operations (the tuned algorithm where "
-                  "it does, else the fastest measured\n# one that does; "
-                  "autotune export --assume-commutative lifts this).\n");
+    fprintf(
+        out,
+        "# Open MPI coll/tuned dynamic rules (%s), written by autotune "
+        "from %s.\n"
+        "# Load with: mpirun --mca coll_tuned_use_dynamic_rules 1 "
+        "--mca coll_tuned_dynamic_rules_filename FILE\n"
+        "# A communicator size covers up to the next one, a message size "
+        "up to the next\n"
+        "# one: each starts just above the previous tuned size. "
+        "Algorithm 0: Open MPI's\n"
+        "# fixed decision (outside the tuned communicator sizes, where "
+        "a method has no\n"
+        "# counterpart, and where the library was measured faster).\n"
+        "# Ranks per node: %d. The format has no ranks-per-node key: "
+        "Open MPI applies\n# these rules at every ranks per node.%s%s%s\n%s",
+        version > 1 ? "version 2: Open MPI 4.1.8+, 5.0.7+"
+                    : "classic format: Open MPI 4.1 and 5.0",
+        ctx->source, ppn, *others ? " The run also tuned " : "", others,
+        *others ? " (--ppn)." : "",
+        ctx->assume_commutative
+            ? "# Exported with --assume-commutative: reduce and allreduce "
+              "rules may reorder\n# the operands of a reduction: wrong "
+              "results for non-commutative operations.\n"
+            : "# Reduce and allreduce rules keep the operand order of "
+              "non-commutative\n# operations (the tuned algorithm where "
+              "it does, else the fastest measured\n# one that does; "
+              "autotune export --assume-commutative lifts this).\n");
     fprintf(out, "%d # collectives\n", set.n);
     for (int i = 0; i < set.n; i++) {
         const struct coll_rules *c = &set.colls[i];
@@ -330,50 +378,127 @@ static void json_bound(FILE *out, const char *key, long value)
     }
 }
 
+/* One collective's communicator rules, from 0 to any size, for the
+ * communicators dist names (NULL: every one, no distribution key). */
+static void json_chain(FILE *out, const struct coll_rules *c, const char *dist,
+                       const char **sep)
+{
+    for (int b = 0; b < c->n; b++) {
+        const struct block *blk = &c->blocks[b];
+        fprintf(out, "%s\n      { \"comm_size_min\": %d, ", *sep,
+                b ? blk->procs : 0);
+        *sep = ",";
+        json_bound(out, "comm_size_max", rules_block_max(c, b));
+        if (dist) {
+            fprintf(out, ", \"comm_rank_distribution\": \"%s\"", dist);
+        }
+        fprintf(out, ",\n        \"rules\": [");
+        for (int r = 0; r < blk->n; r++) {
+            const struct rule *ru = &blk->rules[r];
+            fprintf(out, "%s\n          { \"msg_size_min\": %ld, ",
+                    r ? "," : "", ru->msg_min);
+            json_bound(out, "msg_size_max", rules_msg_max(blk, r));
+            fprintf(out, ", \"alg\": %d", ru->alg);
+            if (ru->faninout) {
+                fprintf(out, ", \"faninout\": %d", ru->faninout);
+            }
+            if (ru->segsize) {
+                fprintf(out, ", \"seg_size\": %d", ru->segsize);
+            }
+            if (ru->max_requests) {
+                fprintf(out, ", \"reqs\": %d", ru->max_requests);
+            }
+            fprintf(out, " }");
+        }
+        fprintf(out, " ] }");
+    }
+}
+
+static const struct coll_rules *set_find(const struct rule_set *set,
+                                         const char *collective)
+{
+    for (int i = 0; i < set->n; i++) {
+        if (strcmp(set->colls[i].collective, collective) == 0) {
+            return &set->colls[i];
+        }
+    }
+    return NULL;
+}
+
+/* The JSON format says which ranks share a node by its distributions only:
+ * one rank per node ("one-per-node") or all on one; so the file holds the
+ * one-rank-per-node rows, marked, and the rows of one other ranks per node
+ * (ctx->ppn, or the table's only other value) for every communicator. */
 int export_ompi_json(FILE *out, const struct measurement *rows, size_t n,
                      const struct export_context *ctx)
 {
-    struct rule_set set;
-    if (rules_build(rows, n, ctx, map_json, ompi_fallback, &set) != 0) {
+    int *values, n_values, rc = -1;
+    if (export_ppn_values(rows, n, ctx, &values, &n_values) != 0) {
+        fprintf(stderr, "%s: out of memory\n", ctx->source);
         return -1;
     }
-    ompi_notes(&set, rows, n, ctx, &json_target);
+    int has_1 = n_values > 0 && values[0] == 1;
+    int any_ppn = ctx->ppn           ? ctx->ppn
+                  : n_values > has_1 ? values[n_values - 1]
+                  : n_values > 0     ? 1
+                                     : 0;
+    int is_marked = has_1 && any_ppn != 1;
+    free(values);
+    struct export_context any_ctx = *ctx, one_ctx = *ctx;
+    struct rule_set set, one = {0, NULL};
+    any_ctx.ppn = n_values > 1 ? any_ppn : 0;
+    one_ctx.ppn = 1;
+    if (rules_build(rows, n, &any_ctx, map_json, ompi_fallback, &set) != 0) {
+        return -1;
+    }
+    if (is_marked &&
+        rules_build(rows, n, &one_ctx, map_json, ompi_fallback, &one) != 0) {
+        goto done;
+    }
+    ompi_notes(&set, rows, n, &any_ctx, &json_target);
+    if (is_marked) {
+        ompi_notes(&one, rows, n, &one_ctx, &json_target);
+    }
+    if (any_ppn > 1 || n_values > 1) {
+        fprintf(ctx->warn,
+                "note: ompi-json rules of %d ranks per node for every "
+                "communicator%s\n",
+                any_ppn,
+                is_marked ? ", and of 1 rank per node marked one-per-node"
+                          : "");
+    }
     fprintf(out, "{\n  \"rule_file_version\": 3,\n  \"module\": \"tuned\",\n"
                  "  \"collectives\": {");
-    for (int i = 0; i < set.n; i++) {
-        const struct coll_rules *c = &set.colls[i];
-        fprintf(out, "%s\n    \"%s\": [", i ? "," : "",
-                ompi_coll_find(c->collective)->json_name);
-        for (int b = 0; b < c->n; b++) {
-            const struct block *blk = &c->blocks[b];
-            fprintf(out, "%s\n      { \"comm_size_min\": %d, ", b ? "," : "",
-                    b ? blk->procs : 0);
-            json_bound(out, "comm_size_max", rules_block_max(c, b));
-            fprintf(out, ",\n        \"rules\": [");
-            for (int r = 0; r < blk->n; r++) {
-                const struct rule *ru = &blk->rules[r];
-                fprintf(out, "%s\n          { \"msg_size_min\": %ld, ",
-                        r ? "," : "", ru->msg_min);
-                json_bound(out, "msg_size_max", rules_msg_max(blk, r));
-                fprintf(out, ", \"alg\": %d", ru->alg);
-                if (ru->faninout) {
-                    fprintf(out, ", \"faninout\": %d", ru->faninout);
-                }
-                if (ru->segsize) {
-                    fprintf(out, ", \"seg_size\": %d", ru->segsize);
-                }
-                if (ru->max_requests) {
-                    fprintf(out, ", \"reqs\": %d", ru->max_requests);
-                }
-                fprintf(out, " }");
-            }
-            fprintf(out, " ] }");
+    /* Each collective of either set once, in the sets' (name) order. */
+    const char *coll_sep = "";
+    for (int i = 0, k = 0; i < set.n || k < one.n;) {
+        const char *name = i >= set.n ? one.colls[k].collective
+                           : k >= one.n || strcmp(set.colls[i].collective,
+                                                  one.colls[k].collective) <= 0
+                               ? set.colls[i].collective
+                               : one.colls[k].collective;
+        const struct coll_rules *marked = set_find(&one, name);
+        const struct coll_rules *every = set_find(&set, name);
+        const char *sep = "";
+        fprintf(out, "%s\n    \"%s\": [", coll_sep,
+                ompi_coll_find(name)->json_name);
+        coll_sep = ",";
+        if (marked) {
+            json_chain(out, marked, "one-per-node", &sep);
+            k++;
+        }
+        if (every) {
+            json_chain(out, every, NULL, &sep);
+            i++;
         }
         fprintf(out, " ]");
     }
     fprintf(out, "\n  }\n}\n");
+    rc = ferror(out) ? -1 : 0;
+done:
     rules_destroy(&set);
-    return ferror(out) ? -1 : 0;
+    rules_destroy(&one);
+    return rc;
 }
 
 /* The checks both readers share: algorithm numbers the target release has;
@@ -727,23 +852,59 @@ static int json_collective(const char *name, const struct json *blocks,
                   : "not a collective autotune exports");
         return -1;
     }
+    /* Open MPI takes the first rule whose distribution and sizes match
+     * the communicator: each distribution's rules one chain from 0 to inf,
+     * the chain for any communicator last. */
     long expect = 0;
+    const char *chain = NULL;
+    int seen[3] = {0};
+    static const char *const dists[] = {"one-per-node", "single-node", "any"};
     for (int b = 0; b < blocks->n; b++) {
         const struct json *blk = blocks->items[b];
         const struct json *dist = json_get(blk, "comm_rank_distribution");
         long min, max;
-        if (blk->type != JSON_OBJECT || json_keys_known(blk, keys, what) != 0 ||
-            json_long(blk, "comm_size_min", 1, 0, &min, what) != 0 ||
+        int d = 2;
+        if (blk->type != JSON_OBJECT || json_keys_known(blk, keys, what) != 0) {
+            return -1;
+        }
+        if (dist) {
+            for (d = 0; d < 3 && (dist->type != JSON_STRING ||
+                                  strcmp(dist->string, dists[d]) != 0);
+                 d++) {
+            }
+            if (d == 3) {
+                fprintf(stderr,
+                        "%s:%d: comm_rank_distribution must be \"any\", "
+                        "\"one-per-node\" or \"single-node\" (Open MPI "
+                        "reads another as \"any\")\n",
+                        what, dist->line);
+                return -1;
+            }
+        }
+        if (chain != dists[d]) {
+            if (chain && expect >= 0) {
+                fprintf(stderr,
+                        "%s:%d: \"%s\": the %s communicator rules must reach "
+                        "\"inf\"\n",
+                        what, blk->line, name, chain);
+                return -1;
+            }
+            if (seen[d] || seen[2]) {
+                fprintf(stderr,
+                        "%s:%d: \"%s\": %s rules after the %s ones are never "
+                        "reached\n",
+                        what, blk->line, name, dists[d],
+                        seen[2] ? "any" : dists[d]);
+                return -1;
+            }
+            seen[d] = 1;
+            chain = dists[d];
+            expect = 0;
+        }
+        if (json_long(blk, "comm_size_min", 1, 0, &min, what) != 0 ||
             json_long(blk, "comm_size_max", 1, 1, &max, what) != 0 ||
             json_range(what, blk->line, "communicator size", min, max,
                        &expect) != 0) {
-            return -1;
-        }
-        if (dist &&
-            (dist->type != JSON_STRING || strcmp(dist->string, "any") != 0)) {
-            fprintf(stderr,
-                    "%s:%d: comm_rank_distribution other than \"any\"\n", what,
-                    dist->line);
             return -1;
         }
         if (json_msg_rules(json_get(blk, "rules"), c->collective, max, what) !=

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# What each export format says about ranks per node (ppn), on a hand-made
+# table (tests/export/ppn) and a real one of 1, 8 and 32 ranks per node
+# (tests/export/ndr-32): formats without a ranks-per-node key (ompi,
+# ompi-v2) refuse several values without --ppn in one line (exit 2) and
+# with it write that value's rules, saying so in the header and on stderr;
+# ompi-json marks the one-rank-per-node rules one-per-node; mpich keys on
+# comm_avg_ppn (test_export_ppn_mpich.sh runs it in MPICH); csv and json
+# keep every value (--ppn filters); a table of one rank per node exports
+# byte for byte as before (golden files).
+set -u
+. "$(dirname "$0")/lib.sh"
+at=build/autotune
+
+mkdir -p "$tmp/ndr" "$tmp/one" "$tmp/legacy" "$tmp/eight"
+cp tests/export/ndr-32/optimal.csv "$tmp/ndr/"
+cp tests/export/optimal.csv "$tmp/legacy/"
+# The same table with its ppn column written out (1 everywhere).
+awk -F, 'BEGIN { OFS = "," } NR == 1 { $2 = $2 ",ppn" } NR > 1 { $2 = $2 ",1" } { print }' \
+    tests/export/optimal.csv > "$tmp/one/optimal.csv"
+# The NDR table's 8-ranks-per-node rows alone.
+awk -F, 'NR == 1 || $3 == 8' tests/export/ndr-32/optimal.csv > "$tmp/eight/optimal.csv"
+
+# One rank per node: the exports of before, byte for byte.
+for f in mpich:optimal.mpich.json ompi-json:optimal.ompi.json; do
+    for run in legacy one; do
+        $at export -r "$tmp/$run" --format "${f%%:*}" -o "$tmp/$run.${f%%:*}" 2> /dev/null ||
+            fail "export ${f%%:*} of $run"
+        [ -s "$tmp/$run.${f%%:*}" ] || fail "empty ${f%%:*} export of $run"
+        cmp -s "tests/export/golden/${f#*:}" "$tmp/$run.${f%%:*}" ||
+            fail "${f%%:*} export of one rank per node ($run) differs from before"
+    done
+done
+grep -q comm_avg_ppn "$tmp/one.mpich" && fail "mpich keys a one-ppn table on comm_avg_ppn"
+
+expect_refusal() { # status pattern command...
+    local want=$1 pattern=$2
+    shift 2
+    "$@" > "$tmp/out" 2> "$tmp/err"
+    local got=$?
+    [ "$got" -eq "$want" ] || fail "$*: exit $got, not $want"
+    [ -s "$tmp/out" ] && fail "$*: wrote output"
+    grep -v '^note: ' "$tmp/err" > "$tmp/err.lines"
+    [ "$(wc -l < "$tmp/err.lines")" -eq 1 ] || fail "$*: not one line: $(cat "$tmp/err")"
+    grep -qF -e "$pattern" "$tmp/err.lines" || fail "$*: no '$pattern' in: $(cat "$tmp/err")"
+}
+
+# Several values where the format has no key: refused, naming them.
+for f in ompi ompi-v2; do
+    expect_refusal 2 "has ranks per node 1, 8, 32; the $f format has no ranks-per-node key: export one with --ppn N" \
+        $at export -r "$tmp/ndr" --format $f
+done
+expect_refusal 2 "has ranks per node 8, 32 besides 1; the ompi-json format marks one rank per node apart and holds one other value" \
+    $at export -r "$tmp/ndr" --format ompi-json
+# --ppn naming a value the table lacks, for every format that takes it.
+for f in ompi ompi-v2 ompi-json mpich csv json; do
+    expect_refusal 2 "--ppn 4: $tmp/ndr/optimal.csv has ranks per node 1, 8, 32 only" \
+        $at export -r "$tmp/ndr" --format $f --ppn 4
+done
+expect_refusal 2 "the dec format holds every ranks per node" \
+    $at export -r "$tmp/ndr" --format dec --ppn 8
+
+# ompi --ppn 8: the rules of the 8-ranks-per-node rows, said in the header
+# and on stderr; the same rules as a table holding those rows alone (the
+# comments, naming lines and the other values, aside).
+$at export -r "$tmp/ndr" --format ompi --ppn 8 -o "$tmp/ndr8.conf" 2> "$tmp/ndr8.err" ||
+    fail "export ompi --ppn 8: $(cat "$tmp/ndr8.err")"
+grep -q "^# Ranks per node: 8\. " "$tmp/ndr8.conf" || fail "ompi header does not say 8 ranks per node"
+grep -q "The run also tuned 1, 32 (--ppn)" "$tmp/ndr8.conf" || fail "ompi header does not name the other values"
+grep -q "^note: ompi rules of 8 ranks per node (not 1, 32)" "$tmp/ndr8.err" ||
+    fail "no note on stderr: $(cat "$tmp/ndr8.err")"
+$at export -r "$tmp/eight" --format ompi -o "$tmp/eight.conf" 2> "$tmp/eight.err" ||
+    fail "export ompi of the 8-ppn rows"
+grep -q "^# Ranks per node: 8\. " "$tmp/eight.conf" || fail "one-value table: header does not say 8"
+grep -q "^note: ompi rules of 8 ranks per node: " "$tmp/eight.err" ||
+    fail "one-value table of 8 ppn: no note: $(cat "$tmp/eight.err")"
+sed 's/ *#.*//' "$tmp/ndr8.conf" > "$tmp/ndr8.rules"
+sed 's/ *#.*//' "$tmp/eight.conf" > "$tmp/eight.rules"
+[ -s "$tmp/ndr8.rules" ] && cmp -s "$tmp/ndr8.rules" "$tmp/eight.rules" ||
+    fail "--ppn 8 rules differ from those of the 8-ppn rows alone"
+# By hand from the table: allgather (id 0) at 32 ranks, 8 per node,
+# recursive_doubling up to 512 B a rank, neighbor_exchange above, ring
+# above 32768 B; keys are bytes x 32; Open MPI's numbers (ompi_info
+# --param coll tuned --level 9): 3 recursive_doubling, 4 ring,
+# 5 neighbor.
+for want in "^0 3 0 0 " "^16385 5 0 0 " "^1048577 4 0 0 "; do
+    grep -q "$want" "$tmp/ndr8.conf" || fail "ompi --ppn 8: no allgather rule '$want'"
+done
+# A one-rank-per-node table says so in its header, and nothing on stderr.
+$at export -r "$tmp/one" --format ompi -o "$tmp/one.conf" 2> "$tmp/one.err" || fail "export ompi of ppn 1"
+grep -q "^# Ranks per node: 1\. " "$tmp/one.conf" || fail "ompi header does not say 1 rank per node"
+grep -q "ranks per node" "$tmp/one.err" && fail "ppn-1 export notes ranks per node: $(cat "$tmp/one.err")"
+
+# ompi-json --ppn 8: the 1-rank-per-node rules first, marked one-per-node
+# (Open MPI 6.0 takes them for communicators of one rank per node), then
+# the 8-per-node ones for every other communicator.
+$at export -r "$tmp/ndr" --format ompi-json --ppn 8 -o "$tmp/ndr8.json" 2> "$tmp/j.err" ||
+    fail "export ompi-json --ppn 8: $(cat "$tmp/j.err")"
+python3 - "$tmp/ndr8.json" <<'PY' || fail "ompi-json --ppn 8: wrong rules"
+import json, sys
+rules = json.load(open(sys.argv[1]))["collectives"]
+ok = True
+# allgather at 32 ranks: one per node bruck (2) everywhere; 8 per node
+# recursive_doubling (3), neighbor_exchange (5), ring (4).
+blocks = rules["allgather"]
+marked = [b for b in blocks if b.get("comm_rank_distribution") == "one-per-node"]
+every = [b for b in blocks if "comm_rank_distribution" not in b]
+if not marked or not every or blocks.index(marked[-1]) > blocks.index(every[0]):
+    print("one-per-node rules missing or not first"); ok = False
+def at32(bs):
+    return [b for b in bs if b["comm_size_min"] <= 32 and
+            (b["comm_size_max"] == "inf" or b["comm_size_max"] >= 32)][0]
+if [r["alg"] for r in at32(marked)["rules"]] != [2]:
+    print("one-per-node at 32:", at32(marked)["rules"]); ok = False
+if [r["alg"] for r in at32(every)["rules"]] != [3, 5, 4]:
+    print("every communicator at 32:", at32(every)["rules"]); ok = False
+sys.exit(0 if ok else 1)
+PY
+grep -q "^note: ompi-json rules of 8 ranks per node for every communicator, and of 1 rank per node marked one-per-node" \
+    "$tmp/j.err" || fail "ompi-json: no note: $(cat "$tmp/j.err")"
+# --ppn 1: the one-rank-per-node rules for every communicator, unmarked.
+$at export -r "$tmp/ndr" --format ompi-json --ppn 1 -o "$tmp/ndr1.json" 2> /dev/null || fail "ompi-json --ppn 1"
+grep -q comm_rank_distribution "$tmp/ndr1.json" && fail "ompi-json --ppn 1 marks rules"
+
+# csv and json: every ranks per node, or --ppn's.
+$at export -r "$tmp/ndr" --format csv -o "$tmp/all.csv" 2> /dev/null || fail "export csv"
+cmp -s tests/export/ndr-32/optimal.csv "$tmp/all.csv" || fail "csv export differs from the table"
+$at export -r "$tmp/ndr" --format csv --ppn 8 -o "$tmp/8.csv" 2> /dev/null || fail "export csv --ppn 8"
+cmp -s "$tmp/eight/optimal.csv" "$tmp/8.csv" || fail "csv --ppn 8 is not the 8-ppn rows"
+$at export -r "$tmp/ndr" --format json --ppn 32 -o "$tmp/32.json" 2> /dev/null || fail "export json --ppn 32"
+python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(not (len(r) == 32 and all(x["ppn"] == 32 for x in r)))' \
+    "$tmp/32.json" || fail "json --ppn 32: not the 32 rows of 32 ranks per node"
+
+[ $fails -eq 0 ] && echo "all export-ppn checks passed"
+[ $fails -eq 0 ]
