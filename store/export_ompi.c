@@ -168,21 +168,27 @@ static int map_json(const struct measurement *m,
     return ompi_map(m, ctx, r, why, why_size, &json_target);
 }
 
-/* What a loaded file changes about results, on stderr once per export:
+/* What a loaded file changes about results, on stderr once per export
+ * (of its n_sets rule sets, ctxs[k] the rows of sets[k]):
  * the rows whose tuned algorithm would reorder the operands of
  * non-commutative operations, and the collectives whose forced algorithms
  * split a message by each rank's own count and datatype. */
-static void ompi_notes(const struct rule_set *set,
+static void ompi_notes(const struct rule_set *sets,
+                       const struct export_context *ctxs, int n_sets,
                        const struct measurement *rows, size_t n,
-                       const struct export_context *ctx,
                        const struct ompi_target *t)
 {
+    const struct export_context *ctx = &ctxs[0];
     int n_reordering = 0, is_splitting = 0;
     for (size_t i = 0; i < n + ctx->n_inserts; i++) {
         const struct measurement *m = i < n ? &rows[i] : &ctx->inserts[i - n].m;
         struct rule r = {0};
         char why[256];
-        if (!export_keeps(ctx, m)) {
+        int is_kept = 0;
+        for (int k = 0; k < n_sets; k++) {
+            is_kept |= export_keeps(&ctxs[k], m);
+        }
+        if (!is_kept) {
             continue;
         }
         n_reordering += ompi_map_method(m, ctx, &r, why, sizeof why, t) == 0 &&
@@ -202,16 +208,18 @@ static void ompi_notes(const struct rule_set *set,
                 "operations\n",
                 n_reordering);
     }
-    for (int i = 0; i < set->n; i++) {
-        const struct coll_rules *c = &set->colls[i];
-        if (strcmp(c->collective, "bcast") != 0 &&
-            strcmp(c->collective, "scatter") != 0 &&
-            strcmp(c->collective, "gather") != 0) {
-            continue;
-        }
-        for (int b = 0; b < c->n; b++) {
-            for (int r = 0; r < c->blocks[b].n; r++) {
-                is_splitting |= c->blocks[b].rules[r].alg != 0;
+    for (int k = 0; k < n_sets; k++) {
+        for (int i = 0; i < sets[k].n; i++) {
+            const struct coll_rules *c = &sets[k].colls[i];
+            if (strcmp(c->collective, "bcast") != 0 &&
+                strcmp(c->collective, "scatter") != 0 &&
+                strcmp(c->collective, "gather") != 0) {
+                continue;
+            }
+            for (int b = 0; b < c->n; b++) {
+                for (int r = 0; r < c->blocks[b].n; r++) {
+                    is_splitting |= c->blocks[b].rules[r].alg != 0;
+                }
             }
         }
     }
@@ -278,7 +286,7 @@ static int write_classic(FILE *out, const struct measurement *rows, size_t n,
                     ompi_fallback, &set) != 0) {
         return -1;
     }
-    ompi_notes(&set, rows, n, ctx,
+    ompi_notes(&set, ctx, 1, rows, n,
                version > 1 ? &classic_v2_target : &classic_target);
     if (version > 1) {
         fprintf(out, "rule-file-version-%d\n", version);
@@ -455,10 +463,9 @@ int export_ompi_json(FILE *out, const struct measurement *rows, size_t n,
         rules_build(rows, n, &one_ctx, map_json, ompi_fallback, &one) != 0) {
         goto done;
     }
-    ompi_notes(&set, rows, n, &any_ctx, &json_target);
-    if (is_marked) {
-        ompi_notes(&one, rows, n, &one_ctx, &json_target);
-    }
+    const struct rule_set both[] = {set, one};
+    const struct export_context ctxs[] = {any_ctx, one_ctx};
+    ompi_notes(both, ctxs, is_marked ? 2 : 1, rows, n, &json_target);
     if (any_ppn > 1 || n_values > 1) {
         fprintf(ctx->warn,
                 "note: ompi-json rules of %d ranks per node for every "

@@ -118,6 +118,9 @@ sys.exit(0 if ok else 1)
 PY
 grep -q "^note: ompi-json rules of 8 ranks per node for every communicator, and of 1 rank per node marked one-per-node" \
     "$tmp/j.err" || fail "ompi-json: no note: $(cat "$tmp/j.err")"
+# Its notes said once for the two sets of rules.
+[ "$(grep -c '^note: Open MPI chooses and splits' "$tmp/j.err")" -eq 1 ] ||
+    fail "ompi-json: the splitting note not said once: $(cat "$tmp/j.err")"
 # --ppn 1: the one-rank-per-node rules for every communicator, unmarked.
 $at export -r "$tmp/ndr" --format ompi-json --ppn 1 -o "$tmp/ndr1.json" 2> /dev/null || fail "ompi-json --ppn 1"
 grep -q comm_rank_distribution "$tmp/ndr1.json" && fail "ompi-json --ppn 1 marks rules"
