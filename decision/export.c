@@ -18,7 +18,8 @@ const struct export_format export_formats[] = {
     {"ompi-v2", export_ompi_v2, export_check_ompi, "Open MPI", EXPORT_PPN_ONE,
      "the same with rule-file-version-2 and max requests (4.1.8+, 5.0.7+)"},
     {"ompi-json", export_ompi_json, export_check_ompi_json, "Open MPI",
-     EXPORT_PPN_ONE_1, "Open MPI coll/tuned rules in the JSON format of 6.0"},
+     EXPORT_PPN_DISTRIBUTIONS,
+     "Open MPI coll/tuned rules in the JSON format of 6.0"},
     {"dec", export_dec, NULL, NULL, EXPORT_PPN_ALL,
      "the exact decision (decision/decision.h's .dec file), for "
      "libautotune"},
@@ -82,13 +83,15 @@ static int choose_ppn(const struct export_format *format,
                       const struct measurement *rows, size_t n,
                       struct export_context *ctx)
 {
-    int *values = NULL, n_values = 0, rc = 2;
+    int *values = NULL, n_values = 0, *spread = NULL, n_spread = 0, rc = 2;
     char list[512];
-    if (export_ppn_values(rows, n, ctx, &values, &n_values) != 0) {
+    if (export_ppn_values(rows, n, ctx, 0, &values, &n_values) != 0 ||
+        export_ppn_values(rows, n, ctx, 1, &spread, &n_spread) != 0) {
+        free(values);
         fprintf(stderr, "autotune export: out of memory\n");
         return -1;
     }
-    int has_1 = n_values > 0 && values[0] == 1;
+    int has_1 = n_spread > 0 && spread[0] == 1;
     ppn_list(list, sizeof list, values, n_values, 0);
     int is_known = ctx->ppn == 0;
     for (int i = 0; i < n_values; i++) {
@@ -108,13 +111,14 @@ static int choose_ppn(const struct export_format *format,
                 "autotune export: %s has ranks per node %s; the %s format "
                 "has no ranks-per-node key: export one with --ppn N\n",
                 ctx->source, list, format->name);
-    } else if (ctx->ppn == 0 && format->ppn == EXPORT_PPN_ONE_1 &&
-               n_values - has_1 > 1) {
-        ppn_list(list, sizeof list, values, n_values, has_1);
+    } else if (ctx->ppn == 0 && format->ppn == EXPORT_PPN_DISTRIBUTIONS &&
+               n_spread - has_1 > 1) {
+        ppn_list(list, sizeof list, spread, n_spread, has_1);
         fprintf(stderr,
-                "autotune export: %s has ranks per node %s%s; the %s format "
-                "marks one rank per node apart and holds one other value: "
-                "export one with --ppn N\n",
+                "autotune export: %s has ranks per node %s on several nodes%s; "
+                "the %s format holds one of them for every communicator "
+                "(one rank per node and one node apart): export one with "
+                "--ppn N\n",
                 ctx->source, list, has_1 ? " besides 1" : "", format->name);
     } else {
         if (ctx->ppn == 0 && format->ppn == EXPORT_PPN_ONE && n_values == 1) {
@@ -123,6 +127,7 @@ static int choose_ppn(const struct export_format *format,
         rc = 0;
     }
     free(values);
+    free(spread);
     return rc;
 }
 

@@ -392,7 +392,7 @@ int export_mpich(FILE *out, const struct measurement *rows, size_t n,
     int *ppn = NULL, n_ppn = 0, n_built = 0, rc = -1;
     struct rule_set *sets = NULL;
     const struct coll_rules **tuned = NULL;
-    if (export_ppn_values(rows, n, ctx, &ppn, &n_ppn) != 0) {
+    if (export_ppn_values(rows, n, ctx, 0, &ppn, &n_ppn) != 0) {
         goto oom;
     }
     if (ctx->ppn || n_ppn == 0) {

@@ -246,7 +246,7 @@ static int classic_ppn(const struct measurement *rows, size_t n,
                        int *ppn, char *others, size_t others_size)
 {
     int *values, n_values;
-    if (export_ppn_values(rows, n, ctx, &values, &n_values) != 0) {
+    if (export_ppn_values(rows, n, ctx, 0, &values, &n_values) != 0) {
         fprintf(stderr, "%s: out of memory\n", ctx->source);
         return -1;
     }
@@ -434,77 +434,127 @@ static const struct coll_rules *set_find(const struct rule_set *set,
 }
 
 /* The JSON format says which ranks share a node by its distributions only:
- * one rank per node ("one-per-node") or all on one; so the file holds the
- * one-rank-per-node rows, marked, and the rows of one other ranks per node
- * (ctx->ppn, or the table's only other value) for every communicator. */
+ * one rank per node ("one-per-node"), all on one node ("single-node"), or
+ * any; so the file holds the one-rank-per-node rules, then those of the
+ * rows on one node (procs = ranks per node), each marked, then the rules
+ * of one ranks per node for every communicator (ctx->ppn, or the table's
+ * only other value on several nodes). Open MPI takes the first rule whose
+ * distribution and size match. A table of one ranks per node marks
+ * nothing. */
+enum { JSON_ONE_PER_NODE, JSON_SINGLE_NODE, JSON_ANY, JSON_SETS };
+
 int export_ompi_json(FILE *out, const struct measurement *rows, size_t n,
                      const struct export_context *ctx)
 {
-    int *values, n_values, rc = -1;
-    if (export_ppn_values(rows, n, ctx, &values, &n_values) != 0) {
+    static const char *const dists[JSON_SETS] = {"one-per-node", "single-node",
+                                                 NULL};
+    int *values, n_values, *spread, n_spread, rc = -1;
+    if (export_ppn_values(rows, n, ctx, 0, &values, &n_values) != 0 ||
+        export_ppn_values(rows, n, ctx, 1, &spread, &n_spread) != 0) {
+        free(values);
         fprintf(stderr, "%s: out of memory\n", ctx->source);
         return -1;
     }
-    int has_1 = n_values > 0 && values[0] == 1;
-    int any_ppn = ctx->ppn           ? ctx->ppn
-                  : n_values > has_1 ? values[n_values - 1]
-                  : n_values > 0     ? 1
-                                     : 0;
-    int is_marked = has_1 && any_ppn != 1;
+    int has_1 = n_spread > 0 && spread[0] == 1;
+    int any_ppn = ctx->ppn                ? ctx->ppn
+                  : n_spread - has_1 == 1 ? spread[n_spread - 1]
+                  : has_1                 ? 1
+                  : n_values > 0          ? values[n_values - 1]
+                                          : 0;
+    int is_several = n_values > 1;
+    int is_on_one_node = 0;
+    for (size_t i = 0; i < n && !is_on_one_node; i++) {
+        is_on_one_node = export_is_single_node(&rows[i]);
+    }
     free(values);
-    struct export_context any_ctx = *ctx, one_ctx = *ctx;
-    struct rule_set set, one = {0, NULL};
-    any_ctx.ppn = n_values > 1 ? any_ppn : 0;
-    one_ctx.ppn = 1;
-    if (rules_build(rows, n, &any_ctx, map_json, ompi_fallback, &set) != 0) {
+    free(spread);
+    struct export_context ctxs[JSON_SETS] = {*ctx, *ctx, *ctx};
+    struct rule_set sets[JSON_SETS] = {{0, NULL}, {0, NULL}, {0, NULL}};
+    int is_used[JSON_SETS] = {is_several && has_1 && any_ppn != 1,
+                              is_several && is_on_one_node, 1};
+    ctxs[JSON_ONE_PER_NODE].ppn = 1;
+    ctxs[JSON_SINGLE_NODE].ppn = EXPORT_PPN_SINGLE_NODE;
+    ctxs[JSON_ANY].ppn = is_several ? any_ppn : 0;
+    /* rows on one node of the value for every communicator are in two
+     * sets: their warnings said once, by the set for every communicator */
+    FILE *quiet = fopen("/dev/null", "w");
+    if (!quiet) {
+        fprintf(stderr, "/dev/null: cannot open it\n");
         return -1;
     }
-    if (is_marked &&
-        rules_build(rows, n, &one_ctx, map_json, ompi_fallback, &one) != 0) {
-        goto done;
+    for (size_t i = 0; i < n; i++) {
+        if (export_is_single_node(&rows[i]) && rows[i].ppn == any_ppn) {
+            ctxs[JSON_SINGLE_NODE].warn = quiet;
+        }
     }
-    const struct rule_set both[] = {set, one};
-    const struct export_context ctxs[] = {any_ctx, one_ctx};
-    ompi_notes(both, ctxs, is_marked ? 2 : 1, rows, n, &json_target);
-    if (any_ppn > 1 || n_values > 1) {
+    for (int k = 0; k < JSON_SETS; k++) {
+        if (is_used[k] && rules_build(rows, n, &ctxs[k], map_json,
+                                      ompi_fallback, &sets[k]) != 0) {
+            goto done;
+        }
+    }
+    /* the sets in use, first */
+    struct rule_set used[JSON_SETS];
+    struct export_context used_ctxs[JSON_SETS];
+    int n_used = 0;
+    for (int k = 0; k < JSON_SETS; k++) {
+        if (is_used[k]) {
+            used[n_used] = sets[k];
+            used_ctxs[n_used++] = ctxs[k];
+        }
+    }
+    used_ctxs[0].warn = ctx->warn;
+    ompi_notes(used, used_ctxs, n_used, rows, n, &json_target);
+    if (any_ppn > 1 || is_several) {
         fprintf(ctx->warn,
                 "note: ompi-json rules of %d ranks per node for every "
-                "communicator%s\n",
+                "communicator%s%s\n",
                 any_ppn,
-                is_marked ? ", and of 1 rank per node marked one-per-node"
-                          : "");
+                is_used[JSON_ONE_PER_NODE]
+                    ? ", of 1 rank per node marked one-per-node"
+                    : "",
+                is_used[JSON_SINGLE_NODE]
+                    ? ", of the rows on one node marked single-node"
+                    : "");
     }
     fprintf(out, "{\n  \"rule_file_version\": 3,\n  \"module\": \"tuned\",\n"
                  "  \"collectives\": {");
-    /* Each collective of either set once, in the sets' (name) order. */
-    const char *coll_sep = "";
-    for (int i = 0, k = 0; i < set.n || k < one.n;) {
-        const char *name = i >= set.n ? one.colls[k].collective
-                           : k >= one.n || strcmp(set.colls[i].collective,
-                                                  one.colls[k].collective) <= 0
-                               ? set.colls[i].collective
-                               : one.colls[k].collective;
-        const struct coll_rules *marked = set_find(&one, name);
-        const struct coll_rules *every = set_find(&set, name);
+    /* Each collective of any set once, in name order (every set's). */
+    const char *coll_sep = "", *last = NULL;
+    for (;;) {
+        const char *name = NULL;
+        for (int k = 0; k < JSON_SETS; k++) {
+            for (int i = 0; i < sets[k].n; i++) {
+                const char *c = sets[k].colls[i].collective;
+                if ((!last || strcmp(c, last) > 0) &&
+                    (!name || strcmp(c, name) < 0)) {
+                    name = c;
+                }
+            }
+        }
+        if (!name) {
+            break;
+        }
         const char *sep = "";
         fprintf(out, "%s\n    \"%s\": [", coll_sep,
                 ompi_coll_find(name)->json_name);
         coll_sep = ",";
-        if (marked) {
-            json_chain(out, marked, "one-per-node", &sep);
-            k++;
-        }
-        if (every) {
-            json_chain(out, every, NULL, &sep);
-            i++;
+        for (int k = 0; k < JSON_SETS; k++) {
+            const struct coll_rules *c = set_find(&sets[k], name);
+            if (c) {
+                json_chain(out, c, dists[k], &sep);
+            }
         }
         fprintf(out, " ]");
+        last = name;
     }
     fprintf(out, "\n  }\n}\n");
     rc = ferror(out) ? -1 : 0;
 done:
-    rules_destroy(&set);
-    rules_destroy(&one);
+    for (int k = 0; k < JSON_SETS; k++) {
+        rules_destroy(&sets[k]);
+    }
+    fclose(quiet);
     return rc;
 }
 

@@ -13,9 +13,14 @@ static int int_compare(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
+int export_is_single_node(const struct measurement *m)
+{
+    return m->ppn > 1 && m->procs == m->ppn;
+}
+
 int export_ppn_values(const struct measurement *rows, size_t n,
-                      const struct export_context *ctx, int **values,
-                      int *n_values)
+                      const struct export_context *ctx, int is_spread_only,
+                      int **values, int *n_values)
 {
     size_t total = n + ctx->n_inserts;
     int *v = malloc((total ? total : 1) * sizeof *v);
@@ -24,9 +29,14 @@ int export_ppn_values(const struct measurement *rows, size_t n,
     if (!v) {
         return -1;
     }
+    size_t kept = 0;
     for (size_t i = 0; i < total; i++) {
-        v[i] = i < n ? rows[i].ppn : ctx->inserts[i - n].m.ppn;
+        const struct measurement *m = i < n ? &rows[i] : &ctx->inserts[i - n].m;
+        if (!is_spread_only || !export_is_single_node(m)) {
+            v[kept++] = m->ppn;
+        }
     }
+    total = kept;
     qsort(v, total, sizeof *v, int_compare);
     int k = 0;
     for (size_t i = 0; i < total; i++) {
@@ -41,7 +51,8 @@ int export_ppn_values(const struct measurement *rows, size_t n,
 
 int export_keeps(const struct export_context *ctx, const struct measurement *m)
 {
-    return ctx->ppn == 0 || m->ppn == ctx->ppn;
+    return ctx->ppn == 0 || m->ppn == ctx->ppn ||
+           (ctx->ppn == EXPORT_PPN_SINGLE_NODE && export_is_single_node(m));
 }
 
 int export_csv(FILE *out, const struct measurement *rows, size_t n,

@@ -50,8 +50,18 @@ for f in ompi ompi-v2; do
     expect_refusal 2 "has ranks per node 1, 8, 32; the $f format has no ranks-per-node key: export one with --ppn N" \
         $at export -r "$tmp/ndr" --format $f
 done
-expect_refusal 2 "has ranks per node 8, 32 besides 1; the ompi-json format marks one rank per node apart and holds one other value" \
-    $at export -r "$tmp/ndr" --format ompi-json
+# ompi-json marks one rank per node and one node apart and holds one other
+# value for every communicator: 4 and 8 on several nodes are two.
+mkdir -p "$tmp/spread"
+cat > "$tmp/spread/optimal.csv" <<'CSV'
+collective,procs,ppn,msg_bytes,algorithm,segment_bytes,time_us
+allreduce,16,1,1,recursive_doubling,0,1.000
+allreduce,16,4,1,ring,0,1.000
+allreduce,16,8,1,rabenseifner,0,1.000
+allreduce,16,16,1,recursive_doubling,0,1.000
+CSV
+expect_refusal 2 "has ranks per node 4, 8 on several nodes besides 1; the ompi-json format holds one of them for every communicator" \
+    $at export -r "$tmp/spread" --format ompi-json
 # --ppn naming a value the table lacks, for every format that takes it.
 for f in ompi ompi-v2 ompi-json mpich csv json; do
     expect_refusal 2 "--ppn 4: $tmp/ndr/optimal.csv has ranks per node 1, 8, 32 only" \
@@ -91,39 +101,56 @@ $at export -r "$tmp/one" --format ompi -o "$tmp/one.conf" 2> "$tmp/one.err" || f
 grep -q "^# Ranks per node: 1\. " "$tmp/one.conf" || fail "ompi header does not say 1 rank per node"
 grep -q "ranks per node" "$tmp/one.err" && fail "ppn-1 export notes ranks per node: $(cat "$tmp/one.err")"
 
-# ompi-json --ppn 8: the 1-rank-per-node rules first, marked one-per-node
-# (Open MPI 6.0 takes them for communicators of one rank per node), then
-# the 8-per-node ones for every other communicator.
-$at export -r "$tmp/ndr" --format ompi-json --ppn 8 -o "$tmp/ndr8.json" 2> "$tmp/j.err" ||
-    fail "export ompi-json --ppn 8: $(cat "$tmp/j.err")"
-python3 - "$tmp/ndr8.json" <<'PY' || fail "ompi-json --ppn 8: wrong rules"
+# ompi-json: the 1-rank-per-node rules first, marked one-per-node (Open MPI
+# 6.0 takes the first rule whose distribution and size match), then the
+# rows on one node (32 ranks at 32 per node) marked single-node, then the
+# 8-per-node ones for every other communicator: 8 is the only value on
+# several nodes besides 1, so no --ppn is needed; --ppn 8 says the same.
+check_json() { # file
+    python3 - "$1" <<'PY'
 import json, sys
 rules = json.load(open(sys.argv[1]))["collectives"]
 ok = True
-# allgather at 32 ranks: one per node bruck (2) everywhere; 8 per node
-# recursive_doubling (3), neighbor_exchange (5), ring (4).
+# allgather at 32 ranks (Open MPI's numbers, ompi_info: 2 bruck,
+# 3 recursive_doubling, 4 ring, 5 neighbor): one per node bruck
+# everywhere; 32 per node (one node) bruck; 8 per node recursive_doubling,
+# neighbor_exchange, ring.
 blocks = rules["allgather"]
-marked = [b for b in blocks if b.get("comm_rank_distribution") == "one-per-node"]
-every = [b for b in blocks if "comm_rank_distribution" not in b]
-if not marked or not every or blocks.index(marked[-1]) > blocks.index(every[0]):
-    print("one-per-node rules missing or not first"); ok = False
-def at32(bs):
-    return [b for b in bs if b["comm_size_min"] <= 32 and
+dist = [b.get("comm_rank_distribution", "any") for b in blocks]
+order = {"one-per-node": 0, "single-node": 1, "any": 2}
+if [order[d] for d in dist] != sorted(order[d] for d in dist) or set(dist) != set(order):
+    print("chains missing or out of order:", dist); ok = False
+def at32(d):
+    return [b for b in blocks if b.get("comm_rank_distribution", "any") == d and
+            b["comm_size_min"] <= 32 and
             (b["comm_size_max"] == "inf" or b["comm_size_max"] >= 32)][0]
-if [r["alg"] for r in at32(marked)["rules"]] != [2]:
-    print("one-per-node at 32:", at32(marked)["rules"]); ok = False
-if [r["alg"] for r in at32(every)["rules"]] != [3, 5, 4]:
-    print("every communicator at 32:", at32(every)["rules"]); ok = False
+for d, want in (("one-per-node", [2]), ("single-node", [2]), ("any", [3, 5, 4])):
+    got = [r["alg"] for r in at32(d)["rules"]]
+    if got != want:
+        print(d, "at 32:", got, "not", want); ok = False
 sys.exit(0 if ok else 1)
 PY
-grep -q "^note: ompi-json rules of 8 ranks per node for every communicator, and of 1 rank per node marked one-per-node" \
+}
+$at export -r "$tmp/ndr" --format ompi-json -o "$tmp/ndr.json" 2> "$tmp/j.err" ||
+    fail "export ompi-json: $(cat "$tmp/j.err")"
+check_json "$tmp/ndr.json" || fail "ompi-json: wrong rules"
+grep -q "^note: ompi-json rules of 8 ranks per node for every communicator, of 1 rank per node marked one-per-node, of the rows on one node marked single-node" \
     "$tmp/j.err" || fail "ompi-json: no note: $(cat "$tmp/j.err")"
-# Its notes said once for the two sets of rules.
+# Its notes said once for the three sets of rules.
 [ "$(grep -c '^note: Open MPI chooses and splits' "$tmp/j.err")" -eq 1 ] ||
     fail "ompi-json: the splitting note not said once: $(cat "$tmp/j.err")"
+$at export -r "$tmp/ndr" --format ompi-json --ppn 8 -o "$tmp/ndr8.json" 2> /dev/null ||
+    fail "export ompi-json --ppn 8"
+cmp -s "$tmp/ndr.json" "$tmp/ndr8.json" || fail "ompi-json --ppn 8 differs from the choice it makes alone"
+# --ppn 32: the rows on one node for every communicator, and as
+# single-node: their warnings said once.
+$at export -r "$tmp/ndr" --format ompi-json --ppn 32 -o "$tmp/ndr32.json" 2> "$tmp/j32.err" ||
+    fail "export ompi-json --ppn 32"
+[ "$(grep -c 'optimal.csv:74: ' "$tmp/j32.err")" -eq 1 ] ||
+    fail "ompi-json --ppn 32: line 74's warning not said once: $(grep -c 'optimal.csv:74: ' "$tmp/j32.err")"
 # --ppn 1: the one-rank-per-node rules for every communicator, unmarked.
 $at export -r "$tmp/ndr" --format ompi-json --ppn 1 -o "$tmp/ndr1.json" 2> /dev/null || fail "ompi-json --ppn 1"
-grep -q comm_rank_distribution "$tmp/ndr1.json" && fail "ompi-json --ppn 1 marks rules"
+grep -q '"one-per-node"' "$tmp/ndr1.json" && fail "ompi-json --ppn 1 marks one-per-node rules"
 
 # csv and json: every ranks per node, or --ppn's.
 $at export -r "$tmp/ndr" --format csv -o "$tmp/all.csv" 2> /dev/null || fail "export csv"
