@@ -96,6 +96,28 @@ sed 's/ *#.*//' "$tmp/eight.conf" > "$tmp/eight.rules"
 for want in "^0 3 0 0 " "^16385 5 0 0 " "^1048577 4 0 0 "; do
     grep -q "$want" "$tmp/ndr8.conf" || fail "ompi --ppn 8: no allgather rule '$want'"
 done
+# Open MPI 4.1 reads such a file (its header's lines among it) and applies
+# the chosen value's rules: tests/export/ppn's bcast on 4 ranks at 4 per
+# node is scatter_allgather_ring (Open MPI's 9) above 1 B; that rule's
+# number made invalid, exactly the bcast calls above 1 B fail.
+if command -v mpirun > /dev/null && [ -x build/tests/mpi/export_probe ]; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    $at export -r tests/export/ppn --format ompi --ppn 4 -o "$tmp/ppn4.conf" 2> /dev/null ||
+        fail "export ompi --ppn 4 of tests/export/ppn"
+    grep -q '^2 9 0 0 ' "$tmp/ppn4.conf" || fail "no scatter_allgather_ring rule above 1 B"
+    sed 's/^2 9 0 0 /2 99 0 0 /' "$tmp/ppn4.conf" > "$tmp/ppn4.bad"
+    timeout 120 mpirun -np 4 --oversubscribe --mca coll ^han,hcoll \
+        --mca coll_tuned_use_dynamic_rules 1 \
+        --mca coll_tuned_dynamic_rules_filename "$tmp/ppn4.bad" \
+        build/tests/mpi/export_probe > "$tmp/probe" 2> "$tmp/probe.err" ||
+        fail "Open MPI run with the --ppn 4 file: $(head -3 "$tmp/probe.err")"
+    awk '$4 != 0 {print $2, $3, $4}' "$tmp/probe" | sort -u > "$tmp/failed"
+    printf 'bcast 1024 13\nbcast 4096 13\nbcast 65536 13\n' > "$tmp/want"
+    cmp -s "$tmp/want" "$tmp/failed" ||
+        fail "Open MPI did not apply the --ppn 4 rule (failed calls: $(cat "$tmp/failed"))"
+else
+    echo "note: Open MPI or build/tests/mpi/export_probe missing: the --ppn file is not loaded"
+fi
 # A one-rank-per-node table says so in its header, and nothing on stderr.
 $at export -r "$tmp/one" --format ompi -o "$tmp/one.conf" 2> "$tmp/one.err" || fail "export ompi of ppn 1"
 grep -q "^# Ranks per node: 1\. " "$tmp/one.conf" || fail "ompi header does not say 1 rank per node"
