@@ -395,6 +395,12 @@ int export_mpich(FILE *out, const struct measurement *rows, size_t n,
     if (export_ppn_values(rows, n, ctx, 0, &ppn, &n_ppn) != 0) {
         goto oom;
     }
+    if ((ctx->ppn > 0 || (n_ppn == 1 && ppn[0] > 1))) {
+        fprintf(ctx->warn,
+                "note: mpich rules of %d ranks per node%s: MPICH applies "
+                "them at every ranks per node\n",
+                ctx->ppn > 0 ? ctx->ppn : ppn[0], n_ppn > 1 ? " (--ppn)" : "");
+    }
     if (ctx->ppn || n_ppn == 0) {
         ppn[0] = ctx->ppn;
         n_ppn = 1;

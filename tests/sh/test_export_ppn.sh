@@ -174,6 +174,16 @@ $at export -r "$tmp/ndr" --format ompi-json --ppn 32 -o "$tmp/ndr32.json" 2> "$t
 $at export -r "$tmp/ndr" --format ompi-json --ppn 1 -o "$tmp/ndr1.json" 2> /dev/null || fail "ompi-json --ppn 1"
 grep -q '"one-per-node"' "$tmp/ndr1.json" && fail "ompi-json --ppn 1 marks one-per-node rules"
 
+# mpich --ppn 8: 8's rules at every ranks per node, no key, said on stderr.
+$at export -r "$tmp/ndr" --format mpich --ppn 8 -o "$tmp/ndr8.mpich" 2> "$tmp/m.err" ||
+    fail "export mpich --ppn 8: $(cat "$tmp/m.err")"
+grep -q comm_avg_ppn "$tmp/ndr8.mpich" && fail "mpich --ppn 8 keys on comm_avg_ppn"
+grep -q "^note: mpich rules of 8 ranks per node (--ppn): MPICH applies them at every ranks per node" \
+    "$tmp/m.err" || fail "mpich --ppn 8: no note: $(cat "$tmp/m.err")"
+$at export -r "$tmp/ndr" --format mpich -o "$tmp/ndr.mpich" 2> "$tmp/m.err" || fail "export mpich"
+grep -q '"comm_avg_ppn<=1"' "$tmp/ndr.mpich" || fail "mpich of 1, 8, 32 ranks per node: no comm_avg_ppn case"
+grep -q "^note: mpich rules" "$tmp/m.err" && fail "mpich of every ranks per node notes one"
+
 # csv and json: every ranks per node, or --ppn's.
 $at export -r "$tmp/ndr" --format csv -o "$tmp/all.csv" 2> /dev/null || fail "export csv"
 cmp -s tests/export/ndr-32/optimal.csv "$tmp/all.csv" || fail "csv export differs from the table"
