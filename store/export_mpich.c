@@ -227,8 +227,8 @@ static void write_block(FILE *out, const struct mpich_coll *c,
     fprintf(out, "}");
 }
 
-/* The block of c (NULL: MPICH's own choice at every size) that covers
- * communicator size procs. */
+/* The block of c that covers communicator size procs; NULL where it is
+ * MPICH's own choice (c NULL: at every size). */
 static const struct block *block_at(const struct coll_rules *c, int procs)
 {
     if (!c) {
@@ -238,7 +238,8 @@ static const struct block *block_at(const struct coll_rules *c, int procs)
     while (b + 1 < c->n && c->blocks[b + 1].procs <= procs) {
         b++;
     }
-    return &c->blocks[b];
+    const struct block *at = &c->blocks[b];
+    return at->n == 1 && !at->rules[0].mpich ? NULL : at;
 }
 
 static int same_rules(const struct block *a, const struct block *b)
