@@ -138,6 +138,7 @@ static int export_cuts_of(const char *run, const struct journal *j,
 struct export_args {
     const char *run, *format_name, *out_path;
     bool assume_commutative;
+    int ppn; /* 0: not given */
 };
 
 static const char *take_format(void *args, const char *option, const char *text)
@@ -171,6 +172,10 @@ static const struct cli_option export_options[] = {
      false,
      "Open MPI formats: reduce and allreduce rules as tuned, even where they "
      "reorder operands (for programs whose reductions all commute)"},
+    {"--ppn", "N", CLI_INT, offsetof(struct export_args, ppn), 1, 1e6, NULL,
+     NULL, false, false,
+     "only the rules of N ranks per node (formats without a ranks-per-node "
+     "key need it when the run tuned several)"},
 };
 
 static const struct cli_spec export_cli = {
@@ -187,7 +192,7 @@ static const struct cli_spec export_cli = {
 
 static int cmd_export(int argc, char **argv)
 {
-    struct export_args a = {NULL, NULL, NULL, false};
+    struct export_args a = {NULL, NULL, NULL, false, 0};
     int bad = cli_parse(&export_cli, argc, argv, &a, stderr);
     if (bad) {
         return bad;
@@ -233,6 +238,7 @@ static int cmd_export(int argc, char **argv)
     ctx.procs_cuts = procs_cuts;
     ctx.inserts = inserts;
     ctx.assume_commutative = assume_commutative;
+    ctx.ppn = a.ppn;
     /* The replacements for reordering reduce rules come from the times
      * measured (the journal's, of an unfinished sweep); predictions are
      * none. */
@@ -248,7 +254,7 @@ static int cmd_export(int argc, char **argv)
     free(inserts);
     table_run_tables_free(&t);
     journal_close(j);
-    return rc == 0 ? 0 : 1;
+    return rc == 0 ? 0 : rc == 2 ? 2 : 1;
 }
 
 static const struct cli_spec sweep_cli = {

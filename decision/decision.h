@@ -530,7 +530,11 @@ const struct export_format *export_find(const char *name);
 /* Writes the export to out_path (atomically) or, when NULL, to stdout. A
  * library format is first written to memory and read back with its check;
  * a file that fails it is not written. A run measured with a library's own
- * algorithms (backend native) exports to that library's formats only. */
+ * algorithms (backend native) exports to that library's formats only.
+ * Ranks per node: ctx->ppn (--ppn, 0 if not given) and the format's ppn
+ * decide which rows the file holds; 2 (a usage error, said in one line)
+ * when they cannot (several values where the format holds one, a value
+ * the table lacks); -1 on any other failure. */
 int export_write(const struct export_format *format, const char *out_path,
                  const struct measurement *rows, size_t n,
                  const struct export_context *ctx);

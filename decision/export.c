@@ -9,20 +9,21 @@
 #include "store/tables.h"
 
 const struct export_format export_formats[] = {
-    {"csv", export_csv, NULL, NULL,
+    {"csv", export_csv, NULL, NULL, EXPORT_PPN_KEYED,
      "the optimal-method table as CSV (optimal.csv)"},
-    {"json", export_json, NULL, NULL,
+    {"json", export_json, NULL, NULL, EXPORT_PPN_KEYED,
      "the optimal-method table as a JSON array"},
-    {"ompi", export_ompi, export_check_ompi, "Open MPI",
+    {"ompi", export_ompi, export_check_ompi, "Open MPI", EXPORT_PPN_ONE,
      "Open MPI coll/tuned dynamic rules, classic format (4.1, 5.0)"},
-    {"ompi-v2", export_ompi_v2, export_check_ompi, "Open MPI",
+    {"ompi-v2", export_ompi_v2, export_check_ompi, "Open MPI", EXPORT_PPN_ONE,
      "the same with rule-file-version-2 and max requests (4.1.8+, 5.0.7+)"},
     {"ompi-json", export_ompi_json, export_check_ompi_json, "Open MPI",
+     EXPORT_PPN_DISTRIBUTIONS,
      "Open MPI coll/tuned rules in the JSON format of 6.0"},
-    {"dec", export_dec, NULL, NULL,
+    {"dec", export_dec, NULL, NULL, EXPORT_PPN_ALL,
      "the exact decision (decision/decision.h's .dec file), for "
      "libautotune"},
-    {"mpich", export_mpich, export_check_mpich, "MPICH",
+    {"mpich", export_mpich, export_check_mpich, "MPICH", EXPORT_PPN_KEYED,
      "MPICH collective selection JSON (MPIR_CVAR_COLL_SELECTION_TUNING_"
      "JSON_FILE)"},
 };
@@ -61,6 +62,75 @@ static int library_is(const char *measured, const char *name)
     return strstr(buf, name) != NULL;
 }
 
+/* "1, 8, 32": values[skip..n-1]. */
+static void ppn_list(char *buf, size_t size, const int *values, int n, int skip)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = skip; i < n && len < size; i++) {
+        int k = snprintf(buf + len, size - len, "%s%d", i > skip ? ", " : "",
+                         values[i]);
+        len += k > 0 ? (size_t)k : 0;
+    }
+}
+
+/* The ranks per node the file holds, by what the format can say of them
+ * (export_formats[].ppn): ctx->ppn set to the one value a format without
+ * a ranks-per-node key exports. 0, or 2 (a usage error, said in one line)
+ * when --ppn names a value the table lacks or the format cannot hold every
+ * value of the table and --ppn does not pick one; -1 out of memory. */
+static int choose_ppn(const struct export_format *format,
+                      const struct measurement *rows, size_t n,
+                      struct export_context *ctx)
+{
+    int *values = NULL, n_values = 0, *spread = NULL, n_spread = 0, rc = 2;
+    char list[512];
+    if (export_ppn_values(rows, n, ctx, 0, &values, &n_values) != 0 ||
+        export_ppn_values(rows, n, ctx, 1, &spread, &n_spread) != 0) {
+        free(values);
+        fprintf(stderr, "autotune export: out of memory\n");
+        return -1;
+    }
+    int has_1 = n_spread > 0 && spread[0] == 1;
+    ppn_list(list, sizeof list, values, n_values, 0);
+    int is_known = ctx->ppn == 0;
+    for (int i = 0; i < n_values; i++) {
+        is_known |= values[i] == ctx->ppn;
+    }
+    if (ctx->ppn > 0 && format->ppn == EXPORT_PPN_ALL) {
+        fprintf(stderr,
+                "autotune export: --ppn: the %s format holds every ranks "
+                "per node of %s (%s); it takes no --ppn\n",
+                format->name, ctx->source, list);
+    } else if (!is_known) {
+        fprintf(stderr,
+                "autotune export: --ppn %d: %s has ranks per node %s only\n",
+                ctx->ppn, ctx->source, list);
+    } else if (ctx->ppn == 0 && format->ppn == EXPORT_PPN_ONE && n_values > 1) {
+        fprintf(stderr,
+                "autotune export: %s has ranks per node %s; the %s format "
+                "has no ranks-per-node key: export one with --ppn N\n",
+                ctx->source, list, format->name);
+    } else if (ctx->ppn == 0 && format->ppn == EXPORT_PPN_DISTRIBUTIONS &&
+               n_spread - has_1 > 1) {
+        ppn_list(list, sizeof list, spread, n_spread, has_1);
+        fprintf(stderr,
+                "autotune export: %s has ranks per node %s on several nodes%s; "
+                "the %s format holds one of them for every communicator "
+                "(one rank per node and one node apart): export one with "
+                "--ppn N\n",
+                ctx->source, list, has_1 ? " besides 1" : "", format->name);
+    } else {
+        if (ctx->ppn == 0 && format->ppn == EXPORT_PPN_ONE && n_values == 1) {
+            ctx->ppn = values[0];
+        }
+        rc = 0;
+    }
+    free(values);
+    free(spread);
+    return rc;
+}
+
 int export_write(const struct export_format *format, const char *out_path,
                  const struct measurement *rows, size_t n,
                  const struct export_context *ctx)
@@ -76,9 +146,15 @@ int export_write(const struct export_format *format, const char *out_path,
                 format->library, format->name);
         return -1;
     }
+    struct export_context c = *ctx;
+    int rc = choose_ppn(format, rows, n, &c);
+    if (rc != 0) {
+        return rc;
+    }
+    ctx = &c;
     char *text = NULL;
     size_t len = 0;
-    int rc = -1;
+    rc = -1;
     FILE *mem = open_memstream(&text, &len);
     if (!mem) {
         fprintf(stderr, "autotune export: out of memory\n");

@@ -49,6 +49,21 @@ struct export_context {
      * fastest method measured at the point that keeps the order */
     const struct measurement *measured;
     size_t n_measured;
+    /* 0: every row (the table holds one ranks per node, or the format keys
+     * its rules on it); N: only the rows of N ranks per node (--ppn, or
+     * each value in turn where the format keys on it);
+     * EXPORT_PPN_SINGLE_NODE: the rows on one node */
+    int ppn;
+};
+
+/* What a format can say about ranks per node (ppn). */
+enum export_ppn {
+    EXPORT_PPN_KEYED, /* every value, as a key of its rules; --ppn keeps one */
+    EXPORT_PPN_ALL,   /* every value, and no --ppn */
+    EXPORT_PPN_ONE,   /* no key: one value per file, --ppn picks it */
+    /* one value for every communicator, plus the rules of one rank per
+     * node and of ranks all on one node, marked apart */
+    EXPORT_PPN_DISTRIBUTIONS,
 };
 
 /* Export formats of the optimal-method table, one row per format. rows[i]
@@ -64,8 +79,24 @@ struct export_format {
     /* The library whose algorithms the format names ("Open MPI",
      * "MPICH"), NULL for library-neutral formats. */
     const char *library;
+    enum export_ppn ppn;
     const char *summary;
 };
+
+/* ctx->ppn of the rows whose ranks all share one node (export_is_single_node)
+ * of every ranks per node. */
+#define EXPORT_PPN_SINGLE_NODE (-1)
+/* Whether m's ranks all share one node: procs = ranks per node > 1. */
+int export_is_single_node(const struct measurement *m);
+/* The distinct ranks-per-node values of rows and ctx->inserts (those on
+ * one node left out when is_spread_only), ascending, in *values
+ * (caller-frees); -1 out of memory. */
+int export_ppn_values(const struct measurement *rows, size_t n,
+                      const struct export_context *ctx, int is_spread_only,
+                      int **values, int *n_values);
+/* Whether row m is one ctx exports (ctx->ppn 0; m's ranks per node; or
+ * EXPORT_PPN_SINGLE_NODE and m on one node). */
+int export_keeps(const struct export_context *ctx, const struct measurement *m);
 /* The formats' writers and checkers, one file per format family:
  * store/export_table.c (csv, json), store/export_ompi.c, store/export_mpich.c.
  */

@@ -227,49 +227,214 @@ static void write_block(FILE *out, const struct mpich_coll *c,
     fprintf(out, "}");
 }
 
-static void write_intra(FILE *out, const struct mpich_coll *c,
-                        const struct coll_rules *tuned,
-                        const struct export_context *ctx, int depth)
+/* The block of c that covers communicator size procs; NULL where it is
+ * MPICH's own choice (c NULL: at every size). */
+static const struct block *block_at(const struct coll_rules *c, int procs)
 {
-    if (!tuned) {
+    if (!c) {
+        return NULL;
+    }
+    int b = 0;
+    while (b + 1 < c->n && c->blocks[b + 1].procs <= procs) {
+        b++;
+    }
+    const struct block *at = &c->blocks[b];
+    return at->n == 1 && !at->rules[0].mpich ? NULL : at;
+}
+
+static int same_rules(const struct block *a, const struct block *b)
+{
+    if (a == b) {
+        return 1;
+    }
+    if (!a || !b || a->n != b->n) {
+        return 0;
+    }
+    for (int r = 0; r < a->n; r++) {
+        if (a->rules[r].msg_min != b->rules[r].msg_min ||
+            a->rules[r].mpich != b->rules[r].mpich) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void write_block_or_default(FILE *out, const struct mpich_coll *c,
+                                   const struct block *b,
+                                   const struct export_context *ctx, int depth,
+                                   int *is_warned)
+{
+    if (b) {
+        write_block(out, c, b, ctx, depth, is_warned);
+    } else {
         write_default(out, c, depth);
+    }
+}
+
+/* The rules of one communicator-size range, blocks[k] those of ppn[k]
+ * ranks per node (ascending): one block where they agree, else one case
+ * per ranks per node, "comm_avg_ppn<=N" (MPICH 4.0 knows no other
+ * ranks-per-node key): an average between two tuned values takes the
+ * larger one's rules, above the largest the largest one's. */
+static void write_ppn_cases(FILE *out, const struct mpich_coll *c,
+                            const struct block *const *blocks, const int *ppn,
+                            int n_ppn, const struct export_context *ctx,
+                            int depth, int *is_warned)
+{
+    int is_same = 1;
+    for (int k = 1; k < n_ppn; k++) {
+        is_same &= same_rules(blocks[0], blocks[k]);
+    }
+    if (is_same) {
+        write_block_or_default(out, c, blocks[0], ctx, depth, is_warned);
         return;
     }
-    int is_warned = 0;
     fprintf(out, "{\n");
-    for (int b = 0; b < tuned->n; b++) {
+    for (int k = 0; k < n_ppn; k++) {
+        if (k + 1 < n_ppn && same_rules(blocks[k], blocks[k + 1])) {
+            continue; /* the next case's "<=" covers this one's */
+        }
         indent(out, depth + 1);
-        if (b + 1 < tuned->n) {
-            fprintf(out, "\"comm_size<%d\": ", tuned->blocks[b + 1].procs);
+        if (k + 1 < n_ppn) {
+            fprintf(out, "\"comm_avg_ppn<=%d\": ", ppn[k]);
         } else {
+            /* MPICH 4.0 reads "comm_avg_ppn=any" as an unknown key */
             fprintf(out, "\"comm_size=any\": ");
         }
-        write_block(out, c, &tuned->blocks[b], ctx, depth + 1, &is_warned);
-        fprintf(out, "%s\n", b + 1 < tuned->n ? "," : "");
+        write_block_or_default(out, c, blocks[k], ctx, depth + 1, is_warned);
+        fprintf(out, "%s\n", k + 1 < n_ppn ? "," : "");
     }
     indent(out, depth);
     fprintf(out, "}");
 }
 
+/* tuned[k]: the collective's rules at ppn[k] ranks per node (NULL: none).
+ * The communicator sizes are cut where any ranks per node's rules change,
+ * and at each size the ranks per node tell the rules apart. */
+static int write_intra(FILE *out, const struct mpich_coll *c,
+                       const struct coll_rules *const *tuned, const int *ppn,
+                       int n_ppn, const struct export_context *ctx, int depth)
+{
+    int n_starts = 0, is_tuned = 0;
+    for (int k = 0; k < n_ppn; k++) {
+        n_starts += tuned[k] ? tuned[k]->n : 0;
+        is_tuned |= tuned[k] != NULL;
+    }
+    if (!is_tuned) {
+        write_default(out, c, depth);
+        return 0;
+    }
+    /* the sizes where a block starts, ascending, those where no ranks per
+     * node's block changes dropped */
+    int *starts = malloc((size_t)n_starts * sizeof *starts);
+    const struct block **at = malloc((size_t)n_ppn * 2 * sizeof *at);
+    if (!starts || !at) {
+        free(starts);
+        free(at);
+        fprintf(stderr, "%s: out of memory\n", ctx->source);
+        return -1;
+    }
+    int n = 0;
+    for (int last = 0;; n++) { /* each set's blocks ascend: merge them */
+        int next = INT_MAX;
+        for (int k = 0; k < n_ppn; k++) {
+            for (int b = 0; tuned[k] && b < tuned[k]->n; b++) {
+                int procs = tuned[k]->blocks[b].procs;
+                next = procs > last && procs < next ? procs : next;
+            }
+        }
+        if (next == INT_MAX) {
+            break;
+        }
+        starts[n] = last = next;
+    }
+    const struct block **cur = at, **next = at + n_ppn;
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+        int is_changed = i == 0;
+        for (int k = 0; k < n_ppn; k++) {
+            next[k] = block_at(tuned[k], starts[i]);
+            is_changed |= i > 0 && next[k] != cur[k];
+        }
+        if (is_changed) {
+            starts[kept++] = starts[i];
+            memcpy(cur, next, (size_t)n_ppn * sizeof *cur);
+        }
+    }
+    int is_warned = 0;
+    fprintf(out, "{\n");
+    for (int i = 0; i < kept; i++) {
+        for (int k = 0; k < n_ppn; k++) {
+            cur[k] = block_at(tuned[k], starts[i]);
+        }
+        indent(out, depth + 1);
+        if (i + 1 < kept) {
+            fprintf(out, "\"comm_size<%d\": ", starts[i + 1]);
+        } else {
+            fprintf(out, "\"comm_size=any\": ");
+        }
+        write_ppn_cases(out, c, cur, ppn, n_ppn, ctx, depth + 1, &is_warned);
+        fprintf(out, "%s\n", i + 1 < kept ? "," : "");
+    }
+    indent(out, depth);
+    fprintf(out, "}");
+    free(starts);
+    free(at);
+    return 0;
+}
+
+/* One rule set per ranks per node of the table (or ctx->ppn's alone):
+ * the file keys the rules on MPICH's average ranks per node only where
+ * they differ, so a table of one ranks per node reads as before it was
+ * tuned (its rules apply at every ranks per node). */
 int export_mpich(FILE *out, const struct measurement *rows, size_t n,
                  const struct export_context *ctx)
 {
-    struct rule_set set;
-    if (rules_build(rows, n, ctx, mpich_map, mpich_fallback, &set) != 0) {
-        return -1;
+    int *ppn = NULL, n_ppn = 0, n_built = 0, rc = -1;
+    struct rule_set *sets = NULL;
+    const struct coll_rules **tuned = NULL;
+    if (export_ppn_values(rows, n, ctx, 0, &ppn, &n_ppn) != 0) {
+        goto oom;
+    }
+    if ((ctx->ppn > 0 || (n_ppn == 1 && ppn[0] > 1))) {
+        fprintf(ctx->warn,
+                "note: mpich rules of %d ranks per node%s: MPICH applies "
+                "them at every ranks per node\n",
+                ctx->ppn > 0 ? ctx->ppn : ppn[0], n_ppn > 1 ? " (--ppn)" : "");
+    }
+    if (ctx->ppn || n_ppn == 0) {
+        ppn[0] = ctx->ppn;
+        n_ppn = 1;
+    }
+    sets = calloc((size_t)n_ppn, sizeof *sets);
+    tuned = calloc((size_t)n_ppn, sizeof *tuned);
+    if (!sets || !tuned) {
+        goto oom;
+    }
+    for (; n_built < n_ppn; n_built++) {
+        struct export_context one = *ctx;
+        one.ppn = n_ppn > 1 ? ppn[n_built] : ctx->ppn;
+        if (rules_build(rows, n, &one, mpich_map, mpich_fallback,
+                        &sets[n_built]) != 0) {
+            goto done;
+        }
     }
     fprintf(out, "{\n");
     for (int i = 0; i < mpich_colls_size; i++) {
         const struct mpich_coll *c = &mpich_colls[i];
-        const struct coll_rules *tuned = NULL;
-        for (int k = 0; k < set.n && c->collective; k++) {
-            if (strcmp(set.colls[k].collective, c->collective) == 0) {
-                tuned = &set.colls[k];
+        for (int k = 0; k < n_ppn; k++) {
+            tuned[k] = NULL;
+            for (int j = 0; j < sets[k].n && c->collective; j++) {
+                if (strcmp(sets[k].colls[j].collective, c->collective) == 0) {
+                    tuned[k] = &sets[k].colls[j];
+                }
             }
         }
         fprintf(out,
                 "  \"collective=%s\": {\n    \"comm_type=intra\": ", c->name);
-        write_intra(out, c, tuned, ctx, 2);
+        if (write_intra(out, c, tuned, ppn, n_ppn, ctx, 2) != 0) {
+            goto done;
+        }
         if (c->inter) {
             fprintf(out, ",\n    \"comm_type=inter\": { \"algorithm=%s\": {} }",
                     c->inter);
@@ -277,8 +442,18 @@ int export_mpich(FILE *out, const struct measurement *rows, size_t n,
         fprintf(out, "\n  }%s\n", i + 1 < mpich_colls_size ? "," : "");
     }
     fprintf(out, "}\n");
-    rules_destroy(&set);
-    return ferror(out) ? -1 : 0;
+    rc = ferror(out) ? -1 : 0;
+    goto done;
+oom:
+    fprintf(stderr, "%s: out of memory\n", ctx->source);
+done:
+    for (int k = 0; k < n_built; k++) {
+        rules_destroy(&sets[k]);
+    }
+    free(sets);
+    free(tuned);
+    free(ppn);
+    return rc;
 }
 
 /* The conditions MPICH 4.0 knows (csel.c) that the file may use, and the
@@ -296,6 +471,7 @@ static const struct {
     {"comm_size<", 1, COND_RANGE, NULL},
     {"comm_size=pow2", 0, COND_RANGE, NULL},
     {"comm_hierarchy=parent", 0, COND_RANGE, NULL},
+    {"comm_avg_ppn<=", 1, COND_RANGE, NULL},
     {"avg_msg_size<=", 1, COND_RANGE,
      " allreduce iallreduce bcast ibcast reduce ireduce alltoall ialltoall "},
     {"avg_msg_size<", 1, COND_RANGE,
@@ -355,9 +531,14 @@ static int check_leaf(const struct mpich_check *ck, const struct json *obj)
 
 static int cond_find(const struct mpich_check *ck, const char *key, int line)
 {
-    size_t len = strlen(key);
-    if (len >= 4 && strcmp(key + len - 4, "=any") == 0) {
-        return -2;
+    /* MPICH 4.0 knows these "=any" keys only (4.1 on, any "X=any") */
+    static const char *const anys[] = {"comm_size=any", "avg_msg_size=any",
+                                       "total_msg_size=any", "count=any",
+                                       "comm_hierarchy=any"};
+    for (size_t i = 0; i < sizeof anys / sizeof anys[0]; i++) {
+        if (strcmp(key, anys[i]) == 0) {
+            return -2;
+        }
     }
     for (size_t i = 0; i < sizeof conds / sizeof conds[0]; i++) {
         size_t klen = strlen(conds[i].key);

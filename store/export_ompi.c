@@ -89,7 +89,8 @@ static void keep_order(const struct measurement *m,
         struct rule cr = {0};
         char unused[256];
         if (strcmp(c->collective, m->collective) != 0 || c->procs != m->procs ||
-            c->msg_bytes != m->msg_bytes || !c->is_applicable || c->reps <= 0 ||
+            c->ppn != m->ppn || c->msg_bytes != m->msg_bytes ||
+            !c->is_applicable || c->reps <= 0 ||
             ompi_map_method(c, ctx, &cr, unused, sizeof unused, t) != 0 ||
             is_reordering(c->collective, cr.alg) ||
             (best && c->mean_us >= best->mean_us)) {
@@ -167,20 +168,29 @@ static int map_json(const struct measurement *m,
     return ompi_map(m, ctx, r, why, why_size, &json_target);
 }
 
-/* What a loaded file changes about results, on stderr once per export:
+/* What a loaded file changes about results, on stderr once per export
+ * (of its n_sets rule sets, ctxs[k] the rows of sets[k]):
  * the rows whose tuned algorithm would reorder the operands of
  * non-commutative operations, and the collectives whose forced algorithms
  * split a message by each rank's own count and datatype. */
-static void ompi_notes(const struct rule_set *set,
+static void ompi_notes(const struct rule_set *sets,
+                       const struct export_context *ctxs, int n_sets,
                        const struct measurement *rows, size_t n,
-                       const struct export_context *ctx,
                        const struct ompi_target *t)
 {
+    const struct export_context *ctx = &ctxs[0];
     int n_reordering = 0, is_splitting = 0;
     for (size_t i = 0; i < n + ctx->n_inserts; i++) {
         const struct measurement *m = i < n ? &rows[i] : &ctx->inserts[i - n].m;
         struct rule r = {0};
         char why[256];
+        int is_kept = 0;
+        for (int k = 0; k < n_sets; k++) {
+            is_kept |= export_keeps(&ctxs[k], m);
+        }
+        if (!is_kept) {
+            continue;
+        }
         n_reordering += ompi_map_method(m, ctx, &r, why, sizeof why, t) == 0 &&
                         is_reordering(m->collective, r.alg);
     }
@@ -198,16 +208,18 @@ static void ompi_notes(const struct rule_set *set,
                 "operations\n",
                 n_reordering);
     }
-    for (int i = 0; i < set->n; i++) {
-        const struct coll_rules *c = &set->colls[i];
-        if (strcmp(c->collective, "bcast") != 0 &&
-            strcmp(c->collective, "scatter") != 0 &&
-            strcmp(c->collective, "gather") != 0) {
-            continue;
-        }
-        for (int b = 0; b < c->n; b++) {
-            for (int r = 0; r < c->blocks[b].n; r++) {
-                is_splitting |= c->blocks[b].rules[r].alg != 0;
+    for (int k = 0; k < n_sets; k++) {
+        for (int i = 0; i < sets[k].n; i++) {
+            const struct coll_rules *c = &sets[k].colls[i];
+            if (strcmp(c->collective, "bcast") != 0 &&
+                strcmp(c->collective, "scatter") != 0 &&
+                strcmp(c->collective, "gather") != 0) {
+                continue;
+            }
+            for (int b = 0; b < c->n; b++) {
+                for (int r = 0; r < c->blocks[b].n; r++) {
+                    is_splitting |= c->blocks[b].rules[r].alg != 0;
+                }
             }
         }
     }
@@ -226,42 +238,86 @@ static const char *alg_name(const char *collective, int number)
     return a ? a->algorithm : "Open MPI's fixed decision";
 }
 
+/* The ranks per node of the rules (ctx->ppn, which export_write sets for
+ * these formats), said on stderr when the table holds others or it is not
+ * one rank per node; *ppn 0 where the table is empty. */
+static int classic_ppn(const struct measurement *rows, size_t n,
+                       const struct export_context *ctx, const char *format,
+                       int *ppn, char *others, size_t others_size)
+{
+    int *values, n_values;
+    if (export_ppn_values(rows, n, ctx, 0, &values, &n_values) != 0) {
+        fprintf(stderr, "%s: out of memory\n", ctx->source);
+        return -1;
+    }
+    *ppn = ctx->ppn ? ctx->ppn : n_values == 1 ? values[0] : 0;
+    size_t len = 0;
+    others[0] = '\0';
+    for (int i = 0; i < n_values && len < others_size; i++) {
+        if (values[i] != *ppn) {
+            int k = snprintf(others + len, others_size - len, "%s%d",
+                             len ? ", " : "", values[i]);
+            len += k > 0 ? (size_t)k : 0;
+        }
+    }
+    if (*ppn > 1 || n_values > 1) {
+        fprintf(ctx->warn,
+                "note: %s rules of %d ranks per node%s%s%s: the format has "
+                "no ranks-per-node key, so Open MPI applies them at every "
+                "ranks per node\n",
+                format, *ppn, *others ? " (not " : "", others,
+                *others ? ")" : "");
+    }
+    free(values);
+    return 0;
+}
+
 static int write_classic(FILE *out, const struct measurement *rows, size_t n,
                          const struct export_context *ctx, int version)
 {
+    int ppn;
+    char others[256];
+    if (classic_ppn(rows, n, ctx, version > 1 ? "ompi-v2" : "ompi", &ppn,
+                    others, sizeof others) != 0) {
+        return -1;
+    }
     struct rule_set set;
     if (rules_build(rows, n, ctx, version > 1 ? map_classic_v2 : map_classic,
                     ompi_fallback, &set) != 0) {
         return -1;
     }
-    ompi_notes(&set, rows, n, ctx,
+    ompi_notes(&set, ctx, 1, rows, n,
                version > 1 ? &classic_v2_target : &classic_target);
     if (version > 1) {
         fprintf(out, "rule-file-version-%d\n", version);
     }
-    fprintf(out,
-            "# Open MPI coll/tuned dynamic rules (%s), written by autotune "
-            "from %s.\n"
-            "# Load with: mpirun --mca coll_tuned_use_dynamic_rules 1 "
-            "--mca coll_tuned_dynamic_rules_filename FILE\n"
-            "# A communicator size covers up to the next one, a message size "
-            "up to the next\n"
-            "# one: each starts just above the previous tuned size. "
-            "Algorithm 0: Open MPI's\n"
-            "# fixed decision (outside the tuned communicator sizes, where "
-            "a method has no\n"
-            "# counterpart, and where the library was measured faster).\n%s",
-            version > 1 ? "version 2: Open MPI 4.1.8+, 5.0.7+"
-                        : "classic format: Open MPI 4.1 and 5.0",
-            ctx->source,
-            ctx->assume_commutative
-                ? "# Exported with --assume-commutative: reduce and allreduce "
-                  "rules may reorder\n# the operands of a reduction: wrong "
-                  "results for non-commutative operations.\n"
-                : "# Reduce and allreduce rules keep the operand order of "
-                  "non-commutative\n# operations (the tuned algorithm where "
-                  "it does, else the fastest measured\n# one that does; "
-                  "autotune export --assume-commutative lifts this).\n");
+    fprintf(
+        out,
+        "# Open MPI coll/tuned dynamic rules (%s), written by autotune "
+        "from %s.\n"
+        "# Load with: mpirun --mca coll_tuned_use_dynamic_rules 1 "
+        "--mca coll_tuned_dynamic_rules_filename FILE\n"
+        "# A communicator size covers up to the next one, a message size "
+        "up to the next\n"
+        "# one: each starts just above the previous tuned size. "
+        "Algorithm 0: Open MPI's\n"
+        "# fixed decision (outside the tuned communicator sizes, where "
+        "a method has no\n"
+        "# counterpart, and where the library was measured faster).\n"
+        "# Ranks per node: %d. The format has no ranks-per-node key: "
+        "Open MPI applies\n# these rules at every ranks per node.%s%s%s\n%s",
+        version > 1 ? "version 2: Open MPI 4.1.8+, 5.0.7+"
+                    : "classic format: Open MPI 4.1 and 5.0",
+        ctx->source, ppn, *others ? " The run also tuned " : "", others,
+        *others ? " (--ppn)." : "",
+        ctx->assume_commutative
+            ? "# Exported with --assume-commutative: reduce and allreduce "
+              "rules may reorder\n# the operands of a reduction: wrong "
+              "results for non-commutative operations.\n"
+            : "# Reduce and allreduce rules keep the operand order of "
+              "non-commutative\n# operations (the tuned algorithm where "
+              "it does, else the fastest measured\n# one that does; "
+              "autotune export --assume-commutative lifts this).\n");
     fprintf(out, "%d # collectives\n", set.n);
     for (int i = 0; i < set.n; i++) {
         const struct coll_rules *c = &set.colls[i];
@@ -330,50 +386,176 @@ static void json_bound(FILE *out, const char *key, long value)
     }
 }
 
+/* One collective's communicator rules, from 0 to any size, for the
+ * communicators dist names (NULL: every one, no distribution key). */
+static void json_chain(FILE *out, const struct coll_rules *c, const char *dist,
+                       const char **sep)
+{
+    for (int b = 0; b < c->n; b++) {
+        const struct block *blk = &c->blocks[b];
+        fprintf(out, "%s\n      { \"comm_size_min\": %d, ", *sep,
+                b ? blk->procs : 0);
+        *sep = ",";
+        json_bound(out, "comm_size_max", rules_block_max(c, b));
+        if (dist) {
+            fprintf(out, ", \"comm_rank_distribution\": \"%s\"", dist);
+        }
+        fprintf(out, ",\n        \"rules\": [");
+        for (int r = 0; r < blk->n; r++) {
+            const struct rule *ru = &blk->rules[r];
+            fprintf(out, "%s\n          { \"msg_size_min\": %ld, ",
+                    r ? "," : "", ru->msg_min);
+            json_bound(out, "msg_size_max", rules_msg_max(blk, r));
+            fprintf(out, ", \"alg\": %d", ru->alg);
+            if (ru->faninout) {
+                fprintf(out, ", \"faninout\": %d", ru->faninout);
+            }
+            if (ru->segsize) {
+                fprintf(out, ", \"seg_size\": %d", ru->segsize);
+            }
+            if (ru->max_requests) {
+                fprintf(out, ", \"reqs\": %d", ru->max_requests);
+            }
+            fprintf(out, " }");
+        }
+        fprintf(out, " ] }");
+    }
+}
+
+static const struct coll_rules *set_find(const struct rule_set *set,
+                                         const char *collective)
+{
+    for (int i = 0; i < set->n; i++) {
+        if (strcmp(set->colls[i].collective, collective) == 0) {
+            return &set->colls[i];
+        }
+    }
+    return NULL;
+}
+
+/* The JSON format says which ranks share a node by its distributions only:
+ * one rank per node ("one-per-node"), all on one node ("single-node"), or
+ * any; so the file holds the one-rank-per-node rules, then those of the
+ * rows on one node (procs = ranks per node), each marked, then the rules
+ * of one ranks per node for every communicator (ctx->ppn, or the table's
+ * only other value on several nodes). Open MPI takes the first rule whose
+ * distribution and size match. A table of one ranks per node marks
+ * nothing. */
+enum { JSON_ONE_PER_NODE, JSON_SINGLE_NODE, JSON_ANY, JSON_SETS };
+
 int export_ompi_json(FILE *out, const struct measurement *rows, size_t n,
                      const struct export_context *ctx)
 {
-    struct rule_set set;
-    if (rules_build(rows, n, ctx, map_json, ompi_fallback, &set) != 0) {
+    static const char *const dists[JSON_SETS] = {"one-per-node", "single-node",
+                                                 NULL};
+    int *values, n_values, *spread, n_spread, rc = -1;
+    if (export_ppn_values(rows, n, ctx, 0, &values, &n_values) != 0 ||
+        export_ppn_values(rows, n, ctx, 1, &spread, &n_spread) != 0) {
+        free(values);
+        fprintf(stderr, "%s: out of memory\n", ctx->source);
         return -1;
     }
-    ompi_notes(&set, rows, n, ctx, &json_target);
+    int has_1 = n_spread > 0 && spread[0] == 1;
+    int any_ppn = ctx->ppn                ? ctx->ppn
+                  : n_spread - has_1 == 1 ? spread[n_spread - 1]
+                  : has_1                 ? 1
+                  : n_values > 0          ? values[n_values - 1]
+                                          : 0;
+    int is_several = n_values > 1;
+    int is_on_one_node = 0;
+    for (size_t i = 0; i < n && !is_on_one_node; i++) {
+        is_on_one_node = export_is_single_node(&rows[i]);
+    }
+    free(values);
+    free(spread);
+    struct export_context ctxs[JSON_SETS] = {*ctx, *ctx, *ctx};
+    struct rule_set sets[JSON_SETS] = {{0, NULL}, {0, NULL}, {0, NULL}};
+    int is_used[JSON_SETS] = {is_several && has_1 && any_ppn != 1,
+                              is_several && is_on_one_node, 1};
+    ctxs[JSON_ONE_PER_NODE].ppn = 1;
+    ctxs[JSON_SINGLE_NODE].ppn = EXPORT_PPN_SINGLE_NODE;
+    ctxs[JSON_ANY].ppn = is_several ? any_ppn : 0;
+    /* rows on one node of the value for every communicator are in two
+     * sets: their warnings said once, by the set for every communicator */
+    FILE *quiet = fopen("/dev/null", "w");
+    if (!quiet) {
+        fprintf(stderr, "/dev/null: cannot open it\n");
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (export_is_single_node(&rows[i]) && rows[i].ppn == any_ppn) {
+            ctxs[JSON_SINGLE_NODE].warn = quiet;
+        }
+    }
+    for (int k = 0; k < JSON_SETS; k++) {
+        if (is_used[k] && rules_build(rows, n, &ctxs[k], map_json,
+                                      ompi_fallback, &sets[k]) != 0) {
+            goto done;
+        }
+    }
+    /* the sets in use, first */
+    struct rule_set used[JSON_SETS];
+    struct export_context used_ctxs[JSON_SETS];
+    int n_used = 0;
+    for (int k = 0; k < JSON_SETS; k++) {
+        if (is_used[k]) {
+            used[n_used] = sets[k];
+            used_ctxs[n_used++] = ctxs[k];
+        }
+    }
+    used_ctxs[0].warn = ctx->warn;
+    ompi_notes(used, used_ctxs, n_used, rows, n, &json_target);
+    if (any_ppn > 1 || is_several) {
+        fprintf(ctx->warn,
+                "note: ompi-json rules of %d ranks per node for every "
+                "communicator%s%s\n",
+                any_ppn,
+                is_used[JSON_ONE_PER_NODE]
+                    ? ", of 1 rank per node marked one-per-node"
+                    : "",
+                is_used[JSON_SINGLE_NODE]
+                    ? ", of the rows on one node marked single-node"
+                    : "");
+    }
     fprintf(out, "{\n  \"rule_file_version\": 3,\n  \"module\": \"tuned\",\n"
                  "  \"collectives\": {");
-    for (int i = 0; i < set.n; i++) {
-        const struct coll_rules *c = &set.colls[i];
-        fprintf(out, "%s\n    \"%s\": [", i ? "," : "",
-                ompi_coll_find(c->collective)->json_name);
-        for (int b = 0; b < c->n; b++) {
-            const struct block *blk = &c->blocks[b];
-            fprintf(out, "%s\n      { \"comm_size_min\": %d, ", b ? "," : "",
-                    b ? blk->procs : 0);
-            json_bound(out, "comm_size_max", rules_block_max(c, b));
-            fprintf(out, ",\n        \"rules\": [");
-            for (int r = 0; r < blk->n; r++) {
-                const struct rule *ru = &blk->rules[r];
-                fprintf(out, "%s\n          { \"msg_size_min\": %ld, ",
-                        r ? "," : "", ru->msg_min);
-                json_bound(out, "msg_size_max", rules_msg_max(blk, r));
-                fprintf(out, ", \"alg\": %d", ru->alg);
-                if (ru->faninout) {
-                    fprintf(out, ", \"faninout\": %d", ru->faninout);
+    /* Each collective of any set once, in name order (every set's). */
+    const char *coll_sep = "", *last = NULL;
+    for (;;) {
+        const char *name = NULL;
+        for (int k = 0; k < JSON_SETS; k++) {
+            for (int i = 0; i < sets[k].n; i++) {
+                const char *c = sets[k].colls[i].collective;
+                if ((!last || strcmp(c, last) > 0) &&
+                    (!name || strcmp(c, name) < 0)) {
+                    name = c;
                 }
-                if (ru->segsize) {
-                    fprintf(out, ", \"seg_size\": %d", ru->segsize);
-                }
-                if (ru->max_requests) {
-                    fprintf(out, ", \"reqs\": %d", ru->max_requests);
-                }
-                fprintf(out, " }");
             }
-            fprintf(out, " ] }");
+        }
+        if (!name) {
+            break;
+        }
+        const char *sep = "";
+        fprintf(out, "%s\n    \"%s\": [", coll_sep,
+                ompi_coll_find(name)->json_name);
+        coll_sep = ",";
+        for (int k = 0; k < JSON_SETS; k++) {
+            const struct coll_rules *c = set_find(&sets[k], name);
+            if (c) {
+                json_chain(out, c, dists[k], &sep);
+            }
         }
         fprintf(out, " ]");
+        last = name;
     }
     fprintf(out, "\n  }\n}\n");
-    rules_destroy(&set);
-    return ferror(out) ? -1 : 0;
+    rc = ferror(out) ? -1 : 0;
+done:
+    for (int k = 0; k < JSON_SETS; k++) {
+        rules_destroy(&sets[k]);
+    }
+    fclose(quiet);
+    return rc;
 }
 
 /* The checks both readers share: algorithm numbers the target release has;
@@ -727,23 +909,59 @@ static int json_collective(const char *name, const struct json *blocks,
                   : "not a collective autotune exports");
         return -1;
     }
+    /* Open MPI takes the first rule whose distribution and sizes match
+     * the communicator: each distribution's rules one chain from 0 to inf,
+     * the chain for any communicator last. */
     long expect = 0;
+    const char *chain = NULL;
+    int seen[3] = {0};
+    static const char *const dists[] = {"one-per-node", "single-node", "any"};
     for (int b = 0; b < blocks->n; b++) {
         const struct json *blk = blocks->items[b];
         const struct json *dist = json_get(blk, "comm_rank_distribution");
         long min, max;
-        if (blk->type != JSON_OBJECT || json_keys_known(blk, keys, what) != 0 ||
-            json_long(blk, "comm_size_min", 1, 0, &min, what) != 0 ||
+        int d = 2;
+        if (blk->type != JSON_OBJECT || json_keys_known(blk, keys, what) != 0) {
+            return -1;
+        }
+        if (dist) {
+            for (d = 0; d < 3 && (dist->type != JSON_STRING ||
+                                  strcmp(dist->string, dists[d]) != 0);
+                 d++) {
+            }
+            if (d == 3) {
+                fprintf(stderr,
+                        "%s:%d: comm_rank_distribution must be \"any\", "
+                        "\"one-per-node\" or \"single-node\" (Open MPI "
+                        "reads another as \"any\")\n",
+                        what, dist->line);
+                return -1;
+            }
+        }
+        if (chain != dists[d]) {
+            if (chain && expect >= 0) {
+                fprintf(stderr,
+                        "%s:%d: \"%s\": the %s communicator rules must reach "
+                        "\"inf\"\n",
+                        what, blk->line, name, chain);
+                return -1;
+            }
+            if (seen[d] || seen[2]) {
+                fprintf(stderr,
+                        "%s:%d: \"%s\": %s rules after the %s ones are never "
+                        "reached\n",
+                        what, blk->line, name, dists[d],
+                        seen[2] ? "any" : dists[d]);
+                return -1;
+            }
+            seen[d] = 1;
+            chain = dists[d];
+            expect = 0;
+        }
+        if (json_long(blk, "comm_size_min", 1, 0, &min, what) != 0 ||
             json_long(blk, "comm_size_max", 1, 1, &max, what) != 0 ||
             json_range(what, blk->line, "communicator size", min, max,
                        &expect) != 0) {
-            return -1;
-        }
-        if (dist &&
-            (dist->type != JSON_STRING || strcmp(dist->string, "any") != 0)) {
-            fprintf(stderr,
-                    "%s:%d: comm_rank_distribution other than \"any\"\n", what,
-                    dist->line);
             return -1;
         }
         if (json_msg_rules(json_get(blk, "rules"), c->collective, max, what) !=

@@ -131,12 +131,22 @@ const char *rules_where(const struct export_context *ctx, int line, char *buf,
 static void warn_row(const struct export_context *ctx, const struct entry *e,
                      const char *why, const char *fallback)
 {
-    char label[2 * STORE_NAME_MAX], where[4200];
+    char label[2 * STORE_NAME_MAX], where[4200], ppn[32];
     method_label(label, sizeof label, e->m->algorithm, e->m->segment_bytes);
-    fprintf(ctx->warn, "%s: %s P=%d m=%ld: %s not exported: %s; %s there\n",
+    fprintf(ctx->warn, "%s: %s P=%d%s m=%ld: %s not exported: %s; %s there\n",
             rules_where(ctx, e->rule.line, where, sizeof where),
-            e->m->collective, e->m->procs, e->m->msg_bytes, label, why,
+            e->m->collective, e->m->procs,
+            rules_ppn_label(e->m, ppn, sizeof ppn), e->m->msg_bytes, label, why,
             fallback);
+}
+
+const char *rules_ppn_label(const struct measurement *m, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (m->ppn != 1) {
+        snprintf(buf, size, " ppn=%d", m->ppn);
+    }
+    return buf;
 }
 
 /* Maps every row, then every insert (ctx->inserts: under the line of the
@@ -156,6 +166,9 @@ static int map_rows(const struct measurement *rows, size_t n,
         struct entry *e = &entries[*kept];
         memset(e, 0, sizeof *e);
         e->m = in ? &in->m : &rows[i];
+        if (!export_keeps(ctx, e->m)) {
+            continue; /* another ranks per node's rule set */
+        }
         e->cut_below = in              ? in->cut_below
                        : ctx->msg_cuts ? ctx->msg_cuts[i]
                                        : -1;
@@ -178,9 +191,12 @@ static int map_rows(const struct measurement *rows, size_t n,
         if (rc == 1) {
             warn_row(ctx, e, why, fallback);
         } else if (rc == 2) {
-            fprintf(ctx->warn, "%s: %s P=%d m=%ld: %s\n",
+            char ppn[32];
+            fprintf(ctx->warn, "%s: %s P=%d%s m=%ld: %s\n",
                     rules_where(ctx, e->rule.line, where, sizeof where),
-                    e->m->collective, e->m->procs, e->m->msg_bytes, why);
+                    e->m->collective, e->m->procs,
+                    rules_ppn_label(e->m, ppn, sizeof ppn), e->m->msg_bytes,
+                    why);
         }
         (*kept)++;
     }
@@ -192,7 +208,7 @@ static int check_duplicate(const struct export_context *ctx,
                            const struct entry *prev, const struct entry *e)
 {
     if (strcmp(prev->m->collective, e->m->collective) != 0 ||
-        prev->m->procs != e->m->procs ||
+        prev->m->procs != e->m->procs || prev->m->ppn != e->m->ppn ||
         prev->rule.msg_min != e->rule.msg_min ||
         same_decision(&prev->rule, &e->rule)) {
         return 0;

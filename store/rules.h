@@ -49,11 +49,18 @@ struct rule_set {
 const char *rules_where(const struct export_context *ctx, int line, char *buf,
                         size_t size);
 
+/* " ppn=N" for a row of another ranks per node than 1, "" for one rank per
+ * node (warnings read as before ranks per node were tuned). Returns buf. */
+const char *rules_ppn_label(const struct measurement *m, char *buf,
+                            size_t size);
+
 typedef int (*rule_map_fn)(const struct measurement *m,
                            const struct export_context *ctx, struct rule *r,
                            char *why, size_t why_size);
 
-/* Builds the table (sorted by collective, procs, key); every row that could
+/* Builds the table (sorted by collective, procs, key) of the rows
+ * ctx->ppn keeps (export_keeps: every row, or one ranks per node's); every
+ * row that could
  * not be mapped is reported on ctx->warn with fallback (what runs instead).
  * The cut rule: a rule starts just above the key of the cut below its row
  * (ctx->msg_cuts), else the previous measured key (the first at 0); an

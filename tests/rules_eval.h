@@ -22,6 +22,7 @@ struct mpich_call {
     int procs;
     long avg_bytes, total_bytes, count;
     int is_hierarchical;
+    int nodes; /* MPICH's count of the nodes (0: one rank on each) */
 };
 
 static inline int mpich_eval_is_pow2(long v)
@@ -62,6 +63,11 @@ static inline int mpich_eval_holds(const char *key,
                                            : call->total_bytes;
             return ranges[i].is_le ? v <= limit : v < limit;
         }
+    }
+    if (strncmp(key, "comm_avg_ppn<=", strlen("comm_avg_ppn<=")) == 0) {
+        /* MPICH 4.0: size <= value x nodes */
+        long nodes = call->nodes ? call->nodes : call->procs;
+        return call->procs <= atol(key + strlen("comm_avg_ppn<=")) * nodes;
     }
     if (strcmp(key, "comm_size=pow2") == 0) {
         return mpich_eval_is_pow2(call->procs);

@@ -11,15 +11,7 @@
 # MPICH cannot run switching algorithm with the message size.
 set -u
 . "$(dirname "$0")/lib.sh"
-if ! command -v mpicc.mpich > /dev/null || ! command -v mpirun.mpich > /dev/null; then
-    echo "SKIP: MPICH (mpicc.mpich, mpirun.mpich) is not installed"
-    exit 77
-fi
-if ! mpicc.mpich -O2 -o "$tmp/probe" tests/mpi/export_probe.c 2> "$tmp/cc.err"; then
-    cat "$tmp/cc.err"
-    echo "SKIP: MPICH's headers are not installed (apt-get install libmpich-dev)"
-    exit 77
-fi
+. "$(dirname "$0")/lib_mpich.sh"
 
 mkdir -p "$tmp/run"
 cp tests/export/optimal.csv "$tmp/run/"

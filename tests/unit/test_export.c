@@ -222,8 +222,9 @@ static void test_refusals(void)
                                  .warn = quiet};
     const char *path = "build/tests/test_export.out";
     unlink(path);
-    struct export_format bad = {"ompi", write_bad, export_check_ompi,
-                                "Open MPI", "a writer with a bug"};
+    struct export_format bad = {
+        "ompi",     write_bad,      export_check_ompi,
+        "Open MPI", EXPORT_PPN_ONE, "a writer with a bug"};
     CHECK_INT(-1, export_write(&bad, path, &row, 1, &ctx));
     CHECK(access(path, F_OK) != 0);
     /* A native Open MPI run: Open MPI's formats only. */
@@ -408,6 +409,7 @@ static void test_mpich_two_procs(void)
             snprintf(m->algorithm, sizeof m->algorithm, "%s",
                      k ? "default" : cases[i].algorithm);
             m->procs = 2 + k;
+            m->ppn = 1;
             m->msg_bytes = strcmp(cases[i].collective, "barrier") ? 1024 : 0;
             m->mean_us = 1.0;
             m->reps = 1;
@@ -448,7 +450,7 @@ static void test_mpich_two_procs(void)
     CHECK_INT(0, json_parse(text, len, "two", &root));
     for (size_t i = 0; root && i < n; i++) {
         const struct mpich_coll *c = mpich_coll_of(cases[i].collective);
-        struct mpich_call call = {2, 1024, 2048, 1024, 0};
+        struct mpich_call call = {2, 1024, 2048, 1024, 0, 0};
         const char *got = mpich_eval_alg(root, c->name, &call);
         if (!got || strcmp(got, cases[i].mpich) != 0) {
             fprintf(stderr, "%s %s on 2 ranks: MPICH runs %s, not %s\n",
@@ -471,6 +473,162 @@ static void test_mpich_two_procs(void)
     free(warned);
 }
 
+/* A row of the optimal table. */
+static struct measurement ppn_row(const char *collective, int procs, int ppn,
+                                  long msg_bytes, const char *algorithm)
+{
+    struct measurement m;
+    memset(&m, 0, sizeof m);
+    snprintf(m.collective, sizeof m.collective, "%s", collective);
+    snprintf(m.algorithm, sizeof m.algorithm, "%s", algorithm);
+    m.procs = procs;
+    m.ppn = ppn;
+    m.msg_bytes = msg_bytes;
+    m.mean_us = 1.0;
+    m.reps = 1;
+    m.is_applicable = 1;
+    return m;
+}
+
+static size_t count_of(const char *text, const char *what)
+{
+    size_t n = 0;
+    for (const char *p = strstr(text, what); p; p = strstr(p + 1, what)) {
+        n++;
+    }
+    return n;
+}
+
+/* Ranks per node in the exports: MPICH's comm_avg_ppn cases where the
+ * rules differ (none where they agree), evaluated as MPICH 4.0 does (size
+ * <= value x nodes); Open MPI 6.0's one-per-node rules before those for
+ * every communicator; the checkers' rules for both. */
+static void test_ppn(void)
+{
+    struct measurement rows[] = {
+        ppn_row("allreduce", 4, 1, 1, "recursive_doubling"),
+        ppn_row("allreduce", 4, 4, 1, "recursive_doubling"),
+        ppn_row("bcast", 4, 1, 1, "binomial"),
+        ppn_row("bcast", 4, 1, 1024, "scatter_allgather"),
+        ppn_row("bcast", 4, 4, 1, "binomial"),
+        ppn_row("bcast", 4, 4, 1024, "scatter_allgather_ring"),
+    };
+    size_t n = sizeof rows / sizeof rows[0];
+    FILE *quiet = fopen("/dev/null", "w");
+    struct export_context ctx = {.source = "ppn",
+                                 .backend = "own",
+                                 .library = "",
+                                 .chain_fanout = 4,
+                                 .warn = quiet,
+                                 .is_lineless = 1};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    CHECK_INT(0, export_mpich(mem, rows, n, &ctx));
+    fclose(mem);
+    CHECK_INT(0, export_check_mpich(text, len, "ppn"));
+    /* bcast alone differs by ranks per node */
+    CHECK_INT(1, (int)count_of(text, "\"comm_avg_ppn<=1\""));
+    CHECK_INT(0, (int)count_of(text, "\"comm_avg_ppn<=4\""));
+    struct json *root = NULL;
+    CHECK_INT(0, json_parse(text, len, "ppn", &root));
+    static const struct {
+        int nodes;
+        const char *alg;
+    } cases[] = {
+        {4, "MPIR_Bcast_intra_scatter_recursive_doubling_allgather"},
+        {1, "MPIR_Bcast_intra_scatter_ring_allgather"},
+        {2, "MPIR_Bcast_intra_scatter_ring_allgather"}, /* avg 2: 4's */
+    };
+    for (size_t i = 0; root && i < sizeof cases / sizeof cases[0]; i++) {
+        struct mpich_call call = {4, 1024, 4096, 1024, 0, cases[i].nodes};
+        const char *got = mpich_eval_alg(root, "bcast", &call);
+        if (!got || strcmp(got, cases[i].alg) != 0) {
+            fprintf(stderr,
+                    "bcast on 4 ranks, %d nodes: MPICH runs %s, not %s\n",
+                    cases[i].nodes, got ? got : "(none)", cases[i].alg);
+            check_failures++;
+        }
+    }
+    json_destroy(root);
+    /* MPICH 4.0 knows "comm_avg_ppn<=" alone, and no "comm_avg_ppn=any"
+     * (4.1 on: any "=any") */
+    char *ppn_case = strstr(text, "\"comm_avg_ppn<=1\"");
+    char *any =
+        ppn_case ? strstr(ppn_case, "\n        \"comm_size=any\"") : NULL;
+    CHECK(any != NULL);
+    if (any) {
+        memcpy(any + 10, "comm_avg_ppn", strlen("comm_avg_ppn"));
+        CHECK_INT(-1, mpich(text));
+        memcpy(any + 10, "comm_size=an", strlen("comm_avg_ppn"));
+        CHECK_INT(0, mpich(text));
+        memcpy(ppn_case + 1, "comm_avg_ppn>1 ", strlen("comm_avg_ppn<=1"));
+        CHECK_INT(-1, mpich(text));
+    }
+    free(text);
+    /* --ppn 4: that value's rules, no key */
+    ctx.ppn = 4;
+    mem = open_memstream(&text, &len);
+    CHECK_INT(0, export_mpich(mem, rows, n, &ctx));
+    fclose(mem);
+    CHECK_INT(0, (int)count_of(text, "comm_avg_ppn"));
+    root = NULL;
+    CHECK_INT(0, json_parse(text, len, "ppn", &root));
+    struct mpich_call apart = {4, 1024, 4096, 1024, 0, 4};
+    const char *got = root ? mpich_eval_alg(root, "bcast", &apart) : NULL;
+    CHECK(got && strcmp(got, "MPIR_Bcast_intra_scatter_ring_allgather") == 0);
+    json_destroy(root);
+    free(text);
+
+    /* ompi-json, 4 per node for every communicator: the one-per-node
+     * rules first. */
+    mem = open_memstream(&text, &len);
+    CHECK_INT(0, export_ompi_json(mem, rows, n, &ctx));
+    fclose(mem);
+    CHECK_INT(0, export_check_ompi_json(text, len, "ppn"));
+    /* allreduce and bcast: 3 blocks each (below 4, 4, above) */
+    CHECK_INT(6, (int)count_of(text, "\"one-per-node\""));
+    root = NULL;
+    CHECK_INT(0, json_parse(text, len, "ppn", &root));
+    const struct json *bcast =
+        root ? json_get(json_get(root, "collectives"), "bcast") : NULL;
+    CHECK(bcast && bcast->n > 0 &&
+          json_get(bcast->items[0], "comm_rank_distribution") != NULL);
+    json_destroy(root);
+    free(text);
+    fclose(quiet);
+
+    /* ompi-json: a chain per distribution, from 0 to inf, "any" last. */
+    const char *chain_1 =
+        "{\"comm_size_min\": 0, \"comm_size_max\": \"inf\", "
+        "\"comm_rank_distribution\": \"one-per-node\", \"rules\": "
+        "[{\"msg_size_min\": 0, \"msg_size_max\": \"inf\", \"alg\": 6}]}";
+    const char *chain_any =
+        "{\"comm_size_min\": 0, \"comm_size_max\": \"inf\", \"rules\": "
+        "[{\"msg_size_min\": 0, \"msg_size_max\": \"inf\", \"alg\": 1}]}";
+    const char *short_1 =
+        "{\"comm_size_min\": 0, \"comm_size_max\": 7, "
+        "\"comm_rank_distribution\": \"one-per-node\", \"rules\": "
+        "[{\"msg_size_min\": 0, \"msg_size_max\": \"inf\", \"alg\": 6}]}";
+    const char *odd =
+        "{\"comm_size_min\": 0, \"comm_size_max\": \"inf\", "
+        "\"comm_rank_distribution\": \"two-per-node\", \"rules\": "
+        "[{\"msg_size_min\": 0, \"msg_size_max\": \"inf\", \"alg\": 6}]}";
+    const char *lists[][2] = {{chain_1, chain_any}, {chain_1, NULL},
+                              {chain_any, chain_1}, {short_1, chain_any},
+                              {odd, chain_any},     {chain_1, chain_1}};
+    const int want[] = {0, 0, -1, -1, -1, -1};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        char doc[1024];
+        snprintf(doc, sizeof doc,
+                 "{\"rule_file_version\": 3, \"module\": \"tuned\", "
+                 "\"collectives\": {\"bcast\": [%s%s%s]}}",
+                 lists[i][0], lists[i][1] ? ", " : "",
+                 lists[i][1] ? lists[i][1] : "");
+        CHECK_INT(want[i], ompi_json(doc));
+    }
+}
+
 int main(void)
 {
     test_check_ompi();
@@ -482,5 +640,6 @@ int main(void)
     test_tables();
     test_keep_order();
     test_mpich_two_procs();
+    test_ppn();
     return check_exit();
 }

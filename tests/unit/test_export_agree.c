@@ -87,7 +87,7 @@ static void check_defaults(const struct json *ours, const struct json *theirs)
             for (int k = 0; k < n; k++) {
                 for (int h = 0; h < 2; h++) {
                     long m = sizes[k];
-                    struct mpich_call call = {procs, m, m * procs, m, h};
+                    struct mpich_call call = {procs, m, m * procs, m, h, 0};
                     const char *want = mpich_eval_alg(theirs, c->name, &call);
                     const char *got = mpich_eval_alg(ours, c->name, &call);
                     n_points++;
@@ -223,7 +223,7 @@ static void check_run(const char *source, const struct measurement *rows,
                     check_failures++;
                 }
                 for (int h = 0; mc && h < 2; h++) {
-                    struct mpich_call call = {procs, m, m * procs, m, h};
+                    struct mpich_call call = {procs, m, m * procs, m, h, 0};
                     const char *mwant =
                         expect_mpich(coll, alg, seg, &call, ref);
                     const char *mgot = mpich_eval_alg(root, mc->name, &call);
