@@ -76,7 +76,10 @@ done
 
 # Outputs beside the run's files are written.
 "$at" export -r "$run" --format csv -o "$run/rules.csv" > /dev/null 2>&1 || fail "export -o RUN/rules.csv"
-cmp -s "$run/rules.csv" "$run/optimal.csv" || fail "export -o RUN/rules.csv: not the optimal table"
+# (the committed run's optimal.csv predates the ppn column: one rank per node)
+awk -F, -v OFS=, 'NR == 1 { sub(/^collective,procs,/, "collective,procs,ppn,") } NR > 1 { $2 = $2 ",1" } 1' \
+    "$run/optimal.csv" > "$tmp/optimal-ppn.csv"
+cmp -s "$run/rules.csv" "$tmp/optimal-ppn.csv" || fail "export -o RUN/rules.csv: not the optimal table"
 rm -f "$run/lock"
 "$at" tree -r "$run" > /dev/null 2>&1 && [ -s "$run/tree.dec" ] || fail "tree -r RUN (default stem)"
 
