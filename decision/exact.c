@@ -180,7 +180,8 @@ int decision_from_table(const struct measurement *rows, size_t n,
         fprintf(stderr, "autotune: an empty optimal table\n");
         goto done;
     }
-    if (decision_create("exact", n_methods, methods, n_colls, colls, out)) {
+    if (decision_create("exact", n_methods, methods, n_colls, colls, 1, NULL,
+                        out)) {
         goto done;
     }
     struct exact_build b = {*out, sorted, -1};

@@ -110,7 +110,8 @@ int train_create_decision(const struct run_data *r, const char *kind,
     for (int k = 0; k < r->n_methods; k++) {
         methods[k] = r->methods[k].label;
     }
-    int rc = decision_create(kind, r->n_methods, methods, n_colls, colls, out);
+    int rc = decision_create(kind, r->n_methods, methods, n_colls, colls, 1,
+                             NULL, out);
     free(methods);
     if (rc == 0) {
         (*out)->chain_fanout = r->chain_fanout;
@@ -408,7 +409,7 @@ int train_trees(const struct train_options *opt, const struct run_data *r,
         int rc = train_c45_data(opt, r, g0, g1, skip, &data) ||
                  c45_grow(data, &opt->c45, &res) ||
                  decision_add_c45(d, opt->is_combined ? -1 : t, res.tree,
-                                  opt->is_combined, opt->max_depth);
+                                  opt->is_combined, false, opt->max_depth);
         int n_changed = 0, n_given = 0, n_third = 0;
         if (rc == 0 && !opt->is_majority) {
             n_changed = train_leaves_by_penalty(opt, r, g0, g1, skip, d);
