@@ -74,6 +74,9 @@ int run_data_load_with_journal(const char *run_dir,
                                struct run_data **out);
 void run_data_destroy(struct run_data *r);
 int run_data_find_method(const struct run_data *r, const char *label);
+/* The distinct collectives of r's grids into names (room for n_grids;
+ * borrowed from r), in grid order; their count. */
+int run_data_collectives(const struct run_data *r, const char **names);
 /* The index of the "default/0" method, or -1 when the run never timed it. */
 int run_data_default_method(const struct run_data *r);
 
@@ -423,14 +426,21 @@ bool train_is_training(const struct train_options *opt,
 void train_labels(const struct train_options *opt, const struct run_data *r,
                   int g, int skip, int *labels);
 /* The C4.5 data set of the training labels of grids g0..g1-1 outside fold
- * skip (all when skip < 0), with a collective attribute when there are
- * several. Caller frees with c45_data_destroy. */
+ * skip (all when skip < 0): attributes the collective (when the grids are
+ * of several), communicator_size, ranks_per_node (when the run has
+ * several values) and message_size. Caller frees with c45_data_destroy. */
 int train_c45_data(const struct train_options *opt, const struct run_data *r,
                    int g0, int g1, int skip, struct c45_data **out);
-/* An empty decision over the run's methods; caller frees. */
+/* An empty decision over the run's methods and ranks per node values, for
+ * collectives colls (distinct: run_data_collectives); caller frees. */
 int train_create_decision(const struct run_data *r, const char *kind,
                           const char *const *colls, int n_colls,
                           struct decision **out);
+/* The table of d for grid g (its collective and ppn), or -1. */
+int train_table(const struct decision *d, const struct run_data *r, int g);
+/* The grid after the last of grid g0's collective (its grids are
+ * consecutive, one per ppn). */
+int train_collective_end(const struct run_data *r, int g0);
 /* Gives each leaf of d that training points of grids g0..g1-1 (outside
  * fold skip) reach the method of the least total penalty over them (C4.5's
  * class on ties). Returns the number of leaves changed, or -1. */
@@ -439,7 +449,7 @@ int train_leaves_by_penalty(const struct train_options *opt,
                             struct decision *d);
 /* Never slower than the library: at every training point of grid g
  * (outside fold skip) whose optimum is the library's default, d (its
- * collective dc) says default/0. A leaf that says otherwise there is split
+ * table dc) says default/0. A leaf that says otherwise there is split
  * around the point's cell (the cells of the cut rule: a size between two
  * measured ones goes with the next measured size above it), the rest of it
  * unchanged. Returns the number of points given back, or -1. */
@@ -447,13 +457,16 @@ int train_give_back(const struct train_options *opt, const struct run_data *r,
                     int g, int skip, struct decision *d, int dc);
 /* The C4.5 trees of the points outside fold skip (skip < 0: all points)
  * into d (made by train_create_decision with every grid's collective): one
- * per grid, or one combined tree, with leaves by penalty unless
- * is_majority. Prints each tree and its figures on report unless NULL. */
+ * per collective over all its ranks per node, or one combined tree, with
+ * leaves by penalty unless is_majority; each table of d is the tree
+ * specialised to its collective and ppn (so it is the tree at every tuned
+ * ppn). Prints each tree and its figures on report unless NULL. */
 int train_trees(const struct train_options *opt, const struct run_data *r,
                 int skip, FILE *report, struct decision *d);
-/* The quadtree of the run's first grid from its training labels outside
- * fold skip, a held-out cell taking the nearest label of its row. Caller
- * frees *out (also on failure). */
+/* The quadtrees of the run's first collective, one per ranks per node
+ * (each from that grid's training labels outside fold skip, a held-out
+ * cell taking the nearest label of its row). Caller frees *out (also on
+ * failure). */
 int train_quadtree(const struct train_options *opt, const struct run_data *r,
                    int skip, struct decision **out);
 
@@ -498,7 +511,7 @@ long between_cut(long lo_value, long hi_value, int n,
 bool between_add(const struct run_data *r, const struct run_grid *g,
                  long cell_lo, long cell_hi, int k_lo, int k_hi,
                  struct between_diff *diff);
-/* Moves every cut of collective dc of d (built from grid g's points
+/* Moves every cut of table dc of d (built from grid g's points
  * outside fold skip) between the neighbouring training values of its
  * attribute, to where the methods the decision gives at those two values
  * cross (between_cut over the training points of the other attribute the
@@ -544,9 +557,9 @@ struct train_scores {
 };
 /* s->v for every cell of r; caller frees s->v. */
 int train_scores_alloc(const struct run_data *r, struct train_scores *s);
-/* Adds the penalties of d's choices for grid g (collective dc of d) on the
- * cells of fold fold (all cells when fold < 0), and to *depth_sum (unless
- * NULL) the tests each lookup made. */
+/* Adds the penalties of d's choices for grid g (table dc of d: nothing
+ * when dc < 0 or its root is) on the cells of fold fold (all cells when
+ * fold < 0), and to *depth_sum (unless NULL) the tests each lookup made. */
 void train_score_decision(const struct train_options *opt,
                           const struct run_data *r, int g,
                           const struct decision *d, int dc, int fold,
