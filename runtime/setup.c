@@ -112,36 +112,6 @@ static long *count_method(const struct coll_source *src, int method)
     return &rt.counts[src->first_count + method];
 }
 
-/* The decision interface of ranks per node (until the decision branch
- * lands every decision is tuned at one rank per node). */
-static int dec_n_ppn(const struct decision *d)
-{
-    (void)d;
-    return 1;
-}
-
-static int dec_ppn(const struct decision *d, int k)
-{
-    (void)d;
-    (void)k;
-    return 1;
-}
-
-static int dec_table(const struct decision *d, int coll, int k)
-{
-    (void)d;
-    (void)k;
-    return coll;
-}
-
-static int nearest_ppn(int n, int32_t *ppn, int x)
-{
-    (void)n;
-    (void)ppn;
-    (void)x;
-    return 0;
-}
-
 static int world_rank(void)
 {
     int rank = 0;
@@ -316,18 +286,18 @@ static int add_source(struct coll_tuning *t, int f, int dc, bool *used,
                       bool *part, char *err, size_t size)
 {
     const struct decision *d = rt.decs[f];
-    int n_ppn = dec_n_ppn(d);
+    int n_ppn = d->n_ppn;
     struct coll_source src = {.d = d, .file = f, .dc = dc};
     src.chain_fanout =
         d->chain_fanout > 0 ? d->chain_fanout : TUNING_CHAIN_FANOUT;
     int n_added = 0;
     memset(used, 0, (size_t)d->n_methods * sizeof *used);
     for (int k = 0; k < n_ppn; k++) {
-        int table = dec_table(d, dc, k);
+        int table = decision_table(d, dc, k);
         if (d->roots[table] < 0) {
             continue;
         }
-        struct ppn_table pt = {dec_ppn(d, k), t->n_sources, table};
+        struct ppn_table pt = {d->ppn[k], t->n_sources, table};
         if (add_table(t, &pt, err, size) != 0) {
             return -1;
         }
@@ -703,7 +673,12 @@ static void choose_table(const struct coll_tuning *t, int coll,
         snprintf(text, sizeof text, "ppn %d not tuned (tuned: %s)", l->ppn,
                  tuned);
         if (rt.is_nearest) {
-            c->table = (int16_t)nearest_ppn(t->n_tables, t->tuned_ppn, l->ppn);
+            /* decision_nearest_ppn's rule, over the values the
+             * collective is tuned at (files may tune it at different
+             * ones, a file not every collective at each of its own). */
+            struct decision tuned_at = {.n_ppn = t->n_tables,
+                                        .ppn = t->tuned_ppn};
+            c->table = (int16_t)decision_nearest_ppn(&tuned_at, l->ppn);
             nearest = t->tables[c->table].ppn;
         } else {
             c->reason = AUTOTUNE_PPN;
@@ -853,9 +828,9 @@ static void print_report(const long *sum, int n_ranks,
                 sep = ", ";
             }
         }
-        if (dec_n_ppn(d) > 1 || dec_ppn(d, 0) != 1) {
-            for (int k = 0; k < dec_n_ppn(d); k++) {
-                fprintf(stderr, "%s%d", k ? ", " : "; ppn ", dec_ppn(d, k));
+        if (d->n_ppn > 1 || d->ppn[0] != 1) {
+            for (int k = 0; k < d->n_ppn; k++) {
+                fprintf(stderr, "%s%d", k ? ", " : "; ppn ", d->ppn[k]);
             }
         }
         fprintf(stderr, "; chain_fanout %d%s\n",

@@ -8,8 +8,10 @@
 # ranks are not consecutive go to the library, AUTOTUNE_VERBOSE saying
 # why; with AUTOTUNE_OUTSIDE=nearest the 4-per-node calls run the ppn 1
 # table, counted as the 1-per-node run counts them, and the other two
-# still go to the library. The programs check every result against
-# values of their own, so results stay right whichever ran.
+# still go to the library. A decision tuned at 1 and 4 ranks per node (one
+# file or one per ppn) runs each ppn's methods on its layout. The programs
+# check every result against values of their own, so results stay right
+# whichever ran.
 source "$(dirname "$0")/lib.sh"
 source tests/sh/lib_runtime.sh
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -69,10 +71,10 @@ counts >"$tmp/nearest.counts"
     fail "ppn 4, nearest: counts differ from ppn 1's: $(diff "$tmp/ppn1.counts" "$tmp/nearest.counts")"
 grep -q '^libautotune: bcast: [0-9]* calls: linear/1000 [0-9]*' "$tmp/nearest.counts" ||
     fail "ppn 4, nearest: bcast's method did not run: $(cat "$tmp/nearest.counts")"
-while read -r coll calls rest; do
-    coll=${coll%:}
-    grep -qxF "libautotune: $coll: ppn 4 not tuned (tuned: 1): $calls calls took ppn 1's table (AUTOTUNE_OUTSIDE=nearest)" "$tmp/err" ||
-        fail "ppn 4, nearest: $coll: no line saying so: $(grep "^libautotune: $coll" "$tmp/err")"
+while read -r c calls rest; do
+    c=${c%:}
+    grep -qxF "libautotune: $c: ppn 4 not tuned (tuned: 1): $calls calls took ppn 1's table (AUTOTUNE_OUTSIDE=nearest)" "$tmp/err" ||
+        fail "ppn 4, nearest: $c: no line saying so: $(grep "^libautotune: $c" "$tmp/err")"
 done < <(sed 's/^libautotune: //' "$tmp/nearest.counts")
 # The world's ranks interleaved on 2 nodes of 4: each node's ranks are
 # not consecutive (the last allreduce, on the world, is ppn 4's).
@@ -85,6 +87,64 @@ for outside in library nearest; do
             fail "not consecutive, $outside: $c: $(grep "^libautotune: $c" "$tmp/err")"
     done
 done
+# A decision tuned at 1 and 4 ranks per node (export --format dec of a run
+# whose optimum is binomial bcast and ring allgather at ppn 1, linear and
+# recursive_doubling at ppn 4, 8 ranks, 0 B to 4 MiB) runs each ppn's
+# methods on its layout; ppn 2 goes to the library, or with nearest to ppn
+# 1's (2 is as near 1 as 4 in log2: the smaller wins). The same tables
+# from two files, one per ppn, choose alike; a (collective, ppn) in two
+# files is one line.
+layout_run() { # DIR PPN...: optimal.csv and measurements.csv
+    mkdir -p "$1"
+    local dir=$1; shift
+    echo "collective,procs,ppn,msg_bytes,algorithm,segment_bytes,time_us" >"$dir/optimal.csv"
+    echo "collective,procs,ppn,msg_bytes,algorithm,segment_bytes,reps,mean_us,median_us,min_us,max_us,sd_us,cost_s" \
+        >"$dir/measurements.csv"
+    for ppn in "$@"; do
+        for msg in 0 4194304; do
+            for row in "bcast binomial linear" "allgather ring recursive_doubling"; do
+                set -- $row
+                local best=$2 other=$3
+                [ "$ppn" = 4 ] && best=$3 other=$2
+                echo "$1,8,$ppn,$msg,$best,0,10" >>"$dir/optimal.csv"
+                echo "$1,8,$ppn,$msg,$best,0,5,10,10,10,10,0,0.001" >>"$dir/measurements.csv"
+                echo "$1,8,$ppn,$msg,$other,0,5,20,20,20,20,0,0.001" >>"$dir/measurements.csv"
+            done
+        done
+    done
+}
+layout_run "$tmp/run14" 1 4
+layout_run "$tmp/run1" 1
+layout_run "$tmp/run4" 4
+for r in run14 run1 run4; do
+    build/autotune export -r "$tmp/$r" --format dec -o "$tmp/$r.dec" 2>/dev/null || fail "export $r"
+done
+grep -qx "ranks_per_node 1 4" "$tmp/run14.dec" || fail "run14.dec: no ranks_per_node line"
+for decs in "$tmp/run14.dec" "$tmp/run4.dec:$tmp/run1.dec"; do
+    for c in "block:1 library binomial/0 ring/0" "block:4 library linear/0 recursive_doubling/0" \
+        "block:2 library library library" "block:2 nearest binomial/0 ring/0"; do
+        set -- $c
+        what="$decs: $1, $2"
+        run 8 "$1" "$2" "$decs" "$coll" -r -q || fail "$what: exit status"
+        grep -q "^test_collectives: P=8: [0-9]* runs, 0 failed$" "$tmp/out" || fail "$what: results"
+        for want in "bcast $3" "allgather $4"; do
+            set -- $want
+            if [ "$2" = library ]; then
+                want="$1: \([0-9]*\) calls: library \1 (ppn \1)"
+            else
+                want="$1: \([0-9]*\) calls: $2 \1"
+            fi
+            grep -q "^libautotune: $want$" "$tmp/err" ||
+                fail "$what: want '$want': $(grep "^libautotune: $1:" "$tmp/err")"
+        done
+    done
+    grep -q "^libautotune: bcast: ppn 2 not tuned (tuned: 1, 4): [0-9]* calls took ppn 1's table (AUTOTUNE_OUTSIDE=nearest)$" "$tmp/err" ||
+        fail "$decs: nearest's line: $(cat "$tmp/err")"
+done
+run 8 block:1 library "$tmp/run14.dec:$tmp/run1.dec" "$coll" -r -q
+[ "$(grep -c "collectives run$" "$tmp/err")" -eq 1 ] &&
+    grep -qxF "libautotune: AUTOTUNE_DECISION=$tmp/run14.dec:$tmp/run1.dec: $tmp/run1.dec: collective bcast is also in $tmp/run14.dec (ppn 1); the MPI library's collectives run" "$tmp/err" ||
+    fail "a (collective, ppn) in two files: $(cat "$tmp/err")"
 # A bad AUTOTUNE_NODE_OF_RANK: one line, the real nodes (all 4 ranks on
 # this one: ppn 4), right results.
 run 4 block:0 library "$tmp/r0.dec" "$app" || fail "block:0: exit status"
