@@ -9,7 +9,8 @@
 # why; with AUTOTUNE_OUTSIDE=nearest the 4-per-node calls run the ppn 1
 # table, counted as the 1-per-node run counts them, and the other two
 # still go to the library. A decision tuned at 1 and 4 ranks per node (one
-# file or one per ppn) runs each ppn's methods on its layout. The programs
+# file or one per ppn) runs each ppn's methods on its layout, a real run's
+# too. The programs
 # check every result against values of their own, so results stay right
 # whichever ran.
 source "$(dirname "$0")/lib.sh"
@@ -145,6 +146,29 @@ run 8 block:1 library "$tmp/run14.dec:$tmp/run1.dec" "$coll" -r -q
 [ "$(grep -c "collectives run$" "$tmp/err")" -eq 1 ] &&
     grep -qxF "libautotune: AUTOTUNE_DECISION=$tmp/run14.dec:$tmp/run1.dec: $tmp/run1.dec: collective bcast is also in $tmp/run14.dec (ppn 1); the MPI library's collectives run" "$tmp/err" ||
     fail "a (collective, ppn) in two files: $(cat "$tmp/err")"
+# A real run's tables (tests/decision/ppn-run: SMPI sweeps on grig, 16
+# ranks, 1 and 8 ranks per node): on 16 ranks of 1 and of 8 per node every
+# method that ran is one the run found optimal at that ppn for that
+# collective (from its optimal.csv), and some ran for each collective.
+build/autotune export -r tests/decision/ppn-run --format dec -o "$tmp/grig.dec" 2>/dev/null ||
+    fail "export tests/decision/ppn-run"
+for ppn in 1 8; do
+    run 16 "block:$ppn" library "$tmp/grig.dec" "$coll" -r -q || fail "grig, ppn $ppn: exit status"
+    grep -q "^test_collectives: P=16: [0-9]* runs, 0 failed$" "$tmp/out" || fail "grig, ppn $ppn: results"
+    for c in bcast reduce allreduce allgather; do
+        optimal=" $(awk -F, -v c="$c" -v p="$ppn" '$1 == c && $3 == p { print $5 "/" $6 }' \
+            tests/decision/ppn-run/optimal.csv | sort -u | tr '\n' ' ')"
+        ran=$(sed -n "s/^libautotune: $c: [0-9]* calls: \([^(]*\).*/\1/p" "$tmp/err" | tr ',' '\n' |
+            awk '$1 != "library" { print $1 }')
+        [ -n "$ran" ] || fail "grig, ppn $ppn: $c: no method ran: $(grep "^libautotune: $c:" "$tmp/err")"
+        for m in $ran; do
+            case $optimal in
+            *" $m "*) ;;
+            *) fail "grig, ppn $ppn: $c ran $m, not one of ppn $ppn's optima:$optimal" ;;
+            esac
+        done
+    done
+done
 # A bad AUTOTUNE_NODE_OF_RANK: one line, the real nodes (all 4 ranks on
 # this one: ppn 4), right results.
 run 4 block:0 library "$tmp/r0.dec" "$app" || fail "block:0: exit status"
