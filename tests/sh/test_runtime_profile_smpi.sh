@@ -57,8 +57,6 @@ build/autotune plan -c "$tmp/cg.cfg" >"$tmp/plan" || fail "plan exit status"
 grep -q "^profile:       $tmp/cg.prof: 8 points, costliest first$" "$tmp/plan" &&
     grep -q "^procs:         4$" "$tmp/plan" || fail "plan: $(cat "$tmp/plan")"
 smpi 4 build/autotune-smpi -c "$tmp/cg.cfg" || fail "sweep from the profile: $(tail -3 "$tmp/err")"
-# optimal.csv: collective,procs,ppn,msg_bytes,...; the profile's per_node
-# (1: one rank on each host) is the point's ppn.
 awk -F, 'NR > 1 { print $1, $2, $3, $4 }' "$tmp/run/optimal.csv" >"$tmp/swept"
 awk '!/^#/ && NF == 6 { print $1, $2, $3, ($1 == "barrier" ? 0 : $4) }' "$tmp/cg.prof" >"$tmp/wanted"
 cmp -s "$tmp/swept" "$tmp/wanted" ||
