@@ -231,6 +231,19 @@ static int parse_args(int argc, char **argv, const struct cli_spec *spec,
 
 /* ---- scoring ---- */
 
+/* Grid g's name in the figures: its collective, and its ranks per node
+ * when the run has several. */
+static const char *grid_label(const struct run_data *r, int g, char *buf,
+                              size_t size)
+{
+    const struct run_grid *grid = &r->grids[g];
+    if (r->n_ppn <= 1) {
+        return grid->name;
+    }
+    snprintf(buf, size, "%s ppn %d", grid->name, grid->ppn);
+    return buf;
+}
+
 /* --misses: one line on stderr per scored point whose choice is not the
  * optimum; ctx is where it was scored ("training", "held-out"). */
 static void print_miss(void *ctx, const struct run_data *r, int g, long cell,
@@ -238,11 +251,13 @@ static void print_miss(void *ctx, const struct run_data *r, int g, long cell,
 {
     const struct run_grid *grid = &r->grids[g];
     int best = grid->best[cell];
+    char label[64];
     fprintf(stderr,
             "miss %s %s P=%d %ld B: chose %s (%.1f us), optimum %s (%.1f "
             "us), penalty %.2f %%\n",
-            (const char *)ctx, grid->name, grid->procs[cell / grid->n_msgs],
-            grid->msgs[cell % grid->n_msgs], r->methods[method].label,
+            (const char *)ctx, grid_label(r, g, label, sizeof label),
+            grid->procs[cell / grid->n_msgs], grid->msgs[cell % grid->n_msgs],
+            r->methods[method].label,
             grid->time_us[cell * r->n_methods + method], r->methods[best].label,
             grid->best_us[cell], 100 * penalty);
 }
@@ -255,21 +270,27 @@ static void misses_as(const struct run_args *a, struct train_scores *s,
     s->miss_ctx = (void *)what;
 }
 
-static void print_penalty_header(void)
+/* The first column's width: wider for the "ppn N" of a run with several. */
+static int name_width(const struct run_data *r)
 {
-    printf("%-28s %7s %9s %9s %9s %9s\n", "penalty (%)", "points", "min", "max",
-           "mean", "median");
+    return r->n_ppn > 1 ? 36 : 28;
+}
+
+static void print_penalty_header(const struct run_data *r)
+{
+    printf("%-*s %7s %9s %9s %9s %9s\n", name_width(r), "penalty (%)", "points",
+           "min", "max", "mean", "median");
 }
 
 static void print_penalty(const struct run_data *r, const char *coll,
                           const char *what, struct train_scores *s)
 {
     struct penalty_stats st;
-    char name[64];
+    char name[96];
     penalty_stats_compute(s->v, s->n, s->n_unrunnable, &st);
     snprintf(name, sizeof name, "%s %s", coll, what);
-    printf("%-28s %7d %9.2f %9.2f %9.2f %9.2f\n", name, st.n, st.min, st.max,
-           st.mean, st.median);
+    printf("%-*s %7d %9.2f %9.2f %9.2f %9.2f\n", name_width(r), name, st.n,
+           st.min, st.max, st.mean, st.median);
     if (st.n_unrunnable) {
         printf("  (%d more points chose a method that cannot run there; not "
                "scored)\n",
@@ -295,9 +316,49 @@ static void print_default(const struct run_data *r, struct train_scores *s)
         printf("(the run did not time the MPI library's default method)\n");
         return;
     }
+    char label[64];
     for (int g = 0; g < r->n_grids; g++) {
         train_score_default(r, g, s);
-        print_penalty(r, r->grids[g].name, "default", s);
+        print_penalty(r, grid_label(r, g, label, sizeof label), "default", s);
+    }
+}
+
+/* Scores decs[f] (f first..n-1) on grid g: each on its own fold when
+ * is_held_out, else the one decision on every point. */
+static void score_grid(const struct run_args *a, const struct run_data *r,
+                       int g, struct decision *const *decs, int first, int n,
+                       bool is_held_out, struct train_scores *s,
+                       long *depth_sum)
+{
+    for (int f = first; f < n; f++) {
+        train_score_decision(&a->train, r, g, decs[f],
+                             train_table(decs[f], r, g), is_held_out ? f : -1,
+                             s, depth_sum);
+    }
+}
+
+/* The penalty lines of decs (score_grid) on each grid; with several ranks
+ * per node values, then on each value's grids and on all. */
+static void print_scores(const struct run_args *a, const struct run_data *r,
+                         struct decision *const *decs, int first, int n,
+                         bool is_held_out, const char *what,
+                         struct train_scores *s, long *depth_sum)
+{
+    char label[64];
+    for (int g = 0; g < r->n_grids; g++) {
+        score_grid(a, r, g, decs, first, n, is_held_out, s, depth_sum);
+        print_penalty(r, grid_label(r, g, label, sizeof label), what, s);
+    }
+    for (int k = 0; r->n_ppn > 1 && k <= r->n_ppn; k++) {
+        for (int g = 0; g < r->n_grids; g++) {
+            if (k == r->n_ppn || r->grids[g].ppn == r->ppn[k]) {
+                score_grid(a, r, g, decs, first, n, is_held_out, s, NULL);
+            }
+        }
+        if (k < r->n_ppn) {
+            snprintf(label, sizeof label, "ppn %d", r->ppn[k]);
+        }
+        print_penalty(r, k < r->n_ppn ? label : "all", what, s);
     }
 }
 
@@ -327,10 +388,8 @@ static int close_output(FILE *f, const char *path)
 /* STEM.names/.data (combined) or STEM-COLL.names/.data, for c4.5 itself. */
 static int emit_names(const struct run_args *a, const struct run_data *r)
 {
-    int n_sets = a->train.is_combined ? 1 : r->n_grids;
-    for (int t = 0; t < n_sets; t++) {
-        int g0 = a->train.is_combined ? 0 : t,
-            g1 = a->train.is_combined ? r->n_grids : t + 1;
+    for (int g0 = 0, g1; g0 < r->n_grids; g0 = g1) {
+        g1 = a->train.is_combined ? r->n_grids : train_collective_end(r, g0);
         char suffix[64], path[4096];
         struct c45_data *d = NULL;
         if (train_c45_data(&a->train, r, g0, g1, -1, &d)) {
@@ -338,7 +397,7 @@ static int emit_names(const struct run_args *a, const struct run_data *r)
         }
         snprintf(suffix, sizeof suffix, "%s%s.names",
                  a->train.is_combined ? "" : "-",
-                 a->train.is_combined ? "" : r->grids[t].name);
+                 a->train.is_combined ? "" : r->grids[g0].name);
         FILE *out = open_output(a->stem, suffix, path, sizeof path);
         int rc = -1;
         if (out) {
@@ -440,15 +499,28 @@ static void print_shape(const struct decision *d, long depth_sum, long points)
 typedef int (*train_fold_fn)(const struct run_args *a, const struct run_data *r,
                              int fold, struct decision **out);
 
+/* The C4.5 trees of r's points outside fold skip, printed on report
+ * unless NULL. */
+static int train_tree_decision(const struct run_args *a,
+                               const struct run_data *r, int skip, FILE *report,
+                               struct decision **out)
+{
+    const char **colls = malloc((size_t)r->n_grids * sizeof *colls);
+    if (!colls) {
+        fprintf(stderr, "autotune tree: out of memory\n");
+        return -1;
+    }
+    int n_colls = run_data_collectives(r, colls);
+    int rc = train_create_decision(r, "c45", colls, n_colls, out) ||
+             train_trees(&a->train, r, skip, report, *out);
+    free(colls);
+    return rc;
+}
+
 static int train_tree_fold(const struct run_args *a, const struct run_data *r,
                            int fold, struct decision **out)
 {
-    const char *colls[MAX_COLLS + 1];
-    for (int g = 0; g < r->n_grids && g <= MAX_COLLS; g++) {
-        colls[g] = r->grids[g].name;
-    }
-    return train_create_decision(r, "c45", colls, r->n_grids, out) ||
-           train_trees(&a->train, r, fold, NULL, *out);
+    return train_tree_decision(a, r, fold, NULL, out);
 }
 
 static int train_exact_fold(const struct run_args *a, const struct run_data *r,
@@ -474,26 +546,32 @@ static void print_held_out_header(const struct run_args *a)
     printf("held out (%s):\n", what[a->train.holdout_axis]);
 }
 
-/* The penalty on grid g of decisions each trained without one fold and
- * scored on it. */
+/* The penalty of decisions each trained without one fold and scored on
+ * it (print_scores). */
 static int print_held_out(const struct run_args *a, const struct run_data *r,
-                          int g, const char *what, train_fold_fn train,
+                          const char *what, train_fold_fn train,
                           struct train_scores *s)
 {
-    misses_as(a, s, "held-out");
     /* every other value: trained on the first, scored on the second */
-    for (int fold = a->train.holdout_axis != HOLDOUT_POINTS;
-         fold < a->train.holdout_folds; fold++) {
-        struct decision *hd = NULL;
-        if (train(a, r, fold, &hd)) {
-            decision_destroy(hd);
-            return -1;
-        }
-        train_score_decision(&a->train, r, g, hd, g, fold, s, NULL);
-        decision_destroy(hd);
+    int first = a->train.holdout_axis != HOLDOUT_POINTS;
+    int n = a->train.holdout_folds, rc = 0;
+    struct decision **decs = calloc((size_t)n, sizeof *decs);
+    if (!decs) {
+        fprintf(stderr, "autotune: out of memory\n");
+        return -1;
     }
-    print_penalty(r, r->grids[g].name, what, s);
-    return 0;
+    for (int fold = first; rc == 0 && fold < n; fold++) {
+        rc = train(a, r, fold, &decs[fold]);
+    }
+    if (rc == 0) {
+        misses_as(a, s, "held-out");
+        print_scores(a, r, decs, first, n, true, what, s, NULL);
+    }
+    for (int fold = 0; fold < n; fold++) {
+        decision_destroy(decs[fold]);
+    }
+    free(decs);
+    return rc ? -1 : 0;
 }
 
 /* ---- tree -r ---- */
@@ -518,7 +596,10 @@ int tree_run_main(int argc, char **argv)
         train_scores_alloc(r, &s)) {
         goto done;
     }
-    if (a.train.is_combined && r->n_grids < 2) {
+    const char **colls = malloc((size_t)r->n_grids * sizeof *colls);
+    int n_colls = colls ? run_data_collectives(r, colls) : 0;
+    free(colls);
+    if (a.train.is_combined && n_colls < 2) {
         fprintf(stderr, "autotune tree: --combined needs two collectives or "
                         "more\n");
         goto done;
@@ -527,34 +608,24 @@ int tree_run_main(int argc, char **argv)
         snprintf(stem, sizeof stem, "%s/tree", a.run);
         a.stem = stem;
     }
-    const char *colls[MAX_COLLS + 1];
-    for (int g = 0; g < r->n_grids && g <= MAX_COLLS; g++) {
-        colls[g] = r->grids[g].name;
-    }
     if (a.is_exact ? train_exact(&a.train, r, -1, &d)
-                   : (train_create_decision(r, "c45", colls, r->n_grids, &d) ||
-                      train_trees(&a.train, r, -1, stdout, d))) {
+                   : train_tree_decision(&a, r, -1, stdout, &d)) {
         goto done;
     }
     const char *what = a.is_exact ? "exact" : "tree";
     char held[32];
     snprintf(held, sizeof held, "%s held out", what);
     long depth_sum = 0;
-    print_penalty_header();
+    print_penalty_header(r);
     misses_as(&a, &s, "training");
-    for (int g = 0; g < r->n_grids; g++) {
-        train_score_decision(&a.train, r, g, d, g, -1, &s, &depth_sum);
-        print_penalty(r, r->grids[g].name, what, &s);
-    }
+    print_scores(&a, r, &d, 0, 1, false, what, &s, &depth_sum);
     print_default(r, &s);
     if (a.train.holdout_folds) {
         print_held_out_header(&a);
-        for (int g = 0; g < r->n_grids; g++) {
-            if (print_held_out(&a, r, g, held,
-                               a.is_exact ? train_exact_fold : train_tree_fold,
-                               &s)) {
-                goto done;
-            }
+        if (print_held_out(&a, r, held,
+                           a.is_exact ? train_exact_fold : train_tree_fold,
+                           &s)) {
+            goto done;
         }
     }
     long points = 0;
@@ -622,24 +693,31 @@ int quadtree_main(int argc, char **argv)
     if (train_quadtree(&a.train, r, -1, &d)) {
         goto done;
     }
-    printf("%s: quadtree on a %d x %d map (procs %d..%d, %ld..%ld B), ",
-           grid->name, grid->n_procs, grid->n_msgs, grid->procs[0],
-           grid->procs[grid->n_procs - 1], grid->msgs[0],
-           grid->msgs[grid->n_msgs - 1]);
-    if (a.train.max_depth >= 0) {
-        printf("max depth %d, ", a.train.max_depth);
+    /* one quadtree per ranks per node */
+    long points = 0;
+    for (int g = 0; g < r->n_grids; g++) {
+        char label[64];
+        const struct run_grid *gg = &r->grids[g];
+        printf("%s: quadtree on a %d x %d map (procs %d..%d, %ld..%ld B), ",
+               grid_label(r, g, label, sizeof label), gg->n_procs, gg->n_msgs,
+               gg->procs[0], gg->procs[gg->n_procs - 1], gg->msgs[0],
+               gg->msgs[gg->n_msgs - 1]);
+        if (a.train.max_depth >= 0) {
+            printf("max depth %d, ", a.train.max_depth);
+        }
+        printf("accuracy %g%%\n", a.train.accuracy_pct);
+        for (long c = 0; c < (long)gg->n_procs * gg->n_msgs; c++) {
+            points += gg->best[c] >= 0;
+        }
     }
-    printf("accuracy %g%%\n", a.train.accuracy_pct);
     long depth_sum = 0;
-    print_penalty_header();
+    print_penalty_header(r);
     misses_as(&a, &s, "training");
-    train_score_decision(&a.train, r, 0, d, 0, -1, &s, &depth_sum);
-    long points = s.n + s.n_unrunnable + s.n_inferred + s.n_untimed;
-    print_penalty(r, grid->name, "quadtree", &s);
+    print_scores(&a, r, &d, 0, 1, false, "quadtree", &s, &depth_sum);
     print_default(r, &s);
     if (a.train.holdout_folds) {
         print_held_out_header(&a);
-        if (print_held_out(&a, r, 0, "quadtree held out", train_quadtree_fold,
+        if (print_held_out(&a, r, "quadtree held out", train_quadtree_fold,
                            &s)) {
             goto done;
         }

@@ -21,7 +21,8 @@ static void locate_rows(const struct run_data *r,
         cells[i] = -1;
         for (int g = 0; g < r->n_grids && grids[i] < 0; g++) {
             const struct run_grid *grid = &r->grids[g];
-            if (strcmp(grid->name, rows[i].collective) != 0) {
+            if (strcmp(grid->name, rows[i].collective) != 0 ||
+                grid->ppn != rows[i].ppn) {
                 continue;
             }
             int p = 0, m = 0;

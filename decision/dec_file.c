@@ -1,8 +1,10 @@
 /* The .dec file: a decision as text (methods, collectives, roots, nodes),
- * written whole or not at all; loading checks every line and reports
- * file:line, so a decision that loads is one that every walk can end, and
- * checks every count against the bytes left before allocating for it, so
- * that a file takes memory in proportion to its length. */
+ * written whole or not at all; format 1 is a decision for one rank per
+ * node, format 2 adds its ranks per node and a root per (collective, ppn);
+ * loading checks every line and reports file:line, so a decision that loads is
+ * one that every walk can end, and checks every count against the bytes left
+ * before allocating for it, so that a file takes memory in proportion to its
+ * length. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -15,18 +17,42 @@
 #include "store/tables.h"
 
 #define DECISION_MAGIC "autotune-decision 1"
+#define DECISION_MAGIC_PPN "autotune-decision 2"
+
+/* Format 1 holds it: one rank per node, every collective a root. */
+static bool is_format_1(const struct decision *d)
+{
+    bool is_one = d->n_ppn == 1 && d->ppn[0] == 1;
+    for (int i = 0; is_one && i < d->n_colls; i++) {
+        is_one = d->roots[i] >= 0;
+    }
+    return is_one;
+}
 
 static int write_decision(FILE *f, const void *arg)
 {
     const struct decision *d = arg;
-    fprintf(f, "%s\nkind %s\nmethods %d\n", DECISION_MAGIC, d->kind,
-            d->n_methods);
+    bool is_v1 = is_format_1(d);
+    fprintf(f, "%s\nkind %s\n", is_v1 ? DECISION_MAGIC : DECISION_MAGIC_PPN,
+            d->kind);
+    if (!is_v1) {
+        fprintf(f, "ranks_per_node");
+        for (int k = 0; k < d->n_ppn; k++) {
+            fprintf(f, " %" PRId32, d->ppn[k]);
+        }
+        fprintf(f, "\n");
+    }
+    fprintf(f, "methods %d\n", d->n_methods);
     for (int i = 0; i < d->n_methods; i++) {
         fprintf(f, "%s\n", d->methods[i]);
     }
     fprintf(f, "collectives %d\n", d->n_colls);
     for (int i = 0; i < d->n_colls; i++) {
-        fprintf(f, "%s %" PRId32 "\n", d->colls[i], d->roots[i]);
+        fprintf(f, "%s", d->colls[i]);
+        for (int k = 0; k < d->n_ppn; k++) {
+            fprintf(f, " %" PRId32, d->roots[decision_table(d, i, k)]);
+        }
+        fprintf(f, "\n");
     }
     fprintf(f, "nodes %d\n", d->n_nodes);
     for (int i = 0; i < d->n_nodes; i++) {
@@ -52,7 +78,7 @@ static int write_decision(FILE *f, const void *arg)
     if (d->chain_fanout > 0) {
         fprintf(f, "chain_fanout %d\n", d->chain_fanout);
     }
-    for (int i = 0; i < d->n_colls; i++) {
+    for (int i = 0; i < d->n_colls * d->n_ppn; i++) {
         const struct decision_range *r = decision_get_range(d, i);
         if (r) {
             fprintf(
@@ -79,7 +105,7 @@ struct reader {
     const char *path;
     int lineno;
     long end; /* f's length */
-    char line[256];
+    char line[1024];
 };
 
 static int read_line(struct reader *r, const char *what)
@@ -213,7 +239,8 @@ static int read_node(struct reader *r, struct decision *d, int i)
     return 0;
 }
 
-/* "range COLLECTIVE_INDEX PROCS_MIN PROCS_MAX MSG_MIN MSG_MAX". */
+/* "range TABLE PROCS_MIN PROCS_MAX MSG_MIN MSG_MAX" (the table: the
+ * collective's index in format 1). */
 static int read_range(struct reader *r, struct decision *d)
 {
     struct decision_range range;
@@ -222,11 +249,18 @@ static int read_range(struct reader *r, struct decision *d)
                "range %d %" SCNd32 " %" SCNd32 " %" SCNd64 " %" SCNd64 "%n",
                &coll, &range.procs_min, &range.procs_max, &range.msg_min,
                &range.msg_max, &used) != 5 ||
-        r->line[used] != '\0' || coll < 0 || coll >= d->n_colls ||
+        r->line[used] != '\0' || coll < 0 || coll >= d->n_colls * d->n_ppn ||
         range.procs_min < 1 || range.procs_max < range.procs_min ||
         range.msg_min < 0 || range.msg_max < range.msg_min) {
-        return bad_line(r, "'range COLLECTIVE_INDEX PROCS_MIN PROCS_MAX "
-                           "MSG_MIN MSG_MAX' (a collective's measured range)");
+        return bad_line(r, d->n_ppn == 1
+                               ? "'range COLLECTIVE_INDEX PROCS_MIN PROCS_MAX "
+                                 "MSG_MIN MSG_MAX' (a collective's measured "
+                                 "range)"
+                               : "'range TABLE PROCS_MIN PROCS_MAX MSG_MIN "
+                                 "MSG_MAX' (a (collective, ranks per node)'s "
+                                 "measured range; TABLE = COLLECTIVE_INDEX x "
+                                 "ranks per node values + ranks per node "
+                                 "index)");
     }
     return decision_set_range(d, coll, &range);
 }
@@ -299,12 +333,79 @@ static int read_chain_fanout(struct reader *r, struct decision *d)
     return 0;
 }
 
+/* "ranks_per_node P..." (format 2): 1 to DECISION_MAX_PPN values,
+ * ascending, distinct, >= 1. */
+static int read_ppn(struct reader *r, int *ppn, int *n_ppn)
+{
+    static const char key[] = "ranks_per_node";
+    const char *at = r->line + sizeof key - 1;
+    *n_ppn = 0;
+    if (read_line(r, "ranks_per_node")) {
+        return -1;
+    }
+    bool is_ok = strncmp(r->line, key, sizeof key - 1) == 0 && *at == ' ';
+    while (is_ok && *at == ' ') {
+        char *end;
+        long v = strtol(at + 1, &end, 10);
+        is_ok = end != at + 1 && (*end == ' ' || *end == '\0') && v >= 1 &&
+                v <= INT32_MAX && *n_ppn < DECISION_MAX_PPN &&
+                (*n_ppn == 0 || v > ppn[*n_ppn - 1]);
+        if (is_ok) {
+            ppn[(*n_ppn)++] = (int)v;
+        }
+        at = end;
+    }
+    if (!is_ok || *at != '\0') {
+        char what[128];
+        snprintf(what, sizeof what,
+                 "'ranks_per_node P...' (1 to %d values, ascending, >= 1)",
+                 DECISION_MAX_PPN);
+        return bad_line(r, what);
+    }
+    return 0;
+}
+
+/* "COLLECTIVE ROOT..." (a root per ppn value; -1 in format 2: none). */
+static int read_collective(struct reader *r, struct decision *d, int i,
+                           bool is_v1)
+{
+    int used = 0;
+    bool is_ok = sscanf(r->line, "%31s%n", d->colls[i], &used) == 1 &&
+                 is_printable(d->colls[i]);
+    const char *at = r->line + used;
+    for (int k = 0; is_ok && k < d->n_ppn; k++) {
+        char *end;
+        long v = strtol(at, &end, 10);
+        is_ok = end != at && *at == ' ' && (*end == ' ' || *end == '\0') &&
+                v >= (is_v1 ? 0 : -1) && v < INT32_MAX;
+        d->roots[decision_table(d, i, k)] = (int32_t)v;
+        at = end;
+    }
+    if (!is_ok || *at != '\0') {
+        char what[64];
+        snprintf(what, sizeof what, "'COLLECTIVE ROOT' with %d root%s",
+                 d->n_ppn, d->n_ppn > 1 ? "s (-1: none)" : "");
+        return bad_line(r, what);
+    }
+    int first = decision_find_collective(d, d->colls[i]);
+    if (first < i) {
+        char what[96];
+        snprintf(what, sizeof what,
+                 "each collective once (%s is on line %d too)", d->colls[i],
+                 r->lineno - i + first);
+        return bad_line(r, what);
+    }
+    return 0;
+}
+
 int decision_read(FILE *in, const char *path, FILE *err, struct decision **out)
 {
     struct reader r = {in, err, path, 0, bytes_left(in), ""};
     struct decision *d = NULL;
     char kind[RUN_NAME_MAX] = "";
-    int rc = -1, n_methods, n_colls, n_nodes;
+    int rc = -1, n_methods, n_colls, n_nodes, n_ppn = 1;
+    int ppn[DECISION_MAX_PPN] = {1};
+    bool is_v1;
     char **names = NULL;
     *out = NULL;
     if (r.end < 0) {
@@ -319,8 +420,9 @@ int decision_read(FILE *in, const char *path, FILE *err, struct decision **out)
     if (read_line(&r, "the header")) {
         goto done;
     }
-    if (strcmp(r.line, DECISION_MAGIC) != 0) {
-        bad_line(&r, "'" DECISION_MAGIC "'");
+    is_v1 = strcmp(r.line, DECISION_MAGIC) == 0;
+    if (!is_v1 && strcmp(r.line, DECISION_MAGIC_PPN) != 0) {
+        bad_line(&r, "'" DECISION_MAGIC "' or '" DECISION_MAGIC_PPN "'");
         goto done;
     }
     if (read_line(&r, "kind")) {
@@ -328,6 +430,9 @@ int decision_read(FILE *in, const char *path, FILE *err, struct decision **out)
     }
     if (sscanf(r.line, "kind %31s", kind) != 1) {
         bad_line(&r, "'kind NAME'");
+        goto done;
+    }
+    if (!is_v1 && read_ppn(&r, ppn, &n_ppn)) {
         goto done;
     }
     if (read_count(&r, "methods", 65535, 2, &n_methods)) {
@@ -355,27 +460,11 @@ int decision_read(FILE *in, const char *path, FILE *err, struct decision **out)
         goto done;
     }
     if (decision_create(kind, n_methods, (const char *const *)names, n_colls,
-                        NULL, &d)) {
+                        NULL, n_ppn, ppn, &d)) {
         goto done;
     }
     for (int i = 0; i < n_colls; i++) {
-        int used = 0;
-        if (read_line(&r, "a collective") ||
-            sscanf(r.line, "%31s %" SCNd32 "%n", d->colls[i], &d->roots[i],
-                   &used) != 2 ||
-            r.line[used] != '\0' || !is_printable(d->colls[i])) {
-            if (r.lineno > 0 && !feof(r.f)) {
-                bad_line(&r, "'COLLECTIVE ROOT'");
-            }
-            goto done;
-        }
-        int first = decision_find_collective(d, d->colls[i]);
-        if (first < i) {
-            char what[96];
-            snprintf(what, sizeof what,
-                     "each collective once (%s is on line %d too)", d->colls[i],
-                     r.lineno - i + first);
-            bad_line(&r, what);
+        if (read_line(&r, "a collective") || read_collective(&r, d, i, is_v1)) {
             goto done;
         }
     }
@@ -384,10 +473,12 @@ int decision_read(FILE *in, const char *path, FILE *err, struct decision **out)
         decision_add_nodes(d, n_nodes) < 0) {
         goto done;
     }
-    for (int i = 0; i < n_colls; i++) {
-        if (d->roots[i] < 0 || d->roots[i] >= n_nodes) {
-            fprintf(err, "%s: collective %s: root %" PRId32 " is not a node\n",
-                    path, d->colls[i], d->roots[i]);
+    for (int i = 0; i < n_colls * n_ppn; i++) {
+        if (d->roots[i] >= n_nodes) {
+            fprintf(err,
+                    "%s: collective %s at %" PRId32
+                    " ranks per node: root %" PRId32 " is not a node\n",
+                    path, d->colls[i / n_ppn], d->ppn[i % n_ppn], d->roots[i]);
             goto done;
         }
     }

@@ -11,28 +11,57 @@
 #include "decision/decision.h"
 #include "decision/internal.h"
 
-int decision_create(const char *kind, int n_methods, const char *const *methods,
-                    int n_colls, const char *const *colls,
-                    struct decision **out)
+/* Whether the n values of ppn are ascending, distinct and >= 1. */
+static bool is_ppn_list(int n, const int *ppn)
 {
+    for (int k = 0; k < n; k++) {
+        if (ppn[k] < 1 || (k > 0 && ppn[k] <= ppn[k - 1])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+int decision_create(const char *kind, int n_methods, const char *const *methods,
+                    int n_colls, const char *const *colls, int n_ppn,
+                    const int *ppn, struct decision **out)
+{
+    static const int one = 1;
     struct decision *d = calloc(1, sizeof *d);
     *out = NULL;
-    if (!d || n_methods < 1 || n_colls < 1) {
+    if (!ppn && n_ppn == 1) {
+        ppn = &one;
+    }
+    if (!d || n_methods < 1 || n_colls < 1 || n_ppn < 1 ||
+        n_ppn > DECISION_MAX_PPN || !ppn || !is_ppn_list(n_ppn, ppn)) {
         fprintf(stderr, "decision: %s\n",
-                d ? "needs a method and a collective" : "out of memory");
+                !d ? "out of memory"
+                : n_ppn < 1 || n_ppn > DECISION_MAX_PPN || !ppn ||
+                        !is_ppn_list(n_ppn, ppn)
+                    ? "needs 1 to 64 ranks per node values, ascending"
+                    : "needs a method and a collective");
         free(d);
         return -1;
     }
     snprintf(d->kind, sizeof d->kind, "%s", kind);
     d->n_methods = n_methods;
     d->n_colls = n_colls;
+    d->n_ppn = n_ppn;
+    size_t n_tables = (size_t)n_colls * (size_t)n_ppn;
     d->methods = calloc((size_t)n_methods, sizeof *d->methods);
     d->colls = calloc((size_t)n_colls, sizeof *d->colls);
-    d->roots = calloc((size_t)n_colls, sizeof *d->roots);
-    if (!d->methods || !d->colls || !d->roots) {
+    d->ppn = calloc((size_t)n_ppn, sizeof *d->ppn);
+    d->roots = malloc(n_tables * sizeof *d->roots);
+    if (!d->methods || !d->colls || !d->ppn || !d->roots) {
         fprintf(stderr, "decision: out of memory\n");
         decision_destroy(d);
         return -1;
+    }
+    for (size_t t = 0; t < n_tables; t++) {
+        d->roots[t] = -1;
+    }
+    for (int k = 0; k < n_ppn; k++) {
+        d->ppn[k] = ppn[k];
     }
     for (int i = 0; i < n_methods; i++) {
         snprintf(d->methods[i], sizeof d->methods[i], "%s", methods[i]);
@@ -51,6 +80,7 @@ void decision_destroy(struct decision *d)
     }
     free(d->methods);
     free(d->colls);
+    free(d->ppn);
     free(d->roots);
     free(d->nodes);
     free(d->leaf_method);
@@ -59,15 +89,45 @@ void decision_destroy(struct decision *d)
     free(d);
 }
 
-int decision_set_range(struct decision *d, int coll,
+int decision_find_ppn(const struct decision *d, int ppn)
+{
+    for (int k = 0; k < d->n_ppn; k++) {
+        if (d->ppn[k] == ppn) {
+            return k;
+        }
+    }
+    return -1;
+}
+
+int decision_nearest_ppn(const struct decision *d, int ppn)
+{
+    int best = 0;
+    double x = log2(ppn > 1 ? ppn : 1), best_dist = INFINITY;
+    /* Ascending: a tie keeps the smaller value, found first. */
+    for (int k = 0; k < d->n_ppn; k++) {
+        double dist = fabs(log2(d->ppn[k]) - x);
+        if (dist < best_dist) {
+            best_dist = dist;
+            best = k;
+        }
+    }
+    return best;
+}
+
+static int n_tables(const struct decision *d)
+{
+    return d->n_colls * d->n_ppn;
+}
+
+int decision_set_range(struct decision *d, int table,
                        const struct decision_range *range)
 {
     if (!d->ranges &&
-        !(d->ranges = calloc((size_t)d->n_colls, sizeof *d->ranges))) {
+        !(d->ranges = calloc((size_t)n_tables(d), sizeof *d->ranges))) {
         fprintf(stderr, "decision: out of memory\n");
         return -1;
     }
-    d->ranges[coll] = *range;
+    d->ranges[table] = *range;
     return 0;
 }
 
@@ -194,7 +254,7 @@ int decision_renumber(struct decision *d)
 {
     struct decision_node *nodes = malloc((size_t)d->n_nodes * sizeof *nodes);
     int32_t *leaves = malloc((size_t)d->n_nodes * sizeof *leaves);
-    int *roots = malloc((size_t)d->n_colls * sizeof *roots);
+    int *roots = malloc((size_t)n_tables(d) * sizeof *roots);
     if (!nodes || !leaves || !roots) {
         free(nodes);
         free(leaves);
@@ -203,10 +263,14 @@ int decision_renumber(struct decision *d)
         return -1;
     }
     int next = 0;
-    for (int c = 0; c < d->n_colls; c++) {
-        int same = -1; /* collectives that share a root keep sharing it */
+    for (int c = 0; c < n_tables(d); c++) {
+        int same = -1; /* tables that share a root keep sharing it */
         for (int e = 0; e < c && same < 0; e++) {
             same = d->roots[e] == d->roots[c] ? roots[e] : -1;
+        }
+        if (d->roots[c] < 0) {
+            roots[c] = -1;
+            continue;
         }
         if (same >= 0) {
             roots[c] = same;
@@ -222,18 +286,18 @@ int decision_renumber(struct decision *d)
     d->leaf_method = leaves;
     d->cap_nodes = d->n_nodes;
     d->n_nodes = next;
-    for (int c = 0; c < d->n_colls; c++) {
+    for (int c = 0; c < n_tables(d); c++) {
         d->roots[c] = roots[c];
     }
     free(roots);
     return 0;
 }
 
-void decision_set_root(struct decision *d, int coll, int node)
+void decision_set_root(struct decision *d, int table, int node)
 {
     decision_drop_flat(d);
-    for (int c = 0; c < d->n_colls; c++) {
-        if (coll < 0 || c == coll) {
+    for (int c = 0; c < n_tables(d); c++) {
+        if (table < 0 || c == table) {
             d->roots[c] = node;
         }
     }
@@ -250,10 +314,10 @@ int decision_find_collective(const struct decision *d, const char *name)
 }
 
 /* The leaf that a lookup's walk ends at; *depth gets its tests. */
-static int32_t leaf_of(const struct decision *d, int collective, int procs,
+static int32_t leaf_of(const struct decision *d, int table, int procs,
                        long msg_bytes, int *depth)
 {
-    int32_t i = d->roots[collective];
+    int32_t i = d->roots[table];
     *depth = 0;
     while (d->leaf_method[i] < 0) {
         const struct decision_node *n = &d->nodes[i];
@@ -263,18 +327,18 @@ static int32_t leaf_of(const struct decision *d, int collective, int procs,
     return i;
 }
 
-int decision_leaf(const struct decision *d, int collective, int procs,
+int decision_leaf(const struct decision *d, int table, int procs,
                   long msg_bytes)
 {
     int depth;
-    return leaf_of(d, collective, procs, msg_bytes, &depth);
+    return leaf_of(d, table, procs, msg_bytes, &depth);
 }
 
-int decision_depth(const struct decision *d, int collective, int procs,
+int decision_depth(const struct decision *d, int table, int procs,
                    long msg_bytes)
 {
     int depth;
-    leaf_of(d, collective, procs, msg_bytes, &depth);
+    leaf_of(d, table, procs, msg_bytes, &depth);
     return depth;
 }
 
@@ -298,8 +362,8 @@ void decision_count(const struct decision *d, int *leaves, int *tests,
                     int *max_depth)
 {
     *leaves = *tests = *max_depth = 0;
-    for (int c = 0; c < d->n_colls; c++) {
-        bool is_seen = false;
+    for (int c = 0; c < n_tables(d); c++) {
+        bool is_seen = d->roots[c] < 0;
         for (int e = 0; e < c; e++) {
             is_seen = is_seen || d->roots[e] == d->roots[c];
         }
@@ -321,20 +385,23 @@ static void mark_used(const struct decision *d, int node, bool *used)
     }
 }
 
-void decision_methods_used(const struct decision *d, int coll, bool *used)
+void decision_methods_used(const struct decision *d, int table, bool *used)
 {
     for (int k = 0; k < d->n_methods; k++) {
         used[k] = false;
     }
-    mark_used(d, d->roots[coll], used);
+    if (d->roots[table] >= 0) {
+        mark_used(d, d->roots[table], used);
+    }
 }
 
 /* ---- from C4.5 ---- */
 
 struct c45_map {
     struct decision *d;
-    bool has_collective;
+    int attr_procs, attr_ppn; /* the tree's attributes (attr_ppn -1: none) */
     int coll;      /* the collective a combined tree is specialised to */
+    int ppn;       /* the ppn value a ppn test is specialised to */
     int max_depth; /* < 0: none */
 };
 
@@ -343,7 +410,10 @@ static int add_c45_node(const struct c45_map *m, int node,
                         const struct c45_node *t, int depth)
 {
     int lo, hi;
-    if (depth == m->max_depth && t->type != C45_TEST_DISCRETE) {
+    /* A test on the collective or ppn is no test of the decision. */
+    bool is_specialised = t->type == C45_TEST_DISCRETE ||
+                          (t->type == C45_TEST_CUT && t->attr == m->attr_ppn);
+    if (depth == m->max_depth && !is_specialised) {
         decision_set_leaf(m->d, node, t->leaf_class);
         return 0;
     }
@@ -352,8 +422,13 @@ static int add_c45_node(const struct c45_map *m, int node,
         decision_set_leaf(m->d, node, t->leaf_class);
         return 0;
     case C45_TEST_CUT:
+        if (t->attr == m->attr_ppn) {
+            /* The table's ppn decides it: no test left in the decision. */
+            return add_c45_node(m, node, t->branches[m->ppn > floorf(t->cut)],
+                                depth);
+        }
         /* Queries are integers: x <= cut exactly when x <= floor(cut). */
-        if (decision_add_split(m->d, node, t->attr == m->has_collective,
+        if (decision_add_split(m->d, node, t->attr == m->attr_procs,
                                (int64_t)floorf(t->cut), &lo, &hi)) {
             return -1;
         }
@@ -369,14 +444,20 @@ static int add_c45_node(const struct c45_map *m, int node,
     return -1;
 }
 
-int decision_add_c45(struct decision *d, int coll, const struct c45_tree *t,
-                     bool has_collective, int max_depth)
+int decision_add_c45(struct decision *d, int table, const struct c45_tree *t,
+                     bool has_collective, bool has_ppn, int max_depth)
 {
-    for (int c = 0; c < d->n_colls; c++) {
-        if (coll >= 0 && c != coll) {
+    for (int c = 0; c < n_tables(d); c++) {
+        if (table >= 0 && c != table) {
             continue;
         }
-        struct c45_map m = {d, has_collective, c, max_depth};
+        int procs = has_collective ? 1 : 0;
+        struct c45_map m = {d,
+                            procs,
+                            has_ppn ? procs + 1 : -1,
+                            c / d->n_ppn,
+                            d->ppn[c % d->n_ppn],
+                            max_depth};
         int root = decision_add_node(d);
         if (root < 0 || add_c45_node(&m, root, t->root, 0)) {
             return -1;

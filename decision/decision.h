@@ -23,9 +23,11 @@ struct run_method {
     char label[2 * RUN_NAME_MAX];
 };
 
-/* One collective's grid: cell (p, m) is procs[p] x msgs[m], row-major. */
+/* One collective's grid at one ranks per node: cell (p, m) is procs[p] x
+ * msgs[m], row-major. */
 struct run_grid {
     char name[RUN_NAME_MAX];
+    int ppn; /* ranks per node, >= 1 */
     int n_procs, n_msgs;
     int *procs;      /* ascending */
     long *msgs;      /* ascending */
@@ -41,7 +43,11 @@ struct run_data {
     int n_methods; /* in the order measurements.csv first names them */
     struct run_method *methods;
     int n_grids;
-    struct run_grid *grids; /* in the order optimal.csv names them */
+    struct run_grid *grids; /* one per (collective, ppn): collectives in the
+                               order optimal.csv names them (or as asked),
+                               each collective's ppn ascending */
+    int n_ppn;              /* distinct ppn values of the grids */
+    int *ppn;               /* ascending */
     bool has_default;       /* some point timed the "default" method */
     int chain_fanout;       /* the journal's `chain_fanout`; 0: not recorded */
     /* the model's predicted times (autotune predict), nothing measured:
@@ -68,6 +74,9 @@ int run_data_load_with_journal(const char *run_dir,
                                struct run_data **out);
 void run_data_destroy(struct run_data *r);
 int run_data_find_method(const struct run_data *r, const char *label);
+/* The distinct collectives of r's grids into names (room for n_grids;
+ * borrowed from r), in grid order; their count. */
+int run_data_collectives(const struct run_data *r, const char **names);
 /* The index of the "default/0" method, or -1 when the run never timed it. */
 int run_data_default_method(const struct run_data *r);
 
@@ -124,13 +133,17 @@ struct decision_flat {
     uint16_t *cells;
 };
 
-/* The communicator and message sizes a collective was measured at; a
- * lookup outside them extrapolates (libautotune's AUTOTUNE_OUTSIDE). */
+/* The communicator and message sizes a table was measured at; a lookup
+ * outside them extrapolates (libautotune's AUTOTUNE_OUTSIDE). */
 struct decision_range {
     int32_t procs_min, procs_max; /* procs_max 0: not recorded */
     int64_t msg_min, msg_max;
 };
 
+/* A table is one (collective c, ppn index k): t = c * n_ppn + k
+ * (decision_table). roots, flat and ranges are indexed by the table; with
+ * one ppn value the table is the collective's index. */
+#define DECISION_MAX_PPN 64
 struct decision {
     char kind[RUN_NAME_MAX]; /* "c45" or "quadtree" */
     int chain_fanout;        /* the chains the run timed chain methods with (its
@@ -139,20 +152,35 @@ struct decision {
     char (*methods)[2 * RUN_NAME_MAX];
     int n_colls;
     char (*colls)[RUN_NAME_MAX];
-    int32_t *roots; /* n_colls */
+    int n_ppn;      /* ranks per node tuned for; a file without them: 1, {1} */
+    int32_t *ppn;   /* n_ppn, ascending, distinct, >= 1 */
+    int32_t *roots; /* n_colls x n_ppn; -1: nothing for that table (the
+                       collective was not tuned at that ppn) */
     int n_nodes, cap_nodes;
     struct decision_node *nodes;
     int32_t *leaf_method;       /* n_nodes: the method of a leaf, -1 on tests */
-    struct decision_flat *flat; /* n_colls; NULL until decision_prepare */
-    struct decision_range *ranges; /* n_colls, or NULL: none recorded */
+    struct decision_flat *flat; /* n_colls x n_ppn; NULL until
+                                   decision_prepare */
+    struct decision_range *ranges; /* n_colls x n_ppn, or NULL: none recorded */
 };
 
-/* An empty decision for these methods and collectives (names copied;
- * colls NULL leaves the collective names empty); caller frees with
- * decision_destroy. */
+/* An empty decision for these methods, collectives and ranks per node
+ * (names copied; colls NULL leaves the collective names empty; ppn NULL
+ * with n_ppn 1: {1}; else ascending, distinct, >= 1); every root -1 until
+ * set. Caller frees with decision_destroy. */
 int decision_create(const char *kind, int n_methods, const char *const *methods,
-                    int n_colls, const char *const *colls,
-                    struct decision **out);
+                    int n_colls, const char *const *colls, int n_ppn,
+                    const int *ppn, struct decision **out);
+/* The table of collective coll at ppn index k. */
+static inline int decision_table(const struct decision *d, int coll, int k)
+{
+    return coll * d->n_ppn + k;
+}
+/* The index of exactly ppn in d->ppn, or -1. */
+int decision_find_ppn(const struct decision *d, int ppn);
+/* The index of the ppn value nearest ppn in log2 distance (ties: the
+ * smaller value). */
+int decision_nearest_ppn(const struct decision *d, int ppn);
 void decision_destroy(struct decision *d);
 /* Builders: a new node's index, or -1. Nodes start as leaves of method 0.
  * Each drops the flattened form (decision_prepare builds it again). */
@@ -164,11 +192,11 @@ int decision_add_split(struct decision *d, int node, bool is_procs, int64_t cut,
 /* Make node a quadtree node; its four children start at *child. */
 int decision_add_quad(struct decision *d, int node, int32_t procs_cut,
                       int64_t msg_cut, int *child);
-/* Sets the root of collective coll (all collectives when coll < 0). */
-void decision_set_root(struct decision *d, int coll, int node);
-/* Records the measured range of collective coll (the exact decision
- * does; the .dec file keeps it). 0 or -1 (out of memory). */
-int decision_set_range(struct decision *d, int coll,
+/* Sets the root of table (all tables when table < 0). */
+void decision_set_root(struct decision *d, int table, int node);
+/* Records the measured range of table (the exact decision does; the .dec
+ * file keeps it). 0 or -1 (out of memory). */
+int decision_set_range(struct decision *d, int table,
                        const struct decision_range *range);
 /* Whether procs and msg_bytes lie in range r (NULL: no range, so
  * everywhere), ends included. */
@@ -178,27 +206,29 @@ static inline bool decision_range_holds(const struct decision_range *r,
     return !r || (procs >= r->procs_min && procs <= r->procs_max &&
                   msg_bytes >= r->msg_min && msg_bytes <= r->msg_max);
 }
-/* The measured range of collective coll, or NULL when not recorded. */
+/* The measured range of table, or NULL when not recorded. */
 static inline const struct decision_range *
-decision_get_range(const struct decision *d, int coll)
+decision_get_range(const struct decision *d, int table)
 {
-    return d->ranges && d->ranges[coll].procs_max > 0 ? &d->ranges[coll] : NULL;
+    return d->ranges && d->ranges[table].procs_max > 0 ? &d->ranges[table]
+                                                       : NULL;
 }
 /* Index of a collective or method by name, or -1. */
 int decision_find_collective(const struct decision *d, const char *name);
-/* Builds the flattened form of every collective, which decision_lookup
+/* Builds the flattened form of every table, which decision_lookup
  * then uses (decision_load calls it; call it again after changing nodes
  * directly). 0 or -1 (out of memory). */
 int decision_prepare(struct decision *d);
 
-/* The method chosen for collective (an index), procs and msg_bytes, by
- * walking the nodes from the root: one unpredictable branch per level. */
-static inline int decision_walk(const struct decision *d, int collective,
-                                int procs, long msg_bytes)
+/* The method chosen for table (decision_table; its root >= 0), procs and
+ * msg_bytes, by walking the nodes from the root: one unpredictable branch
+ * per level. */
+static inline int decision_walk(const struct decision *d, int table, int procs,
+                                long msg_bytes)
 {
     const struct decision_node *nodes = d->nodes;
     const int32_t *leaf_method = d->leaf_method;
-    int32_t i = d->roots[collective];
+    int32_t i = d->roots[table];
     int method;
     while ((method = leaf_method[i]) < 0) {
         const struct decision_node *n = &nodes[i];
@@ -244,30 +274,33 @@ static inline int decision_interval(const struct decision_axis *a, int64_t x)
     return k;
 }
 
-/* The method chosen for collective (an index), procs and msg_bytes: the
- * flattened form's cell when decision_prepare built it, else the walk. */
-static inline int decision_lookup(const struct decision *d, int collective,
+/* The method chosen for table (decision_table; its root >= 0), procs and
+ * msg_bytes: the flattened form's cell when decision_prepare built it,
+ * else the walk. */
+static inline int decision_lookup(const struct decision *d, int table,
                                   int procs, long msg_bytes)
 {
-    const struct decision_flat *f = d->flat ? &d->flat[collective] : NULL;
+    const struct decision_flat *f = d->flat ? &d->flat[table] : NULL;
     if (f && f->cells) {
         return f->cells[decision_interval(&f->procs, procs) * f->n_msg +
                         decision_interval(&f->msg, msg_bytes)];
     }
-    return decision_walk(d, collective, procs, msg_bytes);
+    return decision_walk(d, table, procs, msg_bytes);
 }
 /* The leaf node that lookup ends at (by the walk). */
-int decision_leaf(const struct decision *d, int collective, int procs,
+int decision_leaf(const struct decision *d, int table, int procs,
                   long msg_bytes);
 /* Tests made by that lookup (the leaf's depth). */
-int decision_depth(const struct decision *d, int collective, int procs,
+int decision_depth(const struct decision *d, int table, int procs,
                    long msg_bytes);
-/* Leaves, tests and the deepest leaf, over all roots. */
+/* Leaves, tests and the deepest leaf, over all roots (>= 0). */
 void decision_count(const struct decision *d, int *leaves, int *tests,
                     int *max_depth);
 
 /* A text file: methods, collectives, roots and nodes, then optional
- * `chain_fanout N` and `range ...` lines; loading checks every line and
+ * `chain_fanout N` and `range ...` lines; a decision for other ranks per
+ * node than {1} says them on a `ranks_per_node` line (format 2; a file
+ * without it is for one rank per node); loading checks every line and
  * reports file:line, and every count against the file's length before
  * allocating for it. A file over DECISION_FILE_MAX_BYTES is refused. */
 #define DECISION_FILE_MAX_BYTES (32L << 20)
@@ -301,26 +334,30 @@ int decision_read(FILE *in, const char *path, FILE *err, struct decision **out);
 int decision_read_text(const char *text, size_t len, const char *path,
                        FILE *err, struct decision **out);
 /* Sets used[k] (n_methods entries, caller-allocated) for every method a
- * lookup of collective coll can return, and clears the others. */
-void decision_methods_used(const struct decision *d, int coll, bool *used);
-/* Self-contained C: PREFIX_decide(collective, procs, msg_bytes) returning
- * the method index (-1 for an unknown collective), PREFIX_method_name and
- * PREFIX_collective_name. The table form is the flattened form's tables
- * (constant time, the faster on random queries; the tree form past 2^16
- * rectangles or more than 4 cuts in one bucket); the tree form nests
+ * lookup of table can return (none when its root is -1), and clears the
+ * others. */
+void decision_methods_used(const struct decision *d, int table, bool *used);
+/* Self-contained C: PREFIX_decide(table, procs, msg_bytes) returning the
+ * method index (-1 for an unknown table or one with nothing),
+ * PREFIX_method_name and PREFIX_collective_name; with one ppn value the
+ * table is the collective's index, with several PREFIX_table(collective,
+ * ppn) gives it (-1: not tuned at that ppn). The table form is the flattened
+ * form's tables (constant time, the faster on random queries; the tree form
+ * past 2^16 rectangles or more than 4 cuts in one bucket); the tree form nests
  * if-statements as the tree does. */
 enum decision_c_form { DECISION_C_TREE, DECISION_C_TABLE };
 int decision_emit_c(const struct decision *d, FILE *f, const char *prefix,
                     const char *comment, enum decision_c_form form);
 
-/* From a C4.5 tree built on attributes (procs, msg) or, when has_collective,
- * (collective, procs, msg); class k is method k. Sets the root of
- * collective coll, or of every collective when coll < 0: a combined tree
- * is specialised to each collective (a test on the collective follows that
- * collective's branch). With max_depth >= 0, a test that deep becomes a
- * leaf of the class C4.5 predicts there. */
-int decision_add_c45(struct decision *d, int coll, const struct c45_tree *t,
-                     bool has_collective, int max_depth);
+/* From a C4.5 tree built on attributes (procs, msg), preceded by the
+ * collective when has_collective, with ppn between procs and msg when
+ * has_ppn; class k is method k. Sets the root of table, or of every table
+ * when table < 0: the tree is specialised to each table (a test on the
+ * collective follows that collective's branch, a test on ppn that table's
+ * ppn value's). With max_depth >= 0, a test that deep becomes a leaf of
+ * the class C4.5 predicts there. */
+int decision_add_c45(struct decision *d, int table, const struct c45_tree *t,
+                     bool has_collective, bool has_ppn, int max_depth);
 
 /* Quadtree over one collective's map ([Pjesivac-Grbovic 2007b]): n_procs x
  * n_msgs cells of method indexes, reshaped to 2^k x 2^k by replicating rows and
@@ -328,7 +365,7 @@ int decision_add_c45(struct decision *d, int coll, const struct c45_tree *t,
  * covers at least accuracy_pct of it, or when the block is at max_depth
  * (< 0: no limit): then with the method of the least total penalty over
  * the block when penalties are given, else again the most common. Sets the
- * root of collective coll. */
+ * root of table. */
 struct quadtree_input {
     int n_procs, n_msgs;
     const int *procs;
@@ -338,7 +375,7 @@ struct quadtree_input {
      * fraction; a large one where the method cannot run) */
     const double *penalty;
 };
-int quadtree_build(struct decision *d, int coll,
+int quadtree_build(struct decision *d, int table,
                    const struct quadtree_input *in, int max_depth,
                    double accuracy_pct);
 
@@ -389,14 +426,21 @@ bool train_is_training(const struct train_options *opt,
 void train_labels(const struct train_options *opt, const struct run_data *r,
                   int g, int skip, int *labels);
 /* The C4.5 data set of the training labels of grids g0..g1-1 outside fold
- * skip (all when skip < 0), with a collective attribute when there are
- * several. Caller frees with c45_data_destroy. */
+ * skip (all when skip < 0): attributes the collective (when the grids are
+ * of several), communicator_size, ranks_per_node (when the run has
+ * several values) and message_size. Caller frees with c45_data_destroy. */
 int train_c45_data(const struct train_options *opt, const struct run_data *r,
                    int g0, int g1, int skip, struct c45_data **out);
-/* An empty decision over the run's methods; caller frees. */
+/* An empty decision over the run's methods and ranks per node values, for
+ * collectives colls (distinct: run_data_collectives); caller frees. */
 int train_create_decision(const struct run_data *r, const char *kind,
                           const char *const *colls, int n_colls,
                           struct decision **out);
+/* The table of d for grid g (its collective and ppn), or -1. */
+int train_table(const struct decision *d, const struct run_data *r, int g);
+/* The grid after the last of grid g0's collective (its grids are
+ * consecutive, one per ppn). */
+int train_collective_end(const struct run_data *r, int g0);
 /* Gives each leaf of d that training points of grids g0..g1-1 (outside
  * fold skip) reach the method of the least total penalty over them (C4.5's
  * class on ties). Returns the number of leaves changed, or -1. */
@@ -405,7 +449,7 @@ int train_leaves_by_penalty(const struct train_options *opt,
                             struct decision *d);
 /* Never slower than the library: at every training point of grid g
  * (outside fold skip) whose optimum is the library's default, d (its
- * collective dc) says default/0. A leaf that says otherwise there is split
+ * table dc) says default/0. A leaf that says otherwise there is split
  * around the point's cell (the cells of the cut rule: a size between two
  * measured ones goes with the next measured size above it), the rest of it
  * unchanged. Returns the number of points given back, or -1. */
@@ -413,13 +457,16 @@ int train_give_back(const struct train_options *opt, const struct run_data *r,
                     int g, int skip, struct decision *d, int dc);
 /* The C4.5 trees of the points outside fold skip (skip < 0: all points)
  * into d (made by train_create_decision with every grid's collective): one
- * per grid, or one combined tree, with leaves by penalty unless
- * is_majority. Prints each tree and its figures on report unless NULL. */
+ * per collective over all its ranks per node, or one combined tree, with
+ * leaves by penalty unless is_majority; each table of d is the tree
+ * specialised to its collective and ppn (so it is the tree at every tuned
+ * ppn). Prints each tree and its figures on report unless NULL. */
 int train_trees(const struct train_options *opt, const struct run_data *r,
                 int skip, FILE *report, struct decision *d);
-/* The quadtree of the run's first grid from its training labels outside
- * fold skip, a held-out cell taking the nearest label of its row. Caller
- * frees *out (also on failure). */
+/* The quadtrees of the run's first collective, one per ranks per node
+ * (each from that grid's training labels outside fold skip, a held-out
+ * cell taking the nearest label of its row). Caller frees *out (also on
+ * failure). */
 int train_quadtree(const struct train_options *opt, const struct run_data *r,
                    int skip, struct decision **out);
 
@@ -464,7 +511,7 @@ long between_cut(long lo_value, long hi_value, int n,
 bool between_add(const struct run_data *r, const struct run_grid *g,
                  long cell_lo, long cell_hi, int k_lo, int k_hi,
                  struct between_diff *diff);
-/* Moves every cut of collective dc of d (built from grid g's points
+/* Moves every cut of table dc of d (built from grid g's points
  * outside fold skip) between the neighbouring training values of its
  * attribute, to where the methods the decision gives at those two values
  * cross (between_cut over the training points of the other attribute the
@@ -510,9 +557,9 @@ struct train_scores {
 };
 /* s->v for every cell of r; caller frees s->v. */
 int train_scores_alloc(const struct run_data *r, struct train_scores *s);
-/* Adds the penalties of d's choices for grid g (collective dc of d) on the
- * cells of fold fold (all cells when fold < 0), and to *depth_sum (unless
- * NULL) the tests each lookup made. */
+/* Adds the penalties of d's choices for grid g (table dc of d: nothing
+ * when dc < 0 or its root is) on the cells of fold fold (all cells when
+ * fold < 0), and to *depth_sum (unless NULL) the tests each lookup made. */
 void train_score_decision(const struct train_options *opt,
                           const struct run_data *r, int g,
                           const struct decision *d, int dc, int fold,

@@ -3,7 +3,8 @@
  * share (between two measured sizes, message or communicator, the cut
  * between_table_cuts gives, or without it the next measured one's
  * method), and default/0 for communicator sizes outside the measured ones;
- * each collective's measured range is recorded. */
+ * one table per (collective, ranks per node) of the rows, each with its
+ * measured range. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,9 +97,9 @@ static int build_procs(struct exact_build *b, int node, const int *starts,
            build_procs(b, h, starts, mid + 1, last);
 }
 
-/* One collective's rows (sorted): default/0 below and above the measured
+/* One table's rows (sorted): default/0 below and above the measured
  * communicator sizes, the rows' decision between. */
-static int build_collective(struct exact_build *b, int coll, int n)
+static int build_collective(struct exact_build *b, int table, int n)
 {
     int *starts = malloc((size_t)(n + 1) * sizeof *starts);
     int n_procs = 0, root = decision_add_node(b->d), lo, hi, in, above;
@@ -120,7 +121,7 @@ static int build_collective(struct exact_build *b, int coll, int n)
     if (rc == 0) {
         decision_set_leaf(b->d, lo, b->def);
         decision_set_leaf(b->d, above, b->def);
-        decision_set_root(b->d, coll, root);
+        decision_set_root(b->d, table, root);
     }
     free(starts);
     return rc ? -1 : 0;
@@ -135,19 +136,41 @@ static const struct measurement *row_or_insert(const struct measurement *rows,
     return i < n ? &rows[i] : &ins[i - n].m;
 }
 
+/* A row's ranks per node (rows built before them say 0: one). */
+static int row_ppn(const struct measurement *m)
+{
+    return m->ppn > 0 ? m->ppn : 1;
+}
+
+/* Adds the ppn of m to the n ascending values of ppn; the new count. */
+static int add_ppn(int *ppn, int n, const struct measurement *m)
+{
+    int v = row_ppn(m), at = n;
+    while (at > 0 && ppn[at - 1] > v) {
+        at--;
+    }
+    if (at > 0 && ppn[at - 1] == v) {
+        return n;
+    }
+    memmove(ppn + at + 1, ppn + at, (size_t)(n - at) * sizeof *ppn);
+    ppn[at] = v;
+    return n + 1;
+}
+
 int decision_from_table(const struct measurement *rows, size_t n,
                         const long *msg_cuts, const long *procs_cuts,
                         const struct export_insert *inserts, size_t n_inserts,
                         struct decision **out)
 {
-    int rc = -1, n_methods = 0, n_colls = 0;
+    int rc = -1, n_methods = 0, n_colls = 0, n_ppn = 0;
     size_t n_all = n + n_inserts;
+    int *ppn = calloc(n + 1, sizeof *ppn);
     char(*labels)[2 * RUN_NAME_MAX] = calloc(n_all + 1, sizeof *labels);
     const char **methods = calloc(n_all + 1, sizeof *methods);
     const char **colls = calloc(n + 1, sizeof *colls);
     struct exact_row *sorted = malloc((n_all + 1) * sizeof *sorted);
     *out = NULL;
-    if (!labels || !methods || !colls || !sorted) {
+    if (!labels || !methods || !colls || !sorted || !ppn) {
         fprintf(stderr, "autotune: out of memory\n");
         goto done;
     }
@@ -175,12 +198,21 @@ int decision_from_table(const struct measurement *rows, size_t n,
         if (i < n && c == n_colls) {
             colls[n_colls++] = rows[i].collective;
         }
+        n_ppn = i < n ? add_ppn(ppn, n_ppn, &rows[i]) : n_ppn;
     }
     if (n_colls == 0) {
         fprintf(stderr, "autotune: an empty optimal table\n");
         goto done;
     }
-    if (decision_create("exact", n_methods, methods, n_colls, colls, out)) {
+    if (n_ppn > DECISION_MAX_PPN) {
+        fprintf(stderr,
+                "autotune: %d ranks per node values (a decision holds at most "
+                "%d)\n",
+                n_ppn, DECISION_MAX_PPN);
+        goto done;
+    }
+    if (decision_create("exact", n_methods, methods, n_colls, colls, n_ppn, ppn,
+                        out)) {
         goto done;
     }
     struct exact_build b = {*out, sorted, -1};
@@ -189,17 +221,23 @@ int decision_from_table(const struct measurement *rows, size_t n,
     for (int k = 0; k < n_methods; k++) {
         b.def = strcmp(methods[k], def_label) == 0 ? k : b.def;
     }
-    for (int c = 0; c < n_colls; c++) {
-        int count = 0;
+    for (int t = 0; t < n_colls * n_ppn; t++) {
+        const char *coll = colls[t / n_ppn];
+        int at_ppn = ppn[t % n_ppn], count = 0;
         for (size_t i = 0; i < n; i++) {
-            if (strcmp(rows[i].collective, colls[c]) == 0) {
+            if (strcmp(rows[i].collective, coll) == 0 &&
+                row_ppn(&rows[i]) == at_ppn) {
                 sorted[count].m = rows[i];
                 sorted[count].procs_cut_below = procs_cuts ? procs_cuts[i] : -1;
                 sorted[count++].cut_below = msg_cuts ? msg_cuts[i] : -1;
             }
         }
+        if (count == 0) {
+            continue; /* not tuned at this ppn: its root stays -1 */
+        }
         for (size_t i = 0; i < n_inserts; i++) {
-            if (strcmp(inserts[i].m.collective, colls[c]) == 0) {
+            if (strcmp(inserts[i].m.collective, coll) == 0 &&
+                row_ppn(&inserts[i].m) == at_ppn) {
                 sorted[count].m = inserts[i].m;
                 sorted[count].procs_cut_below = -1;
                 sorted[count++].cut_below = inserts[i].cut_below;
@@ -214,8 +252,8 @@ int decision_from_table(const struct measurement *rows, size_t n,
             range.msg_min = bytes < range.msg_min ? bytes : range.msg_min;
             range.msg_max = bytes > range.msg_max ? bytes : range.msg_max;
         }
-        if (build_collective(&b, c, count) ||
-            decision_set_range(*out, c, &range)) {
+        if (build_collective(&b, t, count) ||
+            decision_set_range(*out, t, &range)) {
             goto done;
         }
     }
@@ -229,6 +267,7 @@ done:
     free(methods);
     free(colls);
     free(sorted);
+    free(ppn);
     return rc;
 }
 

@@ -176,12 +176,15 @@ void decision_flat_free(struct decision_flat *f)
     free(f->cells);
 }
 
-int decision_flat_build(const struct decision *d, int coll,
+int decision_flat_build(const struct decision *d, int table,
                         struct decision_flat *f)
 {
     struct decision_cuts pc = {0}, mc = {0};
     *f = (struct decision_flat){0};
-    int rc = decision_root_cuts(d, d->roots[coll], &pc, &mc);
+    if (d->roots[table] < 0) {
+        return 0; /* nothing to look up */
+    }
+    int rc = decision_root_cuts(d, d->roots[table], &pc, &mc);
     size_t n_cells = (size_t)(pc.n + 1) * (size_t)(mc.n + 1);
     if (rc == 0 && n_cells <= FLAT_MAX_CELLS && d->n_methods <= UINT16_MAX) {
         rc = axis_build(&f->procs, &pc) || axis_build(&f->msg, &mc) ? -1 : 0;
@@ -203,7 +206,7 @@ int decision_flat_build(const struct decision *d, int coll,
         for (int p = 0; rc == 0 && p <= pc.n; p++) {
             for (int m = 0; m <= mc.n; m++) {
                 f->cells[p * f->n_msg + m] = (uint16_t)decision_walk(
-                    d, coll, (int)interval_value(&pc, p),
+                    d, table, (int)interval_value(&pc, p),
                     (long)interval_value(&mc, m));
             }
         }
@@ -219,7 +222,7 @@ int decision_flat_build(const struct decision *d, int coll,
 
 void decision_drop_flat(struct decision *d)
 {
-    for (int c = 0; d->flat && c < d->n_colls; c++) {
+    for (int c = 0; d->flat && c < d->n_colls * d->n_ppn; c++) {
         decision_flat_free(&d->flat[c]);
     }
     free(d->flat);
@@ -229,12 +232,13 @@ void decision_drop_flat(struct decision *d)
 int decision_prepare(struct decision *d)
 {
     decision_drop_flat(d);
-    d->flat = calloc((size_t)d->n_colls, sizeof *d->flat);
+    int n_tables = d->n_colls * d->n_ppn;
+    d->flat = calloc((size_t)n_tables, sizeof *d->flat);
     if (!d->flat) {
         fprintf(stderr, "decision: out of memory\n");
         return -1;
     }
-    for (int c = 0; c < d->n_colls; c++) {
+    for (int c = 0; c < n_tables; c++) {
         if (decision_flat_build(d, c, &d->flat[c])) {
             decision_drop_flat(d);
             return -1;

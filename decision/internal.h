@@ -17,9 +17,10 @@ int decision_children(const struct decision *d, int i, int out[4]);
 int decision_renumber(struct decision *d);
 /* count consecutive new nodes; the first's index, or -1. */
 int decision_add_nodes(struct decision *d, int count);
-/* The flattened form of collective coll; f->cells stays NULL when it has
- * too many cells (or methods for 16 bits). Free with decision_flat_free. */
-int decision_flat_build(const struct decision *d, int coll,
+/* The flattened form of table; f->cells stays NULL when it has too many
+ * cells (or methods for 16 bits) or the table has no root. Free with
+ * decision_flat_free. */
+int decision_flat_build(const struct decision *d, int table,
                         struct decision_flat *f);
 void decision_flat_free(struct decision_flat *f);
 /* Frees the flattened form (builders call it: it no longer matches). */

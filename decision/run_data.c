@@ -1,5 +1,6 @@
-/* A run's decision map: for each collective, the (procs x message size) grid
- * of optima from optimal.csv and every method's time from measurements.csv,
+/* A run's decision map: for each collective and ranks per node, the (procs x
+ * message size) grid of optima from optimal.csv and every method's time from
+ * measurements.csv,
  * which is what penalties ([Pjesivac-Grbovic 2006], eq. 6) are computed
  * against. */
 #include <errno.h>
@@ -25,6 +26,7 @@ void run_data_destroy(struct run_data *r)
         free(grid->is_inferred);
     }
     free(r->grids);
+    free(r->ppn);
     free(r->methods);
     free(r);
 }
@@ -46,10 +48,12 @@ int run_data_default_method(const struct run_data *r)
     return run_data_find_method(r, label);
 }
 
-static int find_grid(const struct run_data *r, const char *name)
+/* The grid of collective name at ppn (any ppn when ppn is 0), or -1. */
+static int find_grid(const struct run_data *r, const char *name, int ppn)
 {
     for (int g = 0; g < r->n_grids; g++) {
-        if (strcmp(r->grids[g].name, name) == 0) {
+        if (strcmp(r->grids[g].name, name) == 0 &&
+            (ppn == 0 || r->grids[g].ppn == ppn)) {
             return g;
         }
     }
@@ -75,7 +79,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* The grid's distinct procs and message sizes, sorted, from the optimal
- * rows of its collective. */
+ * rows of its collective and ppn. */
 static int grid_axes(struct run_grid *grid, const struct measurement *rows,
                      size_t n)
 {
@@ -85,7 +89,8 @@ static int grid_axes(struct run_grid *grid, const struct measurement *rows,
         return -1;
     }
     for (size_t i = 0; i < n; i++) {
-        if (strcmp(rows[i].collective, grid->name) != 0) {
+        if (strcmp(rows[i].collective, grid->name) != 0 ||
+            rows[i].ppn != grid->ppn) {
             continue;
         }
         grid->procs[grid->n_procs++] = rows[i].procs;
@@ -142,21 +147,53 @@ static int add_method(struct run_data *r, const struct measurement *m)
     return 0;
 }
 
-/* Grids in the order asked for, or in the order optimal.csv names them. */
+/* Adds the grids of collective name: one per ppn of its optimal rows,
+ * ascending; and each ppn to r->ppn (kept ascending). */
+static void add_grids(struct run_data *r, const char *name,
+                      const struct measurement *opt, size_t n_opt)
+{
+    int first = r->n_grids;
+    for (size_t i = 0; i < n_opt; i++) {
+        if (strcmp(opt[i].collective, name) != 0 ||
+            find_grid(r, name, opt[i].ppn) >= 0) {
+            continue;
+        }
+        int at = r->n_grids++;
+        while (at > first && r->grids[at - 1].ppn > opt[i].ppn) {
+            r->grids[at] = r->grids[at - 1];
+            at--;
+        }
+        r->grids[at] = (struct run_grid){.ppn = opt[i].ppn};
+        snprintf(r->grids[at].name, RUN_NAME_MAX, "%s", name);
+        int k = r->n_ppn;
+        while (k > 0 && r->ppn[k - 1] >= opt[i].ppn) {
+            k--;
+        }
+        if (k < r->n_ppn && r->ppn[k] == opt[i].ppn) {
+            continue;
+        }
+        memmove(r->ppn + k + 1, r->ppn + k,
+                (size_t)(r->n_ppn - k) * sizeof *r->ppn);
+        r->ppn[k] = opt[i].ppn;
+        r->n_ppn++;
+    }
+}
+
+/* Grids in the order asked for, or in the order optimal.csv names the
+ * collectives; each collective's ppn ascending. */
 static int select_grids(struct run_data *r, const char *path,
                         const struct measurement *opt, size_t n_opt,
                         const char *const *collectives, int n)
 {
-    int cap = collectives ? n : (int)n_opt;
-    r->grids = calloc((size_t)cap + 1, sizeof *r->grids);
-    if (!r->grids) {
+    r->grids = calloc(n_opt + 1, sizeof *r->grids);
+    r->ppn = calloc(n_opt + 1, sizeof *r->ppn);
+    if (!r->grids || !r->ppn) {
         fprintf(stderr, "%s: out of memory\n", path);
         return -1;
     }
     for (size_t i = 0; !collectives && i < n_opt; i++) {
-        if (find_grid(r, opt[i].collective) < 0) {
-            snprintf(r->grids[r->n_grids++].name, RUN_NAME_MAX, "%s",
-                     opt[i].collective);
+        if (find_grid(r, opt[i].collective, 0) < 0) {
+            add_grids(r, opt[i].collective, opt, n_opt);
         }
     }
     for (int c = 0; collectives && c < n; c++) {
@@ -169,9 +206,8 @@ static int select_grids(struct run_data *r, const char *path,
                     collectives[c]);
             return -1;
         }
-        if (find_grid(r, collectives[c]) < 0) {
-            snprintf(r->grids[r->n_grids++].name, RUN_NAME_MAX, "%s",
-                     collectives[c]);
+        if (find_grid(r, collectives[c], 0) < 0) {
+            add_grids(r, collectives[c], opt, n_opt);
         }
     }
     if (r->n_grids == 0) {
@@ -281,7 +317,7 @@ int run_data_load_with_journal(const char *run_dir,
             bool is_default =
                 strcmp(meas[i].algorithm, STORE_DEFAULT_ALGORITHM) == 0;
             if (is_default == (pass == 1) &&
-                find_grid(r, meas[i].collective) >= 0 &&
+                find_grid(r, meas[i].collective, meas[i].ppn) >= 0 &&
                 add_method(r, &meas[i])) {
                 fprintf(stderr, "%s: out of memory\n", meas_path);
                 goto done;
@@ -296,7 +332,7 @@ int run_data_load_with_journal(const char *run_dir,
         }
     }
     for (size_t i = 0; i < n_opt; i++) {
-        int g = find_grid(r, opt[i].collective);
+        int g = find_grid(r, opt[i].collective, opt[i].ppn);
         if (g < 0) {
             continue;
         }
@@ -305,10 +341,14 @@ int run_data_load_with_journal(const char *run_dir,
                      opt[i].segment_bytes);
         int k = run_data_find_method(r, label);
         if (k < 0) {
+            char ppn[32] = "";
+            if (opt[i].ppn != 1) {
+                snprintf(ppn, sizeof ppn, " ppn=%d", opt[i].ppn);
+            }
             fprintf(stderr,
-                    "%s:%zu: %s P=%d m=%ld: method %s is not in "
+                    "%s:%zu: %s P=%d%s m=%ld: method %s is not in "
                     "measurements.csv\n",
-                    opt_path, i + 2, opt[i].collective, opt[i].procs,
+                    opt_path, i + 2, opt[i].collective, opt[i].procs, ppn,
                     opt[i].msg_bytes, label);
             goto done;
         }
@@ -320,7 +360,7 @@ int run_data_load_with_journal(const char *run_dir,
         r->grids[g].has_inferred |= opt[i].reps == 0;
     }
     for (size_t i = 0; i < n_meas; i++) {
-        int g = find_grid(r, meas[i].collective);
+        int g = find_grid(r, meas[i].collective, meas[i].ppn);
         long cell =
             g < 0 ? -1
                   : grid_cell(&r->grids[g], meas[i].procs, meas[i].msg_bytes);

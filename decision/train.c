@@ -46,6 +46,9 @@ void train_score_decision(const struct train_options *opt,
                           struct train_scores *s, long *depth_sum)
 {
     const struct run_grid *grid = &r->grids[g];
+    if (dc < 0 || d->roots[dc] < 0) {
+        return; /* nothing for this grid's collective and ppn */
+    }
     for (int p = 0; p < grid->n_procs; p++) {
         for (int m = 0; m < grid->n_msgs; m++) {
             long cell = (long)p * grid->n_msgs + m;
@@ -110,12 +113,22 @@ int train_create_decision(const struct run_data *r, const char *kind,
     for (int k = 0; k < r->n_methods; k++) {
         methods[k] = r->methods[k].label;
     }
-    int rc = decision_create(kind, r->n_methods, methods, n_colls, colls, out);
+    int rc = decision_create(kind, r->n_methods, methods, n_colls, colls,
+                             r->n_ppn > 0 ? r->n_ppn : 1,
+                             r->n_ppn > 0 ? r->ppn : NULL, out);
     free(methods);
     if (rc == 0) {
         (*out)->chain_fanout = r->chain_fanout;
     }
     return rc;
+}
+
+int train_table(const struct decision *d, const struct run_data *r, int g)
+{
+    const struct run_grid *grid = &r->grids[g];
+    int c = decision_find_collective(d, grid->name);
+    int k = d->n_ppn == 1 ? 0 : decision_find_ppn(d, grid->ppn);
+    return c < 0 || k < 0 ? -1 : decision_table(d, c, k);
 }
 
 /* Method k is within near_pct of the optimum at cell c (the optimum is). */
@@ -170,14 +183,56 @@ static void penalty_row(const struct run_data *r, const struct run_grid *grid,
     }
 }
 
+/* The distinct collectives of grids g0..g1-1 into names (room for
+ * g1 - g0), in grid order; their count. */
+static int grid_collectives(const struct run_data *r, int g0, int g1,
+                            const char **names)
+{
+    int n = 0;
+    for (int g = g0; g < g1; g++) {
+        int c = 0;
+        while (c < n && strcmp(names[c], r->grids[g].name) != 0) {
+            c++;
+        }
+        if (c == n) {
+            names[n++] = r->grids[g].name;
+        }
+    }
+    return n;
+}
+
+int run_data_collectives(const struct run_data *r, const char **names)
+{
+    return grid_collectives(r, 0, r->n_grids, names);
+}
+
+/* Grids g0..g1-1 are of several collectives: their data set has the
+ * collective attribute. */
+static bool has_collective_attr(const struct run_data *r, int g0, int g1)
+{
+    for (int g = g0 + 1; g < g1; g++) {
+        if (strcmp(r->grids[g].name, r->grids[g0].name) != 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The run has several ppn values: every data set has the ppn attribute. */
+static bool has_ppn_attr(const struct run_data *r)
+{
+    return r->n_ppn > 1;
+}
+
 /* The C4.5 data set of grids g0..g1-1 (with a collective attribute when
- * there are several), only cells outside fold skip (all when skip < 0). */
+ * they are of several collectives, ranks per node when the run has
+ * several values), only cells outside fold skip (all when skip < 0). */
 int train_c45_data(const struct train_options *opt, const struct run_data *r,
                    int g0, int g1, int skip, struct c45_data **out)
 {
     struct c45_data *d = NULL;
     int *labels = NULL;
-    bool has_coll = g1 - g0 > 1;
+    bool has_coll = has_collective_attr(r, g0, g1), has_ppn = has_ppn_attr(r);
     const char **names = malloc((size_t)(g1 - g0) * sizeof *names);
     if (!names || c45_data_create(&d)) {
         free(names);
@@ -188,11 +243,10 @@ int train_c45_data(const struct train_options *opt, const struct run_data *r,
             goto fail;
         }
     }
-    for (int g = g0; g < g1; g++) {
-        names[g - g0] = r->grids[g].name;
-    }
-    if ((has_coll && c45_data_add_discrete(d, "collective", g1 - g0, names)) ||
+    int n_names = grid_collectives(r, g0, g1, names);
+    if ((has_coll && c45_data_add_discrete(d, "collective", n_names, names)) ||
         c45_data_add_continuous(d, "communicator_size") ||
+        (has_ppn && c45_data_add_continuous(d, "ranks_per_node")) ||
         c45_data_add_continuous(d, "message_size")) {
         goto fail;
     }
@@ -205,13 +259,25 @@ int train_c45_data(const struct train_options *opt, const struct run_data *r,
             goto fail;
         }
         train_labels(opt, r, g, skip, labels);
+        int coll = 0;
+        while (strcmp(names[coll], grid->name) != 0) {
+            coll++;
+        }
         for (int p = 0; p < grid->n_procs; p++) {
             for (int m = 0; m < grid->n_msgs; m++) {
                 long cell = (long)p * grid->n_msgs + m;
-                float v[3] = {(float)(g - g0 + 1), (float)grid->procs[p],
-                              (float)grid->msgs[m]};
+                float v[4];
+                int n_v = 0;
+                if (has_coll) {
+                    v[n_v++] = (float)(coll + 1);
+                }
+                v[n_v++] = (float)grid->procs[p];
+                if (has_ppn) {
+                    v[n_v++] = (float)grid->ppn;
+                }
+                v[n_v++] = (float)grid->msgs[m];
                 if (labels[cell] >= 0 &&
-                    c45_data_add_item(d, has_coll ? v : v + 1, labels[cell])) {
+                    c45_data_add_item(d, v, labels[cell])) {
                     goto fail;
                 }
             }
@@ -297,7 +363,8 @@ int train_leaves_by_penalty(const struct train_options *opt,
             if (!train_is_training(opt, r, g, c, skip)) {
                 continue;
             }
-            int leaf = decision_leaf(d, g, grid->procs[c / grid->n_msgs],
+            int leaf = decision_leaf(d, train_table(d, r, g),
+                                     grid->procs[c / grid->n_msgs],
                                      grid->msgs[c % grid->n_msgs]);
             penalty_row(r, grid, c, row);
             for (int k = 0; k < n; k++) {
@@ -393,39 +460,63 @@ done:
     return n_given;
 }
 
+int train_collective_end(const struct run_data *r, int g0)
+{
+    int g1 = g0 + 1;
+    while (g1 < r->n_grids &&
+           strcmp(r->grids[g1].name, r->grids[g0].name) == 0) {
+        g1++;
+    }
+    return g1;
+}
+
+/* The tree of grids g0..g1-1 into each of their tables of d, specialised
+ * to the table's collective and ppn. */
+static int add_tree(const struct train_options *opt, const struct run_data *r,
+                    int g0, int g1, const struct c45_tree *tree,
+                    struct decision *d)
+{
+    for (int g = g0; g < g1; g++) {
+        if (decision_add_c45(d, train_table(d, r, g), tree,
+                             has_collective_attr(r, g0, g1), has_ppn_attr(r),
+                             opt->max_depth)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* The trees of one fold (skip < 0: all points) into a decision: one per
- * grid, or one combined tree, with leaves by penalty unless is_majority.
- * Prints them when report. */
+ * collective (over all its ranks per node), or one combined tree, with
+ * leaves by penalty unless is_majority. Prints them when report. */
 int train_trees(const struct train_options *opt, const struct run_data *r,
                 int skip, FILE *report, struct decision *d)
 {
-    int n_trees = opt->is_combined ? 1 : r->n_grids;
-    for (int t = 0; t < n_trees; t++) {
-        int g0 = opt->is_combined ? 0 : t,
-            g1 = opt->is_combined ? r->n_grids : t + 1;
+    for (int g0 = 0, g1; g0 < r->n_grids; g0 = g1) {
+        g1 = opt->is_combined ? r->n_grids : train_collective_end(r, g0);
         struct c45_data *data = NULL;
         struct c45_result res = {0};
         int rc = train_c45_data(opt, r, g0, g1, skip, &data) ||
                  c45_grow(data, &opt->c45, &res) ||
-                 decision_add_c45(d, opt->is_combined ? -1 : t, res.tree,
-                                  opt->is_combined, opt->max_depth);
+                 add_tree(opt, r, g0, g1, res.tree, d);
         int n_changed = 0, n_given = 0, n_third = 0;
         if (rc == 0 && !opt->is_majority) {
             n_changed = train_leaves_by_penalty(opt, r, g0, g1, skip, d);
             rc = n_changed < 0;
         }
         for (int g = g0; rc == 0 && g < g1; g++) {
-            int given = train_give_back(opt, r, g, skip, d, g);
+            int table = train_table(d, r, g);
+            int given = train_give_back(opt, r, g, skip, d, table);
             int third = given < 0 || opt->is_next_size
                             ? 0
-                            : decision_place_cuts(opt, r, g, skip, d, g);
+                            : decision_place_cuts(opt, r, g, skip, d, table);
             rc = given < 0 || third < 0;
             n_given += given;
             n_third += third;
         }
         if (rc == 0 && report) {
             fprintf(report, "%s: C4.5 tree (-m %d -c %g) from %d points\n",
-                    opt->is_combined ? "combined" : r->grids[t].name,
+                    opt->is_combined ? "combined" : r->grids[g0].name,
                     opt->c45.min_objs, (double)(opt->c45.cf * 100),
                     data->n_items);
             c45_print_tree(report, res.tree, data);
@@ -524,17 +615,17 @@ static int fill_map(const struct train_options *opt, const struct run_data *r,
     return 0;
 }
 
-int train_quadtree(const struct train_options *opt, const struct run_data *r,
-                   int skip, struct decision **out)
+/* The quadtree of grid g into its table of d. */
+static int quadtree_of_grid(const struct train_options *opt,
+                            const struct run_data *r, int g, int skip,
+                            struct decision *d)
 {
-    const struct run_grid *grid = &r->grids[0];
-    const char *coll = grid->name;
+    const struct run_grid *grid = &r->grids[g];
     size_t n_cells = (size_t)grid->n_procs * grid->n_msgs;
     int *cells = malloc(n_cells * sizeof *cells);
     int *labels = malloc(n_cells * sizeof *labels);
     double *penalty = NULL;
-    int rc = -1;
-    *out = NULL;
+    int rc = -1, table = train_table(d, r, g);
     if (!opt->is_majority) {
         penalty = malloc(n_cells * r->n_methods * sizeof *penalty);
     }
@@ -544,12 +635,11 @@ int train_quadtree(const struct train_options *opt, const struct run_data *r,
     }
     struct quadtree_input in = {grid->n_procs, grid->n_msgs, grid->procs,
                                 grid->msgs,    cells,        penalty};
-    if (train_create_decision(r, "quadtree", &coll, 1, out) ||
-        fill_map(opt, r, 0, skip, labels, cells, penalty) ||
-        quadtree_build(*out, 0, &in, opt->max_depth, opt->accuracy_pct) ||
-        train_give_back(opt, r, 0, skip, *out, 0) < 0 ||
+    if (fill_map(opt, r, g, skip, labels, cells, penalty) ||
+        quadtree_build(d, table, &in, opt->max_depth, opt->accuracy_pct) ||
+        train_give_back(opt, r, g, skip, d, table) < 0 ||
         (!opt->is_next_size &&
-         decision_place_cuts(opt, r, 0, skip, *out, 0) < 0)) {
+         decision_place_cuts(opt, r, g, skip, d, table) < 0)) {
         goto done;
     }
     rc = 0;
@@ -558,6 +648,23 @@ done:
     free(labels);
     free(penalty);
     return rc;
+}
+
+int train_quadtree(const struct train_options *opt, const struct run_data *r,
+                   int skip, struct decision **out)
+{
+    const char *coll = r->grids[0].name;
+    *out = NULL;
+    if (train_create_decision(r, "quadtree", &coll, 1, out)) {
+        return -1;
+    }
+    /* One quadtree per ranks per node (the first grid's collective). */
+    for (int g = 0; g < train_collective_end(r, 0); g++) {
+        if (quadtree_of_grid(opt, r, g, skip, *out)) {
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* Gives d, built over other methods, the run's: each leaf the run's index
@@ -626,6 +733,7 @@ int train_exact(const struct train_options *opt, const struct run_data *r,
             snprintf(row->collective, sizeof row->collective, "%s", grid->name);
             snprintf(row->algorithm, sizeof row->algorithm, "%s", k->algorithm);
             row->procs = grid->procs[c / grid->n_msgs];
+            row->ppn = grid->ppn;
             row->msg_bytes = grid->msgs[c % grid->n_msgs];
             row->segment_bytes = k->segment_bytes;
             row->is_applicable = 1;

@@ -1,12 +1,16 @@
 /* The private duplicate of each user communicator, so that the algorithms'
- * messages never match the application's: made at the first intercepted
- * collective on it (every rank is in that call), kept in an attribute whose
- * delete callback frees it when the application frees its communicator. */
+ * messages never match the application's, and the layout of its ranks on
+ * nodes: both made at the first intercepted collective on it (every rank is
+ * in that call), kept in an attribute whose delete callback frees them when
+ * the application frees its communicator. */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "runtime/runtime.h"
 
 static int keyval = MPI_KEYVAL_INVALID;
+static int node_block; /* AUTOTUNE_NODE_OF_RANK's K; 0: the real nodes */
 struct autotune_comm_last autotune_comm_last = {MPI_COMM_NULL, NULL};
 
 static int delete_state(MPI_Comm comm, int key, void *value, void *extra)
@@ -24,15 +28,69 @@ static int delete_state(MPI_Comm comm, int key, void *value, void *extra)
     return rc;
 }
 
+void autotune_comm_start(int rank)
+{
+    const char *text = getenv(NODES_ENV);
+    if (nodes_parse_emulation(text, &node_block) != 0 && rank == 0) {
+        fprintf(stderr,
+                "libautotune: %s=%.48s: expected block:K (K >= 1); the real "
+                "nodes count\n",
+                NODES_ENV, text);
+    }
+    /* Every rank's layouts must agree, so rank 0's value holds. */
+    PMPI_Bcast(&node_block, 1, MPI_INT, 0, MPI_COMM_WORLD);
+}
+
+/* "4, 4, 3": the ranks on each node, the first few, into out. */
+static void say_node_counts(const int *node_of_rank, int size, int n_nodes,
+                            char *out, size_t out_size)
+{
+    enum { SHOWN = 8 };
+    int count[SHOWN] = {0};
+    size_t n = 0;
+    for (int r = 0; r < size; r++) {
+        if (node_of_rank[r] < SHOWN) {
+            count[node_of_rank[r]]++;
+        }
+    }
+    out[0] = '\0';
+    for (int k = 0; k < n_nodes && k < SHOWN && n < out_size; k++) {
+        n += (size_t)snprintf(out + n, out_size - n, "%s%d", k ? ", " : "",
+                              count[k]);
+    }
+    if (n_nodes > SHOWN && n < out_size) {
+        snprintf(out + n, out_size - n, ", ... (%d nodes)", n_nodes);
+    }
+}
+
+/* The layout of s's ranks on nodes (collective on its duplicate). */
+static int find_layout(struct autotune_comm_state *s)
+{
+    int n_nodes, rc;
+    int *node_of_rank = malloc((size_t)s->size * sizeof *node_of_rank);
+    if (!node_of_rank) {
+        return MPI_ERR_NO_MEM;
+    }
+    rc = nodes_of_comm(s->dup, node_block, node_of_rank, &n_nodes);
+    if (rc == MPI_SUCCESS) {
+        nodes_layout(node_of_rank, s->size, &s->layout);
+        if (!s->layout.is_regular) {
+            say_node_counts(node_of_rank, s->size, n_nodes, s->node_counts,
+                            sizeof s->node_counts);
+        }
+    }
+    free(node_of_rank);
+    return rc;
+}
+
 static int state_create(MPI_Comm comm, struct autotune_comm_state **out)
 {
     int is_inter, rc;
-    struct autotune_comm_state *s = malloc(sizeof *s);
+    struct autotune_comm_state *s = calloc(1, sizeof *s);
     if (!s) {
         return MPI_ERR_NO_MEM;
     }
     s->dup = MPI_COMM_NULL;
-    s->per_node = 0;
     if ((rc = PMPI_Comm_test_inter(comm, &is_inter)) != MPI_SUCCESS ||
         (rc = PMPI_Comm_rank(comm, &s->rank)) != MPI_SUCCESS ||
         (rc = PMPI_Comm_size(comm, &s->size)) != MPI_SUCCESS) {
@@ -46,6 +104,10 @@ static int state_create(MPI_Comm comm, struct autotune_comm_state **out)
     }
     if (s->dup != MPI_COMM_NULL) {
         PMPI_Comm_set_errhandler(s->dup, MPI_ERRORS_RETURN);
+        if ((rc = find_layout(s)) != MPI_SUCCESS) {
+            delete_state(comm, keyval, s, NULL);
+            return rc;
+        }
     }
     if ((rc = PMPI_Comm_set_attr(comm, keyval, s)) != MPI_SUCCESS) {
         delete_state(comm, keyval, s, NULL);
@@ -53,20 +115,6 @@ static int state_create(MPI_Comm comm, struct autotune_comm_state **out)
     }
     *out = s;
     return MPI_SUCCESS;
-}
-
-/* The most ranks of the duplicate on one node (collective on it). */
-static int count_per_node(struct autotune_comm_state *s)
-{
-    MPI_Comm node;
-    int n = 0, rc;
-    if ((rc = PMPI_Comm_split_type(s->dup, MPI_COMM_TYPE_SHARED, 0,
-                                   MPI_INFO_NULL, &node)) != MPI_SUCCESS) {
-        return rc;
-    }
-    PMPI_Comm_size(node, &n);
-    PMPI_Comm_free(&node);
-    return PMPI_Allreduce(&n, &s->per_node, 1, MPI_INT, MPI_MAX, s->dup);
 }
 
 int autotune_comm_find(MPI_Comm comm, struct autotune_comm_state **out)
@@ -88,12 +136,6 @@ int autotune_comm_find(MPI_Comm comm, struct autotune_comm_state **out)
     autotune_comm_last.state = s;
     *out = s;
     return MPI_SUCCESS;
-}
-
-int autotune_comm_per_node(struct autotune_comm_state *s)
-{
-    return s->per_node || s->dup == MPI_COMM_NULL ? MPI_SUCCESS
-                                                  : count_per_node(s);
 }
 
 void autotune_comm_release(void)

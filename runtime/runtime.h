@@ -7,8 +7,10 @@
 
 #include <mpi.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "collectives/collectives.h"
+#include "collectives/nodes.h"
 
 /* The collectives libautotune intercepts (one MPI_ function each,
  * runtime/intercept.c), in the order of autotune_coll_name's table. */
@@ -47,7 +49,10 @@ enum autotune_fallback {
     AUTOTUNE_NONCOMMUTATIVE, /* the algorithm needs a commutative operation */
     AUTOTUNE_TOO_LARGE, /* the message does not fit an int count of bytes */
     AUTOTUNE_THREAD_MULTIPLE, /* MPI_THREAD_MULTIPLE: libautotune stays out */
-    AUTOTUNE_BOTTOM, /* a reduction on MPI_BOTTOM (absolute addresses) */
+    AUTOTUNE_BOTTOM,    /* a reduction on MPI_BOTTOM (absolute addresses) */
+    AUTOTUNE_PPN,       /* a regular layout of ranks per node not tuned for */
+    AUTOTUNE_IRREGULAR, /* nodes hold different numbers of ranks */
+    AUTOTUNE_NOT_CONSECUTIVE, /* a node's ranks are not consecutive ranks */
     AUTOTUNE_N_FALLBACKS
 };
 
@@ -126,12 +131,26 @@ int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
  * name at autotune_start. */
 const struct coll_def *autotune_coll_def(enum autotune_coll coll);
 
+/* Which of a collective's tuned tables a communicator's calls use,
+ * decided at its first call of that collective (runtime/setup.c). */
+struct autotune_comm_table {
+    bool is_known;
+    int8_t reason;  /* enum autotune_fallback when table < 0 */
+    int16_t table;  /* index among the collective's tables; -1: library */
+    int16_t detail; /* the why line it counts in + 1; 0: none */
+};
+
 /* What libautotune keeps about a user communicator (runtime/comm.c), in
  * an attribute on it. */
 struct autotune_comm_state {
     MPI_Comm dup; /* private duplicate; MPI_COMM_NULL for an inter-comm */
     int rank, size;
-    int per_node; /* 0: not known yet */
+    /* Its nodes, found when the state is made (zero for an
+     * inter-communicator); node_counts says each node's ranks ("4, 4,
+     * 3") when the layout is irregular. */
+    struct nodes_layout layout;
+    char node_counts[64];
+    struct autotune_comm_table tables[AUTOTUNE_N_COLLS];
 };
 /* The last communicator looked up: most applications call their
  * collectives on one. Its delete callback forgets it. */
@@ -141,37 +160,25 @@ struct autotune_comm_last {
 };
 extern struct autotune_comm_last autotune_comm_last;
 
+/* Reads AUTOTUNE_NODE_OF_RANK (rank 0's value holds on every rank; a bad
+ * one is one line from rank 0, and the real nodes count). Collective over
+ * MPI_COMM_WORLD. */
+void autotune_comm_start(int rank);
 /* comm's state, made on first use (every rank being in that call: the
- * duplicate is made then; freed with comm by an attribute delete
- * callback). MPI_SUCCESS, or an MPI error code. */
+ * duplicate is made and the layout found then; freed with comm by an
+ * attribute delete callback). MPI_SUCCESS, or an MPI error code. */
 int autotune_comm_find(MPI_Comm comm, struct autotune_comm_state **out);
-/* Finds the most ranks of s's communicator on one node, if not known yet
- * (collective on it; stays 0 for an inter-communicator). */
-int autotune_comm_per_node(struct autotune_comm_state *s);
 
-/* The private duplicate of comm, or MPI_COMM_NULL for an
- * inter-communicator, and this rank and the size of comm (of its local
- * group); unless per_node is NULL, also the most ranks of comm on one node
- * (0 for an inter-communicator). MPI_SUCCESS, or an MPI error code. */
-static inline int autotune_comm_get(MPI_Comm comm, MPI_Comm *dup, int *rank,
-                                    int *size, int *per_node)
+/* comm's state (borrowed), through the last one looked up. MPI_SUCCESS,
+ * or an MPI error code. */
+static inline int autotune_comm_get(MPI_Comm comm,
+                                    struct autotune_comm_state **out)
 {
-    struct autotune_comm_state *s = autotune_comm_last.state;
-    int rc;
-    if ((comm != autotune_comm_last.comm || !s) &&
-        (rc = autotune_comm_find(comm, &s)) != MPI_SUCCESS) {
-        return rc;
+    if (comm == autotune_comm_last.comm && autotune_comm_last.state) {
+        *out = autotune_comm_last.state;
+        return MPI_SUCCESS;
     }
-    if (per_node && (rc = autotune_comm_per_node(s)) != MPI_SUCCESS) {
-        return rc;
-    }
-    *dup = s->dup;
-    *rank = s->rank;
-    *size = s->size;
-    if (per_node) {
-        *per_node = s->per_node;
-    }
-    return MPI_SUCCESS;
+    return autotune_comm_find(comm, out);
 }
 /* Frees the duplicates of the predefined communicators and the keyval. */
 void autotune_comm_release(void);

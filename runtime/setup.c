@@ -1,9 +1,10 @@
 /* libautotune's decision: read at MPI_Init from AUTOTUNE_DECISION, one
  * file or several separated by ':' (each read by rank 0, its bytes
  * broadcast, so every rank holds the same decisions or none), each
- * collective tuned by at most one file and its methods resolved to rows of
- * collectives/table.c, the choice per call, and AUTOTUNE_VERBOSE's counts
- * at MPI_Finalize. */
+ * (collective, ranks per node) tuned by at most one file and its methods
+ * resolved to rows of collectives/table.c, the table a communicator's
+ * layout takes, the choice per call, and AUTOTUNE_VERBOSE's counts at
+ * MPI_Finalize. */
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -20,9 +21,11 @@
  * (TUNING_CHAIN_FANOUT) where a decision does not record the run's. */
 
 static const char *const fallback_names[AUTOTUNE_N_FALLBACKS] = {
-    "no-decision",     "not-tuned", "default",        "outside",
-    "intercomm",       "procs",     "noncommutative", "too-large",
-    "thread-multiple", "bottom"};
+    "no-decision",    "not-tuned", "default",
+    "outside",        "intercomm", "procs",
+    "noncommutative", "too-large", "thread-multiple",
+    "bottom",         "ppn",       "irregular",
+    "not-consecutive"};
 
 /* A decision method as one collective runs it: alg NULL is the library's
  * own collective ("default"). */
@@ -31,21 +34,50 @@ struct method_row {
     int seg_bytes;
 };
 
-/* How one intercepted collective is tuned: by collective dc of decision d
- * (NULL: by none), its methods resolved to rows. */
-struct coll_tuning {
-    const struct coll_def *def;
+/* One decision file's part in tuning a collective: collective dc of
+ * decision d, its methods resolved to rows. */
+struct coll_source {
     const struct decision *d;
+    int file;
     int dc;
     struct method_row *rows; /* d->n_methods */
     int chain_fanout;
     int first_count; /* its methods' counters start here */
+};
+
+/* One (collective, ranks per node) tuned: the decision's table. */
+struct ppn_table {
+    int ppn;
+    int source; /* in the collective's sources */
+    int table;  /* the decision's table (decision_table) */
+};
+
+/* How one intercepted collective is tuned: by the tables of one or more
+ * files (none: not tuned), one per ranks per node. */
+struct coll_tuning {
+    const struct coll_def *def;
+    int n_sources;
+    struct coll_source *sources; /* at most one per file */
+    int n_tables;
+    struct ppn_table *tables; /* ascending ppn */
+    int32_t *tuned_ppn;       /* n_tables: the tables' ppn */
     /* The last lookup: applications repeat their sizes. */
     struct {
-        int procs; /* 0: none yet */
+        int table; /* -1: none yet */
+        int procs;
         long msg_bytes;
         int method;
     } last;
+};
+
+/* A line of AUTOTUNE_VERBOSE's saying why a collective's calls on some
+ * communicators went to the library, or to the nearest ppn's table. */
+enum { MAX_DETAILS = 32, DETAIL_MAX = 128 };
+struct detail {
+    int coll;
+    int nearest_ppn;       /* the table the calls took; 0: the library */
+    char text[DETAIL_MAX]; /* why: "ppn 4 not tuned (tuned: 1, 8)" */
+    long calls;
 };
 
 static struct {
@@ -57,6 +89,8 @@ static struct {
     bool is_nearest;        /* AUTOTUNE_OUTSIDE=nearest */
     bool is_thread_multiple;
     struct coll_tuning colls[AUTOTUNE_N_COLLS];
+    int n_details;
+    struct detail details[MAX_DETAILS];
     /* Counters: calls, then fallbacks per reason, then runs per method of
      * each tuned collective. */
     long *counts;
@@ -73,9 +107,9 @@ static long *count_fallback(int coll, enum autotune_fallback reason)
     return &rt.counts[AUTOTUNE_N_COLLS + coll * AUTOTUNE_N_FALLBACKS + reason];
 }
 
-static long *count_method(int coll, int method)
+static long *count_method(const struct coll_source *src, int method)
 {
-    return &rt.counts[rt.colls[coll].first_count + method];
+    return &rt.counts[src->first_count + method];
 }
 
 static int world_rank(void)
@@ -207,16 +241,106 @@ static int coll_of_name(const char *name)
     return i;
 }
 
+/* Adds table (ppn, source) to t's, in ascending ppn; -1 with a message
+ * in err when another file tunes t at that ppn already or out of memory. */
+static int add_table(struct coll_tuning *t, const struct ppn_table *pt,
+                     char *err, size_t size)
+{
+    int at = 0;
+    while (at < t->n_tables && t->tables[at].ppn < pt->ppn) {
+        at++;
+    }
+    if (at < t->n_tables && t->tables[at].ppn == pt->ppn) {
+        snprintf(err, size, "collective %s is also in %s (ppn %d)",
+                 t->def->name,
+                 rt.dec_paths[t->sources[t->tables[at].source].file], pt->ppn);
+        return -1;
+    }
+    struct ppn_table *tables =
+        realloc(t->tables, (size_t)(t->n_tables + 1) * sizeof *tables);
+    if (tables) {
+        t->tables = tables;
+    }
+    int32_t *ppn =
+        realloc(t->tuned_ppn, (size_t)(t->n_tables + 1) * sizeof *ppn);
+    if (ppn) {
+        t->tuned_ppn = ppn;
+    }
+    if (!tables || !ppn) {
+        snprintf(err, size, "out of memory");
+        return -1;
+    }
+    memmove(&tables[at + 1], &tables[at],
+            (size_t)(t->n_tables - at) * sizeof *tables);
+    memmove(&ppn[at + 1], &ppn[at], (size_t)(t->n_tables - at) * sizeof *ppn);
+    tables[at] = *pt;
+    ppn[at] = pt->ppn;
+    t->n_tables++;
+    return 0;
+}
+
+/* Collective dc of decision file f as a source of t: its tables (those
+ * with a root) added, the methods they can return resolved to rows. 0
+ * (nothing added when it has no table), or -1 with a message in err. */
+static int add_source(struct coll_tuning *t, int f, int dc, bool *used,
+                      bool *part, char *err, size_t size)
+{
+    const struct decision *d = rt.decs[f];
+    int n_ppn = d->n_ppn;
+    struct coll_source src = {.d = d, .file = f, .dc = dc};
+    src.chain_fanout =
+        d->chain_fanout > 0 ? d->chain_fanout : TUNING_CHAIN_FANOUT;
+    int n_added = 0;
+    memset(used, 0, (size_t)d->n_methods * sizeof *used);
+    for (int k = 0; k < n_ppn; k++) {
+        int table = decision_table(d, dc, k);
+        if (d->roots[table] < 0) {
+            continue;
+        }
+        struct ppn_table pt = {d->ppn[k], t->n_sources, table};
+        if (add_table(t, &pt, err, size) != 0) {
+            return -1;
+        }
+        n_added++;
+        decision_methods_used(d, table, part);
+        for (int m = 0; m < d->n_methods; m++) {
+            used[m] |= part[m];
+        }
+    }
+    if (n_added == 0) {
+        return 0;
+    }
+    struct coll_source *sources =
+        realloc(t->sources, (size_t)(t->n_sources + 1) * sizeof *sources);
+    if (!sources ||
+        !(src.rows = calloc((size_t)d->n_methods, sizeof *src.rows))) {
+        if (sources) {
+            t->sources = sources;
+        }
+        snprintf(err, size, "out of memory");
+        return -1;
+    }
+    t->sources = sources;
+    t->sources[t->n_sources++] = src;
+    for (int m = 0; m < d->n_methods; m++) {
+        if (used[m] && resolve_method(t->def, d->methods[m], &src.rows[m], err,
+                                      size) != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Gives the collectives of decision file f to their tuning, each method
  * they can return resolved to a row; -1 with a message in err when one
- * is unknown or another file tunes it already. */
+ * is unknown or another file tunes it at the same ranks per node. */
 static int resolve_decision(int f, char *err, size_t size)
 {
     const struct decision *d = rt.decs[f];
     /* With several files, a message names the one it is about. */
     int n = rt.n_decs > 1 ? snprintf(err, size, "%s: ", rt.dec_paths[f]) : 0;
     n = n < 0 || (size_t)n >= size ? 0 : n;
-    bool *used = calloc((size_t)d->n_methods, sizeof *used);
+    bool *used = calloc(2 * (size_t)d->n_methods + 1, sizeof *used);
     int rc = -1;
     if (!used) {
         snprintf(err + n, size - (size_t)n, "out of memory");
@@ -224,37 +348,14 @@ static int resolve_decision(int f, char *err, size_t size)
     }
     for (int k = 0; k < d->n_colls; k++) {
         int i = coll_of_name(d->colls[k]);
-        struct coll_tuning *t = &rt.colls[i];
-        if (i == AUTOTUNE_N_COLLS || !t->def) {
+        if (i == AUTOTUNE_N_COLLS || !rt.colls[i].def) {
             snprintf(err + n, size - (size_t)n, "unknown collective '%s'",
                      d->colls[k]);
             goto done;
         }
-        if (t->d) {
-            for (int g = 0; g < f; g++) {
-                if (rt.decs[g] == t->d) {
-                    snprintf(err + n, size - (size_t)n,
-                             "collective %s is also in %s", d->colls[k],
-                             rt.dec_paths[g]);
-                }
-            }
+        if (add_source(&rt.colls[i], f, k, used, used + d->n_methods, err + n,
+                       size - (size_t)n) != 0) {
             goto done;
-        }
-        t->d = d;
-        t->dc = k;
-        t->chain_fanout =
-            d->chain_fanout > 0 ? d->chain_fanout : TUNING_CHAIN_FANOUT;
-        t->rows = calloc((size_t)d->n_methods, sizeof *t->rows);
-        if (!t->rows) {
-            snprintf(err + n, size - (size_t)n, "out of memory");
-            goto done;
-        }
-        decision_methods_used(d, k, used);
-        for (int m = 0; m < d->n_methods; m++) {
-            if (used[m] && resolve_method(t->def, d->methods[m], &t->rows[m],
-                                          err + n, size - (size_t)n) != 0) {
-                goto done;
-            }
         }
     }
     rc = 0;
@@ -353,11 +454,19 @@ static void drop_decision(void)
 {
     for (int i = 0; i < AUTOTUNE_N_COLLS; i++) {
         struct coll_tuning *t = &rt.colls[i];
-        free(t->rows);
-        t->rows = NULL;
-        t->d = NULL;
-        t->last.procs = 0;
+        for (int k = 0; k < t->n_sources; k++) {
+            free(t->sources[k].rows);
+        }
+        free(t->sources);
+        free(t->tables);
+        free(t->tuned_ppn);
+        t->sources = NULL;
+        t->tables = NULL;
+        t->tuned_ppn = NULL;
+        t->n_sources = t->n_tables = 0;
+        t->last.table = -1;
     }
+    rt.n_details = 0;
     for (int f = 0; f < rt.n_decs; f++) {
         decision_destroy(rt.decs[f]);
     }
@@ -379,7 +488,9 @@ void autotune_start(int thread_level_required)
 
     for (int i = 0; i < AUTOTUNE_N_COLLS; i++) {
         rt.colls[i].def = coll_find(autotune_coll_name(i));
+        rt.colls[i].last.table = -1;
     }
+    autotune_comm_start(rank);
     rt.path = path && *path ? path : NULL;
     rt.is_thread_multiple = thread_level_required == MPI_THREAD_MULTIPLE;
     if (outside && strcmp(outside, "nearest") == 0) {
@@ -421,8 +532,11 @@ void autotune_start(int thread_level_required)
     }
     rt.n_counts = AUTOTUNE_N_COLLS * (1 + AUTOTUNE_N_FALLBACKS);
     for (int i = 0; i < AUTOTUNE_N_COLLS; i++) {
-        rt.colls[i].first_count = rt.n_counts;
-        rt.n_counts += rt.colls[i].d ? rt.colls[i].d->n_methods : 0;
+        for (int k = 0; k < rt.colls[i].n_sources; k++) {
+            struct coll_source *src = &rt.colls[i].sources[k];
+            src->first_count = rt.n_counts;
+            rt.n_counts += src->d->n_methods;
+        }
     }
     rt.counts = calloc((size_t)rt.n_counts, sizeof *rt.counts);
     if (!rt.counts) {
@@ -450,13 +564,15 @@ static bool is_too_large(enum autotune_coll coll, int size, long msg_bytes)
     return msg_bytes > INT_MAX || most > INT_MAX;
 }
 
-/* Whether (*procs, *msg_bytes) is outside the measured range of decision
- * collective dc and AUTOTUNE_OUTSIDE=library gives it to the library;
- * with nearest, both move to the nearest point of the range instead. A
- * decision without a range (trees, quadtrees) has no outside. */
-static bool is_outside(const struct coll_tuning *t, int *procs, long *msg_bytes)
+/* Whether (*procs, *msg_bytes) is outside the measured range of table pt
+ * and AUTOTUNE_OUTSIDE=library gives it to the library; with nearest, both
+ * move to the nearest point of the range instead. A decision without a
+ * range (trees, quadtrees) has no outside. */
+static bool is_outside(const struct coll_tuning *t, const struct ppn_table *pt,
+                       int *procs, long *msg_bytes)
 {
-    const struct decision_range *r = decision_get_range(t->d, t->dc);
+    const struct decision_range *r =
+        decision_get_range(t->sources[pt->source].d, pt->table);
     if (decision_range_holds(r, *procs, *msg_bytes)) {
         return false;
     }
@@ -472,15 +588,103 @@ static bool is_outside(const struct coll_tuning *t, int *procs, long *msg_bytes)
     return false;
 }
 
-/* decision_lookup, or the collective's last answer for the same point. */
-static int lookup(struct coll_tuning *t, int procs, long msg_bytes)
+/* decision_lookup in table i, or the collective's last answer for the
+ * same table and point. */
+static int lookup(struct coll_tuning *t, int i, int procs, long msg_bytes)
 {
-    if (t->last.procs != procs || t->last.msg_bytes != msg_bytes) {
+    if (t->last.table != i || t->last.procs != procs ||
+        t->last.msg_bytes != msg_bytes) {
+        const struct ppn_table *pt = &t->tables[i];
+        t->last.table = i;
         t->last.procs = procs;
         t->last.msg_bytes = msg_bytes;
-        t->last.method = decision_lookup(t->d, t->dc, procs, msg_bytes);
+        t->last.method = decision_lookup(t->sources[pt->source].d, pt->table,
+                                         procs, msg_bytes);
     }
     return t->last.method;
+}
+
+/* The index + 1 of the line of details counting collective coll's calls
+ * that took nearest_ppn's table (0: the library) for the reason text,
+ * made if new; 0 when the lines are full. */
+static int detail_line(int coll, int nearest_ppn, const char *text)
+{
+    int i = 0;
+    while (i < rt.n_details && (rt.details[i].coll != coll ||
+                                rt.details[i].nearest_ppn != nearest_ppn ||
+                                strcmp(rt.details[i].text, text) != 0)) {
+        i++;
+    }
+    if (i == rt.n_details) {
+        if (i == MAX_DETAILS) {
+            return 0;
+        }
+        rt.details[i] =
+            (struct detail){.coll = coll, .nearest_ppn = nearest_ppn};
+        snprintf(rt.details[i].text, sizeof rt.details[i].text, "%s", text);
+        rt.n_details++;
+    }
+    return i + 1;
+}
+
+/* "1, 8": the ranks per node t is tuned for. */
+static void say_tuned_ppn(const struct coll_tuning *t, char *out, size_t size)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (int i = 0; i < t->n_tables && n < size; i++) {
+        n += (size_t)snprintf(out + n, size - n, "%s%d", i ? ", " : "",
+                              t->tables[i].ppn);
+    }
+}
+
+/* Which of t's tables the calls of collective coll on communicator s take,
+ * by its layout: the table of its ranks per node when the layout is
+ * regular and consecutive; with AUTOTUNE_OUTSIDE=nearest, the nearest
+ * tuned ranks per node's for another regular, consecutive layout; else
+ * none (the library's collective). */
+static void choose_table(const struct coll_tuning *t, int coll,
+                         struct autotune_comm_state *s)
+{
+    struct autotune_comm_table *c = &s->tables[coll];
+    const struct nodes_layout *l = &s->layout;
+    char text[DETAIL_MAX], tuned[64];
+    int nearest = 0;
+    c->is_known = true;
+    c->table = -1;
+    c->reason = AUTOTUNE_RUN;
+    if (!l->is_regular) {
+        c->reason = AUTOTUNE_IRREGULAR;
+        snprintf(text, sizeof text, "irregular layout (%s ranks per node)",
+                 s->node_counts);
+    } else if (!l->is_consecutive) {
+        c->reason = AUTOTUNE_NOT_CONSECUTIVE;
+        snprintf(text, sizeof text, "ranks not consecutive on their nodes");
+    } else {
+        int i = 0;
+        while (i < t->n_tables && t->tables[i].ppn != l->ppn) {
+            i++;
+        }
+        if (i < t->n_tables) {
+            c->table = (int16_t)i;
+            return;
+        }
+        say_tuned_ppn(t, tuned, sizeof tuned);
+        snprintf(text, sizeof text, "ppn %d not tuned (tuned: %s)", l->ppn,
+                 tuned);
+        if (rt.is_nearest) {
+            /* decision_nearest_ppn's rule, over the values the
+             * collective is tuned at (files may tune it at different
+             * ones, a file not every collective at each of its own). */
+            struct decision tuned_at = {.n_ppn = t->n_tables,
+                                        .ppn = t->tuned_ppn};
+            c->table = (int16_t)decision_nearest_ppn(&tuned_at, l->ppn);
+            nearest = t->tables[c->table].ppn;
+        } else {
+            c->reason = AUTOTUNE_PPN;
+        }
+    }
+    c->detail = (int16_t)detail_line(coll, nearest, text);
 }
 
 int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
@@ -497,61 +701,117 @@ int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
     }
     (*count_calls(coll))++;
     struct coll_tuning *t = &rt.colls[coll];
-    int m = -1, rc;
-    int size = 0, per_node = 0, size_at;
+    struct autotune_comm_state *s = NULL;
+    int m = -1, rc, size = 0, size_at;
     long msg_at = msg_bytes;
     bool is_profiled = autotune_prof.is_on;
-    if ((t->d || is_profiled) &&
-        (rc = autotune_comm_get(comm, &out->comm, &out->rank, &size,
-                                is_profiled ? &per_node : NULL)) !=
-            MPI_SUCCESS) {
+    if ((t->n_tables > 0 || is_profiled) &&
+        (rc = autotune_comm_get(comm, &s)) != MPI_SUCCESS) {
         return rc;
+    }
+    if (s) {
+        out->comm = s->dup;
+        out->rank = s->rank;
+        size = s->size;
     }
     if (is_profiled && out->comm != MPI_COMM_NULL) {
         out->profile_index =
-            autotune_profile_entry(coll, size, per_node, msg_bytes) + 1;
+            autotune_profile_entry(coll, size, s->layout.ppn, msg_bytes) + 1;
         out->start_s = PMPI_Wtime();
     }
     size_at = size;
     if (rt.n_decs == 0) {
         out->reason = rt.is_thread_multiple ? AUTOTUNE_THREAD_MULTIPLE
                                             : AUTOTUNE_NO_DECISION;
-    } else if (!t->d) {
+    } else if (t->n_tables == 0) {
         out->reason = AUTOTUNE_NOT_TUNED;
     } else if (out->comm == MPI_COMM_NULL) {
         out->reason = AUTOTUNE_INTERCOMM;
-    } else if (is_too_large(coll, size, msg_bytes)) {
-        out->reason = AUTOTUNE_TOO_LARGE;
-    } else if (is_outside(t, &size_at, &msg_at)) {
-        out->reason = AUTOTUNE_OUTSIDE;
     } else {
-        m = lookup(t, size_at, msg_at);
-        const struct method_row *row = &t->rows[m];
-        if (!row->alg) {
-            out->reason = AUTOTUNE_DEFAULT;
-        } else if (row->alg->needs && !coll_alg_applies(row->alg, size, op)) {
-            out->reason = coll_alg_applies(row->alg, size, MPI_OP_NULL)
-                              ? AUTOTUNE_NONCOMMUTATIVE
-                              : AUTOTUNE_PROCS;
-        } else if (is_bottom) {
-            out->reason = AUTOTUNE_BOTTOM;
+        struct autotune_comm_table *ct = &s->tables[coll];
+        if (!ct->is_known) {
+            choose_table(t, (int)coll, s);
+        }
+        if (ct->detail > 0) {
+            rt.details[ct->detail - 1].calls++;
+        }
+        const struct ppn_table *pt =
+            ct->table >= 0 ? &t->tables[ct->table] : NULL;
+        const struct coll_source *src = pt ? &t->sources[pt->source] : NULL;
+        if (!pt) {
+            out->reason = ct->reason;
+        } else if (is_too_large(coll, size, msg_bytes)) {
+            out->reason = AUTOTUNE_TOO_LARGE;
+        } else if (is_outside(t, pt, &size_at, &msg_at)) {
+            out->reason = AUTOTUNE_OUTSIDE;
         } else {
-            out->alg = row->alg;
-            out->seg_bytes = row->seg_bytes;
-            out->chain_fanout = t->chain_fanout;
-            out->size = size;
-            out->reason = AUTOTUNE_RUN;
-            (*count_method(coll, m))++;
-            return MPI_SUCCESS;
+            m = lookup(t, ct->table, size_at, msg_at);
+            const struct method_row *row = &src->rows[m];
+            if (!row->alg) {
+                out->reason = AUTOTUNE_DEFAULT;
+            } else if (row->alg->needs &&
+                       !coll_alg_applies(row->alg, size, op)) {
+                out->reason = coll_alg_applies(row->alg, size, MPI_OP_NULL)
+                                  ? AUTOTUNE_NONCOMMUTATIVE
+                                  : AUTOTUNE_PROCS;
+            } else if (is_bottom) {
+                out->reason = AUTOTUNE_BOTTOM;
+            } else {
+                out->alg = row->alg;
+                out->seg_bytes = row->seg_bytes;
+                out->chain_fanout = src->chain_fanout;
+                out->size = size;
+                out->reason = AUTOTUNE_RUN;
+                (*count_method(src, m))++;
+                return MPI_SUCCESS;
+            }
         }
     }
     (*count_fallback(coll, out->reason))++;
     return MPI_SUCCESS;
 }
 
-/* One line per collective called: calls, each method that ran, the calls
- * the library took and why. */
-static void print_report(const long *sum, int n_ranks)
+/* Whether collective c takes tables from file f. */
+static bool is_source(int c, int f)
+{
+    for (int k = 0; k < rt.colls[c].n_sources; k++) {
+        if (rt.colls[c].sources[k].file == f) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The calls of collective c's methods labelled as method m of source k,
+ * counted at the first method of that label that ran (0 at the others). */
+static long method_calls(const long *sum, int c, int k, int m)
+{
+    const struct coll_tuning *t = &rt.colls[c];
+    const char *label = t->sources[k].d->methods[m];
+    long n = 0;
+    if (sum[count_method(&t->sources[k], m) - rt.counts] == 0) {
+        return 0;
+    }
+    for (int j = 0; j < t->n_sources; j++) {
+        const struct decision *d = t->sources[j].d;
+        for (int i = 0; i < d->n_methods; i++) {
+            long calls = sum[count_method(&t->sources[j], i) - rt.counts];
+            if (calls > 0 && strcmp(d->methods[i], label) == 0) {
+                if (j < k || (j == k && i < m)) {
+                    return 0;
+                }
+                n += calls;
+            }
+        }
+    }
+    return n;
+}
+
+/* One line per decision file, then per collective called: calls, each
+ * method that ran, the calls the library took and why, and the layouts
+ * that sent calls elsewhere than their table (details, n of them). */
+static void print_report(const long *sum, int n_ranks,
+                         const struct detail *details, int n)
 {
     fprintf(stderr,
             "libautotune: %d ranks, AUTOTUNE_DECISION=%s, "
@@ -559,33 +819,41 @@ static void print_report(const long *sum, int n_ranks)
             n_ranks, rt.path ? rt.path : "(none)",
             rt.is_nearest ? "nearest" : "library");
     for (int f = 0; f < rt.n_decs; f++) {
+        const struct decision *d = rt.decs[f];
         fprintf(stderr, "libautotune: %s:", rt.dec_paths[f]);
         const char *sep = " ";
         for (int c = 0; c < AUTOTUNE_N_COLLS; c++) {
-            if (rt.colls[c].d == rt.decs[f]) {
+            if (is_source(c, f)) {
                 fprintf(stderr, "%s%s", sep, autotune_coll_name(c));
                 sep = ", ";
             }
         }
+        if (d->n_ppn > 1 || d->ppn[0] != 1) {
+            for (int k = 0; k < d->n_ppn; k++) {
+                fprintf(stderr, "%s%d", k ? ", " : "; ppn ", d->ppn[k]);
+            }
+        }
         fprintf(stderr, "; chain_fanout %d%s\n",
-                rt.decs[f]->chain_fanout > 0 ? rt.decs[f]->chain_fanout
-                                             : TUNING_CHAIN_FANOUT,
-                rt.decs[f]->chain_fanout > 0 ? "" : " (not recorded)");
+                d->chain_fanout > 0 ? d->chain_fanout : TUNING_CHAIN_FANOUT,
+                d->chain_fanout > 0 ? "" : " (not recorded)");
     }
     for (int c = 0; c < AUTOTUNE_N_COLLS; c++) {
         long calls = sum[c], library = 0;
-        const struct decision *d = rt.colls[c].d;
+        const struct coll_tuning *t = &rt.colls[c];
         if (calls == 0) {
             continue;
         }
         fprintf(stderr, "libautotune: %s: %ld calls:", autotune_coll_name(c),
                 calls);
         const char *sep = " ";
-        for (int m = 0; d && m < d->n_methods; m++) {
-            long n = sum[count_method(c, m) - rt.counts];
-            if (n > 0) {
-                fprintf(stderr, "%s%s %ld", sep, d->methods[m], n);
-                sep = ", ";
+        for (int k = 0; k < t->n_sources; k++) {
+            for (int m = 0; m < t->sources[k].d->n_methods; m++) {
+                long n_calls = method_calls(sum, c, k, m);
+                if (n_calls > 0) {
+                    fprintf(stderr, "%s%s %ld", sep,
+                            t->sources[k].d->methods[m], n_calls);
+                    sep = ", ";
+                }
             }
         }
         for (int r = 0; r < AUTOTUNE_N_FALLBACKS; r++) {
@@ -595,16 +863,82 @@ static void print_report(const long *sum, int n_ranks)
             fprintf(stderr, "%slibrary %ld (", sep, library);
             sep = "";
             for (int r = 0; r < AUTOTUNE_N_FALLBACKS; r++) {
-                long n = sum[count_fallback(c, r) - rt.counts];
-                if (n > 0) {
-                    fprintf(stderr, "%s%s %ld", sep, fallback_names[r], n);
+                long n_calls = sum[count_fallback(c, r) - rt.counts];
+                if (n_calls > 0) {
+                    fprintf(stderr, "%s%s %ld", sep, fallback_names[r],
+                            n_calls);
                     sep = ", ";
                 }
             }
             fprintf(stderr, ")");
         }
         fprintf(stderr, "\n");
+        for (int i = 0; i < n; i++) {
+            if (details[i].coll != c) {
+                continue;
+            }
+            fprintf(stderr, "libautotune: %s: %s: %ld calls ",
+                    autotune_coll_name(c), details[i].text, details[i].calls);
+            if (details[i].nearest_ppn > 0) {
+                fprintf(stderr,
+                        "took ppn %d's table (AUTOTUNE_OUTSIDE=nearest)\n",
+                        details[i].nearest_ppn);
+            } else {
+                fprintf(stderr, "to the library\n");
+            }
+        }
     }
+}
+
+/* Every rank's details at rank 0, merged (equal lines' calls summed) into
+ * *out (caller frees; NULL elsewhere or out of memory); their number. */
+static int gather_details(int rank, int n_ranks, struct detail **out)
+{
+    int bytes = rt.n_details * (int)sizeof **out, total = 0, n = 0;
+    int *counts = NULL, *displs = NULL;
+    struct detail *all = NULL;
+    *out = NULL;
+    if (rank == 0) {
+        counts = calloc((size_t)n_ranks, sizeof *counts);
+        displs = calloc((size_t)n_ranks, sizeof *displs);
+    }
+    if (!all_ok(rank != 0 || (counts && displs))) {
+        goto done;
+    }
+    PMPI_Gather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    for (int r = 0; rank == 0 && r < n_ranks; r++) {
+        displs[r] = total * (int)sizeof *all;
+        total += counts[r] / (int)sizeof *all;
+    }
+    if (rank == 0) {
+        all = malloc((size_t)(total > 0 ? total : 1) * sizeof *all);
+    }
+    if (!all_ok(rank != 0 || all)) {
+        goto done;
+    }
+    PMPI_Gatherv(rt.details, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, 0,
+                 MPI_COMM_WORLD);
+    /* Equal lines of several ranks become one, their calls summed. */
+    for (int i = 0; rank == 0 && i < total; i++) {
+        int j = 0;
+        while (j < n && (all[j].coll != all[i].coll ||
+                         all[j].nearest_ppn != all[i].nearest_ppn ||
+                         strcmp(all[j].text, all[i].text) != 0)) {
+            j++;
+        }
+        if (j == n) {
+            all[n++] = all[i];
+        } else {
+            all[j].calls += all[i].calls;
+        }
+    }
+    *out = all;
+    all = NULL;
+done:
+    free(all);
+    free(counts);
+    free(displs);
+    return n;
 }
 
 void autotune_stop(void)
@@ -618,9 +952,12 @@ void autotune_stop(void)
         PMPI_Reduce(rank == 0 && !sum ? MPI_IN_PLACE : rt.counts,
                     sum ? sum : rt.counts, rt.n_counts, MPI_LONG, MPI_SUM, 0,
                     MPI_COMM_WORLD);
+        struct detail *details;
+        int n = gather_details(rank, n_ranks, &details);
         if (rank == 0) {
-            print_report(sum ? sum : rt.counts, n_ranks);
+            print_report(sum ? sum : rt.counts, n_ranks, details, n);
         }
+        free(details);
         free(sum);
     }
     autotune_profile_stop();

@@ -3,8 +3,10 @@
  * communicators, an inter-communicator (not under SMPI, which has none)
  * and a non-commutative operation,
  * each result checked here. Prints "runtime_app: ok" on rank 0 when every
- * rank's results were right. Usage: runtime_app [-t] (-t: MPI_Init_thread
- * with MPI_THREAD_MULTIPLE) */
+ * rank's results were right. Usage: runtime_app [-t | -i] (-t:
+ * MPI_Init_thread with MPI_THREAD_MULTIPLE; -i: instead, bcast, allreduce,
+ * allgather and barrier once on the world's ranks interleaved, even ranks
+ * first then odd ones: a layout whose nodes' ranks are not consecutive) */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -100,6 +102,14 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
+    if (argc > 1 && strcmp(argv[1], "-i") == 0) {
+        MPI_Comm interleaved;
+        MPI_Comm_split(MPI_COMM_WORLD, 0, (rank % 2) * size + rank,
+                       &interleaved);
+        exercise(interleaved, rank);
+        MPI_Comm_free(&interleaved);
+        goto done;
+    }
     exercise(MPI_COMM_WORLD, rank);
     exercise(MPI_COMM_SELF, rank);
     noncommutative(MPI_COMM_WORLD, rank);
@@ -131,6 +141,7 @@ int main(int argc, char **argv)
         MPI_Comm_free(&half);
     }
 
+done:;
     int total = 0;
     MPI_Allreduce(&n_bad, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0 && total == 0) {

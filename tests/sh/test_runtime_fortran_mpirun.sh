@@ -7,7 +7,9 @@
 # Every result is checked in Fortran against values computed there, and
 # AUTOTUNE_VERBOSE's count of each collective equals the calls the program
 # made: its Fortran calls were intercepted (MPI_BOTTOM's too, on every
-# rank or the root only); and AUTOTUNE_PROFILE records them.
+# rank or the root only); and AUTOTUNE_PROFILE records them. Each rank has
+# an emulated node of its own (AUTOTUNE_NODE_OF_RANK=block:1): the layout
+# the decisions are tuned for (one rank per node).
 source "$(dirname "$0")/lib.sh"
 source tests/sh/lib_runtime.sh
 source tests/sh/lib_fortran.sh
@@ -22,7 +24,7 @@ check() { # BINDING NP DEC
     local preload=$lib
     [ "$1" = linked ] && preload=
     timeout 120 mpirun --oversubscribe -np "$2" -x LD_PRELOAD="$preload" \
-        -x AUTOTUNE_DECISION="$3" -x AUTOTUNE_VERBOSE=1 \
+        -x AUTOTUNE_DECISION="$3" -x AUTOTUNE_VERBOSE=1 -x AUTOTUNE_NODE_OF_RANK=block:1 \
         "build/tests/fortran/$1/fortran_collectives" >"$tmp/out" 2>"$tmp/err"
     fortran_check "$1 np=$2 $(basename "$3")" "$2" $?
 }

@@ -7,7 +7,11 @@
 # two decision files, and bad inputs (one printable line from rank 0,
 # right results, exit 0); MPI_BOTTOM through every collective with a
 # buffer (each algorithm in turn, the reductions on the library);
-# AUTOTUNE_PROFILE on the CG mini-app.
+# AUTOTUNE_PROFILE on the CG mini-app. The decisions here are tuned at one
+# rank per node (as every decision written before ranks per node), so the
+# runs give each rank an emulated node of its own
+# (AUTOTUNE_NODE_OF_RANK=block:1), the layout they were tuned for; the
+# profile counts the real nodes (all ranks on this one).
 source "$(dirname "$0")/lib.sh"
 source tests/sh/lib_runtime.sh
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -20,7 +24,7 @@ run() { # NP DEC PROGRAM ARGS...: stdout and stderr in $tmp/out, $tmp/err
     local np=$1 dec=$2; shift 2
     timeout 120 mpirun --oversubscribe -np "$np" -x LD_PRELOAD="$lib" \
         -x AUTOTUNE_DECISION="$dec" -x AUTOTUNE_VERBOSE="${VERBOSE:-0}" \
-        "$@" >"$tmp/out" 2>"$tmp/err"
+        -x AUTOTUNE_NODE_OF_RANK=block:1 "$@" >"$tmp/out" 2>"$tmp/err"
 }
 
 for np in 3 4 5 7; do
@@ -115,8 +119,8 @@ done
 run 2 "" "$app" && grep -q "^runtime_app: ok$" "$tmp/out" && [ ! -s "$tmp/err" ] ||
     fail "without a decision"
 # Linked rather than preloaded (-lautotune), on 5 ranks.
-AUTOTUNE_DECISION=$tmp/ne.dec timeout 120 mpirun --oversubscribe -np 5 \
-    -x AUTOTUNE_DECISION build/tests/rt/runtime_app >"$tmp/out" 2>&1 &&
+AUTOTUNE_DECISION=$tmp/ne.dec AUTOTUNE_NODE_OF_RANK=block:1 timeout 120 mpirun --oversubscribe -np 5 \
+    -x AUTOTUNE_DECISION -x AUTOTUNE_NODE_OF_RANK build/tests/rt/runtime_app >"$tmp/out" 2>&1 &&
     grep -q "^runtime_app: ok$" "$tmp/out" || fail "runtime_app linked with -lautotune"
 # MPI_BOTTOM (datatypes of absolute addresses, on some ranks or all):
 # right results under each algorithm in turn; the block collectives run the

@@ -3,7 +3,9 @@
 # line: the collective test as an application of it, a decision forcing
 # each algorithm in turn (tests/sh/lib_runtime.sh), on 3, 5 and 8 ranks;
 # and an application (split/dup/free cycles, MPI_COMM_SELF, size-1
-# communicators, a non-commutative op) with AUTOTUNE_VERBOSE.
+# communicators, a non-commutative op) with AUTOTUNE_VERBOSE; on hosts of
+# 4, 4 and 3 ranks (smpirun -hostfile, the nodes MPI_Comm_split_type
+# finds) every call goes to the library, AUTOTUNE_VERBOSE saying why.
 source "$(dirname "$0")/lib.sh"
 source tests/sh/lib_runtime.sh
 for tool in smpicc smpirun; do
@@ -32,5 +34,17 @@ for want in "5 ranks, AUTOTUNE_DECISION=$tmp/r4.dec, AUTOTUNE_OUTSIDE=library; c
     "allgather: [0-9]* calls: neighbor_exchange/0 [0-9]*, library [0-9]* (procs [0-9]*)"; do
     grep -q "^libautotune: $want$" "$tmp/err" || { fail "verbose line '$want'"; cat "$tmp/err"; }
 done
+printf 'node-0:4\nnode-1:4\nnode-2:3\n' >"$tmp/hosts"
+runtime_round_dec "$tmp/r0.dec" 0 1000
+AUTOTUNE_VERBOSE=1 run 11 "$tmp/r0.dec" -hostfile "$tmp/hosts" "$coll" -r -q
+grep -q "^test_collectives: P=11: [0-9]* runs, 0 failed$" "$tmp/out" || fail "4, 4, 3 ranks per node: results"
+n=0
+while read -r c calls; do
+    n=$((n + 1))
+    grep -qx "libautotune: $c: $calls calls: library $calls (irregular $calls)" "$tmp/err" &&
+        grep -qx "libautotune: $c: irregular layout (4, 4, 3 ranks per node): $calls calls to the library" "$tmp/err" ||
+        fail "4, 4, 3 ranks per node: $c: $(grep "^libautotune: $c:" "$tmp/err")"
+done < <(sed -n 's/^libautotune: \([a-z]*\): \([0-9]*\) calls:.*/\1 \2/p' "$tmp/err")
+[ "$n" -eq 8 ] || fail "4, 4, 3 ranks per node: $n collectives counted, not 8: $(cat "$tmp/err")"
 [ $fails -eq 0 ] || { echo "$fails failures"; exit 1; }
 echo "test_runtime_smpi: ok"

@@ -3,7 +3,9 @@
  * under an address-space limit where no sanitizer reserves its own), a
  * collective listed twice is an error naming both lines, random bytes are
  * never echoed raw; the run's chain_fanout round trip; the measured range
- * holds at both of its ends. */
+ * holds at both of its ends; a decision for two ranks per node values
+ * round trips (format 2) and a format 1 file written before them loads as
+ * one rank per node. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,6 +247,158 @@ static void test_range(void)
     CHECK(!decision_range_holds(&r, 4, 1025));
 }
 
+/* bcast at ppn 1: a/0 everywhere; at ppn 8: a/0 up to 1024 bytes, b/0
+ * above; reduce at ppn 8 only: b/0, measured on 2..16 procs, 1 B..1 MiB. */
+static const char ppn_text[] =
+    "autotune-decision 2\nkind exact\nranks_per_node 1 8\nmethods 2\na/0\n"
+    "b/0\ncollectives 2\nbcast 0 1\nreduce -1 4\nnodes 5\nleaf 0\n"
+    "split msg_bytes 1024 2\nleaf 0\nleaf 1\nleaf 1\n"
+    "range 3 2 16 1 1048576\n";
+
+static struct decision *make_ppn_decision(void)
+{
+    static const char *const methods[] = {"a/0", "b/0"};
+    static const char *const colls[] = {"bcast", "reduce"};
+    static const int ppn[] = {1, 8};
+    struct decision *d = NULL;
+    int lo, hi;
+    CHECK_INT(0, decision_create("exact", 2, methods, 2, colls, 2, ppn, &d));
+    if (!d) {
+        return NULL;
+    }
+    int bcast1 = decision_add_node(d), bcast8 = decision_add_node(d);
+    CHECK_INT(0, decision_add_split(d, bcast8, false, 1024, &lo, &hi));
+    decision_set_leaf(d, hi, 1);
+    int reduce8 = decision_add_node(d);
+    decision_set_leaf(d, reduce8, 1);
+    decision_set_root(d, decision_table(d, 0, 0), bcast1);
+    decision_set_root(d, decision_table(d, 0, 1), bcast8);
+    decision_set_root(d, decision_table(d, 1, 1), reduce8);
+    const struct decision_range range = {2, 16, 1, 1L << 20};
+    CHECK_INT(0, decision_set_range(d, decision_table(d, 1, 1), &range));
+    return d;
+}
+
+/* Two ranks per node values: written as format 2 (the text reasoned out
+ * by hand above), read back with the same tables, roots and range. */
+static void test_ppn_round_trip(void)
+{
+    struct decision *d = make_ppn_decision(), *back = NULL;
+    char *written = NULL, *msg = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&written, &len);
+    CHECK(d && f && decision_write(d, f) == 0);
+    if (f) {
+        fclose(f);
+    }
+    CHECK_STR(ppn_text, written ? written : "");
+    CHECK_INT(0, read_text(ppn_text, false, &back, &msg));
+    CHECK_STR("", msg ? msg : "");
+    if (back) {
+        CHECK_INT(2, back->n_ppn);
+        CHECK_INT(1, back->ppn[0]);
+        CHECK_INT(8, back->ppn[1]);
+        CHECK_INT(0, decision_find_ppn(back, 1));
+        CHECK_INT(1, decision_find_ppn(back, 8));
+        CHECK_INT(-1, decision_find_ppn(back, 4));
+        /* log2: 2 (1) is nearer 1 (0) than 8 (3); 3 (1.58) and 4 (2)
+         * are nearer 8. */
+        CHECK_INT(0, decision_nearest_ppn(back, 1));
+        CHECK_INT(0, decision_nearest_ppn(back, 2));
+        CHECK_INT(1, decision_nearest_ppn(back, 3));
+        CHECK_INT(1, decision_nearest_ppn(back, 4));
+        CHECK_INT(1, decision_nearest_ppn(back, 64));
+        int bcast1 = decision_table(back, 0, 0), bcast8 = 1, reduce1 = 2;
+        CHECK_INT(1, decision_table(back, 0, 1));
+        CHECK_INT(3, decision_table(back, 1, 1));
+        CHECK_INT(0, decision_lookup(back, bcast1, 4, 1L << 20));
+        CHECK_INT(0, decision_lookup(back, bcast8, 4, 1024));
+        CHECK_INT(1, decision_lookup(back, bcast8, 4, 1025));
+        CHECK_INT(1, decision_lookup(back, 3, 4, 1));
+        CHECK_INT(-1, back->roots[reduce1]);
+        CHECK(decision_get_range(back, reduce1) == NULL);
+        CHECK(decision_get_range(back, bcast8) == NULL);
+        const struct decision_range *r = decision_get_range(back, 3);
+        CHECK(r && r->procs_min == 2 && r->procs_max == 16 && r->msg_min == 1 &&
+              r->msg_max == 1L << 20);
+    }
+    decision_destroy(d);
+    decision_destroy(back);
+    free(written);
+    free(msg);
+    /* A tie in log2 distance goes to the smaller value: 4 is one doubling
+     * from 2 and from 8. */
+    static const char *const one_method[] = {"a/0"};
+    static const int two_eight[] = {2, 8};
+    d = NULL;
+    CHECK_INT(0, decision_create("exact", 1, one_method, 1, one_method, 2,
+                                 two_eight, &d));
+    CHECK(d && decision_nearest_ppn(d, 4) == 0);
+    CHECK(d && decision_nearest_ppn(d, 5) == 1);
+    decision_destroy(d);
+    /* Bad ranks per node lines and roots. */
+    check_refused("autotune-decision 2\nkind exact\nranks_per_node 8 1\n",
+                  false,
+                  "t.dec:3: 'ranks_per_node 8 1': expected 'ranks_per_node "
+                  "P...' (1 to 64 values, ascending, >= 1)\n");
+    check_refused("autotune-decision 2\nkind exact\nranks_per_node 0\n", false,
+                  "t.dec:3: 'ranks_per_node 0': expected 'ranks_per_node "
+                  "P...' (1 to 64 values, ascending, >= 1)\n");
+    check_refused("autotune-decision 2\nkind exact\nranks_per_node 1 8\n"
+                  "methods 1\na/0\ncollectives 1\nbcast 0\nnodes 1\nleaf 0\n",
+                  false,
+                  "t.dec:7: 'bcast 0': expected 'COLLECTIVE ROOT' with 2 "
+                  "roots (-1: none)\n");
+    check_refused(HEAD "methods 1\na/0\ncollectives 1\nbcast -1\nnodes "
+                       "1\nleaf 0\n",
+                  false,
+                  "t.dec:6: 'bcast -1': expected 'COLLECTIVE ROOT' with 1 "
+                  "root\n");
+}
+
+/* A format 1 file (tests/decision/format1-exact.dec: `export --format dec`
+ * of tests/decision/run by the build before ranks per node) loads as one
+ * rank per node, and chooses each optimal.csv row's method at its point
+ * (the rows read here, not by the code under test). */
+static void test_format1_golden(void)
+{
+    struct decision *d = NULL;
+    CHECK_INT(0, decision_load("tests/decision/format1-exact.dec", &d));
+    FILE *f = fopen("tests/decision/run/optimal.csv", "r");
+    CHECK(f != NULL);
+    if (!d || !f) {
+        decision_destroy(d);
+        if (f) {
+            fclose(f);
+        }
+        return;
+    }
+    CHECK_INT(1, d->n_ppn);
+    CHECK_INT(1, d->ppn[0]);
+    CHECK_INT(0, decision_find_ppn(d, 1));
+    char line[256], coll[32], alg[32], label[80];
+    int procs, seg, n_rows = 0;
+    long msg;
+    while (fgets(line, sizeof line, f)) {
+        if (sscanf(line, "%31[^,],%d,%ld,%31[^,],%d,", coll, &procs, &msg, alg,
+                   &seg) != 5) {
+            continue; /* the header */
+        }
+        int c = decision_find_collective(d, coll);
+        CHECK(c >= 0);
+        if (c < 0) {
+            continue;
+        }
+        snprintf(label, sizeof label, "%s/%d", alg, seg);
+        CHECK_STR(label, d->methods[decision_lookup(d, decision_table(d, c, 0),
+                                                    procs, msg)]);
+        n_rows++;
+    }
+    CHECK_INT(132, n_rows);
+    fclose(f);
+    decision_destroy(d);
+}
+
 int main(void)
 {
     test_counts();
@@ -254,5 +408,7 @@ int main(void)
     test_chain_fanout();
     test_trained();
     test_range();
+    test_ppn_round_trip();
+    test_format1_golden();
     return check_exit();
 }

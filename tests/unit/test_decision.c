@@ -102,7 +102,8 @@ static struct decision *quadtree_of(int max_depth, double accuracy,
 {
     struct decision *d = NULL;
     struct quadtree_input in = {3, 5, map_procs, map_msgs, map_cells, penalty};
-    CHECK_INT(0, decision_create("quadtree", 3, methods, 1, colls, &d));
+    CHECK_INT(0,
+              decision_create("quadtree", 3, methods, 1, colls, 1, NULL, &d));
     if (d) {
         CHECK_INT(0, quadtree_build(d, 0, &in, max_depth, accuracy));
     }
@@ -246,9 +247,10 @@ static void test_c45(void)
         }
         CHECK_INT(0, c45_build(data, &opt, &t));
         CHECK_INT(0, c45_prune(t, data, &opt, &is_changed));
-        CHECK_INT(0,
-                  decision_create("c45", r->n_methods, labels, 2, names, &d));
-        CHECK_INT(0, decision_add_c45(d, has_coll ? -1 : 1, t, has_coll, -1));
+        CHECK_INT(0, decision_create("c45", r->n_methods, labels, 2, names, 1,
+                                     NULL, &d));
+        CHECK_INT(
+            0, decision_add_c45(d, has_coll ? -1 : 1, t, has_coll, false, -1));
         for (int g = has_coll ? 0 : 1; g < 2; g++) {
             for (int procs = 1; procs <= 40; procs++) {
                 for (long msg = 0; msg < (4L << 20); msg = msg * 3 + 1) {
@@ -337,7 +339,7 @@ static void test_flat(void)
     srand(7);
     for (int trial = 0; trial < 200; trial++) {
         struct decision *d = NULL;
-        CHECK_INT(0, decision_create("c45", 5, fm, 3, fc, &d));
+        CHECK_INT(0, decision_create("c45", 5, fm, 3, fc, 1, NULL, &d));
         for (int c = 0; c < 3; c++) {
             int root = decision_add_node(d);
             random_subtree(d, root, trial % 7 == 0 ? 6 : 0);
@@ -381,7 +383,7 @@ static void test_flat(void)
     /* Cuts closer than any bucket (eight in one): each would be a compare
      * on every lookup, so the lookup walks the nodes instead. */
     struct decision *d = NULL;
-    CHECK_INT(0, decision_create("c45", 5, fm, 1, fc, &d));
+    CHECK_INT(0, decision_create("c45", 5, fm, 1, fc, 1, NULL, &d));
     int node = decision_add_node(d);
     decision_set_root(d, 0, node);
     for (int i = 0; i < 8; i++) {

@@ -18,9 +18,23 @@ static double best_us[] = {1, 1, 1, 2, 1, 1};
 static double default_us[] = {-1, -1, -1, -1, -1, -1};
 static double time_us[] = {1, 2, 1.05, 1, 3, 1, 2, 2, 5, 1, -1, 1};
 static struct run_method methods[] = {{"a", 0, "a/0"}, {"b", 0, "b/0"}};
-static struct run_grid grid = {"bcast", 2,          3,       procs, msgs, best,
-                               best_us, default_us, time_us, NULL,  false};
-static const struct run_data run = {2, methods, 1, &grid, false, 0, false};
+static int ppn_values[] = {1};
+static struct run_grid grid = {.name = "bcast",
+                               .ppn = 1,
+                               .n_procs = 2,
+                               .n_msgs = 3,
+                               .procs = procs,
+                               .msgs = msgs,
+                               .best = best,
+                               .best_us = best_us,
+                               .default_us = default_us,
+                               .time_us = time_us};
+static const struct run_data run = {.n_methods = 2,
+                                    .methods = methods,
+                                    .n_grids = 1,
+                                    .grids = &grid,
+                                    .n_ppn = 1,
+                                    .ppn = ppn_values};
 
 static void check_labels(const char *what, const int *expected,
                          const int *labels)
@@ -177,7 +191,7 @@ static void test_untimed_choice(void)
     static const char *const names[] = {"a/0", "b/0", "default/0"};
     static const char *const colls[] = {"bcast"};
     struct decision *d = NULL;
-    CHECK_INT(0, decision_create("exact", 3, names, 1, colls, &d));
+    CHECK_INT(0, decision_create("exact", 3, names, 1, colls, 1, NULL, &d));
     if (!d) {
         return;
     }
