@@ -13,6 +13,9 @@
 #include "util/tuning.h"
 
 #define PREDICTED_HEADER                                                       \
+    "collective,procs,ppn,msg_bytes,algorithm,segment_bytes,predicted_us"
+/* Written before ranks per node: every row at one per node. */
+#define PREDICTED_HEADER_NO_PPN                                                \
     "collective,procs,msg_bytes,algorithm,segment_bytes,predicted_us"
 
 void report_predicted_destroy(struct report_predicted *p)
@@ -41,16 +44,17 @@ static long find_cell(const struct run_grid *grid, int procs, long msg_bytes)
 }
 
 static int store_row(struct report_predicted *p, const struct run_data *r,
-                     const char *coll, int procs, long msg, const char *alg,
-                     int seg, double us)
+                     const char *coll, int procs, int ppn, long msg,
+                     const char *alg, int seg, double us)
 {
     char label[2 * RUN_NAME_MAX];
     snprintf(label, sizeof label, "%s/%d", alg, seg);
     int k = run_data_find_method(r, label);
     for (int g = 0; g < r->n_grids && k >= 0; g++) {
         const struct run_grid *grid = &r->grids[g];
-        long cell =
-            strcmp(grid->name, coll) == 0 ? find_cell(grid, procs, msg) : -1;
+        long cell = strcmp(grid->name, coll) == 0 && grid->ppn == ppn
+                        ? find_cell(grid, procs, msg)
+                        : -1;
         if (cell < 0) {
             continue;
         }
@@ -86,6 +90,7 @@ int report_predicted_load(const char *run, const struct run_data *r,
     }
     struct report_predicted *p = calloc(1, sizeof *p);
     int rc = 0, n_line = 0;
+    bool has_ppn = true;
     if (!p || !(p->pred_us = calloc((size_t)r->n_grids, sizeof(double *)))) {
         fprintf(stderr, "%s: out of memory\n", path);
         rc = -1;
@@ -100,19 +105,27 @@ int report_predicted_load(const char *run, const struct run_data *r,
         n_line++;
         line[strcspn(line, "\r\n")] = '\0';
         if (n_line == 1) {
-            if (strncmp(line, PREDICTED_HEADER, strlen(PREDICTED_HEADER))) {
+            has_ppn = strncmp(line, PREDICTED_HEADER_NO_PPN,
+                              strlen(PREDICTED_HEADER_NO_PPN)) != 0;
+            if (has_ppn &&
+                strncmp(line, PREDICTED_HEADER, strlen(PREDICTED_HEADER))) {
                 fprintf(stderr, "%s:1: header is not %s\n", path,
                         PREDICTED_HEADER);
                 rc = -1;
             }
             continue;
         }
-        if (sscanf(line, "%31[^,],%d,%ld,%31[^,],%d,%lf%c", coll, &procs, &msg,
-                   alg, &seg, &us, &end) < 6 ||
-            !(us >= 0) || !isfinite(us)) {
+        int ppn = 1;
+        int n_read =
+            has_ppn ? sscanf(line, "%31[^,],%d,%d,%ld,%31[^,],%d,%lf%c", coll,
+                             &procs, &ppn, &msg, alg, &seg, &us, &end) -
+                          1
+                    : sscanf(line, "%31[^,],%d,%ld,%31[^,],%d,%lf%c", coll,
+                             &procs, &msg, alg, &seg, &us, &end);
+        if (n_read < 6 || !(us >= 0) || !isfinite(us) || ppn < 1) {
             fprintf(stderr, "%s:%d: malformed row\n", path, n_line);
             rc = -1;
-        } else if (store_row(p, r, coll, procs, msg, alg, seg, us) != 0) {
+        } else if (store_row(p, r, coll, procs, ppn, msg, alg, seg, us) != 0) {
             fprintf(stderr, "%s: out of memory\n", path);
             rc = -1;
         }
@@ -157,7 +170,7 @@ void report_svg_model(FILE *f, const struct run_data *r,
 {
     long cells = (long)grid->n_procs * grid->n_msgs;
     double lo = HUGE_VAL, hi = 0;
-    char title[200], label[32];
+    char title[200], label[32], name[RUN_NAME_MAX + 32];
     for (long i = 0; i < cells * r->n_methods; i++) {
         if (pred[i] > 0 && grid->time_us[i] > 0) {
             lo = fmin(lo, fmin(pred[i], grid->time_us[i]));
@@ -172,10 +185,11 @@ void report_svg_model(FILE *f, const struct run_data *r,
     double x0 = 80, y0 = 40;
     struct svg_axis xa = {lo, hi, x0, x0 + SCATTER_PX, true};
     struct svg_axis ya = {lo, hi, y0 + SCATTER_PX, y0, true};
+    report_grid_title(name, sizeof name, r, grid);
     snprintf(title, sizeof title,
              "%s: predicted against measured time (%ld methods; error mean "
              "%.1f %%, max %.1f %%)",
-             grid->name, st->n_compared, st->mean_err_pct, st->max_err_pct);
+             name, st->n_compared, st->mean_err_pct, st->max_err_pct);
     svg_begin(f, x0 + SCATTER_PX + 240, y0 + SCATTER_PX + 60, title);
     svg_text(f, 10, 24, "start", 15, "#000000", 0, title);
     fprintf(f,

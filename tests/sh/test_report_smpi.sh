@@ -47,7 +47,7 @@ grep -A3 'exact.dec</a>' "$html" | head -1 | grep -q '<td class="n">0.00</td><td
     fail "exact.dec's penalties are not all 0: $(grep 'exact.dec</a>' "$html" | head -1)"
 # Open MPI applying the exported rules chooses the optimum wherever it
 # can express it (elsewhere its fixed decision, default/0).
-awk -F, '$4 != "default"' "$run/optimal.csv" | grep -q . || fail "no tuned optimum"
+awk -F, 'NR > 1 && $5 != "default"' "$run/optimal.csv" | grep -q . || fail "no tuned optimum"
 grep 'rules.conf</a>' "$html" | grep -q '<td class="n">0.00</td><td class="n">0.00</td></tr>' ||
     fail "the Open MPI rules lose somewhere: $(grep 'rules.conf</a>' "$html" | head -1)"
 # Each collective's decision leaves as tree -r counted them (its tree's,
@@ -70,7 +70,7 @@ done
 
 # A point without an optimum is drawn as not measured, in both maps.
 cp -r "$run" "$tmp/gap"
-grep -v '^bcast,5,512,' "$run/optimal.csv" > "$tmp/gap/optimal.csv"
+grep -v '^bcast,5,1,512,' "$run/optimal.csv" > "$tmp/gap/optimal.csv"
 build/autotune report -r "$tmp/gap" --html "$tmp/gap.html" > /dev/null || fail "report of a run with a gap"
 xmllint --xpath "//*[@id='map-bcast']//*[local-name()='rect'][@class='cell missing']" "$tmp/gap.html" 2> /dev/null |
     grep -q 'data-procs="5" data-msg="512"' || fail "the missing point is not drawn as not measured"
@@ -81,8 +81,8 @@ build/autotune report -r "$tmp/gap" --map bcast | awk '$1 == 5 { print $5 }' | g
 
 # A model's predictions (here every measured time plus 10 %): their error
 # and the penalty of the method they would pick (none: the order is kept).
-awk -F, -v OFS=, 'NR == 1 { print "collective,procs,msg_bytes,algorithm,segment_bytes,predicted_us"; next }
-    { print $1, $2, $3, $4, $5, $7 * 1.1 }' "$run/measurements.csv" > "$tmp/gap/predicted.csv"
+awk -F, -v OFS=, 'NR == 1 { print "collective,procs,ppn,msg_bytes,algorithm,segment_bytes,predicted_us"; next }
+    { print $1, $2, $3, $4, $5, $6, $8 * 1.1 }' "$run/measurements.csv" > "$tmp/gap/predicted.csv"
 cp "$run/optimal.csv" "$tmp/gap/"
 build/autotune report -r "$tmp/gap" --html "$tmp/model.html" > /dev/null || fail "report with predicted.csv"
 grep -q 'id="model-bcast"' "$tmp/model.html" || fail "no model figure"
@@ -93,7 +93,7 @@ xmllint --noout "$tmp/model.html" || fail "the report with a model is not well-f
 # --map: one letter per algorithm and the segment size, as optimal.csv says.
 build/autotune report -r "$run" --map bcast > "$tmp/map.txt" || fail "--map"
 grep -q $'\033' "$tmp/map.txt" && fail "--map wrote colour codes to a file"
-awk -F, '$1 == "bcast" { print $3 }' "$run/optimal.csv" | sort -n -u > "$tmp/sizes"
+awk -F, '$1 == "bcast" { print $4 }' "$run/optimal.csv" | sort -n -u > "$tmp/sizes"
 awk -v sizes="$tmp/sizes" '
     function fmt(b,  u, i) { split(",K,M,G", u, ","); i = 1
         while (b >= 1024 && b % 1024 == 0) { b /= 1024; i++ }
@@ -106,9 +106,9 @@ awk -v sizes="$tmp/sizes" '
     END { for (k in cell) { c = cell[k]; seg = substr(c, 2); a = alg[substr(c, 1, 1)]
               if (seg == "") seg = 0
               print "bcast," k "," a "," seg } }' "$tmp/map.txt" | sort > "$tmp/term.csv"
-awk -F, -v OFS=, '$1 == "bcast" { s = $5; u = ""
+awk -F, -v OFS=, '$1 == "bcast" { s = $6; u = ""
         while (s >= 1024 && s % 1024 == 0) { s /= 1024; u = u == "" ? "K" : "M" }
-        print $1, $2, $3, $4, (s == 0 ? 0 : s u) }' "$run/optimal.csv" | sort > "$tmp/opt-term.csv"
+        print $1, $2, $4, $5, (s == 0 ? 0 : s u) }' "$run/optimal.csv" | sort > "$tmp/opt-term.csv"
 cmp -s "$tmp/term.csv" "$tmp/opt-term.csv" ||
     fail "--map differs from optimal.csv: $(diff "$tmp/opt-term.csv" "$tmp/term.csv" | head -5)"
 if command -v script >/dev/null; then
@@ -188,8 +188,8 @@ build/autotune report -r "$tmp/damaged" --html "$tmp/bad.html" 2> /dev/null && f
 # refuses; resuming the sweep writes them again from the journal.
 mkdir -p "$tmp/stale"
 cp "$run/journal" "$run/optimal.csv" "$tmp/stale/"
-awk -F, -v OFS=, 'NR == 3 { $7 = $7 + 1 } { print }' "$run/measurements.csv" > "$tmp/stale/measurements.csv"
-row=$(sed -n 3p "$tmp/stale/measurements.csv" | cut -d, -f1-5 | awk -F, '{ print $1 " P=" $2 " m=" $3 " " $4 "/" $5 }')
+awk -F, -v OFS=, 'NR == 3 { $8 = $8 + 1 } { print }' "$run/measurements.csv" > "$tmp/stale/measurements.csv"
+row=$(sed -n 3p "$tmp/stale/measurements.csv" | cut -d, -f1-6 | awk -F, '{ print $1 " P=" $2 " ppn=" $3 " m=" $4 " " $5 "/" $6 }')
 for cmd in "tree -r $tmp/stale" "quadtree -r $tmp/stale --collective bcast" \
     "export -r $tmp/stale --format csv -o $tmp/stale.csv" "report -r $tmp/stale --html $tmp/stale.html"; do
     # shellcheck disable=SC2086
