@@ -5,18 +5,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/model.h"
 #include "report/internal.h"
 #include "report/svg.h"
 #include "store/rundir.h"
+#include "store/tables.h"
 #include "util/tuning.h"
-
-#define PREDICTED_HEADER                                                       \
-    "collective,procs,ppn,msg_bytes,algorithm,segment_bytes,predicted_us"
-/* Written before ranks per node: every row at one per node. */
-#define PREDICTED_HEADER_NO_PPN                                                \
-    "collective,procs,msg_bytes,algorithm,segment_bytes,predicted_us"
 
 void report_predicted_destroy(struct report_predicted *p)
 {
@@ -79,58 +75,36 @@ static int store_row(struct report_predicted *p, const struct run_data *r,
 int report_predicted_load(const char *run, const struct run_data *r,
                           struct report_predicted **out)
 {
-    char path[4096], line[512];
+    char path[4096];
+    struct measurement *rows = NULL;
+    size_t n = 0;
     *out = NULL;
     if (rundir_path(path, sizeof path, run, "predicted.csv") != 0) {
         return -1;
     }
-    FILE *in = fopen(path, "r");
-    if (!in) {
+    if (access(path, F_OK) != 0) {
         return errno == ENOENT ? 0 : (perror(path), -1);
     }
+    if (table_read_predicted(path, &rows, &n) != 0) {
+        return -1;
+    }
     struct report_predicted *p = calloc(1, sizeof *p);
-    int rc = 0, n_line = 0;
-    bool has_ppn = true;
+    int rc = 0;
     if (!p || !(p->pred_us = calloc((size_t)r->n_grids, sizeof(double *)))) {
         fprintf(stderr, "%s: out of memory\n", path);
         rc = -1;
     } else {
         p->n_grids = r->n_grids;
     }
-    while (rc == 0 && fgets(line, sizeof line, in)) {
-        char coll[RUN_NAME_MAX], alg[RUN_NAME_MAX], end;
-        int procs, seg;
-        long msg;
-        double us;
-        n_line++;
-        line[strcspn(line, "\r\n")] = '\0';
-        if (n_line == 1) {
-            has_ppn = strncmp(line, PREDICTED_HEADER_NO_PPN,
-                              strlen(PREDICTED_HEADER_NO_PPN)) != 0;
-            if (has_ppn &&
-                strncmp(line, PREDICTED_HEADER, strlen(PREDICTED_HEADER))) {
-                fprintf(stderr, "%s:1: header is not %s\n", path,
-                        PREDICTED_HEADER);
-                rc = -1;
-            }
-            continue;
-        }
-        int ppn = 1;
-        int n_read =
-            has_ppn ? sscanf(line, "%31[^,],%d,%d,%ld,%31[^,],%d,%lf%c", coll,
-                             &procs, &ppn, &msg, alg, &seg, &us, &end) -
-                          1
-                    : sscanf(line, "%31[^,],%d,%ld,%31[^,],%d,%lf%c", coll,
-                             &procs, &msg, alg, &seg, &us, &end);
-        if (n_read < 6 || !(us >= 0) || !isfinite(us) || ppn < 1) {
-            fprintf(stderr, "%s:%d: malformed row\n", path, n_line);
-            rc = -1;
-        } else if (store_row(p, r, coll, procs, ppn, msg, alg, seg, us) != 0) {
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        const struct measurement *m = &rows[i];
+        if (store_row(p, r, m->collective, m->procs, m->ppn, m->msg_bytes,
+                      m->algorithm, m->segment_bytes, m->mean_us) != 0) {
             fprintf(stderr, "%s: out of memory\n", path);
             rc = -1;
         }
     }
-    fclose(in);
+    free(rows);
     if (rc != 0) {
         report_predicted_destroy(p);
         return -1;

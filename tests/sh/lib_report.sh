@@ -23,6 +23,6 @@ map_cells() { # HTML COLLECTIVE
         sort
 }
 # The same rows of optimal.csv.
-optimal_cells() { # RUN COLLECTIVE (a table with a ppn column after procs)
+optimal_cells() { # RUN COLLECTIVE
     awk -F, -v c="$2" '$1 == c { print $1 "," $2 "," $4 "," $5 "," $6 }' "$1/optimal.csv" | sort
 }
