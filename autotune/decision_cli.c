@@ -338,7 +338,8 @@ static void score_grid(const struct run_args *a, const struct run_data *r,
 }
 
 /* The penalty lines of decs (score_grid) on each grid; with several ranks
- * per node values, then on each value's grids and on all. */
+ * per node values, then on each value's grids (when they are of several
+ * collectives) and on all. */
 static void print_scores(const struct run_args *a, const struct run_data *r,
                          struct decision *const *decs, int first, int n,
                          bool is_held_out, const char *what,
@@ -349,7 +350,9 @@ static void print_scores(const struct run_args *a, const struct run_data *r,
         score_grid(a, r, g, decs, first, n, is_held_out, s, depth_sum);
         print_penalty(r, grid_label(r, g, label, sizeof label), what, s);
     }
-    for (int k = 0; r->n_ppn > 1 && k <= r->n_ppn; k++) {
+    bool is_one_collective = train_collective_end(r, 0) == r->n_grids;
+    for (int k = is_one_collective ? r->n_ppn : 0;
+         r->n_ppn > 1 && k <= r->n_ppn; k++) {
         for (int g = 0; g < r->n_grids; g++) {
             if (k == r->n_ppn || r->grids[g].ppn == r->ppn[k]) {
                 score_grid(a, r, g, decs, first, n, is_held_out, s, NULL);

@@ -308,7 +308,9 @@ int decision_save(const struct decision *d, const char *path);
 /* The same text to an open stream; 0 or -1. */
 int decision_write(const struct decision *d, FILE *f);
 /* The exact decision of an optimal table's rows (decision/exact.c, kind
- * "exact"): per collective, the row's method at every measured point; a
+ * "exact"): a table per (collective, ppn) of the rows (their ppn values
+ * the decision's; a row's ppn 0 counts as 1), the row's method at every
+ * measured point; a
  * message size between two measured ones takes the smaller one's method up
  * to msg_cuts of the larger's row (between_table_cuts), the larger's above
  * it; a communicator size between two measured ones likewise up to

@@ -214,6 +214,16 @@ static void map_begin(FILE *f, const char *id, const struct map_layout *L,
     draw_axes(f, L, grid, title);
 }
 
+void report_grid_title(char *buf, size_t size, const struct run_data *r,
+                       const struct run_grid *grid)
+{
+    if (r->n_ppn > 1) {
+        snprintf(buf, size, "%s, ppn %d", grid->name, grid->ppn);
+    } else {
+        snprintf(buf, size, "%s", grid->name);
+    }
+}
+
 static void legend_swatch(FILE *f, const char *id, double x, double y,
                           const char *fill, bool is_hatched, bool is_missing,
                           const char *text)
@@ -270,9 +280,11 @@ void report_svg_decision_map(FILE *f, const char *id, const struct run_data *r,
     if (layout_create(grid, &L) != 0) {
         return;
     }
+    char name[RUN_NAME_MAX + 32];
+    report_grid_title(name, sizeof name, r, grid);
     snprintf(title, sizeof title,
              "%s: the fastest method at each communicator and message size",
-             grid->name);
+             name);
     /* Room for the legend below a short map: a line per algorithm, the
      * "never the fastest" heading, "not measured" and the note. */
     L.height = fmax(L.height, L.y0 + 14 + 21 * (a->n + 1) + 18 + 50 +
@@ -385,7 +397,8 @@ static void speedup_look(const void *ctx, int p, int m, long cell,
              grid->procs[p], grid->msgs[m], s);
 }
 
-int report_svg_speedup_map(FILE *f, const char *id, const struct run_grid *grid)
+int report_svg_speedup_map(FILE *f, const char *id, const struct run_data *r,
+                           const struct run_grid *grid)
 {
     long cells = (long)grid->n_procs * grid->n_msgs;
     double max = 1;
@@ -403,12 +416,13 @@ int report_svg_speedup_map(FILE *f, const char *id, const struct run_grid *grid)
     if (layout_create(grid, &L) != 0) {
         return -1;
     }
-    char title[160], hi[32];
+    char title[160], hi[32], name[RUN_NAME_MAX + 32];
     struct speedup_ctx ctx = {grid, log(max), ""};
+    report_grid_title(name, sizeof name, r, grid);
     snprintf(title, sizeof title,
              "%s: speedup of the tuned choice over the library default "
              "(default time / tuned time)",
-             grid->name);
+             name);
     map_begin(f, id, &L, grid, title, speedup_look, &ctx);
     snprintf(hi, sizeof hi, "%.2fx", max);
     double x = L.x0 + L.w + 20;
@@ -505,11 +519,12 @@ void report_svg_penalty_map(FILE *f, const char *id, const char *what,
         }
     }
     penalty_stats_compute(v, n, n_unrunnable, stats);
-    char title[240];
+    char title[240], name[RUN_NAME_MAX + 32];
+    report_grid_title(name, sizeof name, r, grid);
     snprintf(title, sizeof title,
              "%s: penalty of %s against the optimum (%%): mean %.2f %%, "
              "max %.2f %%",
-             grid->name, what, stats->mean, stats->max);
+             name, what, stats->mean, stats->max);
     map_begin(f, id, &L, grid, title, penalty_look, &ctx);
     double x = L.x0 + L.w + 20;
     colour_bar(f, x, L.y0, ylorrd, 5, true, "penalty", "0 %", ">= 50 %");
@@ -563,11 +578,12 @@ void report_svg_landscape(FILE *f, const struct run_data *r,
     }
     smallest = smallest ? smallest : 1;
     largest = largest ? largest : 1;
-    char title[200], size[16], label[32];
+    char title[200], size[16], label[32], name[RUN_NAME_MAX + 32];
     svg_format_bytes(size, sizeof size, (double)msg);
+    report_grid_title(name, sizeof name, r, grid);
     snprintf(title, sizeof title,
              "%s at %d processes, %s: time against segment size per algorithm",
-             grid->name, grid->procs[p], size);
+             name, grid->procs[p], size);
     double x0 = 80, y0 = 40, width = x0 + LAND_W + 230;
     svg_begin(f, width, y0 + LAND_H + 60, title);
     svg_text(f, x0, 24, "start", 15, "#000000", 0, title);

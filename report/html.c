@@ -73,6 +73,20 @@ static void id_part(char *buf, size_t size, const char *s)
     buf[n] = '\0';
 }
 
+/* A grid's part of the page's ids: its collective, and "-ppnN" when the
+ * run has several ranks per node values. */
+static void grid_id(char *buf, size_t size, const struct run_data *r,
+                    const struct run_grid *grid)
+{
+    char name[RUN_NAME_MAX + 16];
+    if (r->n_ppn > 1) {
+        snprintf(name, sizeof name, "%s-ppn%d", grid->name, grid->ppn);
+    } else {
+        snprintf(name, sizeof name, "%s", grid->name);
+    }
+    id_part(buf, size, name);
+}
+
 static void write_settings(FILE *f, const struct page *pg)
 {
     fputs("<section id=\"run\">\n<h2>The run</h2>\n<table "
@@ -137,8 +151,10 @@ static void write_settings(FILE *f, const struct page *pg)
         }
         svg_format_bytes(lo, sizeof lo, (double)grid->msgs[0]);
         svg_format_bytes(hi, sizeof hi, (double)grid->msgs[grid->n_msgs - 1]);
+        char name[RUN_NAME_MAX + 32];
+        report_grid_title(name, sizeof name, pg->r, grid);
         fputs("<tr><td>", f);
-        put(f, grid->name);
+        put(f, name);
         fprintf(f,
                 "</td><td>%d..%d (%d)</td><td>%s..%s (%d)</td><td "
                 "class=\"n\">%ld of %ld</td><td class=\"n\">%d</td></tr>\n",
@@ -315,11 +331,22 @@ static void write_default_row(FILE *f, const struct run_grid *grid)
     free(v);
 }
 
-/* A .dec file's choice, as libautotune looks it up. */
+/* A .dec file's choice, as libautotune looks it up: in its table of the
+ * grid's collective and ranks per node. */
 struct dec_choice {
     const struct decision *d;
     int dc;
 };
+
+/* The table of d for grid (its collective at exactly its ppn, with a
+ * root), or -1. */
+static int dec_table(const struct decision *d, const struct run_grid *grid)
+{
+    int c = decision_find_collective(d, grid->name);
+    int k = decision_find_ppn(d, grid->ppn);
+    int t = c >= 0 && k >= 0 ? decision_table(d, c, k) : -1;
+    return t >= 0 && d->roots[t] >= 0 ? t : -1;
+}
 
 static const char *choose_dec(const void *ctx, int procs, long msg_bytes)
 {
@@ -393,8 +420,7 @@ static void write_decisions(FILE *f, const struct page *pg,
           f);
     for (int i = 0; i < pg->n_decs; i++) {
         const struct decision *d = pg->decs[i];
-        struct dec_choice dec = {d, d ? decision_find_collective(d, grid->name)
-                                      : -1};
+        struct dec_choice dec = {d, d ? dec_table(d, grid) : -1};
         struct ompi_choice ompi = {pg->rules[i], grid->name, ""};
         bool is_there = d ? dec.dc >= 0 : ompi_has(pg->rules[i], grid->name);
         char id[400], dec_id[256], what[400], leaves[16] = "";
@@ -439,7 +465,8 @@ static void write_decisions(FILE *f, const struct page *pg,
     write_default_row(f, grid);
     fputs("</table>\n", f);
     if (n_shown == 0) {
-        fputs("<p>No decision for this collective in the run directory: "
+        fputs("<p>No decision for this collective (and ranks per node) in "
+              "the run directory: "
               "<code>autotune tree -r RUN</code>, <code>autotune quadtree "
               "-r RUN ...</code>, <code>autotune export -r RUN --format "
               "dec -o RUN/exact.dec</code> or <code>--format ompi -o "
@@ -491,11 +518,12 @@ static void write_collective(FILE *f, const struct page *pg, int g)
 {
     const struct run_grid *grid = &pg->r->grids[g];
     struct report_algs a;
-    char cid[RUN_NAME_MAX * 2], id[RUN_NAME_MAX * 3];
+    char cid[RUN_NAME_MAX * 2], id[RUN_NAME_MAX * 3], name[RUN_NAME_MAX + 32];
     report_algs_build(pg->r, grid, pg->table_alg, &a);
-    id_part(cid, sizeof cid, grid->name);
+    grid_id(cid, sizeof cid, pg->r, grid);
+    report_grid_title(name, sizeof name, pg->r, grid);
     fprintf(f, "<section id=\"coll-%s\">\n<h2>", cid);
-    put(f, grid->name);
+    put(f, name);
     fputs("</h2>\n", f);
     snprintf(id, sizeof id, "map-%s", cid);
     fprintf(f, "<figure id=\"%s\" class=\"decision-map\">\n", id);
@@ -511,7 +539,7 @@ static void write_collective(FILE *f, const struct page *pg, int g)
         size_t len = 0;
         FILE *mem = open_memstream(&buf, &len);
         if (mem) {
-            report_svg_speedup_map(mem, id, grid);
+            report_svg_speedup_map(mem, id, pg->r, grid);
             fclose(mem);
         }
         if (buf && len) {
@@ -625,10 +653,11 @@ static int write_page(FILE *f, const void *arg)
     }
     fputs("<nav><a href=\"#run\">the run</a>", f);
     for (int g = 0; g < pg->r->n_grids; g++) {
-        char cid[RUN_NAME_MAX * 2];
-        id_part(cid, sizeof cid, pg->r->grids[g].name);
+        char cid[RUN_NAME_MAX * 2], name[RUN_NAME_MAX + 32];
+        grid_id(cid, sizeof cid, pg->r, &pg->r->grids[g]);
+        report_grid_title(name, sizeof name, pg->r, &pg->r->grids[g]);
         fprintf(f, "<a href=\"#coll-%s\">", cid);
-        put(f, pg->r->grids[g].name);
+        put(f, name);
         fputs("</a>", f);
     }
     fputs("<a href=\"#strategies\">search strategies</a></nav>\n", f);

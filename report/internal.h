@@ -39,13 +39,18 @@ int report_alg_is_hatched(int i);
 int report_algs_of_method(const struct report_algs *a, const struct run_data *r,
                           int k);
 
+/* A grid's name in titles and headings: its collective, with ", ppn N"
+ * when the run has several ranks per node values. */
+void report_grid_title(char *buf, size_t size, const struct run_data *r,
+                       const struct run_grid *grid);
+
 /* Figures of one grid, each an <svg> element written to f; id makes the
  * ids inside (patterns) unique in the page. */
 void report_svg_decision_map(FILE *f, const char *id, const struct run_data *r,
                              const struct run_grid *grid,
                              const struct report_algs *a);
 /* Skipped (returns 0) when no cell timed the default. */
-int report_svg_speedup_map(FILE *f, const char *id,
+int report_svg_speedup_map(FILE *f, const char *id, const struct run_data *r,
                            const struct run_grid *grid);
 /* The method label a decision (a .dec, a library's rules) chooses at a
  * point of the grid's collective; borrowed until the next call. */

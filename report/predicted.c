@@ -40,16 +40,17 @@ static long find_cell(const struct run_grid *grid, int procs, long msg_bytes)
 }
 
 static int store_row(struct report_predicted *p, const struct run_data *r,
-                     const char *coll, int procs, long msg, const char *alg,
-                     int seg, double us)
+                     const char *coll, int procs, int ppn, long msg,
+                     const char *alg, int seg, double us)
 {
     char label[2 * RUN_NAME_MAX];
     snprintf(label, sizeof label, "%s/%d", alg, seg);
     int k = run_data_find_method(r, label);
     for (int g = 0; g < r->n_grids && k >= 0; g++) {
         const struct run_grid *grid = &r->grids[g];
-        long cell =
-            strcmp(grid->name, coll) == 0 ? find_cell(grid, procs, msg) : -1;
+        long cell = strcmp(grid->name, coll) == 0 && grid->ppn == ppn
+                        ? find_cell(grid, procs, msg)
+                        : -1;
         if (cell < 0) {
             continue;
         }
@@ -97,8 +98,8 @@ int report_predicted_load(const char *run, const struct run_data *r,
     }
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const struct measurement *m = &rows[i];
-        if (store_row(p, r, m->collective, m->procs, m->msg_bytes, m->algorithm,
-                      m->segment_bytes, m->mean_us) != 0) {
+        if (store_row(p, r, m->collective, m->procs, m->ppn, m->msg_bytes,
+                      m->algorithm, m->segment_bytes, m->mean_us) != 0) {
             fprintf(stderr, "%s: out of memory\n", path);
             rc = -1;
         }
@@ -143,7 +144,7 @@ void report_svg_model(FILE *f, const struct run_data *r,
 {
     long cells = (long)grid->n_procs * grid->n_msgs;
     double lo = HUGE_VAL, hi = 0;
-    char title[200], label[32];
+    char title[200], label[32], name[RUN_NAME_MAX + 32];
     for (long i = 0; i < cells * r->n_methods; i++) {
         if (pred[i] > 0 && grid->time_us[i] > 0) {
             lo = fmin(lo, fmin(pred[i], grid->time_us[i]));
@@ -158,10 +159,11 @@ void report_svg_model(FILE *f, const struct run_data *r,
     double x0 = 80, y0 = 40;
     struct svg_axis xa = {lo, hi, x0, x0 + SCATTER_PX, true};
     struct svg_axis ya = {lo, hi, y0 + SCATTER_PX, y0, true};
+    report_grid_title(name, sizeof name, r, grid);
     snprintf(title, sizeof title,
              "%s: predicted against measured time (%ld methods; error mean "
              "%.1f %%, max %.1f %%)",
-             grid->name, st->n_compared, st->mean_err_pct, st->max_err_pct);
+             name, st->n_compared, st->mean_err_pct, st->max_err_pct);
     svg_begin(f, x0 + SCATTER_PX + 240, y0 + SCATTER_PX + 60, title);
     svg_text(f, 10, 24, "start", 15, "#000000", 0, title);
     fprintf(f,

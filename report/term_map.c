@@ -45,20 +45,17 @@ static void put_coloured(FILE *out, const char *text, int alg, int width,
     }
 }
 
-int report_print_map(const char *run_dir, const struct journal *journal,
-                     report_table_alg_fn table_alg, const char *collective,
-                     FILE *out, bool use_colour)
+/* The map of grid g of r (print_map). */
+static void print_grid_map(const struct run_data *r, int g,
+                           report_table_alg_fn table_alg, FILE *out,
+                           bool use_colour)
 {
-    struct run_data *r;
-    const char *colls[1] = {collective};
-    if (run_data_load_with_journal(run_dir, journal, colls, 1, &r) != 0) {
-        return -1;
-    }
-    const struct run_grid *grid = &r->grids[0];
+    const struct run_grid *grid = &r->grids[g];
     struct report_algs a;
-    char text[32];
+    char text[32], name[RUN_NAME_MAX + 32];
     int width = 5, alg;
     report_algs_build(r, grid, table_alg, &a);
+    report_grid_title(name, sizeof name, r, grid);
     for (long c = 0; c < (long)grid->n_procs * grid->n_msgs; c++) {
         cell_text(r, grid, &a, c, text, sizeof text, &alg);
         width = (int)strlen(text) + 1 > width ? (int)strlen(text) + 1 : width;
@@ -68,7 +65,7 @@ int report_print_map(const char *run_dir, const struct journal *journal,
             "and message size\n(columns, bytes per rank): the algorithm's "
             "letter, then its segment size\n(none: unsegmented); '.' not "
             "measured\n\n",
-            grid->name);
+            name);
     if (grid->has_inferred) {
         fputs(
             r->is_predicted
@@ -105,6 +102,24 @@ int report_print_map(const char *run_dir, const struct journal *journal,
         fprintf(out, " %-22s", a.name[i]);
     }
     fputc('\n', out);
+}
+
+int report_print_map(const char *run_dir, const struct journal *journal,
+                     report_table_alg_fn table_alg, const char *collective,
+                     FILE *out, bool use_colour)
+{
+    struct run_data *r;
+    const char *colls[1] = {collective};
+    if (run_data_load_with_journal(run_dir, journal, colls, 1, &r) != 0) {
+        return -1;
+    }
+    /* one map per ranks per node */
+    for (int g = 0; g < r->n_grids; g++) {
+        if (g > 0) {
+            fputc('\n', out);
+        }
+        print_grid_map(r, g, table_alg, out, use_colour);
+    }
     run_data_destroy(r);
     return ferror(out) ? -1 : 0;
 }

@@ -2,7 +2,8 @@
  * c-tree) and checks that it agrees with the node walk of the same decision
  * on every grid point of the run (RUN "-": none), on random points on and
  * off the grid, at extreme values and on and next to every cut; checks the
- * in-memory lookup (the flattened form) against the walk at the same points.
+ * in-memory lookup (the flattened form) against the walk at the same points;
+ * with several ranks per node, every table (autotune_table) likewise.
  * usage: check_emit DECISION.dec RUN */
 #include <limits.h>
 #include <stdlib.h>
@@ -13,20 +14,27 @@
 int autotune_decide(int collective, int procs, long msg_bytes);
 const char *autotune_method_name(int method);
 const char *autotune_collective_name(int collective);
+/* Generated only for a decision with several ranks per node values. */
+int autotune_table(int collective, int ppn) __attribute__((weak));
 
-/* The generated C and the in-memory lookup against the walk at one point;
- * what names the kind of point in a failure. */
+/* The generated C and the in-memory lookup against the walk at one point
+ * of table c (-1 from the generated C where it has no root); what names
+ * the kind of point in a failure. */
 static void check_point(const struct decision *d, int c, int procs, long msg,
                         const char *what)
 {
+    if (d->roots[c] < 0) {
+        CHECK_INT(-1, autotune_decide(c, procs, msg));
+        return;
+    }
     int expected = decision_walk(d, c, procs, msg);
     int generated = autotune_decide(c, procs, msg);
     int inmem = decision_lookup(d, c, procs, msg);
     if (expected != generated || expected != inmem) {
         CHECK_INT(expected, generated);
         CHECK_INT(expected, inmem);
-        fprintf(stderr, "  at %s P=%d m=%ld (%s)\n", d->colls[c], procs, msg,
-                what);
+        fprintf(stderr, "  at %s ppn %d P=%d m=%ld (%s)\n",
+                d->colls[c / d->n_ppn], d->ppn[c % d->n_ppn], procs, msg, what);
     }
 }
 
@@ -53,11 +61,23 @@ int main(int argc, char **argv)
         CHECK_STR(d->methods[k], autotune_method_name(k));
     }
     CHECK(autotune_method_name(d->n_methods) == NULL);
+    int n_tables = d->n_colls * d->n_ppn;
     CHECK_INT(-1, autotune_decide(-1, 4, 1024));
-    CHECK_INT(-1, autotune_decide(d->n_colls, 4, 1024));
+    CHECK_INT(-1, autotune_decide(n_tables, 4, 1024));
+    CHECK(d->n_ppn == 1 ? !autotune_table : autotune_table != NULL);
+    for (int c = 0; autotune_table && c < d->n_colls; c++) {
+        for (int k = 0; k < d->n_ppn; k++) {
+            CHECK_INT(decision_table(d, c, k), autotune_table(c, d->ppn[k]));
+        }
+        CHECK_INT(-1, autotune_table(c, 0));
+        CHECK_INT(-1, autotune_table(c, d->ppn[d->n_ppn - 1] + 1));
+        CHECK_INT(-1, autotune_table(d->n_colls, d->ppn[0]));
+    }
     srand(1);
     for (int c = 0; c < d->n_colls; c++) {
         CHECK_STR(d->colls[c], autotune_collective_name(c));
+    }
+    for (int c = 0; c < n_tables; c++) {
         /* Extremes, then anywhere in the range of the types. */
         static const long extremes[] = {LONG_MIN, INT_MIN, -1,      0,
                                         1,        2,       INT_MAX, LONG_MAX};
@@ -77,7 +97,8 @@ int main(int argc, char **argv)
         }
         for (int g = 0; r && g < r->n_grids; g++) {
             const struct run_grid *grid = &r->grids[g];
-            if (strcmp(grid->name, d->colls[c]) != 0) {
+            if (strcmp(grid->name, d->colls[c / d->n_ppn]) != 0 ||
+                (d->n_ppn > 1 && grid->ppn != d->ppn[c % d->n_ppn])) {
                 continue;
             }
             for (int p = 0; p < grid->n_procs; p++) {
@@ -118,7 +139,7 @@ int main(int argc, char **argv)
                            : n->msg_cut == INT64_MIN && dm < 0
                                ? LONG_MIN
                                : (long)n->msg_cut + dm;
-                for (int c = 0; c < d->n_colls; c++) {
+                for (int c = 0; c < n_tables; c++) {
                     check_point(d, c, procs, msg, "a cut");
                     edge_points++;
                 }

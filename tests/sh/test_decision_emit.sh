@@ -73,6 +73,22 @@ for c in "${cases[@]}"; do
     check "$name" "$run"
 done
 
+# A run at 1 and 8 ranks per node: a table per (collective, ppn), found by
+# autotune_table.
+ppn_run=tests/decision/ppn-run
+for c in "ppntree|tree -r $ppn_run" "ppnexact|tree -r $ppn_run --exact" \
+    "ppnquad|quadtree -r $ppn_run --collective allgather --depth 2"; do
+    name=${c%%|*} args=${c#*|}
+    # shellcheck disable=SC2086
+    if ! $bin $args --emit c,c-tree -o "$tmp/$name" > "$tmp/$name.log" 2>&1; then
+        echo "FAIL $name: autotune $args: $(head -1 "$tmp/$name.log")"
+        fail=1; continue
+    fi
+    grep -q '^int autotune_table(int collective, int ppn)$' "$tmp/$name.c" ||
+        { echo "FAIL $name: no autotune_table"; fail=1; }
+    check "$name" "$ppn_run"
+done
+
 # Hand-written decisions: two collectives (a tree of quads and splits with
 # awkward cuts; cuts on procs only), cuts on the message size only, a leaf.
 cat > "$tmp/awkward.dec" <<'DEC'

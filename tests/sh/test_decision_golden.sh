@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# `autotune tree -r` and `autotune quadtree` on the committed fixture run
-# against their golden outputs (tests/decision/golden/NAME.txt, cases in
-# CASES). With --update, rewrites the golden files for review instead
+# `autotune tree -r` and `autotune quadtree` on the committed fixture runs
+# (RUN, and PPNRUN at two ranks per node) against their golden outputs
+# (tests/decision/golden/NAME.txt, cases in CASES). With --update, rewrites the golden files for review instead
 # (`make golden-decision`).
 set -u
 cd "$(dirname "$0")/../.."
 bin=build/autotune
 run=tests/decision/run
+ppn_run=tests/decision/ppn-run
 dir=tests/decision/golden
 update=0
 [ "${1:-}" = --update ] && update=1
@@ -16,6 +17,7 @@ total=0 bad=0
 while read -r name args; do
     case $name in '#'* | '') continue ;; esac
     total=$((total + 1))
+    args=${args//PPNRUN/$ppn_run}
     args=${args//RUN/$run}
     args=${args//OUT/$tmp/$name}
     # shellcheck disable=SC2086
@@ -37,16 +39,19 @@ done < "$dir/CASES"
 # --emit names gives the same data to `tree -f`, which prints the same tree
 # (its last tree: the simplified one, or the only one when pruning changed
 # nothing; leaf counts aside, which are training errors there).
-cases=("--collectives reduce -m 4|names-reduce|-m 4"
-       "--combined -m 8 -c 10|names|-m 8 -c 10")
+# At two ranks per node the tree has three attributes (procs, ppn, size).
+cases=("--collectives reduce -m 4|names-reduce|-m 4|$run"
+       "--combined -m 8 -c 10|names|-m 8 -c 10|$run"
+       "--collectives allgather -m 1|names-allgather|-m 1|$ppn_run"
+       "--collectives bcast -m 2|names-bcast|-m 2|$ppn_run")
 for c in "${cases[@]}"; do
-    IFS='|' read -r opts stem fopts <<< "$c"
+    IFS='|' read -r opts stem fopts from <<< "$c"
     total=$((total + 1))
     # Both commands must succeed and print a tree: two failures (or two
     # empty outputs) would compare equal.
     rm -f "$tmp/$stem".*
     # shellcheck disable=SC2086
-    if ! "$bin" tree -r $run $opts --emit names -o "$tmp/names" > "$tmp/r.out" 2> "$tmp/r.err"; then
+    if ! "$bin" tree -r $from $opts --emit names -o "$tmp/names" > "$tmp/r.out" 2> "$tmp/r.err"; then
         echo "FAIL tree -r $opts --emit names: $(head -1 "$tmp/r.err")"; bad=$((bad + 1)); continue
     fi
     # shellcheck disable=SC2086

@@ -3,10 +3,13 @@
  * where the optimum differs by ppn (a hand-made run whose tree is reasoned
  * out below); the exact decision of a real run at 1 and 8 ranks per node
  * returning each ppn's own optimum at every measured point (the optima
- * read here from optimal.csv, not by the code under test). */
+ * read here from optimal.csv, not by the code under test); the cuts the
+ * exports take between sizes at each ppn are those of that ppn's rows
+ * alone (a run cut to one ppn by the test). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "decision/decision.h"
 #include "store/export.h"
@@ -289,9 +292,113 @@ static void test_exact_two_ppn(void)
     run_data_destroy(r);
 }
 
+/* Copies the rows of ppn (and the header) of PPN_RUN's file name into
+ * dir; 0 or -1. */
+static int copy_ppn_rows(const char *dir, const char *name, int ppn)
+{
+    char path[512], line[512];
+    snprintf(path, sizeof path, PPN_RUN "/%s", name);
+    FILE *in = fopen(path, "r");
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *out = in ? fopen(path, "w") : NULL;
+    int n = 0;
+    while (out && fgets(line, sizeof line, in)) {
+        int p = 0;
+        const char *c2 = strchr(line, ',');
+        const char *c3 = c2 ? strchr(c2 + 1, ',') : NULL;
+        if (n++ == 0 || (c3 && sscanf(c3 + 1, "%d", &p) == 1 && p == ppn)) {
+            fputs(line, out);
+        }
+    }
+    int rc = in && out && !ferror(in) ? 0 : -1;
+    if (out && fclose(out) != 0) {
+        rc = -1;
+    }
+    if (in) {
+        fclose(in);
+    }
+    return rc;
+}
+
+/* The cuts of every row of a run at 1 and 8 ranks per node equal those of
+ * the same row in the run cut to its ppn alone: each ppn's cuts come from
+ * its own times. */
+static void test_cuts_per_ppn(void)
+{
+    struct run_data *all = NULL;
+    struct measurement *rows = NULL;
+    size_t n = 0;
+    long *cuts = NULL, *procs_cuts = NULL;
+    CHECK_INT(0, run_data_load(PPN_RUN, NULL, 0, &all));
+    CHECK_INT(0, table_read_optimal(PPN_RUN "/optimal.csv", &rows, &n));
+    CHECK_INT(0, all ? between_table_cuts(all, rows, n, &cuts, &procs_cuts,
+                                          NULL, NULL)
+                     : -1);
+    int n_compared = 0, n_differ_across = 0;
+    for (int ppn = 1; cuts && ppn <= 8; ppn += 7) {
+        char dir[] = "/tmp/autotune-ppn-cuts-XXXXXX";
+        struct run_data *one = NULL;
+        struct measurement *rows1 = NULL;
+        size_t n1 = 0;
+        long *cuts1 = NULL, *pcuts1 = NULL;
+        CHECK(mkdtemp(dir) != NULL);
+        CHECK_INT(0, copy_ppn_rows(dir, "optimal.csv", ppn));
+        CHECK_INT(0, copy_ppn_rows(dir, "measurements.csv", ppn));
+        char path[512];
+        snprintf(path, sizeof path, "%s/optimal.csv", dir);
+        CHECK_INT(0, run_data_load(dir, NULL, 0, &one));
+        CHECK_INT(0, table_read_optimal(path, &rows1, &n1));
+        CHECK_INT(0, one ? between_table_cuts(one, rows1, n1, &cuts1, &pcuts1,
+                                              NULL, NULL)
+                         : -1);
+        for (size_t i = 0; cuts1 && i < n1; i++) {
+            for (size_t j = 0; j < n; j++) {
+                if (rows[j].ppn != ppn || rows[j].procs != rows1[i].procs ||
+                    rows[j].msg_bytes != rows1[i].msg_bytes ||
+                    strcmp(rows[j].collective, rows1[i].collective) != 0) {
+                    continue;
+                }
+                if (cuts[j] != cuts1[i]) {
+                    fprintf(stderr, "%s ppn=%d %ld B: cut %ld, alone %ld\n",
+                            rows[j].collective, ppn, rows[j].msg_bytes, cuts[j],
+                            cuts1[i]);
+                    check_failures++;
+                }
+                n_compared++;
+            }
+        }
+        /* the other ppn's row at the same point cuts elsewhere somewhere */
+        for (size_t j = 0; cuts1 && j < n; j++) {
+            for (size_t i = 0; rows[j].ppn != ppn && i < n1; i++) {
+                n_differ_across +=
+                    rows[j].procs == rows1[i].procs &&
+                    rows[j].msg_bytes == rows1[i].msg_bytes &&
+                    strcmp(rows[j].collective, rows1[i].collective) == 0 &&
+                    cuts[j] != cuts1[i];
+            }
+        }
+        snprintf(path, sizeof path, "%s/optimal.csv", dir);
+        unlink(path);
+        snprintf(path, sizeof path, "%s/measurements.csv", dir);
+        unlink(path);
+        rmdir(dir);
+        free(rows1);
+        free(cuts1);
+        free(pcuts1);
+        run_data_destroy(one);
+    }
+    CHECK_INT(64, n_compared);
+    CHECK(n_differ_across > 0);
+    free(rows);
+    free(cuts);
+    free(procs_cuts);
+    run_data_destroy(all);
+}
+
 int main(void)
 {
     test_c45_three_attributes();
     test_exact_two_ppn();
+    test_cuts_per_ppn();
     return check_exit();
 }

@@ -1,6 +1,7 @@
 /* report/: --points parsing, sizes and times as axis labels, escaping of
- * names in SVG text, and letters unique per collective and the same in
- * every run. */
+ * names in SVG text, letters unique per collective and the same in every
+ * run, and one map per (collective, ranks per node), named "ppn N" only
+ * in a run with several values. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,6 +160,48 @@ static void test_letters_stable(void)
     }
 }
 
+static const char *no_table_alg(const char *collective, int place)
+{
+    (void)collective;
+    (void)place;
+    return NULL;
+}
+
+/* The terminal map of collective: run's maps, in order, each named by its
+ * first line's title (what comes before ": the fastest"). */
+static void check_maps(const char *run, const char *collective,
+                       const char *want)
+{
+    char *text = NULL, got[256] = "";
+    size_t len = 0, n = 0;
+    FILE *out = open_memstream(&text, &len);
+    CHECK(out != NULL);
+    if (!out) {
+        return;
+    }
+    CHECK_INT(
+        0, report_print_map(run, NULL, no_table_alg, collective, out, false));
+    fclose(out);
+    for (const char *at = text; at && (at = strstr(at, ": the fastest"));
+         at++) {
+        const char *line = at;
+        while (line > text && line[-1] != '\n') {
+            line--;
+        }
+        n += (size_t)snprintf(got + n, sizeof got - n, "%s%.*s", n ? "|" : "",
+                              (int)(at - line), line);
+    }
+    CHECK_STR(want, got);
+    free(text);
+}
+
+static void test_maps_per_ppn(void)
+{
+    check_maps("tests/decision/ppn-run", "allgather",
+               "allgather, ppn 1|allgather, ppn 8");
+    check_maps("tests/decision/run", "bcast", "bcast");
+}
+
 int main(void)
 {
     test_points();
@@ -166,5 +209,6 @@ int main(void)
     test_escape();
     test_letters();
     test_letters_stable();
+    test_maps_per_ppn();
     return check_exit();
 }
