@@ -331,6 +331,18 @@ bench-scale: all
 bench-ppn: all
 	@tests/bench/ppn.sh
 
+# Ranks per node tuned (issue 34): one sweep over 1, 8 and 32 ranks per
+# node on ndr.xml (1 and 8 on ddr.xml), its decisions held out every other
+# size, the tuned choice against the library default and against SMPI's
+# node-aware algorithms (results/bench/ppn-tuned.{csv,txt}).
+bench-ppn-tuned: all
+	@tests/bench/ppn_tuned.sh
+
+# bench-runtime at 16 nodes x 8 ranks per node on ndr.xml and ddr.xml
+# (results/bench/runtime-ppn8.txt).
+bench-runtime-ppn: all
+	@BENCH_PPN=8 tests/bench/runtime.sh 128 ndr ddr
+
 # Decision functions: penalties of trees and quadtrees on the Grig runs and
 # the time of a decision (results/bench/decision-*).
 bench-decision: all build/libautotune-tool.a
@@ -452,7 +464,7 @@ clean:
 
 .PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust bench-adaptive \
         bench-decision bench-between bench-between-tune bench-model bench-runtime \
-        bench-runtime-overhead bench-scale bench-ppn bench-model-ppn bench-model-256 bench-model-fattree golden-decision fuzz demo install format clean
+        bench-runtime-overhead bench-scale bench-ppn bench-ppn-tuned bench-runtime-ppn bench-model-ppn bench-model-256 bench-model-fattree golden-decision fuzz demo install format clean
 .SECONDARY:
 
 -include $(OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) \

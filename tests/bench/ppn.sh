@@ -75,8 +75,9 @@ for spec in $specs; do
         # 1-per-node best's time at N per node. Times: median_us (one
         # repetition: the simulated time).
         awk -F, -v plat="$plat" -v procs="$procs" -v ppn="$ppn" '
-            FNR == 1 { file++; next }
-            { key = $1 "," $3; m = $4 "/" $5; t = $8 + 0 }
+            # tables with the ppn column (after procs) or without
+            FNR == 1 { file++; o = $3 == "ppn"; next }
+            { key = $1 "," $(3 + o); m = $(4 + o) "/" $(5 + o); t = $(8 + o) + 0 }
             file == 1 { if (!(key in b1) || t < t1[key]) { b1[key] = m; t1[key] = t } }
             file == 2 {
                 tn[key, m] = t

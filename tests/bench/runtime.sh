@@ -9,6 +9,10 @@
 # and the run (autotune profile -r: calls x (default - tuned)), in
 # results/bench/runtime.txt with the commands.
 #   tests/bench/runtime.sh [NP] [cluster...]     (default: 16 grig frodo)
+# BENCH_PPN=N: N consecutive ranks on each simulated node (a hostfile of
+# NP / N lines "host:N"), so the profile, the sweep (its points at N ranks
+# per node), the decision and the app all run at that layout; figures to
+# results/bench/runtime-ppnN.txt.
 set -eu
 cd "$(dirname "$0")/../.."
 np=${1:-16}
@@ -17,20 +21,30 @@ clusters=${*:-grig frodo}
 app_args="-n 8192 -i 40 -k 5"
 make -s all build/tests/rt-smpi/cg build/tests/smpi-plain/cg
 mkdir -p results/bench results/bench-runs
+ppn=${BENCH_PPN:-1}
 out=results/bench/runtime.txt
+tag=
+[ "$ppn" = 1 ] || { out=results/bench/runtime-ppn$ppn.txt; tag=-ppn$ppn; }
 smpi() { # CLUSTER PROGRAM ARGS...
-    local c=$1; shift
-    nice -n 10 smpirun -np "$np" -platform "conf/platforms/$c.xml" \
+    local c=$1 hosts=()
+    shift
+    if [ "$ppn" != 1 ]; then
+        local prefix k
+        prefix=$(sed -n 's/.*<cluster .*prefix="\([^"]*\)".*/\1/p' "conf/platforms/$c.xml")
+        for ((k = 0; k < np / ppn; k++)); do echo "$prefix$k:$ppn"; done > "results/bench-runs/runtime-$c$tag.hosts"
+        hosts=(-hostfile "results/bench-runs/runtime-$c$tag.hosts")
+    fi
+    nice -n 10 smpirun -np "$np" "${hosts[@]}" -platform "conf/platforms/$c.xml" \
         --cfg=smpi/simulate-computation:no --cfg=smpi/coll-selector:ompi \
         --log=root.thres:critical "$@"
 }
 app_time() { sed -n 's/^cg: .* time_s=//p'; }
 {
 echo "# make bench-runtime ($(date -u +%F)): tests/bench/runtime.sh $np $clusters"
-echo "# app: cg $app_args on $np ranks (one a node); smpirun -np $np -platform conf/platforms/CLUSTER.xml"
+echo "# app: cg $app_args on $np ranks ($ppn a node); smpirun -np $np${tag:+ -hostfile results/bench-runs/runtime-CLUSTER$tag.hosts} -platform conf/platforms/CLUSTER.xml"
 echo "#      --cfg=smpi/simulate-computation:no --cfg=smpi/coll-selector:ompi for every run"
 for c in $clusters; do
-    run=results/bench-runs/runtime-$c
+    run=results/bench-runs/runtime-$c$tag
     prof=$run.prof
     rm -rf "$run"
     echo "## $c"

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# make bench-ppn-tuned (issue 34's proof, with ranks per node tuned): one
+# sweep per platform over every ranks per node at once (ranks_per_node),
+# bcast, reduce, allreduce and allgather, 1 B .. 1 MiB by factors of 2,
+# exhaustive, one repetition (deterministic), the library's default timed
+# at every point (SMPI's ompi selector). Then, per platform and ranks per
+# node:
+#  - the decisions held out every other message size (`tree -r --holdout
+#    sizes`: the exact table and C4.5 over procs, ranks per node and size);
+#  - the tuned choice against the library default (speedup.csv);
+#  - SMPI's own SMP-aware algorithms, each forced for a whole sweep
+#    (--cfg=smpi/COLL:ALG) and timed as the default there: the tuned
+#    optimum against each, per point.
+# Figures go to results/bench/ppn-tuned.txt (and .csv: one row per point
+# and reference), runs to results/bench-runs/ppn-tuned-*.
+#   tests/bench/ppn_tuned.sh [PLATFORM:PROCS:PPN,PPN... ...]
+# default: ndr:32:1,8,32 ddr:16:1,8. BENCH_SWEEP=no only reads the runs.
+set -eu
+cd "$(dirname "$0")/../.."
+runs=${BENCH_RUNS:-results/bench-runs}
+specs=${*:-ndr:32:1,8,32 ddr:16:1,8}
+colls='["bcast", "reduce", "allreduce", "allgather"]'
+msgs='{ min = 1; max = 1048576; factor = 2; }'
+segs='[0, 1024, 8192, 32768]'
+out=${BENCH_OUT:-results/bench/ppn-tuned}
+# SMPI's algorithms that know the nodes (SMP-aware, two-level).
+references="allreduce:smp_rdb allreduce:smp_rsag allreduce:smp_binomial allreduce:mvapich2_two_level allgather:smp_simple reduce:mvapich2_two_level bcast:mvapich2"
+make -s all
+mkdir -p results/bench "$runs"
+log=$out.txt.part
+: > "$log"
+
+# hosts PREFIX PROCS PPNS: a hostfile whose first nodes can hold every
+# layout: node k gets the largest ranks per node p with k < PROCS / p.
+hosts() {
+    local prefix=$1 procs=$2 ppns=$3 k p n
+    for ((k = 0; k < procs; k++)); do
+        n=0
+        for p in ${ppns//,/ }; do
+            [ $((k < procs / p)) = 0 ] || [ "$p" -le "$n" ] || n=$p
+        done
+        [ "$n" = 0 ] || echo "$prefix$k:$n"
+    done
+}
+
+# sweep NAME PLATFORM HOSTS CFG [CFG-FLAG]: one sweep (skipped with
+# BENCH_SWEEP=no), its command and wall time into the log.
+sweep() {
+    local name=$1 plat=$2 hostfile=$3 cfg=$4 flag=${5:-} np cmd start
+    np=$(awk -F: '{ n += $2 } END { print n }' "$hostfile")
+    cmd="smpirun -np $np -hostfile $hostfile -platform conf/platforms/$plat.xml --cfg=smpi/simulate-computation:no --cfg=smpi/coll-selector:ompi $flag --log=root.thres:critical build/autotune-smpi -c $cfg"
+    if [ "${BENCH_SWEEP:-yes}" != no ]; then
+        echo "$cmd"
+        start=$SECONDS
+        nice -n 19 $cmd > /dev/null
+        echo "$((SECONDS - start))" > "$runs/$name.wall"
+    fi
+    echo "# $name: $cmd ($(cat "$runs/$name.wall" 2>/dev/null || echo '?') s wall when swept)" >> "$log"
+}
+
+config() { # CFG RUN COLLECTIVES PROCS PPNS [LINE]
+    cat > "$1" <<CFG
+output         = "$2";
+collectives    = $3;
+procs          = [$4];
+ranks_per_node = [$5];
+message_sizes  = $msgs;
+segment_sizes  = $segs;
+search         = "exhaustive";
+measure        = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
+baseline       = true;
+${6:-}
+CFG
+}
+
+csv=$out.csv
+echo "platform,ppn,collective,msg_bytes,reference,reference_us,tuned_us,ratio" > "$csv.part"
+summary=$out.summary.part
+: > "$summary"
+for spec in $specs; do
+    IFS=: read -r plat procs ppns <<< "$spec"
+    prefix=$(sed -n 's/.*<cluster .*prefix="\([^"]*\)".*/\1/p' "conf/platforms/$plat.xml")
+    name=ppn-tuned-$plat-$procs
+    hosts "$prefix" "$procs" "$ppns" > "$runs/$name.hosts"
+    config "$runs/$name.cfg" "$runs/$name" "$colls" "$procs" "$ppns"
+    sweep "$name" "$plat" "$runs/$name.hosts" "$runs/$name.cfg"
+    run=$runs/$name
+    {
+        echo
+        echo "== $plat, $procs ranks, ranks per node $ppns"
+        echo "held out every other message size (autotune tree -r $run --holdout sizes; penalty %: n, min, max, mean, median):"
+        for kind in --exact ""; do
+            # shellcheck disable=SC2086
+            build/autotune tree -r "$run" $kind --holdout sizes -o "$run/held" 2> /dev/null |
+                sed -n '/held out (every other/,$p' | grep -E '^(ppn [0-9]+|all) .*held out' | sed 's/^/  /'
+        done
+        echo "tuned against the library default (SMPI's ompi selector; speedup.csv):"
+        awk -F, 'NR > 1 { k = $3; n[k]++; s[k] += $9; if ($9 > mx[k]) mx[k] = $9; if ($9 < 1) slow[k]++
+                          v[k, n[k]] = $9; if (!(k in seen)) { seen[k] = 1; order[++m] = k } }
+            END { for (i = 1; i <= m; i++) { k = order[i]; c = n[k]
+                      for (a = 1; a <= c; a++) w[a] = v[k, a]
+                      for (a = 2; a <= c; a++) for (b = a; b > 1 && w[b] < w[b - 1]; b--) { x = w[b]; w[b] = w[b - 1]; w[b - 1] = x }
+                      med = c % 2 ? w[(c + 1) / 2] : (w[c / 2] + w[c / 2 + 1]) / 2
+                      printf "  ppn %s: %d points, speedup median %.2fx, mean %.2fx, max %.2fx; the default faster at %d\n", k, c, med, s[k] / c, mx[k], slow[k] + 0 } }' \
+            "$run/speedup.csv"
+    } >> "$summary"
+    for ref in $references; do
+        coll=${ref%%:*}
+        alg=${ref#*:}
+        rname=$name-$coll-$alg
+        # one algorithm of ours beside the default (the sweep needs one)
+        case $coll in allreduce) ours=recursive_doubling ;; allgather) ours=ring ;; *) ours=linear ;; esac
+        config "$runs/$rname.cfg" "$runs/$rname" "[\"$coll\"]" "$procs" "$ppns" \
+            "algorithms     = { $coll = [\"$ours\"]; };"
+        sweep "$rname" "$plat" "$runs/$name.hosts" "$runs/$rname.cfg" "--cfg=smpi/$coll:$alg"
+        # The reference (default/0 here) against the tuned optimum there.
+        awk -F, -v plat="$plat" -v ref="$alg" -v coll="$coll" '
+            FNR == 1 { file++; next }
+            file == 1 && $1 == coll { best[$3 "," $4] = $7 }
+            file == 2 && $5 == "default" && (($3 "," $4) in best) {
+                printf "%s,%s,%s,%s,%s,%.3f,%.3f,%.4f\n", plat, $3, coll, $4, ref, $8, best[$3 "," $4], $8 / best[$3 "," $4] }' \
+            "$run/optimal.csv" "$runs/$rname/measurements.csv" >> "$csv.part"
+    done
+    {
+        echo "SMPI's node-aware algorithms, each forced for a whole sweep, against the tuned optimum (ratio = reference / tuned):"
+        awk -F, -v plat="$plat" 'NR > 1 && $1 == plat { k = $3 " " $5 " ppn " $2; if (!(k in n)) order[++m] = k
+                n[k]++; s[k] += log($8); if ($8 < 1) better[k]++; if (!(k in mn) || $8 < mn[k]) mn[k] = $8 }
+            END { for (i = 1; i <= m; i++) { k = order[i]
+                      printf "  %s: tuned faster at %d of %d sizes, geometric mean %.2fx, the reference at best %.2fx\n",
+                          k, n[k] - better[k], n[k], exp(s[k] / n[k]), mn[k] } }' "$csv.part"
+    } >> "$summary"
+done
+mv "$csv.part" "$csv"
+{
+    echo "# make bench-ppn-tuned ($(date -u +%F), $(nproc) cores): tests/bench/ppn_tuned.sh $specs"
+    echo "# exhaustive search, one repetition; segments $segs; sizes $msgs; baseline SMPI's ompi selector"
+    cat "$log"
+    cat "$summary"
+} > "$out.txt"
+rm -f "$log" "$summary"
+cat "$out.txt"
