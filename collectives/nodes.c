@@ -10,7 +10,8 @@ int nodes_parse_emulation(const char *text, int *block)
     if (!text || !*text) {
         return 0;
     }
-    if (strncmp(text, "block:", 6) != 0) {
+    /* digits only: strtol would take " 4" and "+4" too */
+    if (strncmp(text, "block:", 6) != 0 || text[6] < '0' || text[6] > '9') {
         return -1;
     }
     char *end;
@@ -130,4 +131,43 @@ void nodes_layout(const int *node_of_rank, int size, struct nodes_layout *out)
         out->is_regular &= count[n] == count[0];
     }
     free(count);
+}
+
+int nodes_block_order(const int *node_of_rank, int size, int ppn, int *order)
+{
+    if (ppn <= 0) {
+        for (int r = 0; order && r < size; r++) {
+            order[r] = r;
+        }
+        return size;
+    }
+    int n_nodes = 0;
+    for (int r = 0; r < size; r++) {
+        n_nodes = node_of_rank[r] >= n_nodes ? node_of_rank[r] + 1 : n_nodes;
+    }
+    /* count[n]: node n's ranks; then, as the ranks are listed, how many of
+     * its first ppn are still to come */
+    int *count = calloc((size_t)n_nodes + 1, sizeof *count);
+    int *first = malloc(((size_t)n_nodes + 1) * sizeof *first);
+    int n = -1;
+    if (count && first) {
+        for (int r = 0; r < size; r++) {
+            count[node_of_rank[r]]++;
+        }
+        n = 0;
+        for (int node = 0; node < n_nodes; node++) {
+            first[node] = n;
+            n += count[node] >= ppn ? ppn : 0;
+            count[node] = count[node] >= ppn ? ppn : 0;
+        }
+        for (int r = 0; order && r < size; r++) {
+            int node = node_of_rank[r];
+            if (count[node] > 0) {
+                order[first[node] + ppn - count[node]--] = r;
+            }
+        }
+    }
+    free(count);
+    free(first);
+    return n;
 }
