@@ -39,7 +39,7 @@ grep -q "the sweep has not finished: $done_points of $points points done" "$tmp/
 sweep > "$tmp/resume.out" 2>&1 || { cat "$tmp/resume.out"; fail "resumed sweep"; }
 [ "$(($(wc -l < "$tmp/run/optimal.csv") - 1))" -eq $points ] || fail "resumed: optimal.csv has not $points rows"
 [ "$(grep -c '^p ' "$tmp/run/journal")" -eq $points ] || fail "resumed: the journal has not $points points"
-dups=$(awk '$1 == "m" { print $2, $3, $4, $5, $6 }' "$tmp/run/journal" | sort | uniq -d | head -3)
+dups=$(awk '$1 == "m" { print $2, $3, $4, $5, $6, $7 }' "$tmp/run/journal" | sort | uniq -d | head -3)
 [ -z "$dups" ] || fail "measured twice: $dups"
 # The points done before the interrupt keep their rows.
 awk -F, 'NR > 1 { print $1, $2, $3, $4, $5 }' "$tmp/part.csv" | sort > "$tmp/part.rows"

@@ -16,7 +16,7 @@ build/autotune compare -r "$tmp/exh" > "$tmp/before.csv" 2> /dev/null || fail "c
 write_cfg exh smgd
 sweep exh > "$tmp/smgd.out" 2>&1 || { cat "$tmp/smgd.out"; fail "smgd sweep on the exhaustive run"; }
 grep -q " 0 experiments run" "$tmp/smgd.out" || fail "smgd measured: $(grep experiments "$tmp/smgd.out")"
-grep -q '^p [a-z]* [0-9]* [0-9]* smgd ' "$tmp/exh/journal" || fail "no smgd point in the journal"
+grep -q '^p [a-z]* [0-9]* [0-9]* [0-9]* smgd ' "$tmp/exh/journal" || fail "no smgd point in the journal"
 build/autotune compare -r "$tmp/exh" > "$tmp/after.csv" 2> "$tmp/after.err" ||
     fail "compare refused an exhaustive run resumed with smgd: $(cat "$tmp/after.err")"
 cmp -s "$tmp/before.csv" "$tmp/after.csv" || fail "compare differs after the smgd sweep"

@@ -29,7 +29,7 @@ j=$tmp/run/journal
 grep -q '^settings .*backend=native .*default=ompi:coll=^han,hcoll;rules=fixed ' "$j" ||
     fail "journal settings: $(grep ^settings "$j")"
 # method present (1) or absent (0): COLL MSG ALG SEG APPLICABLE
-has() { grep -q "^m $1 4 $2 $3 $4 $5 " "$j"; }
+has() { grep -q "^m $1 4 1 $2 $3 $4 $5 " "$j"; }
 has bcast 4096 linear 0 1 || fail "bcast linear/0 not timed"
 has bcast 4096 linear 1024 . && fail "linear/1024 timed: Open MPI's linear takes no segment size"
 has bcast 4096 binomial 1024 1 || fail "bcast binomial/1024 not timed"
@@ -40,7 +40,7 @@ for p in "bcast 1" "bcast 4096" "reduce 1" "reduce 4096"; do
     has ${p% *} ${p#* } default 0 1 || fail "no default/0 record at $p"
 done
 [ "$(wc -l < "$tmp/run/speedup.csv")" -eq 5 ] || fail "speedup.csv: $(cat "$tmp/run/speedup.csv")"
-grep -q '^collective,procs,msg_bytes,algorithm,segment_bytes,time_us,default_us,speedup$' "$tmp/run/speedup.csv" ||
+grep -q '^collective,procs,ppn,msg_bytes,algorithm,segment_bytes,time_us,default_us,speedup$' "$tmp/run/speedup.csv" ||
     fail "speedup.csv header"
 grep -q "baseline default/0 (ompi:coll=^han,hcoll;rules=fixed): 4 measured" "$tmp/out" || fail "summary line"
 build/autotune report -r "$tmp/run" > "$tmp/report" || fail "report"

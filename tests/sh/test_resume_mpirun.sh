@@ -50,9 +50,9 @@ rows=$(($(wc -l < "$tmp/run/optimal.csv") - 1))
 # put it in both: a count of lines cannot see that). Whole records only:
 # the line being written at the kill may be torn.
 [ $(($(wc -l < "$tmp/run/measurements.csv") - 1)) -le "$after" ] || fail "measurements.csv has duplicates"
-dups=$(tail -n +2 "$tmp/run/measurements.csv" | cut -d, -f1-5 | sort | uniq -d)
+dups=$(tail -n +2 "$tmp/run/measurements.csv" | cut -d, -f1-6 | sort | uniq -d)
 [ -z "$dups" ] || fail "measurements.csv lists methods twice: $(echo $dups)"
-dups=$(awk '/^m .* [*][0-9a-f]+$/ { print $2, $3, $4, $5, $6 }' "$tmp/run/journal" | sort | uniq -d)
+dups=$(awk '/^m .* [*][0-9a-f]+$/ { print $2, $3, $4, $5, $6, $7 }' "$tmp/run/journal" | sort | uniq -d)
 [ -z "$dups" ] || fail "the journal records methods twice: $(echo "$dups" | head -3 | tr '\n' ';')"
 
 # export: csv is the optimal table; json has one object per row.

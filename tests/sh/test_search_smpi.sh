@@ -80,7 +80,7 @@ grid2=("[5, 8]" "[16384, 65536]" "[0, 1024, 4096, 16384]" 8)
 sweep exh2 exhaustive "${grid2[@]}"
 sweep surrogate surrogate "${grid2[@]}"
 check_penalty surrogate exh2 8
-grep -Eq '^m (bcast|reduce) [234] [0-9]+ pipeline ' "$tmp/surrogate/journal" ||
+grep -Eq '^m (bcast|reduce) [234] 1 [0-9]+ pipeline ' "$tmp/surrogate/journal" ||
     fail "the surrogate timed no pipeline on fewer ranks than the point's"
 build/autotune compare -r "$tmp/exh2" > /dev/null 2> "$tmp/compare2.err" || fail "compare exh2"
 grep -q "surrogate: [0-9]* pipeline experiments on fewer processes were not in the run" \

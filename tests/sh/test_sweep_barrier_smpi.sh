@@ -23,18 +23,18 @@ cat "$tmp/out"
 grep -q '^autotune: 10 points,' "$tmp/out" || fail "point count: $(grep points "$tmp/out")"
 opt="$tmp/run/optimal.csv"
 [ "$(grep -c '^barrier,' "$opt")" -eq 2 ] || fail "barrier rows: $(grep '^barrier,' "$opt")"
-[ "$(grep -c '^barrier,[0-9]*,0,' "$opt")" -eq 2 ] || fail "barrier not at 0 bytes"
+[ "$(grep -c '^barrier,[0-9]*,1,0,' "$opt")" -eq 2 ] || fail "barrier not at 0 bytes"
 for c in allreduce allgather; do
-    [ "$(grep -c "^$c,[34],\(16\|4096\)," "$opt")" -eq 4 ] || fail "$c rows: $(grep "^$c," "$opt")"
+    [ "$(grep -c "^$c,[34],1,\(16\|4096\)," "$opt")" -eq 4 ] || fail "$c rows: $(grep "^$c," "$opt")"
 done
 # Every barrier algorithm that can run at P=4 is measured, two_proc is not;
 # the library's own barrier (default) is timed beside them.
-[ "$(grep -c '^barrier,4,0,' "$tmp/run/measurements.csv")" -eq 8 ] ||
+[ "$(grep -c '^barrier,4,1,0,' "$tmp/run/measurements.csv")" -eq 8 ] ||
     fail "barrier measurements at P=4: $(grep '^barrier,4,' "$tmp/run/measurements.csv")"
-grep -q '^barrier,4,0,default,0,' "$tmp/run/measurements.csv" || fail "the library's barrier not timed"
-grep -q '^allgather,4,16,neighbor_exchange,' "$tmp/run/measurements.csv" ||
+grep -q '^barrier,4,1,0,default,0,' "$tmp/run/measurements.csv" || fail "the library's barrier not timed"
+grep -q '^allgather,4,1,16,neighbor_exchange,' "$tmp/run/measurements.csv" ||
     fail "neighbor_exchange not measured at P=4"
-grep -q '^allgather,3,[0-9]*,neighbor_exchange,' "$tmp/run/measurements.csv" &&
+grep -q '^allgather,3,1,[0-9]*,neighbor_exchange,' "$tmp/run/measurements.csv" &&
     fail "neighbor_exchange measured at P=3"
 echo "$fails failure(s)"
 [ $fails -eq 0 ]

@@ -26,19 +26,19 @@ grep -q '^autotune: 12 points,' "$tmp/out" || fail "point count: $(grep points "
 opt="$tmp/run/optimal.csv"
 meas="$tmp/run/measurements.csv"
 for c in scatter gather alltoall; do
-    [ "$(grep -c "^$c,[38],\(16\|65536\)," "$opt")" -eq 4 ] || fail "$c rows: $(grep "^$c," "$opt")"
+    [ "$(grep -c "^$c,[38],1,\(16\|65536\)," "$opt")" -eq 4 ] || fail "$c rows: $(grep "^$c," "$opt")"
 done
 # A 128 KiB segment cuts the 512 KiB of 8 blocks of 64 KiB: timed.
 for c in scatter gather; do
     for a in binomial chain binary; do
-        grep -q "^$c,8,65536,$a,131072," "$meas" || fail "$c/$a/131072 not measured at P=8"
+        grep -q "^$c,8,1,65536,$a,131072," "$meas" || fail "$c/$a/131072 not measured at P=8"
     done
 done
-grep -q '^alltoall,[38],[0-9]*,two_proc,' "$meas" && fail "two_proc measured beyond two ranks"
-grep -q '^alltoall,8,65536,default,0,' "$meas" || fail "the library's alltoall not timed"
+grep -q '^alltoall,[38],1,[0-9]*,two_proc,' "$meas" && fail "two_proc measured beyond two ranks"
+grep -q '^alltoall,8,1,65536,default,0,' "$meas" || fail "the library's alltoall not timed"
 # Four algorithms (two_proc cannot run), and the library's default beside them.
-[ "$(grep -c '^alltoall,8,65536,' "$meas")" -eq 5 ] ||
-    fail "alltoall algorithms at P=8: $(grep '^alltoall,8,65536,' "$meas")"
+[ "$(grep -c '^alltoall,8,1,65536,' "$meas")" -eq 5 ] ||
+    fail "alltoall algorithms at P=8: $(grep '^alltoall,8,1,65536,' "$meas")"
 build/autotune export -r "$tmp/run" --format csv > "$tmp/export.csv" || fail "export"
 cmp -s "$tmp/export.csv" "$opt" || fail "csv export differs from optimal.csv"
 echo "$fails failure(s)"

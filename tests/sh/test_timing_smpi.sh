@@ -52,7 +52,7 @@ for platform in grig frodo; do
         lines=$(grep -c 'smpi_colls/INFO' "$tmp/$platform-$sel.out")
         [ "$lines" -eq 0 ] || fail "$platform: $lines SimGrid INFO lines under coll-selector:$sel"
     done
-    nonzero=$(awk -F, 'NR > 1 && $11 != "0.000"' "$tmp/$platform-default/measurements.csv" | wc -l)
+    nonzero=$(awk -F, 'NR > 1 && $12 != "0.000"' "$tmp/$platform-default/measurements.csv" | wc -l)
     rows=$(($(wc -l < "$tmp/$platform-default/measurements.csv") - 1))
     echo "$platform: $rows rows, $nonzero with sd > 0"
     [ "$rows" -gt 60 ] || fail "$platform: only $rows rows"
@@ -66,7 +66,7 @@ done
 write_cfg full "8" "1, 1048576"
 sweep grig full > "$tmp/full.out" 2>&1 || { cat "$tmp/full.out"; fail "sweep"; }
 full=$tmp/full
-nonzero=$(awk -F, 'NR > 1 && $11 != "0.000"' "$full/measurements.csv" | wc -l)
+nonzero=$(awk -F, 'NR > 1 && $12 != "0.000"' "$full/measurements.csv" | wc -l)
 [ "$nonzero" -eq 0 ] || fail "1 MiB: $nonzero experiments whose repetitions differ"
 lines=$(wc -l < "$full/journal")
 first_point=$(grep -n '^p ' "$full/journal" | head -1 | cut -d: -f1)
