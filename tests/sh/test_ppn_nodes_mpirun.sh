@@ -31,12 +31,13 @@ on_mpirun() { # K NAME: 8 ranks, K to an emulated node
         mpirun --oversubscribe -np 8 -x AUTOTUNE_NODE_OF_RANK -x AUTOTUNE_TRACE_COMMS \
         build/autotune -c "$tmp/$2.cfg" --fresh
 }
-on_smpi() { # K NAME: 8 ranks, K on each simulated host
-    local n
+on_smpi() { # K NAME: 8 ranks, K on each simulated host (from $tmp, where
+    # smpirun leaves its unrolled hostfile when the run fails)
+    local n top=$PWD
     for n in $(seq 0 $((8 / $1 - 1))); do echo "grig-$n:$1"; done > "$tmp/hosts$1"
-    AUTOTUNE_TRACE_COMMS=1 smpirun -np 8 -hostfile "$tmp/hosts$1" \
-        -platform conf/platforms/grig.xml --cfg=smpi/simulate-computation:no \
-        --log=root.thres:critical build/autotune-smpi -c "$tmp/$2.cfg" --fresh
+    (cd "$tmp" && AUTOTUNE_TRACE_COMMS=1 smpirun -np 8 -hostfile "$tmp/hosts$1" \
+        -platform "$top/conf/platforms/grig.xml" --cfg=smpi/simulate-computation:no \
+        --log=root.thres:critical "$top/build/autotune-smpi" -c "$tmp/$2.cfg" --fresh)
 }
 
 check() { # K NAME PROCS RANKS_PER_NODE

@@ -27,14 +27,16 @@ measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
 CFG
     [ -z "${3:-}" ] || echo "ranks_per_node = [$3];" >> "$tmp/$1.cfg"
 }
+# From $tmp: smpirun leaves its unrolled hostfile where it runs when the
+# run fails (refused, here).
 sweep() { # NP NAME [args]
-    local np=$1 name=$2; shift 2
-    smpirun -np $np -hostfile "$tmp/hosts" -platform $platform \
+    local np=$1 name=$2 top=$PWD; shift 2
+    (cd "$tmp" && smpirun -np $np -hostfile "$tmp/hosts" -platform "$top/$platform" \
         --cfg=smpi/simulate-computation:no --log=root.thres:critical \
-        build/autotune-smpi -c "$tmp/$name.cfg" "$@"
+        "$top/build/autotune-smpi" -c "$tmp/$name.cfg" "$@")
 }
 # The one line a refused sweep said (smpirun's own lines aside).
-said() { grep -v -e '^build/autotune-smpi ' -e '^Generated unrolled' -e '^Execution failed' "$1"; }
+said() { grep -v -e '^/.*/autotune-smpi ' -e '^Generated unrolled' -e '^Execution failed' "$1"; }
 
 # 2 nodes of 2 ranks: every method at 2 ranks, 1 and 2 per node
 hosts 2 2
