@@ -96,8 +96,9 @@ struct sweep {
     struct journal *journal;
     MPI_Comm world;
     int world_size;
-    int *node_of_rank;            /* world rank -> node (collectives/nodes.h) */
-    struct placement *placements; /* the ones used so far */
+    int *node_of_rank; /* world rank -> node (collectives/nodes.h) */
+    struct placement **placements; /* the ones used so far (each stays
+                                       where it is made) */
     int n_placements;
     int is_tracing; /* rank 0: SWEEP_TRACE_ENV */
     /* The communicators of (procs, placement) made so far (the surrogate
@@ -167,11 +168,14 @@ static int point_placement(const struct sweep *s)
     return s->cfg->is_ppn_given ? s->ppn : 0;
 }
 
-static void placement_free(struct placement *p)
+static void placement_destroy(struct placement *p)
 {
-    free(p->ranks);
-    free(p->pos);
-    free(p->subtree_pos);
+    if (p) {
+        free(p->ranks);
+        free(p->pos);
+        free(p->subtree_pos);
+        free(p);
+    }
 }
 
 /* Placement ppn (made on first use; every rank makes the same from the
@@ -179,28 +183,26 @@ static void placement_free(struct placement *p)
 static const struct placement *placement_of(struct sweep *s, int ppn)
 {
     for (int i = 0; i < s->n_placements; i++) {
-        if (s->placements[i].ppn == ppn) {
-            return &s->placements[i];
+        if (s->placements[i]->ppn == ppn) {
+            return s->placements[i];
         }
     }
     int size = s->world_size;
-    struct placement *grown =
+    struct placement **grown =
         realloc(s->placements, (size_t)(s->n_placements + 1) * sizeof *grown);
-    if (!grown) {
-        fprintf(stderr, "autotune: out of memory\n");
-        return NULL;
+    struct placement *p = calloc(1, sizeof *p);
+    if (grown) {
+        s->placements = grown;
     }
-    s->placements = grown;
-    struct placement *p = &s->placements[s->n_placements];
-    p->ppn = ppn;
-    p->ranks = malloc((size_t)size * sizeof *p->ranks);
-    p->pos = malloc((size_t)size * sizeof *p->pos);
-    p->subtree_pos = malloc((size_t)size * sizeof *p->subtree_pos);
-    p->n = p->ranks && p->pos && p->subtree_pos
-               ? nodes_block_order(s->node_of_rank, size, ppn, p->ranks)
-               : -1;
-    if (p->n < 0) {
-        placement_free(p);
+    if (p) {
+        p->ppn = ppn;
+        p->ranks = malloc((size_t)size * sizeof *p->ranks);
+        p->pos = malloc((size_t)size * sizeof *p->pos);
+        p->subtree_pos = malloc((size_t)size * sizeof *p->subtree_pos);
+    }
+    if (!grown || !p || !p->ranks || !p->pos || !p->subtree_pos ||
+        (p->n = nodes_block_order(s->node_of_rank, size, ppn, p->ranks)) < 0) {
+        placement_destroy(p);
         fprintf(stderr, "autotune: out of memory\n");
         return NULL;
     }
@@ -218,7 +220,7 @@ static const struct placement *placement_of(struct sweep *s, int ppn)
                 p->pos[k] < p->subtree_pos[r] ? p->pos[k] : p->subtree_pos[r];
         }
     }
-    s->n_placements++;
+    s->placements[s->n_placements++] = p;
     return p;
 }
 
@@ -1342,7 +1344,7 @@ done:
     free(results.measured);
     free_communicators(&s);
     for (int i = 0; i < s.n_placements; i++) {
-        placement_free(&s.placements[i]);
+        placement_destroy(s.placements[i]);
     }
     free(s.placements);
     free(s.node_of_rank);
