@@ -17,7 +17,7 @@ build/autotune report -r "$tmp/ref" > "$tmp/ref.report" 2> /dev/null || fail "re
 total=$(records "$tmp/ref/journal")
 lines=$(wc -l < "$tmp/ref/journal")
 # An applicable record past the middle, and a line before it.
-line=$(awk -v half=$((lines / 2)) 'NR > half && /^m / && $7 == 1 { print NR; exit }' "$tmp/ref/journal")
+line=$(awk -v half=$((lines / 2)) 'NR > half && /^m / && $8 == 1 { print NR; exit }' "$tmp/ref/journal")
 echo "reference: $total records on $lines lines; damaging line $line"
 
 # A NUL byte in place of line $line's first space.
