@@ -37,4 +37,13 @@ struct nodes_layout {
  * nodes_of_comm numbers them). */
 void nodes_layout(const int *node_of_rank, int size, struct nodes_layout *out);
 
+/* Block placement at ppn ranks per node: order lists the ranks (indices of
+ * node_of_rank) of every node holding at least ppn ranks, nodes in their
+ * order, each node's first ppn ranks, consecutively; with ppn 0, every rank
+ * in rank order (as launched). A communicator of procs ranks is the first
+ * procs of order: whole nodes where ppn divides procs. order: room for
+ * size, or NULL to count. Returns how many ranks it lists, -1 out of
+ * memory. */
+int nodes_block_order(const int *node_of_rank, int size, int ppn, int *order);
+
 #endif

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectives/nodes.h"
 #include "store/profile.h"
 #include "tune/config.h"
 #include "util/tuning.h"
@@ -1153,7 +1154,53 @@ void config_free(struct config *c)
     c->seg_sizes = NULL;
 }
 
-int config_check_world(const struct config *c, int world_size)
+/* With ranks_per_node, whether the nodes can hold every layout: the first
+ * that does not is named (the config's line, or the profile's points). */
+static int check_nodes(const struct config *c, int world_size,
+                       const int *node_of_rank)
+{
+    int *order = malloc((size_t)world_size * sizeof *order);
+    struct nodes_layout world;
+    int rc = order ? 0 : -1;
+    nodes_layout(node_of_rank, world_size, &world);
+    for (int li = 0; li < c->n_layouts && rc == 0; li++) {
+        int procs = c->layouts[li].procs, ppn = c->layouts[li].ppn;
+        int n = nodes_block_order(node_of_rank, world_size, ppn, order);
+        if (n >= procs && order[0] == 0) {
+            continue;
+        }
+        if (c->ppn_line > 0) {
+            fprintf(stderr, "%s:%d: ranks_per_node: ", c->path, c->ppn_line);
+        } else {
+            fprintf(stderr, "%s: profile %s: ", c->path, c->profile_path);
+        }
+        if (n >= procs) {
+            int on_first = 0;
+            for (int r = 0; r < world_size; r++) {
+                on_first += node_of_rank[r] == node_of_rank[0];
+            }
+            fprintf(stderr,
+                    "%d ranks at %d per node need rank 0's node (the "
+                    "controller's, in every communicator) to hold >= %d "
+                    "ranks; it holds %d (of %d ranks on %d nodes)\n",
+                    procs, ppn, ppn, on_first, world_size, world.n_nodes);
+        } else {
+            fprintf(stderr,
+                    "%d ranks at %d per node need %d nodes with >= %d "
+                    "ranks; the world has %d such node%s (of %d ranks on "
+                    "%d node%s)\n",
+                    procs, ppn, procs / ppn, ppn, n / ppn,
+                    n / ppn == 1 ? "" : "s", world_size, world.n_nodes,
+                    world.n_nodes == 1 ? "" : "s");
+        }
+        rc = -1;
+    }
+    free(order);
+    return rc;
+}
+
+int config_check_world(const struct config *c, int world_size,
+                       const int *node_of_rank)
 {
     int largest = c->procs[c->n_procs - 1];
     if (largest > world_size) {
@@ -1162,6 +1209,9 @@ int config_check_world(const struct config *c, int world_size)
                 "process%s); start more or list fewer\n",
                 c->path, c->procs_line, largest, world_size,
                 world_size == 1 ? "" : "es");
+        return -1;
+    }
+    if (c->is_ppn_given && check_nodes(c, world_size, node_of_rank) != 0) {
         return -1;
     }
     /* The algorithms count bytes in MPI's int, also across P blocks. */

@@ -90,9 +90,13 @@ struct config {
  * and fails. Free with config_free. */
 int config_load(const char *path, struct config *out);
 void config_free(struct config *c);
-/* Checks what a live sweep needs: every procs entry <= world_size, and
- * buffers the algorithms can count (their MPI counts are int). */
-int config_check_world(const struct config *c, int world_size);
+/* Checks what a live sweep needs: every procs entry <= world_size; with
+ * ranks_per_node (is_ppn_given), nodes for every layout's block placement
+ * (collectives/nodes.h: node_of_rank[r] is world rank r's node, and rank
+ * 0's node must be among them: the controller is in every communicator);
+ * and buffers the algorithms can count (their MPI counts are int). */
+int config_check_world(const struct config *c, int world_size,
+                       const int *node_of_rank);
 /* 1 if the file at path sets backend = "native" (read quietly before
  * MPI_Init, which the native backend must prepare; 0 on any error: the full
  * check after MPI_Init reports it). */

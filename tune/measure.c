@@ -338,8 +338,9 @@ struct start_window {
                         reference instant (the slowest rank's end) */
 };
 
-/* One clock offset per rank, kept between experiments: the communicators
- * the harness is given all number their ranks as the world does. */
+/* One clock offset per rank, kept between experiments: it is against
+ * comm rank 0, which in every communicator the harness is given is world
+ * rank 0. */
 static double clock_offset_s;
 
 enum { WINDOW_FLOOR_NS = 1000, LATE_RETRIES = 40 };

@@ -2,6 +2,7 @@
  * from the journal or has the point's ranks time the method. Invariant: a
  * result is in the journal, on disk, before the search sees it. */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collectives/nodes.h"
 #include "model/model.h"
 #include "search/refine.h"
 #include "store/journal.h"
@@ -31,7 +33,8 @@
 enum {
     CMD_OP,
     CMD_COLL,  /* index in coll_table */
-    CMD_PROCS, /* the communicator: world ranks 0..procs-1 */
+    CMD_PROCS, /* the communicator: the first procs ranks of ... */
+    CMD_PPN,   /* ... this placement's order (0: as launched) */
     CMD_ALG,
     CMD_MSG_BYTES,
     CMD_SEG_BYTES,
@@ -59,11 +62,30 @@ enum { SUB_CREATE_TAG = 9303 };
  * measured again once it is older than this (rank 0's seconds). */
 #define CLOCK_RESYNC_S 1.0
 
+/* Set (to anything but "" or 0): rank 0 says each communicator's world
+ * ranks as it makes it, a testing aid (docs/usage.md). */
+#define SWEEP_TRACE_ENV "AUTOTUNE_TRACE_COMMS"
+
+/* The order in which a placement takes world ranks (nodes_block_order): a
+ * communicator of procs ranks at ppn per node is ranks[0..procs-1], so
+ * every rank knows the members of one from (procs, ppn) alone. */
+struct placement {
+    int ppn; /* 0: as launched (world ranks 0..procs-1) */
+    int n;   /* ranks listed */
+    int *ranks;
+    int *pos; /* world rank -> its index in ranks, INT_MAX if not listed */
+    /* world rank r -> the least pos in r's subtree of the commands'
+     * binomial tree (world ranks r .. r + (r & -r) - 1) */
+    int *subtree_pos;
+};
+
 /* A point's communicator: made when rank 0 first needs it (OP_CREATE),
  * collectively over its ranks only; freed when rank 0 says so (OP_FREE)
  * or at the end. */
 struct sub_comm {
-    int procs;     /* world ranks 0..procs-1; 0: an empty slot */
+    int procs; /* the first procs ranks of placement ppn's order; 0: an
+                  empty slot */
+    int ppn;
     MPI_Comm comm; /* the one the collective runs on */
     MPI_Comm ctl;  /* a duplicate for the harness's own messages */
     long last_use; /* rank 0 */
@@ -74,9 +96,14 @@ struct sweep {
     struct journal *journal;
     MPI_Comm world;
     int world_size;
-    /* The communicators of world ranks 0..procs-1 made so far (the
-     * surrogate times pipelines on fewer ranks than the point's); a rank
-     * holds those it is in, rank 0 all of them. */
+    int *node_of_rank; /* world rank -> node (collectives/nodes.h) */
+    struct placement **placements; /* the ones used so far (each stays
+                                       where it is made) */
+    int n_placements;
+    int is_tracing; /* rank 0: SWEEP_TRACE_ENV */
+    /* The communicators of (procs, placement) made so far (the surrogate
+     * times pipelines on fewer ranks than the point's); a rank holds those
+     * it is in, rank 0 all of them. */
     struct sub_comm subs[SUB_CACHE_SIZE];
     long n_sub_uses;    /* rank 0: the clock of sub_comm.last_use */
     MPI_Comm ctl_world; /* the commands' communicator */
@@ -86,7 +113,7 @@ struct sweep {
     int has_left_epoch; /* rank 0: clock_left_epoch() was reported */
     /* the current point */
     int coll_index;
-    int ppn; /* its ranks per node */
+    int ppn; /* its ranks per node, as recorded */
     int point_measured;
     /* totals of this session */
     long experiments_new, experiments_reused, not_applicable;
@@ -133,22 +160,94 @@ static void request_from_command(const double *cmd, struct measure_request *req)
     req->is_clock_sync = cmd[CMD_CLOCK_SYNC] != 0;
 }
 
-/* A command goes down a binomial tree over world ranks 0..CMD_PROCS-1 by
- * point-to-point messages: the ranks outside the point see no traffic, and
- * no library collective runs between two experiments. A rank's parent is
- * itself with its lowest set bit cleared; its children are itself plus the
- * powers of two below that bit (below the world size for rank 0). */
-static int command_forward(const struct sweep *s, int rank, const double *cmd)
+/* Rank 0: the placement of the current point. Without ranks_per_node the
+ * ranks as launched (recorded as one rank per node); with it, whole nodes
+ * of ppn consecutive ranks. */
+static int point_placement(const struct sweep *s)
+{
+    return s->cfg->is_ppn_given ? s->ppn : 0;
+}
+
+static void placement_destroy(struct placement *p)
+{
+    if (p) {
+        free(p->ranks);
+        free(p->pos);
+        free(p->subtree_pos);
+        free(p);
+    }
+}
+
+/* Placement ppn (made on first use; every rank makes the same from the
+ * node map). NULL out of memory (said). */
+static const struct placement *placement_of(struct sweep *s, int ppn)
+{
+    for (int i = 0; i < s->n_placements; i++) {
+        if (s->placements[i]->ppn == ppn) {
+            return s->placements[i];
+        }
+    }
+    int size = s->world_size;
+    struct placement **grown =
+        realloc(s->placements, (size_t)(s->n_placements + 1) * sizeof *grown);
+    struct placement *p = calloc(1, sizeof *p);
+    if (grown) {
+        s->placements = grown;
+    }
+    if (p) {
+        p->ppn = ppn;
+        p->ranks = malloc((size_t)size * sizeof *p->ranks);
+        p->pos = malloc((size_t)size * sizeof *p->pos);
+        p->subtree_pos = malloc((size_t)size * sizeof *p->subtree_pos);
+    }
+    if (!grown || !p || !p->ranks || !p->pos || !p->subtree_pos ||
+        (p->n = nodes_block_order(s->node_of_rank, size, ppn, p->ranks)) < 0) {
+        placement_destroy(p);
+        fprintf(stderr, "autotune: out of memory\n");
+        return NULL;
+    }
+    for (int r = 0; r < size; r++) {
+        p->pos[r] = INT_MAX;
+    }
+    for (int i = 0; i < p->n; i++) {
+        p->pos[p->ranks[i]] = i;
+    }
+    for (int r = 0; r < size; r++) {
+        int end = r == 0 ? size : r + (r & -r);
+        p->subtree_pos[r] = INT_MAX;
+        for (int k = r; k < end && k < size; k++) {
+            p->subtree_pos[r] =
+                p->pos[k] < p->subtree_pos[r] ? p->pos[k] : p->subtree_pos[r];
+        }
+    }
+    s->placements[s->n_placements++] = p;
+    return p;
+}
+
+/* A command goes down the binomial tree of the world's ranks by
+ * point-to-point messages, into the subtrees that hold a rank of the
+ * command's communicator: the ranks of no such subtree see no traffic, and
+ * no library collective runs between two experiments (as launched, the
+ * tree over world ranks 0..procs-1). A rank's parent is itself with its
+ * lowest set bit cleared, always, so commands arrive in the order rank 0
+ * sent them; its children are itself plus the powers of two below that bit
+ * (below the world size for rank 0). */
+static int command_forward(struct sweep *s, int rank, const double *cmd)
 {
     int procs = (int)cmd[CMD_PROCS], err = MPI_SUCCESS;
+    const struct placement *p = placement_of(s, (int)cmd[CMD_PPN]);
     int low = rank & -rank;
+    if (!p) {
+        return MPI_ERR_NO_MEM;
+    }
     if (rank == 0) {
         for (low = 1; low < s->world_size; low *= 2) {
         }
     }
     for (int bit = low / 2; bit >= 1 && err == MPI_SUCCESS; bit /= 2) {
-        if (rank + bit < procs) {
-            err = MPI_Send(cmd, CMD_LEN, MPI_DOUBLE, rank + bit, CMD_TAG,
+        int child = rank + bit;
+        if (child < s->world_size && p->subtree_pos[child] < procs) {
+            err = MPI_Send(cmd, CMD_LEN, MPI_DOUBLE, child, CMD_TAG,
                            s->ctl_world);
         }
     }
@@ -159,32 +258,54 @@ static int broadcast_stop(struct sweep *s)
 {
     double cmd[CMD_LEN] = {0};
     cmd[CMD_OP] = OP_STOP;
-    cmd[CMD_PROCS] = s->world_size;
+    cmd[CMD_PROCS] = s->world_size; /* as launched: every rank */
     return command_forward(s, 0, cmd);
 }
 
-/* The slot of the communicator of procs ranks, -1 if there is none; with
- * procs 0, an empty slot. */
-static int sub_find(const struct sweep *s, int procs)
+/* The slot of the communicator of procs ranks of placement ppn, -1 if
+ * there is none; with procs 0, an empty slot. */
+static int sub_find(const struct sweep *s, int procs, int ppn)
 {
     for (int i = 0; i < SUB_CACHE_SIZE; i++) {
-        if (s->subs[i].procs == procs) {
+        if (s->subs[i].procs == procs && (!procs || s->subs[i].ppn == ppn)) {
             return i;
         }
     }
     return -1;
 }
 
-/* Collective over world ranks 0..procs-1 (MPI_Comm_create_group: the
- * other ranks take no part). The slot must be empty. */
-static int sub_create(struct sweep *s, int slot, int procs)
+/* Rank 0 with SWEEP_TRACE_ENV set: the communicator's world ranks. */
+static void sub_trace(const struct placement *p, int procs)
+{
+    fprintf(stderr, "autotune: communicator of %d ranks, ", procs);
+    if (p->ppn) {
+        fprintf(stderr, "%d per node:", p->ppn);
+    } else {
+        fprintf(stderr, "as launched:");
+    }
+    for (int i = 0; i < procs; i++) {
+        fprintf(stderr, " %d", p->ranks[i]);
+    }
+    fprintf(stderr, "\n");
+}
+
+/* Collective over the placement's first procs ranks in its order
+ * (MPI_Comm_create_group: the other ranks take no part), which are the
+ * new communicator's ranks 0..procs-1. The slot must be empty. */
+static int sub_create(struct sweep *s, int slot, int procs, int ppn)
 {
     struct sub_comm *sub = &s->subs[slot];
+    const struct placement *p = placement_of(s, ppn);
     MPI_Group world_group, group;
-    int range[1][3] = {{0, procs - 1, 1}};
+    if (!p) {
+        return -1;
+    }
+    if (s->is_tracing) {
+        sub_trace(p, procs);
+    }
     int err = MPI_Comm_group(s->world, &world_group);
     if (err == MPI_SUCCESS) {
-        err = MPI_Group_range_incl(world_group, 1, range, &group);
+        err = MPI_Group_incl(world_group, procs, p->ranks, &group);
         MPI_Group_free(&world_group);
     }
     if (err == MPI_SUCCESS) {
@@ -203,6 +324,7 @@ static int sub_create(struct sweep *s, int slot, int procs)
         return -1;
     }
     sub->procs = procs;
+    sub->ppn = ppn;
     /* Ranks leave the creation at different times: settled as after an
      * experiment, the first experiment on it costs what it would cost on
      * a communicator made earlier (a resumed sweep makes them elsewhere). */
@@ -217,56 +339,62 @@ static void sub_free(struct sub_comm *sub)
     sub->procs = 0;
 }
 
-/* Any rank, on OP_CREATE: the communicator of procs ranks in an empty
- * slot (rank 0 has emptied one: a rank holds none that rank 0 does not). */
-static int sub_create_in_free_slot(struct sweep *s, int procs)
+/* Any rank, on OP_CREATE: the communicator of procs ranks of placement
+ * ppn in an empty slot (rank 0 has emptied one: a rank holds none that
+ * rank 0 does not). */
+static int sub_create_in_free_slot(struct sweep *s, int procs, int ppn)
 {
-    int slot = sub_find(s, 0);
-    return slot < 0 ? -1 : sub_create(s, slot, procs);
+    int slot = sub_find(s, 0, 0);
+    return slot < 0 ? -1 : sub_create(s, slot, procs, ppn);
 }
 
-/* Rank 0, before an experiment on procs ranks: the slot of their
- * communicator, made now if it is new, after the least recently used is
- * freed if every slot is taken. Each is a command of its own, so the
- * experiment's command finds every rank waiting, as after any other. */
-static int sub_prepare(struct sweep *s, int procs)
+/* Rank 0, before an experiment on procs ranks of placement ppn: the slot
+ * of their communicator, made now if it is new, after the least recently
+ * used is freed if every slot is taken. Each is a command of its own, so
+ * the experiment's command finds every rank waiting, as after any other. */
+static int sub_prepare(struct sweep *s, int procs, int ppn)
 {
-    int slot = sub_find(s, procs);
-    if (slot < 0 && sub_find(s, 0) < 0) {
+    int slot = sub_find(s, procs, ppn);
+    if (slot < 0 && sub_find(s, 0, 0) < 0) {
         int oldest = 0;
         for (int i = 1; i < SUB_CACHE_SIZE; i++) {
             if (s->subs[i].last_use < s->subs[oldest].last_use) {
                 oldest = i;
             }
         }
-        double cmd[CMD_LEN] = {
-            [CMD_OP] = OP_FREE, [CMD_PROCS] = s->subs[oldest].procs};
+        double cmd[CMD_LEN] = {[CMD_OP] = OP_FREE,
+                               [CMD_PROCS] = s->subs[oldest].procs,
+                               [CMD_PPN] = s->subs[oldest].ppn};
         if (command_forward(s, 0, cmd) != MPI_SUCCESS) {
             return -1;
         }
         sub_free(&s->subs[oldest]);
     }
     if (slot < 0) {
-        double cmd[CMD_LEN] = {[CMD_OP] = OP_CREATE, [CMD_PROCS] = procs};
+        double cmd[CMD_LEN] = {
+            [CMD_OP] = OP_CREATE, [CMD_PROCS] = procs, [CMD_PPN] = ppn};
         if (command_forward(s, 0, cmd) != MPI_SUCCESS ||
-            sub_create_in_free_slot(s, procs) != 0) {
+            sub_create_in_free_slot(s, procs, ppn) != 0) {
             return -1;
         }
-        slot = sub_find(s, procs);
+        slot = sub_find(s, procs, ppn);
     }
     s->subs[slot].last_use = ++s->n_sub_uses;
     return slot;
 }
 
-/* At the end, on every rank: the communicators it is in, smallest first
- * on every rank, so the collective frees meet in the same order. */
+/* At the end, on every rank: the communicators it is in, in one order
+ * (placement, then smallest first) on every rank, so the collective frees
+ * meet in the same order. */
 static void sub_free_all(struct sweep *s)
 {
     for (;;) {
         int smallest = -1;
         for (int i = 0; i < SUB_CACHE_SIZE; i++) {
-            if (s->subs[i].procs > 0 &&
-                (smallest < 0 || s->subs[i].procs < s->subs[smallest].procs)) {
+            const struct sub_comm *a = &s->subs[i];
+            const struct sub_comm *b = &s->subs[smallest < 0 ? i : smallest];
+            if (a->procs > 0 && (smallest < 0 || a->ppn < b->ppn ||
+                                 (a->ppn == b->ppn && a->procs < b->procs))) {
                 smallest = i;
             }
         }
@@ -293,8 +421,11 @@ static int worker_loop(struct sweep *s)
         if (cmd[CMD_OP] == OP_STOP) {
             return 0;
         }
-        int procs = (int)cmd[CMD_PROCS];
-        int slot = sub_find(s, procs);
+        int procs = (int)cmd[CMD_PROCS], ppn = (int)cmd[CMD_PPN];
+        if (placement_of(s, ppn)->pos[rank] >= procs) {
+            continue; /* passed on to ranks of the communicator */
+        }
+        int slot = sub_find(s, procs, ppn);
         if (cmd[CMD_OP] == OP_FREE) {
             if (slot >= 0) { /* always: rank 0 frees only what it made */
                 sub_free(&s->subs[slot]);
@@ -302,13 +433,16 @@ static int worker_loop(struct sweep *s)
             continue;
         }
         if (cmd[CMD_OP] == OP_CREATE) {
-            if (sub_create_in_free_slot(s, procs) != 0) {
+            if (sub_create_in_free_slot(s, procs, ppn) != 0) {
                 return 1;
             }
             continue;
         }
         if (slot < 0) {
-            fprintf(stderr, "autotune: no communicator of %d ranks\n", procs);
+            fprintf(stderr,
+                    "autotune: no communicator of %d ranks at placement "
+                    "%d\n",
+                    procs, ppn);
             return 1;
         }
         struct measure_request req;
@@ -319,17 +453,19 @@ static int worker_loop(struct sweep *s)
     }
 }
 
-/* Rank 0: whether the first procs ranks' clock offsets are due to be
- * measured (never with one global clock), marking them measured. */
-static int clock_sync_due(struct sweep *s, int procs)
+/* Rank 0: whether the clock offsets of the communicator of procs ranks
+ * of placement p are due to be measured (never with one global clock),
+ * marking them measured. */
+static int clock_sync_due(struct sweep *s, const struct placement *p, int procs)
 {
     double now = MPI_Wtime();
     int is_due = 0;
-    for (int r = 1; r < procs && !s->is_clock_global; r++) {
-        is_due |= s->synced_at[r] < 0 || now - s->synced_at[r] > CLOCK_RESYNC_S;
+    for (int i = 1; i < procs && !s->is_clock_global; i++) {
+        double at = s->synced_at[p->ranks[i]];
+        is_due |= at < 0 || now - at > CLOCK_RESYNC_S;
     }
-    for (int r = 0; r < procs && is_due; r++) {
-        s->synced_at[r] = now;
+    for (int i = 0; i < procs && is_due; i++) {
+        s->synced_at[p->ranks[i]] = now;
     }
     return is_due;
 }
@@ -368,10 +504,16 @@ static int sweep_time(struct sweep *s, int procs, long msg_bytes,
         s->not_applicable++;
     } else {
         const struct config *c = s->cfg;
+        int ppn = point_placement(s);
+        const struct placement *p = placement_of(s, ppn);
+        if (!p) {
+            return -1;
+        }
         double cmd[CMD_LEN] = {
             [CMD_OP] = OP_MEASURE,
             [CMD_COLL] = s->coll_index,
             [CMD_PROCS] = procs,
+            [CMD_PPN] = ppn,
             [CMD_ALG] = method->alg,
             [CMD_MSG_BYTES] = (double)msg_bytes,
             [CMD_SEG_BYTES] = method->seg_bytes,
@@ -381,7 +523,7 @@ static int sweep_time(struct sweep *s, int procs, long msg_bytes,
             [CMD_MAX_REPS] = c->measure.max_reps,
             [CMD_RSE] = c->measure.rse,
             [CMD_NATIVE] = want.is_native,
-            [CMD_CLOCK_SYNC] = clock_sync_due(s, procs),
+            [CMD_CLOCK_SYNC] = clock_sync_due(s, p, procs),
         };
         struct measure_request req;
         if (!s->has_left_epoch && clock_left_epoch()) {
@@ -393,7 +535,7 @@ static int sweep_time(struct sweep *s, int procs, long msg_bytes,
                     CLOCK_EPOCH_LOG2 + 1);
         }
         progress_experiment(s->progress, name, method->seg_bytes);
-        int slot = sub_prepare(s, procs);
+        int slot = sub_prepare(s, procs, ppn);
         if (slot < 0 || command_forward(s, 0, cmd) != MPI_SUCCESS) {
             return -1;
         }
@@ -423,14 +565,23 @@ static int sweep_oracle(void *ctx, const struct search_point *p, int i,
     return sweep_time(ctx, p->procs, p->msg_bytes, &p->methods[i], time_us);
 }
 
-/* The surrogate's pipeline on the first n_ranks ranks (a record of the
- * point (collective, n_ranks, message size), like any other). */
+/* The surrogate's pipeline on the first n_ranks ranks of the point's
+ * placement (a record of the point (collective, n_ranks, ppn, message
+ * size), like any other). With ranks_per_node, n_ranks is rounded up to
+ * whole nodes, as the journal's layouts are: the chain then has a few
+ * more hops than the tree's longest path, and the segment size it finds
+ * is confirmed on the tree anyway. */
 static int sweep_pipeline(void *ctx, const struct search_point *p, int n_ranks,
                           int seg_bytes, double *time_us)
 {
     struct sweep *s = ctx;
     struct search_method m = {p->pipeline_alg, seg_bytes};
-    if (p->pipeline_alg < 0 || n_ranks < 1 || n_ranks > s->world_size) {
+    int ppn = point_placement(s);
+    if (ppn > 1 && n_ranks > 0) {
+        n_ranks = (n_ranks + ppn - 1) / ppn * ppn;
+    }
+    if (p->pipeline_alg < 0 || n_ranks < 1 || n_ranks > p->procs ||
+        n_ranks > s->world_size) {
         *time_us = -1;
         return 0;
     }
@@ -489,10 +640,35 @@ static void settings_of(const struct config *c,
     journal_settings_add(settings, "measure.clock", "%s",
                          clock_is_global() ? "global" : "ping-pong");
     journal_settings_add(settings, "chain_fanout", "%d", c->chain_fanout);
+    /* Only with ranks_per_node, so that journals and configs without it
+     * keep their settings; with it, a sweep as launched (recorded as one
+     * rank per node) is never resumed on whole nodes, nor the reverse. */
+    if (c->is_ppn_given) {
+        journal_settings_add(settings, "ranks_per_node.placement", "block");
+    }
     baseline_add_setting(c, settings);
 #ifdef SMPI_H
     smpi_settings(settings);
 #endif
+}
+
+/* Without ranks_per_node, one line if the ranks the sweep times share
+ * nodes: they are timed as launched and recorded as one rank per node. */
+static void note_shared_nodes(const struct config *c, const int *node_of_rank)
+{
+    int largest = c->procs[c->n_procs - 1];
+    struct nodes_layout used;
+    if (c->is_ppn_given) {
+        return;
+    }
+    nodes_layout(node_of_rank, largest, &used);
+    if (used.n_nodes < largest) {
+        printf("autotune: note: world ranks 0-%d share %d node%s; without "
+               "ranks_per_node the sweep times them as launched and records "
+               "one rank per node (set ranks_per_node to time real "
+               "layouts)\n",
+               largest - 1, used.n_nodes, used.n_nodes == 1 ? "" : "s");
+    }
 }
 
 static int write_profile(FILE *f, const void *profile)
@@ -507,8 +683,9 @@ static int load_model(const char *config_path, const struct config *c,
  * directory is made); it holds the run directory's lock from here to the
  * end of the sweep. *model: the calibration search = "model" needs. */
 static int controller_setup(const char *config_path, int is_fresh,
-                            int world_size, struct config *c,
-                            struct rundir_lock **lock, struct journal **journal,
+                            int world_size, const int *node_of_rank,
+                            struct config *c, struct rundir_lock **lock,
+                            struct journal **journal,
                             struct model_params **model)
 {
     struct journal_settings settings;
@@ -516,7 +693,7 @@ static int controller_setup(const char *config_path, int is_fresh,
     if (config_load(config_path, c) != 0) {
         return -1;
     }
-    if (config_check_world(c, world_size) != 0 ||
+    if (config_check_world(c, world_size, node_of_rank) != 0 ||
         baseline_check_backend(c) != 0 ||
         load_model(config_path, c, model) != 0 ||
         store_make_dir(c->output) != 0 ||
@@ -524,6 +701,7 @@ static int controller_setup(const char *config_path, int is_fresh,
         config_free(c);
         return -1;
     }
+    note_shared_nodes(c, node_of_rank);
     settings_of(c, &settings);
     if ((is_fresh && rundir_start_fresh(c->output) != 0) ||
         rundir_path(path, sizeof path, c->output, RUNDIR_JOURNAL) != 0 ||
@@ -1081,16 +1259,40 @@ int sweep_main(const char *config_path, int is_fresh)
     MPI_Comm_rank(s.world, &rank);
     MPI_Comm_size(s.world, &world_size);
 
-    if (rank == 0 && controller_setup(config_path, is_fresh, world_size, &cfg,
-                                      &lock, &s.journal, &s.model) == 0) {
+    /* Every rank learns every rank's node, before anything is recorded. */
+    int block = 0;
+    const char *emulated = getenv(NODES_ENV);
+    if (rank == 0 && nodes_parse_emulation(emulated, &block) != 0) {
+        fprintf(stderr,
+                "autotune: %s=%s: not block:K (K >= 1 world ranks on each "
+                "emulated node)\n",
+                NODES_ENV, emulated);
+        block = -1;
+    }
+    MPI_Bcast(&block, 1, MPI_INT, 0, s.world);
+    if (block < 0) {
+        goto done;
+    }
+    s.world_size = world_size;
+    s.node_of_rank = malloc((size_t)world_size * sizeof *s.node_of_rank);
+    int n_nodes = 0;
+    if (!s.node_of_rank ||
+        mpi_check(nodes_of_comm(s.world, block, s.node_of_rank, &n_nodes),
+                  "finding the nodes") != MPI_SUCCESS) {
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    if (rank == 0 &&
+        controller_setup(config_path, is_fresh, world_size, s.node_of_rank,
+                         &cfg, &lock, &s.journal, &s.model) == 0) {
         is_setup = 1;
         s.cfg = &cfg;
+        const char *trace = getenv(SWEEP_TRACE_ENV);
+        s.is_tracing = trace && *trace && strcmp(trace, "0") != 0;
     }
     MPI_Bcast(&is_setup, 1, MPI_INT, 0, s.world);
     if (!is_setup) {
         goto done;
     }
-    s.world_size = world_size;
     if (make_control(&s) != 0) {
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
@@ -1149,6 +1351,11 @@ done:
     free(results.optimal);
     free(results.measured);
     free_communicators(&s);
+    for (int i = 0; i < s.n_placements; i++) {
+        placement_destroy(s.placements[i]);
+    }
+    free(s.placements);
+    free(s.node_of_rank);
     measure_free_buffers();
     native_close();
     MPI_Comm_free(&s.world);

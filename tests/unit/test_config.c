@@ -26,6 +26,7 @@ static int load(const char *text, struct config *c)
 int main(void)
 {
     struct config c;
+    int nodes[4] = {0, 1, 2, 3}; /* one rank on each node */
     int fd = mkstemp(path);
     CHECK(fd >= 0);
     close(fd);
@@ -89,12 +90,12 @@ int main(void)
                       "procs = [2, 4];\nmessage_sizes = [536870911];\n"
                       "segment_sizes = [0];",
                       &c));
-    CHECK_INT(0, config_check_world(&c, 4));
+    CHECK_INT(0, config_check_world(&c, 4, nodes));
     config_free(&c);
     CHECK_INT(0, load("collectives = [\"gather\"];\nprocs = [2, 4];\n"
                       "message_sizes = [536870912];\nsegment_sizes = [0];",
                       &c));
-    CHECK(config_check_world(&c, 4) != 0);
+    CHECK(config_check_world(&c, 4, nodes) != 0);
     config_free(&c);
 
     unlink(path);
