@@ -22,8 +22,11 @@ baseline      = false;
 grid          = "$2";
 CFG
 }
+# Nodes that hold every layout: 8 ranks at 1 per node need 8 nodes, at 2
+# per node 4 nodes of 2, at 4 per node 2 nodes of 4.
+printf 'grig-0:4\ngrig-1:4\ngrig-2:2\ngrig-3:2\ngrig-4:1\ngrig-5:1\ngrig-6:1\ngrig-7:1\n' > "$tmp/hosts"
 sweep() { # NAME
-    smpirun -np 8 -platform conf/platforms/grig.xml --cfg=smpi/simulate-computation:no \
+    smpirun -np 16 -hostfile "$tmp/hosts" -platform conf/platforms/grig.xml --cfg=smpi/simulate-computation:no \
         --log=root.thres:critical build/autotune-smpi -c "$tmp/$1.cfg"
 }
 write_cfg adaptive adaptive
