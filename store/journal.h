@@ -36,7 +36,7 @@ struct point_result {
 
 /* Settings a journal's records depend on; a journal is only reused by a
  * sweep whose settings are equal. Each entry is "key=value". */
-#define STORE_MAX_SETTINGS 16
+#define STORE_MAX_SETTINGS 24
 struct journal_settings {
     int n;
     char entries[STORE_MAX_SETTINGS][128];

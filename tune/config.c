@@ -395,6 +395,100 @@ static int read_algorithms(const struct reader *r, const config_setting_t *s,
     return 0;
 }
 
+const char *const config_arrival_names[] = {
+    "together", "barrier", "uniform", "root_last", "root_first", "one_late"};
+
+/* A second of delay: beyond any arrival spread worth tuning for, and each
+ * call of the sweep waits that long. */
+#define MAX_SPREAD_US 1e6
+
+/* The valid values of measure.arrival, for its error lines: the shapes
+ * in shapes, everything in buf. */
+static void arrival_hint(char *buf, size_t size, char *shapes,
+                         size_t shapes_size)
+{
+    shapes[0] = '\0';
+    for (int a = ARRIVAL_UNIFORM; a < ARRIVAL_COUNT; a++) {
+        list_append(shapes, shapes_size, config_arrival_names[a]);
+    }
+    snprintf(buf, size,
+             "valid: \"together\", \"barrier\" or { spread_us = 50.0; shape = "
+             "\"uniform\"; } with shape one of %s",
+             shapes);
+}
+
+/* measure.arrival: "together", "barrier" or { spread_us; shape; }. */
+static int read_arrival(const struct reader *r, const config_setting_t *s,
+                        struct config_measure *m)
+{
+    static const char key[] = "measure.arrival";
+    char hint[256], shapes[128];
+    const char *name = NULL;
+    arrival_hint(hint, sizeof hint, shapes, sizeof shapes);
+    if (config_setting_type(s) == CONFIG_TYPE_STRING) {
+        name = config_setting_get_string(s);
+        for (int a = ARRIVAL_TOGETHER; a <= ARRIVAL_BARRIER; a++) {
+            if (strcmp(name, config_arrival_names[a]) == 0) {
+                m->arrival = (enum config_arrival)a;
+                return 0;
+            }
+        }
+        report(r, s, key, "\"%s\" is not an arrival pattern%s (%s)", name,
+               strcmp(name, "profile") == 0
+                   ? " yet (profiles do not record arrival yet)"
+                   : "",
+               hint);
+        return -1;
+    }
+    if (!config_setting_is_group(s)) {
+        report(r, s, key, "expected a string or a group (%s)", hint);
+        return -1;
+    }
+    int has_spread = 0;
+    m->arrival = ARRIVAL_TOGETHER;
+    for (int i = 0; i < config_setting_length(s); i++) {
+        config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+        const char *field = config_setting_name(e);
+        if (strcmp(field, "spread_us") == 0) {
+            if (read_number(r, e, "measure.arrival.spread_us", &m->spread_us) !=
+                0) {
+                return -1;
+            }
+            if (!(m->spread_us >= 0 && m->spread_us <= MAX_SPREAD_US)) {
+                report(r, e, "measure.arrival.spread_us",
+                       "%g is not a delay in [0, %g] microseconds",
+                       m->spread_us, MAX_SPREAD_US);
+                return -1;
+            }
+            has_spread = 1;
+        } else if (strcmp(field, "shape") == 0) {
+            if (read_string(r, e, "measure.arrival.shape", &name) != 0) {
+                return -1;
+            }
+            for (int a = ARRIVAL_UNIFORM; a < ARRIVAL_COUNT; a++) {
+                if (strcmp(name, config_arrival_names[a]) == 0) {
+                    m->arrival = (enum config_arrival)a;
+                }
+            }
+            if (m->arrival == ARRIVAL_TOGETHER) {
+                report(r, e, "measure.arrival.shape",
+                       "\"%s\" is not a shape (valid: %s)", name, shapes);
+                return -1;
+            }
+        } else {
+            report(r, e, key, "unknown key %s (valid: spread_us, shape)",
+                   field);
+            return -1;
+        }
+    }
+    if (!has_spread || m->arrival == ARRIVAL_TOGETHER) {
+        report(r, s, key, "%s missing (%s)", has_spread ? "shape" : "spread_us",
+               hint);
+        return -1;
+    }
+    return 0;
+}
+
 static int read_measure(const struct reader *r, const config_setting_t *s,
                         struct config *c)
 {
@@ -425,9 +519,12 @@ static int read_measure(const struct reader *r, const config_setting_t *s,
                        c->measure.rse);
                 rc = -1;
             }
+        } else if (strcmp(name, "arrival") == 0) {
+            rc = read_arrival(r, e, &c->measure);
         } else {
             report(r, e, key,
-                   "unknown key (valid: warmup, min_reps, max_reps, rse)");
+                   "unknown key (valid: warmup, min_reps, max_reps, rse, "
+                   "arrival)");
             rc = -1;
         }
         if (rc != 0) {

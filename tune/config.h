@@ -13,9 +13,25 @@
  * size to the workers. */
 #define CONFIG_MAX_MSG_BYTES (1LL << 50)
 
+/* How the ranks reach each timed call (measure.arrival; tune/measure.h
+ * says what each times). The shapes delay ranks by up to spread_us. */
+enum config_arrival {
+    ARRIVAL_TOGETHER = 0, /* every rank at the common start */
+    ARRIVAL_BARRIER,      /* after the library's MPI_Barrier, as IMB/OSU */
+    ARRIVAL_UNIFORM,      /* delays evenly spaced over [0, spread], shuffled */
+    ARRIVAL_ROOT_LAST,    /* the root delayed by spread */
+    ARRIVAL_ROOT_FIRST,   /* every rank but the root delayed by spread */
+    ARRIVAL_ONE_LATE,     /* the highest rank delayed by spread */
+    ARRIVAL_COUNT
+};
+/* Indexed by enum config_arrival: the names in the config and journal. */
+extern const char *const config_arrival_names[];
+
 struct config_measure {
     int warmup, min_reps, max_reps;
     double rse; /* stop when the relative standard error is below this */
+    enum config_arrival arrival;
+    double spread_us; /* the shapes' (uniform and after): >= 0 */
 };
 
 /* Whose algorithms are timed: ours (collectives/) or the MPI library's,

@@ -1,11 +1,14 @@
 /* Times a collective from a common start (ReproMPI's window method): every
  * rank starts each call at one instant, a window after the slowest rank of
- * the previous call ended; a call's time is the last rank's end minus that
- * instant. No MPI library collective takes part in a measurement. */
+ * the previous call ended (plus its own delay under an arrival shape); a
+ * call's time is the last rank's end minus that instant. No MPI library
+ * collective takes part in a measurement but the barrier that
+ * measure.arrival = "barrier" asks for. */
 #include <assert.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -371,27 +374,98 @@ static int window_open(struct start_window *w, MPI_Comm ctl, int n_calls)
     return 0;
 }
 
-/* One call from the common start. *time_us is the slowest rank's end minus
- * the start, or -1 if a rank arrived after the start (its own delay would
- * count): the call does not count. */
-static int window_call(struct start_window *w, coll_fn run,
+/* How this rank reaches each call (measure.arrival). */
+struct arrival {
+    enum config_arrival kind;
+    double spread_s;
+    int rank, n_ranks; /* in the point's communicator; the root is 0 */
+    int *order;        /* ARRIVAL_UNIFORM: n_ranks entries, the draw */
+    MPI_Comm comm;     /* ARRIVAL_BARRIER: the point's communicator */
+    unsigned long calls;
+};
+
+/* SplitMix64: the draw must be the same on every rank and every run. */
+static uint64_t arrival_next(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+/* This rank's delay after the common start for the next call. Uniform:
+ * the delays k * spread / (P - 1), k = 0..P-1 (so the first arrival is at
+ * the start and the last spread after it), dealt to the ranks by a
+ * shuffle seeded with the call's number within the experiment, so every
+ * method meets the same sequence of patterns. */
+static double arrival_delay_s(struct arrival *a)
+{
+    unsigned long call = a->calls++;
+    switch (a->kind) {
+    case ARRIVAL_UNIFORM: {
+        if (a->n_ranks < 2) {
+            return 0;
+        }
+        uint64_t state = 0x61727269766c0000u ^ call;
+        for (int i = 0; i < a->n_ranks; i++) {
+            a->order[i] = i;
+        }
+        for (int i = a->n_ranks - 1; i > 0; i--) {
+            int k = (int)(arrival_next(&state) % (uint64_t)(i + 1));
+            int t = a->order[i];
+            a->order[i] = a->order[k];
+            a->order[k] = t;
+        }
+        return a->spread_s * a->order[a->rank] / (a->n_ranks - 1);
+    }
+    case ARRIVAL_ROOT_LAST:
+        return a->rank == 0 ? a->spread_s : 0;
+    case ARRIVAL_ROOT_FIRST:
+        return a->rank == 0 ? 0 : a->spread_s;
+    case ARRIVAL_ONE_LATE:
+        return a->rank == a->n_ranks - 1 ? a->spread_s : 0;
+    default:
+        return 0;
+    }
+}
+
+/* One call from the common start (each rank after its own delay, or after
+ * the library's barrier entered there). *time_us is the slowest rank's end
+ * minus the start or, after a barrier, the longest of the ranks' own times
+ * from the barrier's exit; -1 if a rank arrived after its instant (its own
+ * lateness would count): the call does not count. */
+static int window_call(struct start_window *w, struct arrival *a, coll_fn run,
                        const struct coll_args *args, MPI_Comm ctl,
                        double *time_us)
 {
-    int is_late = clock_wait_until(w->next_s + w->offset_s);
+    int is_late =
+        clock_wait_until(w->next_s + arrival_delay_s(a) + w->offset_s);
+    int err = MPI_SUCCESS;
+    double began = 0;
+    /* MPI_Wtime only where it is needed: under SMPI each reading takes
+     * simulated time (smpi/wtime), which would shift every start. */
+    if (a->kind == ARRIVAL_BARRIER) {
+        err = MPI_Barrier(a->comm);
+        began = MPI_Wtime();
+    }
     /* Only the timed call: control_max's results must stay right. */
     coll_temp_share(1);
-    int err = run(args);
+    err = err == MPI_SUCCESS ? run(args) : err;
     coll_temp_share(0);
-    double u[4] = {MPI_Wtime() - w->offset_s, err != MPI_SUCCESS, is_late,
-                   w->lag_s};
-    if (control_max(u, 4, ctl) != MPI_SUCCESS || u[1] != 0) {
+    double end = MPI_Wtime();
+    double u[5] = {end - w->offset_s, err != MPI_SUCCESS, is_late, w->lag_s,
+                   end - began};
+    /* The reduction overlaps the call's tail on ranks that end early, so
+     * its size is part of every time: the fifth number only where used. */
+    int n_max = a->kind == ARRIVAL_BARRIER ? 5 : 4;
+    if (control_max(u, n_max, ctl) != MPI_SUCCESS || u[1] != 0) {
         return -1;
     }
     w->lag_s = MPI_Wtime() - w->offset_s - u[0];
     /* Whole nanoseconds: below MPI_Wtime's resolution, and it keeps
      * simulated times free of rounding noise from the absolute clock. */
-    *time_us = u[2] != 0 ? -1 : round((u[0] - w->next_s) * 1e9) / 1e3;
+    double time_s = a->kind == ARRIVAL_BARRIER ? u[4] : u[0] - w->next_s;
+    *time_us = u[2] != 0 ? -1 : round(time_s * 1e9) / 1e3;
     /* A late rank doubles the window; otherwise it eases back toward
      * twice the reduction's lag, so one hiccup does not slow every call
      * after it. */
@@ -415,9 +489,13 @@ int measure_run(const struct measure_request *req, MPI_Comm comm, MPI_Comm ctl,
     int is_segmented = req->alg != MEASURE_DEFAULT && !req->is_native &&
                        coll->algs[req->alg].is_segmented;
     struct start_window w;
+    struct arrival arrival = {
+        .kind = p->arrival, .spread_s = p->spread_us * 1e-6, .comm = comm};
 
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &n_ranks);
+    arrival.rank = rank;
+    arrival.n_ranks = n_ranks;
     memset(out, 0, sizeof *out);
     if (req->is_clock_sync && clock_sync(ctl, &clock_offset_s) != MPI_SUCCESS) {
         fprintf(stderr, "autotune: synchronising clocks failed\n");
@@ -437,6 +515,10 @@ int measure_run(const struct measure_request *req, MPI_Comm comm, MPI_Comm ctl,
             (size_t)(send_bytes > recv_bytes ? send_bytes : recv_bytes)) != 0;
     times = malloc((size_t)p->max_reps * sizeof *times);
     failed |= times == NULL;
+    if (p->arrival == ARRIVAL_UNIFORM) {
+        arrival.order = malloc((size_t)n_ranks * sizeof *arrival.order);
+        failed |= arrival.order == NULL;
+    }
     if (any_failed(failed, ctl)) {
         fprintf(stderr, "autotune: out of memory for a %ld-byte %s\n",
                 req->msg_bytes, coll->name);
@@ -465,7 +547,7 @@ int measure_run(const struct measure_request *req, MPI_Comm comm, MPI_Comm ctl,
     /* Warm-up calls also size the window: a late rank there costs nothing. */
     for (int i = 0; i < p->warmup; i++) {
         double t;
-        if (window_call(&w, run, &args, ctl, &t) != 0) {
+        if (window_call(&w, &arrival, run, &args, ctl, &t) != 0) {
             goto failed;
         }
     }
@@ -473,7 +555,7 @@ int measure_run(const struct measure_request *req, MPI_Comm comm, MPI_Comm ctl,
     int late = 0;
     while (n < (size_t)p->max_reps) {
         double t;
-        if (window_call(&w, run, &args, ctl, &t) != 0) {
+        if (window_call(&w, &arrival, run, &args, ctl, &t) != 0) {
             goto failed;
         }
         if (t < 0) {
@@ -520,5 +602,6 @@ done:
         MPI_Comm_free(&run_comm);
     }
     free(times);
+    free(arrival.order);
     return rc;
 }

@@ -30,7 +30,12 @@ struct measure_request {
  * Warm-up calls, then repetitions, each started on every rank at one
  * instant a window after the previous call's last rank ended (a call a rank
  * reached late is discarded and the window doubled); a repetition's time is
- * the last rank's end minus that instant; stop when the relative standard
+ * the last rank's end minus that instant. params.arrival changes how ranks
+ * reach the call: an arrival shape delays each rank from that instant (the
+ * time still runs from it, the first arrival); "barrier" has every rank
+ * enter the library's MPI_Barrier on comm there and times, as IMB and OSU
+ * do, the longest of the ranks' own times from its exit to their end.
+ * Stop when the relative standard
  * error of the mean drops below params.rse (after min_reps) or at
  * max_reps. *out is filled on every rank (identical everywhere but cost_s,
  * which is comm rank 0's, clock synchronisation excluded). Fails, on every

@@ -45,6 +45,8 @@ enum {
     CMD_RSE,
     CMD_NATIVE, /* backend native: the library's algorithm, forced */
     CMD_CLOCK_SYNC,
+    CMD_ARRIVAL, /* measure.arrival */
+    CMD_SPREAD_US,
     CMD_LEN
 };
 enum { OP_STOP = 0, OP_MEASURE = 1, OP_CREATE = 2, OP_FREE = 3 };
@@ -156,6 +158,8 @@ static void request_from_command(const double *cmd, struct measure_request *req)
     req->params.min_reps = (int)cmd[CMD_MIN_REPS];
     req->params.max_reps = (int)cmd[CMD_MAX_REPS];
     req->params.rse = cmd[CMD_RSE];
+    req->params.arrival = (enum config_arrival)cmd[CMD_ARRIVAL];
+    req->params.spread_us = cmd[CMD_SPREAD_US];
     req->is_native = cmd[CMD_NATIVE] != 0;
     req->is_clock_sync = cmd[CMD_CLOCK_SYNC] != 0;
 }
@@ -522,6 +526,8 @@ static int sweep_time(struct sweep *s, int procs, long msg_bytes,
             [CMD_MIN_REPS] = c->measure.min_reps,
             [CMD_MAX_REPS] = c->measure.max_reps,
             [CMD_RSE] = c->measure.rse,
+            [CMD_ARRIVAL] = c->measure.arrival,
+            [CMD_SPREAD_US] = c->measure.spread_us,
             [CMD_NATIVE] = want.is_native,
             [CMD_CLOCK_SYNC] = clock_sync_due(s, p, procs),
         };
@@ -639,6 +645,14 @@ static void settings_of(const struct config *c,
     journal_settings_add(settings, "measure.start", "window");
     journal_settings_add(settings, "measure.clock", "%s",
                          clock_is_global() ? "global" : "ping-pong");
+    /* Only when not "together", so that older journals resume. */
+    if (c->measure.arrival == ARRIVAL_BARRIER) {
+        journal_settings_add(settings, "measure.arrival", "barrier");
+    } else if (c->measure.arrival != ARRIVAL_TOGETHER) {
+        journal_settings_add(settings, "measure.arrival", "%s:%gus",
+                             config_arrival_names[c->measure.arrival],
+                             c->measure.spread_us);
+    }
     journal_settings_add(settings, "chain_fanout", "%d", c->chain_fanout);
     /* Only with ranks_per_node, so that journals and configs without it
      * keep their settings; with it, a sweep as launched (recorded as one

@@ -50,6 +50,11 @@ static void check_config(const struct config *c)
         fuzz_fail("measure: min_reps %d, max_reps %d, rse %g",
                   c->measure.min_reps, c->measure.max_reps, c->measure.rse);
     }
+    if ((int)c->measure.arrival < 0 || c->measure.arrival >= ARRIVAL_COUNT ||
+        !(c->measure.spread_us >= 0 && c->measure.spread_us <= 1e6)) {
+        fuzz_fail("measure.arrival: %d, spread_us %g", (int)c->measure.arrival,
+                  c->measure.spread_us);
+    }
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

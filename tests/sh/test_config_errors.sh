@@ -70,6 +70,21 @@ expect bad_rse       "bad_rse.cfg:6: measure.rse: 2 is not a fraction" "$good
 measure = { rse = 2.0; };"
 expect reps_order    "reps_order.cfg:6: measure: max_reps 3 is below min_reps 5" "$good
 measure = { min_reps = 5; max_reps = 3; };"
+expect arrival_name  'arrival_name.cfg:6: measure.arrival: "staggered" is not an arrival pattern \(valid: "together", "barrier" or \{ spread_us = 50.0; shape = "uniform"; \} with shape one of uniform, root_last, root_first, one_late\)' "$good
+measure = { arrival = \"staggered\"; };"
+expect arrival_profile 'arrival_profile.cfg:6: measure.arrival: "profile" is not an arrival pattern yet \(profiles do not record arrival yet\)' "$good
+measure = { arrival = \"profile\"; };"
+expect arrival_type  "arrival_type.cfg:6: measure.arrival: expected a string or a group" "$good
+measure = { arrival = 3; };"
+expect arrival_shape 'arrival_shape.cfg:7: measure.arrival.shape: "diagonal" is not a shape \(valid: uniform, root_last, root_first, one_late\)' "$good
+measure = { arrival = { spread_us = 50.0;
+                        shape = \"diagonal\"; }; };"
+expect arrival_spread "arrival_spread.cfg:6: measure.arrival.spread_us: -5 is not a delay in \[0, 1e\+06\] microseconds" "$good
+measure = { arrival = { spread_us = -5.0; shape = \"uniform\"; }; };"
+expect arrival_missing "arrival_missing.cfg:6: measure.arrival: spread_us missing" "$good
+measure = { arrival = { shape = \"root_last\"; }; };"
+expect arrival_key   "arrival_key.cfg:6: measure.arrival: unknown key spread \(valid: spread_us, shape\)" "$good
+measure = { arrival = { spread = 5.0; shape = \"root_last\"; }; };"
 expect missing_key   "missing_key.cfg: procs: missing \(required\)" 'collectives = ["bcast"];
 message_sizes = [1];
 segment_sizes = [0];'

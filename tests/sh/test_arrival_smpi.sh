@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# measure.arrival under SMPI, where time is exact: the harness's time of the
+# library's bcast, reduce and allreduce with the root arriving late, and
+# after a barrier, equals to the nanosecond a hand-written loop's
+# (tests/mpi/arrival_probe.c); a sweep killed (kill -9) midway under each
+# pattern resumes into a byte-identical measurements.csv; a resume under
+# another pattern is refused in one line naming measure.arrival.
+set -u
+. "$(dirname "$0")/lib.sh"
+command -v smpirun >/dev/null || { echo "smpirun not found (apt-get install libsimgrid-dev)"; exit 77; }
+
+np=8
+platform=conf/platforms/grig.xml
+write_cfg() { # NAME ARRIVAL [COLLECTIVES SIZES]
+    local colls=${3:-'"bcast", "reduce"'}
+    cat > "$tmp/$1.cfg" <<CFG
+output        = "$tmp/$1";
+collectives   = [$colls];
+procs         = [8];
+message_sizes = [${4:-1, 16384, 65536}];
+segment_sizes = [0, 4096];
+measure       = { warmup = 1; min_reps = 3; max_reps = 6; rse = 0.05;
+                  arrival = $2; };
+CFG
+}
+sweep() { # NAME
+    smpirun -np $np -platform $platform --cfg=smpi/simulate-computation:no \
+        --log=root.thres:critical build/autotune-smpi -c "$tmp/$1.cfg"
+}
+probe() { # COLL BYTES MODE...
+    smpirun -np $np -platform $platform --cfg=smpi/simulate-computation:no \
+        --log=root.thres:critical build/tests/smpi/arrival_probe "$@"
+}
+
+# The library's own collective (the default row) against the hand loop:
+# every repetition of both is the same time, so the median is it.
+compare_with_probe() { # NAME ARRIVAL PROBE_MODE...
+    local name=$1 arrival=$2
+    shift 2
+    write_cfg "$name" "$arrival" '"bcast", "reduce", "allreduce"' "1, 4096, 65536"
+    sweep "$name" > "$tmp/$name.out" 2>&1 || { cat "$tmp/$name.out"; fail "$name: sweep"; return; }
+    for coll in bcast reduce allreduce; do
+        for bytes in 1 4096 65536; do
+            harness=$(awk -F, -v c=$coll -v b=$bytes \
+                '$1 == c && $4 == b && $5 == "default" {print $9}' "$tmp/$name/measurements.csv")
+            hand=$(probe $coll $bytes "$@" 2> "$tmp/probe.err" | grep "^time_us" | sort -u)
+            [ -n "$harness" ] && [ -n "$hand" ] ||
+                { cat "$tmp/probe.err"; fail "$name: $coll $bytes B: harness '$harness', hand '$hand'"; continue; }
+            [ "$hand" = "time_us $harness" ] ||
+                fail "$name: $coll $bytes B: harness $harness us, hand loop $hand"
+        done
+    done
+    echo "$name: $(grep -c ',default,' "$tmp/$name/measurements.csv") default rows compared with the hand loop"
+}
+compare_with_probe root-last '{ spread_us = 120.0; shape = "root_last"; }' root_last 120
+compare_with_probe barrier '"barrier"' barrier
+# Not the same figures as a common start: the pattern changed something.
+cmp -s <(cut -d, -f1-9 "$tmp/root-last/measurements.csv") \
+    <(cut -d, -f1-9 "$tmp/barrier/measurements.csv") && fail "root_last and barrier times are the same"
+
+# Kill each pattern's sweep with a third of its records on disk, resume.
+n=0
+for arrival in '"together"' '"barrier"' \
+    '{ spread_us = 40.0; shape = "uniform"; }' \
+    '{ spread_us = 40.0; shape = "root_last"; }' \
+    '{ spread_us = 40.0; shape = "root_first"; }' \
+    '{ spread_us = 40.0; shape = "one_late"; }'; do
+    n=$((n + 1))
+    write_cfg full$n "$arrival"
+    write_cfg part$n "$arrival"
+    sweep full$n > "$tmp/full$n.out" 2>&1 || { cat "$tmp/full$n.out"; fail "$arrival: sweep"; continue; }
+    total=$(records "$tmp/full$n/journal")
+    killed_at=$(kill_at_records "$tmp/part$n/journal" $((total / 3)) "$tmp/part$n-1.out" sweep part$n)
+    [ "$killed_at" -lt "$total" ] || fail "$arrival: the sweep ended before it was killed"
+    sweep part$n > "$tmp/part$n-2.out" 2>&1 || { cat "$tmp/part$n-2.out"; fail "$arrival: resume"; continue; }
+    [ -s "$tmp/full$n/measurements.csv" ] || fail "$arrival: no measurements"
+    cmp "$tmp/full$n/measurements.csv" "$tmp/part$n/measurements.csv" ||
+        fail "$arrival: resumed from $killed_at of $total records: measurements.csv differs"
+    echo "$arrival: killed at $killed_at of $total records, resumed: $(grep -o '[0-9]* experiments run' "$tmp/part$n-2.out")"
+done
+# Only a pattern other than "together" is a setting (old journals resume).
+grep -q 'measure.arrival' "$tmp/full1/journal" && fail "together is recorded"
+grep -q ' measure.arrival=barrier ' "$tmp/full2/journal" || fail "barrier is not recorded"
+grep -q ' measure.arrival=root_last:40us ' "$tmp/full4/journal" || fail "root_last is not recorded"
+# The shapes differ from each other and from a common start.
+for i in 3 4 5 6; do
+    cmp -s <(cut -d, -f1-9 "$tmp/full1/measurements.csv") \
+        <(cut -d, -f1-9 "$tmp/full$i/measurements.csv") && fail "pattern $i times as together"
+done
+
+# A resume under another pattern: refused in one line, the journal as it was.
+before=$(md5sum < "$tmp/full4/journal")
+write_cfg full4 '{ spread_us = 40.0; shape = "root_first"; }'
+if sweep full4 > "$tmp/other.out" 2>&1; then
+    fail "a root_last journal was resumed under root_first"
+elif ! grep -q "conflicts with the recorded sweep: measure.arrival (journal root_last:40us, config root_first:40us); use --fresh" "$tmp/other.out"; then
+    fail "refusal: $(grep -m1 conflict "$tmp/other.out")"
+fi
+write_cfg full2 '"together"'
+sweep full2 > "$tmp/other2.out" 2>&1 && fail "a barrier journal was resumed under together"
+grep -q "measure.arrival (journal barrier, config (none))" "$tmp/other2.out" ||
+    fail "refusal: $(grep -m1 conflict "$tmp/other2.out")"
+[ "$(md5sum < "$tmp/full4/journal")" = "$before" ] || fail "the refused journal changed"
+
+# The text report says the pattern; a run under "together" says none.
+build/autotune report -r "$tmp/full2" > "$tmp/report.out" 2>&1 || fail "report"
+grep -q "^run .*, arrival barrier$" "$tmp/report.out" || fail "report: $(head -1 "$tmp/report.out")"
+build/autotune report -r "$tmp/full1" > "$tmp/report1.out" 2>&1 || fail "report"
+grep -q "arrival" "$tmp/report1.out" && fail "report of together: $(head -1 "$tmp/report1.out")"
+
+[ $fails -eq 0 ] && echo "ok"
+exit $((fails > 0))
