@@ -66,7 +66,10 @@ sweep() {
         fi
         rm -f "$runs/$name.err" "$runs/$name.out"
     fi
-    echo "# $name: $cmd ($(cat "$runs/$name.wall" 2>/dev/null || echo '?') s wall when swept)" >> "$log"
+    local wall
+    wall=$(cat "$runs/$name.wall" 2>/dev/null || echo '?')
+    case $wall in aborted*) ;; *) wall="$wall s wall when swept" ;; esac
+    echo "# $name: $cmd ($wall)" >> "$log"
 }
 
 config() { # CFG RUN COLLECTIVES PROCS PPNS [LINE]
