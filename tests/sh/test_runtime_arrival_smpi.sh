@@ -5,7 +5,8 @@
 # late, every rank but the root 25 us late, one late rank in each of two
 # communicators of the same size whose schedules are 1 ms apart, no
 # delay); the profile's spread (median and p90) is the delays' to within
-# 1 us and its shape the one the delays make, every call sampled;
+# 1 us and its shape the one the delays make; every call sampled, or of
+# 1100 calls every fourth (275: the sample of 512 halved twice);
 # `autotune profile` shows them; a malformed arrival line is one line
 # file:line, exit 1.
 source "$(dirname "$0")/lib.sh"
@@ -14,9 +15,16 @@ for tool in smpicc smpirun; do
 done
 app=build/tests/rt-smpi/arrival
 [ -x "$app" ] || { echo "test_runtime_arrival_smpi: $app missing (run make tests)" >&2; exit 1; }
-iterations=20
+# The calls a rank keeps of n: every s-th, s the least power of two
+# leaving at most 512 (the sample halves when full), counted from call 0.
+kept() {
+    local n=$1 s=1
+    while [ $(((n + s - 1) / s)) -gt 512 ]; do s=$((2 * s)); done
+    echo $(((n + s - 1) / s))
+}
 
-for decision in none binomial; do
+for run in "none 20" "binomial 20" "none 1100"; do
+    read -r decision iterations <<<"$run"
     dec_env=()
     if [ "$decision" = binomial ]; then
         # Algorithms of collectives/ run: the arrivals are the application's
@@ -27,22 +35,22 @@ for decision in none binomial; do
     env "${dec_env[@]}" AUTOTUNE_PROFILE="$tmp/a.prof" \
         timeout $((120 * ${TEST_TIME_SCALE:-1})) smpirun -np 4 -platform conf/platforms/grig.xml \
         --cfg=smpi/simulate-computation:no --log=root.thres:critical \
-        "$app" -i $iterations >"$tmp/out" 2>"$tmp/err" || fail "$decision: run: $(tail -3 "$tmp/err")"
-    [ "$(grep -c '^arrival: ' "$tmp/out")" = 6 ] || fail "$decision: the app's patterns: $(cat "$tmp/out")"
+        "$app" -i $iterations >"$tmp/out" 2>"$tmp/err" || fail "$run: run: $(tail -3 "$tmp/err")"
+    [ "$(grep -c '^arrival: ' "$tmp/out")" = 6 ] || fail "$run: the app's patterns: $(cat "$tmp/out")"
     # Each pattern's point in the profile, then its arrival line.
     while read -r _ coll procs msg spread shape; do
-        want_sampled=$iterations
-        [ "$procs" = 2 ] && want_sampled=$((2 * iterations)) # two communicators
+        want_sampled=$(kept $iterations)
+        [ "$procs" = 2 ] && want_sampled=$((2 * want_sampled)) # two communicators
         got=$(awk -v c="$coll" -v p="$procs" -v m="$msg" '
             found { print; exit }
             $1 == c && $2 == p && $4 == m && NF == 6 { found = 1 }' "$tmp/a.prof")
         read -r tag sampled p50 p90 got_shape <<<"$got"
-        [ "$tag" = arrival ] || { fail "$decision: $coll $procs $msg: no arrival line: $(cat "$tmp/a.prof")"; continue; }
-        [ "$sampled" = "$want_sampled" ] || fail "$decision: $coll $procs $msg: $sampled calls sampled, want $want_sampled"
+        [ "$tag" = arrival ] || { fail "$run: $coll $procs $msg: no arrival line: $(cat "$tmp/a.prof")"; continue; }
+        [ "$sampled" = "$want_sampled" ] || fail "$run: $coll $procs $msg: $sampled calls sampled, want $want_sampled"
         awk -v a="$p50" -v b="$p90" -v s="$spread" 'BEGIN {
             d1 = a - s; d2 = b - s; exit !(d1 <= 1 && d1 >= -1 && d2 <= 1 && d2 >= -1) }' ||
-            fail "$decision: $coll $procs $msg: spread $p50 / $p90 us, want $spread"
-        [ "$got_shape" = "$shape" ] || fail "$decision: $coll $procs $msg: shape $got_shape, want $shape"
+            fail "$run: $coll $procs $msg: spread $p50 / $p90 us, want $spread"
+        [ "$got_shape" = "$shape" ] || fail "$run: $coll $procs $msg: shape $got_shape, want $shape"
     done < <(grep '^arrival: ' "$tmp/out")
 done
 
