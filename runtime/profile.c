@@ -176,7 +176,7 @@ static void clock_start(void)
     double t0;
     prof.is_clock_global = clock_is_global();
     if (world_offset(&prof.offset0_s) != 0) {
-        prof.offset0_s = 0; /* every rank says the same: the calls fail */
+        prof.offset0_s = 0; /* no offset: the clocks are taken as one */
     }
     t0 = PMPI_Wtime();
     PMPI_Bcast(&t0, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
