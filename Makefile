@@ -108,7 +108,7 @@ build/libautotune-core.a: $(CORE_OBJS) build/model-sim.o
 # point-to-point layer, no network), into one object whose symbols but
 # model_record are local, so it links beside the real collectives and MPI.
 MODEL_SIM_SRCS := model/sim/record.c collectives/record/mpi.c \
-                  $(filter-out collectives/native.c collectives/nodes.c,$(wildcard collectives/*.c))
+                  $(filter-out collectives/native.c collectives/nodes.c collectives/clock.c,$(wildcard collectives/*.c))
 MODEL_SIM_OBJS := $(MODEL_SIM_SRCS:%.c=build/model-sim/%.o)
 build/model-sim/%.o: %.c
 	@mkdir -p $(@D)
@@ -208,7 +208,8 @@ RT_TEST_BINS := build/tests/rt/runtime_app build/tests/rt/runtime_bottom \
                 build/tests/rt/cg \
                 $(if $(SMPICC),build/tests/rt-smpi/runtime_app \
                                build/tests/rt-smpi/test_collectives \
-                               build/tests/rt-smpi/cg)
+                               build/tests/rt-smpi/cg \
+                               build/tests/rt-smpi/arrival)
 
 build/tests/rt/runtime_app: tests/mpi/runtime_app.c build/libautotune.so
 	@mkdir -p $(@D)

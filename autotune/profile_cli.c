@@ -113,6 +113,20 @@ static void add_tuned(const struct profile_point *pt,
     }
 }
 
+/* The point's arrival spread (us, median and p90 over its sampled calls)
+ * and shape; "-" where the profile has none (older, or one process). The
+ * shape is padded when more columns follow. */
+static void print_arrival(const struct profile_arrival *a, int is_last)
+{
+    const char *shape = a->sampled > 0 ? profile_shape_name(a->shape) : "-";
+    if (a->sampled > 0) {
+        printf(" %10.3f %10.3f", a->spread_median_us, a->spread_p90_us);
+    } else {
+        printf(" %10s %10s", "-", "-");
+    }
+    printf(is_last ? " %s" : " %-10s", shape);
+}
+
 struct profile_args {
     const char *file, *run;
     int top;
@@ -129,8 +143,10 @@ const struct cli_spec profile_cli = {
     "autotune profile",
     NULL,
     "The N (20) points of an application profile (AUTOTUNE_PROFILE) that "
-    "took the\nmost time; with a run, each point's tuned method, its time "
-    "and the default's,\nand the time saved: calls x (default - tuned).\n",
+    "took the\nmost time, with how their ranks arrived: the spread from the "
+    "first to the last\n(median and p90 over the calls, in us) and its "
+    "shape. With a run, each point's\ntuned method, its time and the "
+    "default's, and the time saved: calls x\n(default - tuned).\n",
     profile_options,
     CLI_N(profile_options),
     "FILE.prof",
@@ -162,10 +178,12 @@ int profile_main(int argc, char **argv)
     printf("profile %s: %d ranks, %d points, %ld calls, %.6f s in "
            "collectives (mean over ranks)\n",
            file, p->n_ranks, p->n_points, calls, total);
-    printf("%-10s %6s %8s %10s %8s %11s %6s%s\n", "collective", "procs",
-           "per_node", "msg_bytes", "calls", "seconds", "share",
-           run ? "  tuned method         tuned_us/call  default_us  saved_s"
-               : "");
+    printf("%-10s %6s %8s %10s %8s %11s %6s %10s %10s %s\n", "collective",
+           "procs", "per_node", "msg_bytes", "calls", "seconds", "share",
+           "spread_p50", "spread_p90",
+           run ? "arrival     tuned method         tuned_us/call  default_us  "
+                 "saved_s"
+               : "arrival");
     for (int i = 0; i < p->n_points; i++) {
         const struct profile_point *pt = &p->points[i];
         const struct speedup_row *row = run ? find_row(rows, n_rows, pt) : NULL;
@@ -173,6 +191,7 @@ int profile_main(int argc, char **argv)
             printf("%-10s %6d %8d %10ld %8ld %11.6f %5.1f%%", pt->collective,
                    pt->procs, pt->per_node, pt->msg_bytes, pt->calls,
                    pt->seconds, total > 0 ? 100 * pt->seconds / total : 0);
+            print_arrival(&pt->arrival, !run);
             if (!run) {
                 printf("\n");
             }

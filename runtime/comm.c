@@ -83,6 +83,18 @@ static int find_layout(struct autotune_comm_state *s)
     return rc;
 }
 
+/* s->id, from its rank 0 (collective on its duplicate). */
+static int name_state(struct autotune_comm_state *s)
+{
+    static long n_made;
+    int world_rank = 0;
+    if (s->rank == 0) {
+        PMPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+        s->id = (long)world_rank * (1L << 32) + n_made++;
+    }
+    return PMPI_Bcast(&s->id, 1, MPI_LONG, 0, s->dup);
+}
+
 static int state_create(MPI_Comm comm, struct autotune_comm_state **out)
 {
     int is_inter, rc;
@@ -104,7 +116,8 @@ static int state_create(MPI_Comm comm, struct autotune_comm_state **out)
     }
     if (s->dup != MPI_COMM_NULL) {
         PMPI_Comm_set_errhandler(s->dup, MPI_ERRORS_RETURN);
-        if ((rc = find_layout(s)) != MPI_SUCCESS) {
+        if ((autotune_prof.is_on && (rc = name_state(s)) != MPI_SUCCESS) ||
+            (rc = find_layout(s)) != MPI_SUCCESS) {
             delete_state(comm, keyval, s, NULL);
             return rc;
         }

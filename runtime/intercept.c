@@ -232,8 +232,8 @@ INTERPOSED int autotune_mpi_bcast(void *buf, int count, MPI_Datatype dtype,
     struct coll_layout t;
     bool is_known = coll_layout_get(dtype, &t) == MPI_SUCCESS;
     long bytes = is_known ? count * (long)t.size : 0;
-    int rc =
-        autotune_choose(AUTOTUNE_BCAST, comm, bytes, MPI_OP_NULL, false, &ch);
+    int rc = autotune_choose(AUTOTUNE_BCAST, comm, bytes, MPI_OP_NULL, root,
+                             false, &ch);
     if (rc != MPI_SUCCESS || !ch.alg) {
         return autotune_call_end(
             &ch, rc != MPI_SUCCESS ? finish(comm, rc)
@@ -287,8 +287,9 @@ static int reduction(enum autotune_coll coll, const void *sendbuf,
     int rc = reduction_is_bottom(coll, sendbuf, recvbuf, count, root, comm,
                                  &is_bottom);
     if (rc == MPI_SUCCESS) {
-        rc = autotune_choose(coll, comm, type_bytes(count, dtype), op,
-                             is_bottom, ch);
+        rc =
+            autotune_choose(coll, comm, type_bytes(count, dtype), op,
+                            coll == AUTOTUNE_REDUCE ? root : -1, is_bottom, ch);
     }
     *is_library = rc == MPI_SUCCESS && !ch->alg;
     if (rc != MPI_SUCCESS || !ch->alg) {
@@ -393,7 +394,7 @@ static int rooted_blocks(enum autotune_coll coll, const void *sendbuf,
                                    : is_root && recvbuf == MPI_IN_PLACE;
     long bytes =
         is_send_sized ? type_bytes(scount, stype) : type_bytes(rcount, rtype);
-    rc = autotune_choose(coll, comm, bytes, MPI_OP_NULL, false, ch);
+    rc = autotune_choose(coll, comm, bytes, MPI_OP_NULL, root, false, ch);
     *is_library = rc == MPI_SUCCESS && !ch->alg;
     if (rc != MPI_SUCCESS || !ch->alg) {
         return rc;
@@ -453,7 +454,7 @@ static int all_blocks(enum autotune_coll coll, const void *sendbuf, int scount,
 {
     long bytes = sendbuf == MPI_IN_PLACE ? type_bytes(rcount, rtype)
                                          : type_bytes(scount, stype);
-    int rc = autotune_choose(coll, comm, bytes, MPI_OP_NULL, false, ch);
+    int rc = autotune_choose(coll, comm, bytes, MPI_OP_NULL, -1, false, ch);
     *is_library = rc == MPI_SUCCESS && !ch->alg;
     if (rc != MPI_SUCCESS || !ch->alg) {
         return rc;
@@ -501,7 +502,7 @@ INTERPOSED int autotune_mpi_barrier(MPI_Comm comm)
 {
     struct autotune_choice ch;
     int rc =
-        autotune_choose(AUTOTUNE_BARRIER, comm, 0, MPI_OP_NULL, false, &ch);
+        autotune_choose(AUTOTUNE_BARRIER, comm, 0, MPI_OP_NULL, -1, false, &ch);
     if (rc != MPI_SUCCESS || !ch.alg) {
         return autotune_call_end(&ch, rc != MPI_SUCCESS ? finish(comm, rc)
                                                         : PMPI_Barrier(comm));

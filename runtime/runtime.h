@@ -77,6 +77,16 @@ struct autotune_profile_entry {
     long msg_bytes;
     long calls;
     double seconds;
+    /* Arrivals, kept per communicator and root (all ranks of a
+     * communicator see its calls in one order, so the k-th call of each
+     * rank's entry is the same call): the entry time of every stride-th
+     * call, on the clock common to the ranks. */
+    long comm_id;   /* autotune_comm_state's id */
+    int root, rank; /* root -1 for a collective without one; rank in comm */
+    long arrivals;  /* calls seen, the next one's number */
+    long stride;    /* a power of two: when samples fill, every other goes */
+    int n_samples, cap_samples; /* cap_samples -1: a sample was lost */
+    double *samples;
 };
 struct autotune_profile {
     int is_on;
@@ -88,10 +98,14 @@ extern struct autotune_profile autotune_prof;
  * it); on failure one line, and nothing is recorded. Collective over
  * MPI_COMM_WORLD. */
 void autotune_profile_start(const char *path, int rank);
-/* The index of the point's entry (made on first use), or -1 when out of
- * memory. */
-int autotune_profile_entry(enum autotune_coll coll, int procs, int per_node,
-                           long msg_bytes);
+struct autotune_comm_state;
+/* Records a call on s's communicator entered at start_s (PMPI_Wtime):
+ * the index of its entry (made on first use), or -1 when out of memory.
+ * root: the root's rank in the communicator, -1 for a collective without
+ * one. */
+int autotune_profile_entry(enum autotune_coll coll,
+                           const struct autotune_comm_state *s, long msg_bytes,
+                           int root, double start_s);
 /* Merges every rank's entries at rank 0, which writes the profile; frees
  * them. Collective over MPI_COMM_WORLD. */
 void autotune_profile_stop(void);
@@ -120,13 +134,15 @@ void autotune_stop(void);
 
 /* The choice for collective coll on the user's communicator comm, for
  * msg_bytes (the tuner's message size) and op (MPI_OP_NULL unless a
- * reduction); counts it. is_bottom: the call passes MPI_BOTTOM where no
- * algorithm may take it (every rank of the call says the same), so it goes
- * to the library where an algorithm would run. Collective on comm the
- * first time a communicator is seen (its duplicate is made then).
+ * reduction) and root (the root's rank in comm, -1 for a collective
+ * without one: the profile records it); counts it. is_bottom: the call passes
+ * MPI_BOTTOM where no algorithm may take it (every rank of the call says the
+ * same), so it goes to the library where an algorithm would run. Collective on
+ * comm the first time a communicator is seen (its duplicate is made then).
  * MPI_SUCCESS, or the error code of making the duplicate. */
 int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
-                    MPI_Op op, bool is_bottom, struct autotune_choice *out);
+                    MPI_Op op, int root, bool is_bottom,
+                    struct autotune_choice *out);
 /* The collective's entry of collectives/' table (borrowed), found by its
  * name at autotune_start. */
 const struct coll_def *autotune_coll_def(enum autotune_coll coll);
@@ -145,6 +161,10 @@ struct autotune_comm_table {
 struct autotune_comm_state {
     MPI_Comm dup; /* private duplicate; MPI_COMM_NULL for an inter-comm */
     int rank, size;
+    /* With AUTOTUNE_PROFILE, the same on every rank of the communicator
+     * and on no other communicator: its rank 0's world rank times 2^32
+     * plus the number of states that rank had made before. */
+    long id;
     /* Its nodes, found when the state is made (zero for an
      * inter-communicator); node_counts says each node's ranks ("4, 4,
      * 3") when the layout is irregular. */

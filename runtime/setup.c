@@ -688,8 +688,12 @@ static void choose_table(const struct coll_tuning *t, int coll,
 }
 
 int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
-                    MPI_Op op, bool is_bottom, struct autotune_choice *out)
+                    MPI_Op op, int root, bool is_bottom,
+                    struct autotune_choice *out)
 {
+    bool is_profiled = autotune_prof.is_on;
+    /* The entry time first: the application's, before any of ours. */
+    out->start_s = is_profiled ? PMPI_Wtime() : 0;
     out->alg = NULL;
     out->seg_bytes = 0;
     out->chain_fanout = TUNING_CHAIN_FANOUT;
@@ -704,7 +708,6 @@ int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
     struct autotune_comm_state *s = NULL;
     int m = -1, rc, size = 0, size_at;
     long msg_at = msg_bytes;
-    bool is_profiled = autotune_prof.is_on;
     if ((t->n_tables > 0 || is_profiled) &&
         (rc = autotune_comm_get(comm, &s)) != MPI_SUCCESS) {
         return rc;
@@ -716,8 +719,7 @@ int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
     }
     if (is_profiled && out->comm != MPI_COMM_NULL) {
         out->profile_index =
-            autotune_profile_entry(coll, size, s->layout.ppn, msg_bytes) + 1;
-        out->start_s = PMPI_Wtime();
+            autotune_profile_entry(coll, s, msg_bytes, root, out->start_s) + 1;
     }
     size_at = size;
     if (rt.n_decs == 0) {

@@ -1,6 +1,8 @@
 /* The profile's text form: the header line PROFILE_HEADER, "ranks N",
  * then one line per point "collective procs per_node msg_bytes calls
- * seconds"; '#' starts a comment line. A point appears once. */
+ * seconds", each optionally followed by its "arrival calls_sampled
+ * spread_median_us spread_p90_us shape" line; '#' starts a comment line.
+ * A point appears once. */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -11,6 +13,58 @@
 
 #include "store/profile.h"
 #include "util/grow.h"
+
+static const char *const shape_names[PROFILE_N_SHAPES] = {
+    "together", "root_last", "root_first", "one_late", "uniform", "mixed"};
+
+const char *profile_shape_name(enum profile_shape shape)
+{
+    return shape_names[shape];
+}
+
+static int compare_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The rules, in this order (docs/usage.md, Application profiles), S the
+ * spread: the first half is offsets below S/2, the second above it. */
+enum profile_shape profile_shape_of(const double *offset_us, int n, int root)
+{
+    double spread = 0, second = 0, gap = 0;
+    double *sorted = malloc((size_t)(n > 0 ? n : 1) * sizeof *sorted);
+    enum profile_shape shape = PROFILE_MIXED;
+    for (int i = 0; i < n; i++) {
+        spread = offset_us[i] > spread ? offset_us[i] : spread;
+    }
+    if (n < 2 || spread < PROFILE_TOGETHER_US) {
+        free(sorted);
+        return PROFILE_TOGETHER;
+    }
+    if (!sorted) {
+        return PROFILE_MIXED;
+    }
+    memcpy(sorted, offset_us, (size_t)n * sizeof *sorted);
+    qsort(sorted, (size_t)n, sizeof *sorted, compare_double);
+    second = sorted[n - 2]; /* the second last arrival */
+    for (int i = 1; i < n; i++) {
+        gap = sorted[i] - sorted[i - 1] > gap ? sorted[i] - sorted[i - 1] : gap;
+    }
+    bool is_rooted = root >= 0 && root < n;
+    if (is_rooted && offset_us[root] == spread && second < spread / 2) {
+        shape = PROFILE_ROOT_LAST;
+    } else if (is_rooted && offset_us[root] == sorted[0] &&
+               sorted[1] > spread / 2) {
+        shape = PROFILE_ROOT_FIRST;
+    } else if (second < spread / 2) {
+        shape = PROFILE_ONE_LATE;
+    } else if (gap <= spread / 2) {
+        shape = PROFILE_UNIFORM;
+    }
+    free(sorted);
+    return shape;
+}
 
 void profile_destroy(struct profile *p)
 {
@@ -111,6 +165,40 @@ static int parse_point(char *line, struct profile_point *pt, const char **err)
     return -1;
 }
 
+/* An arrival line (after "arrival") into *a; a message in err. */
+static int parse_arrival(const char *text, struct profile_arrival *a,
+                         const char **err)
+{
+    char shape[16], tail;
+    long long sampled;
+    double median, p90;
+    int n = sscanf(text, "%lld %lf %lf %15s %c", &sampled, &median, &p90, shape,
+                   &tail);
+    if (n != 4) {
+        *err = "expected 'arrival calls_sampled spread_median_us "
+               "spread_p90_us shape'";
+    } else if (sampled < 1 || sampled > LONG_MAX) {
+        *err = "calls_sampled is not a count >= 1";
+    } else if (!isfinite(median) || median < 0) {
+        *err = "spread_median_us is not a time >= 0";
+    } else if (!isfinite(p90) || p90 < median) {
+        *err = "spread_p90_us is not a time >= spread_median_us";
+    } else {
+        for (int k = 0; k < PROFILE_N_SHAPES; k++) {
+            if (strcmp(shape, shape_names[k]) == 0) {
+                *a = (struct profile_arrival){.sampled = (long)sampled,
+                                              .spread_median_us = median,
+                                              .spread_p90_us = p90,
+                                              .shape = (enum profile_shape)k};
+                return 0;
+            }
+        }
+        *err = "the shape is not together, root_last, root_first, "
+               "one_late, uniform or mixed";
+    }
+    return -1;
+}
+
 static int add_point(struct profile *p, size_t *cap,
                      const struct profile_point *pt)
 {
@@ -162,6 +250,18 @@ int profile_load(const char *path, struct profile **out)
             if (sscanf(s, "ranks %d %c", &p->n_ranks, &tail) != 1 ||
                 p->n_ranks < 1) {
                 err = "expected 'ranks N' (N >= 1) after the header";
+                goto bad;
+            }
+            continue;
+        }
+        if (strncmp(s, "arrival", 7) == 0 && (s[7] == ' ' || s[7] == '\t')) {
+            struct profile_point *last =
+                p->n_points ? &p->points[p->n_points - 1] : NULL;
+            if (!last || last->line != line_no - 1) {
+                err = "an arrival line follows its point's line";
+                goto bad;
+            }
+            if (parse_arrival(s + 8, &last->arrival, &err) != 0) {
                 goto bad;
             }
             continue;
@@ -219,11 +319,17 @@ done:
 int profile_write(FILE *f, const struct profile *p)
 {
     fprintf(f, PROFILE_HEADER "\nranks %d\n", p->n_ranks);
-    fprintf(f, "# collective procs per_node msg_bytes calls seconds\n");
+    fprintf(f, "# collective procs per_node msg_bytes calls seconds; then "
+               "arrival calls_sampled spread_median_us spread_p90_us shape\n");
     for (int i = 0; i < p->n_points; i++) {
         const struct profile_point *pt = &p->points[i];
         fprintf(f, "%s %d %d %ld %ld %.9g\n", pt->collective, pt->procs,
                 pt->per_node, pt->msg_bytes, pt->calls, pt->seconds);
+        if (pt->arrival.sampled > 0) {
+            fprintf(f, "arrival %ld %.3f %.3f %s\n", pt->arrival.sampled,
+                    pt->arrival.spread_median_us, pt->arrival.spread_p90_us,
+                    shape_names[pt->arrival.shape]);
+        }
     }
     return ferror(f) ? -1 : 0;
 }

@@ -11,6 +11,35 @@
 
 #define PROFILE_HEADER "autotune-profile 1"
 
+/* How the ranks arrived at a point's calls (an "arrival" line after the
+ * point's; runtime/profile.c says how it is measured). A call's spread is
+ * its last rank's entry time minus its first's; its shape a rule on the
+ * entry times (profile_shape_name's table, docs/usage.md). */
+enum profile_shape {
+    PROFILE_TOGETHER,   /* spread under PROFILE_TOGETHER_US */
+    PROFILE_ROOT_LAST,  /* the root last, every other before half the
+                           spread */
+    PROFILE_ROOT_FIRST, /* the root first, every other after half of it */
+    PROFILE_ONE_LATE,   /* one rank (not the root) last, the others before
+                           half the spread */
+    PROFILE_UNIFORM,    /* no gap between arrivals over half the spread */
+    PROFILE_MIXED,      /* none of the above */
+    PROFILE_N_SHAPES
+};
+#define PROFILE_TOGETHER_US 1.0
+struct profile_arrival {
+    long sampled; /* calls whose arrivals were compared; 0: no line */
+    double spread_median_us, spread_p90_us;
+    enum profile_shape shape; /* the most frequent among the sampled */
+};
+
+/* The shape's name in the file ("root_last"). */
+const char *profile_shape_name(enum profile_shape shape);
+/* The shape of one call from each rank's arrival offset (after the first
+ * rank's, so the least is 0) and the root (-1: none); spread_us = the
+ * largest offset. */
+enum profile_shape profile_shape_of(const double *offset_us, int n, int root);
+
 /* One point of the application: calls are collective operations (each
  * counted once, not once per rank); seconds sums, over them, the time each
  * took averaged over the ranks of its communicator. */
@@ -22,6 +51,7 @@ struct profile_point {
     long calls;
     double seconds;
     int line; /* of the file profile_load read it from (else 0) */
+    struct profile_arrival arrival;
 };
 
 struct profile {

@@ -75,10 +75,10 @@ CFG
     build/autotune profile "$prof" -r "$run" -n 1000 | awk -v tuned="$run-tuned.prof" '
         BEGIN { while ((getline line < tuned) > 0) { split(line, f, " ")
                     if (line !~ /^#/ && f[6] != "") t[f[1] " " f[2] " " f[4]] = f[6] } }
-        $1 ~ /^[a-z]+$/ && NF == 11 && ($1 " " $2 " " $4) in t {
+        $1 ~ /^[a-z]+$/ && NF == 14 && ($1 " " $2 " " $4) in t {
             k = $1 " " $2 " " $4
             printf "    %-10s %4d %8d  without %.6f s  with %.6f s  saved %+.6f s  predicted %.6f s\n",
-                $1, $2, $4, $6, t[k], $6 - t[k], $11 }'
+                $1, $2, $4, $6, t[k], $6 - t[k], $14 }'
     awk -v c="$c" -v w="$without" -v t="$with" -v s="$saved" 'BEGIN {
         measured = w - t; predicted_t = w - s
         off = measured > 0 ? 100 * (s - measured) / measured : 0

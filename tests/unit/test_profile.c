@@ -1,6 +1,7 @@
 /* The profile's text form: what profile_write writes, profile_load reads
- * back; points sort costliest first; each damaged line is refused with
- * path:line. */
+ * back (arrival lines too, and a profile without them as before); points
+ * sort costliest first; each damaged line is refused with path:line; the
+ * arrival shapes' rules on hand-made offsets. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +59,112 @@ static void expect_load(const char *text, const char *want)
     profile_destroy(p);
 }
 
+/* p written to path and read back (caller frees; NULL on failure). */
+static struct profile *write_and_load(const struct profile *p)
+{
+    struct profile *back = NULL;
+    FILE *f = fopen(path, "w");
+    CHECK(f && profile_write(f, p) == 0);
+    if (f) {
+        fclose(f);
+    }
+    CHECK_INT(0, profile_load(path, &back));
+    return back;
+}
+
+/* Arrival lines: written after their point and read back; a profile
+ * without them (as before they existed) reads as before; each damaged one
+ * is path:line; the shapes of hand-made arrivals. */
+static void check_arrivals(void)
+{
+    struct profile_point points[] = {
+        {"bcast", 4, 1, 8, 21, 0.5, 0, {21, 30.0, 30.5, PROFILE_UNIFORM}},
+        {"allreduce", 4, 1, 8, 20, 0.25, 0, {0, 0, 0, PROFILE_TOGETHER}},
+    };
+    struct profile p = {.n_ranks = 4, .n_points = 2, .points = points};
+    struct profile *back = write_and_load(&p);
+    if (back && back->n_points == 2) {
+        const struct profile_arrival *a = &back->points[0].arrival;
+        CHECK_INT(21, a->sampled);
+        CHECK(a->spread_median_us == 30.0 && a->spread_p90_us == 30.5);
+        CHECK_STR("uniform", profile_shape_name(a->shape));
+        CHECK_INT(0, back->points[1].arrival.sampled); /* none written */
+        CHECK_INT(6, back->points[1].line); /* after bcast's arrival line */
+    }
+    profile_destroy(back);
+
+    /* A profile of before: the same points, no arrivals. */
+    write_text("autotune-profile 1\nranks 4\n"
+               "# collective procs per_node msg_bytes calls seconds\n"
+               "allgather 16 1 65536 40 3.90731427\n"
+               "reduce 16 1 65536 8 0.0813724\n");
+    CHECK_INT(0, profile_load(path, &back));
+    if (back && back->n_points == 2) {
+        CHECK_STR("allgather", back->points[0].collective);
+        CHECK_INT(65536, back->points[0].msg_bytes);
+        CHECK_INT(40, back->points[0].calls);
+        CHECK(back->points[0].seconds == 3.90731427);
+        CHECK_STR("reduce", back->points[1].collective);
+        CHECK_INT(8, back->points[1].calls);
+        CHECK_INT(0, back->points[0].arrival.sampled);
+        CHECK_INT(0, back->points[1].arrival.sampled);
+    }
+    profile_destroy(back);
+
+    const char *head = "autotune-profile 1\nranks 4\nbcast 4 1 8 1 0\n";
+    char text[512];
+    struct {
+        const char *line, *want;
+    } bad[] = {
+        {"arrival 1 2 3", "4: expected 'arrival calls_sampled "
+                          "spread_median_us spread_p90_us shape'"},
+        {"arrival 1 2 3 uniform x", "4: expected 'arrival calls_sampled "
+                                    "spread_median_us spread_p90_us shape'"},
+        {"arrival 0 2 3 uniform", "4: calls_sampled is not a count >= 1"},
+        {"arrival 1 -2 3 uniform", "4: spread_median_us is not a time >= 0"},
+        {"arrival 1 nan 3 uniform", "4: spread_median_us is not a time >= 0"},
+        {"arrival 1 2 1.5 uniform",
+         "4: spread_p90_us is not a time >= spread_median_us"},
+        {"arrival 1 2 3 late", "4: the shape is not together, root_last, "
+                               "root_first, one_late, uniform or mixed"},
+        {"arrival 1 2 3 uniform\narrival 1 2 3 uniform",
+         "5: an arrival line follows its point's line"},
+        {"# comment\narrival 1 2 3 uniform",
+         "5: an arrival line follows its point's line"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(text, sizeof text, "%s%s\n", head, bad[i].line);
+        expect_load(text, bad[i].want);
+    }
+    expect_load("autotune-profile 1\nranks 4\narrival 1 2 3 uniform\n",
+                "3: an arrival line follows its point's line");
+
+    /* Offsets in us, by rank; root -1: none. */
+    struct {
+        double offsets[5];
+        int n, root;
+        enum profile_shape want;
+    } shapes[] = {
+        {{0, 10, 20, 30}, 4, 0, PROFILE_UNIFORM},
+        {{0, 0, 50, 0}, 4, 2, PROFILE_ROOT_LAST},
+        {{25, 0, 25, 25}, 4, 1, PROFILE_ROOT_FIRST},
+        {{0, 40, 0, 0}, 4, -1, PROFILE_ONE_LATE},
+        {{0, 40, 0, 0}, 4, 0, PROFILE_ONE_LATE}, /* not the root late */
+        {{0, 40, 0, 0}, 4, 1, PROFILE_ROOT_LAST},
+        {{0, 0.9, 0.5, 0}, 4, -1, PROFILE_TOGETHER},
+        {{0, 30, 30, 0}, 4, -1, PROFILE_MIXED}, /* two late: a gap of S */
+        {{0, 7}, 2, -1, PROFILE_ONE_LATE},
+        {{0, 7}, 2, 0, PROFILE_ROOT_FIRST},
+        {{0, 20, 10}, 3, -1, PROFILE_UNIFORM},  /* gap S/2: uniform */
+        {{0, 21, 20, 0}, 4, -1, PROFILE_MIXED}, /* 20 > S/2 */
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        enum profile_shape got =
+            profile_shape_of(shapes[i].offsets, shapes[i].n, shapes[i].root);
+        CHECK_STR(profile_shape_name(shapes[i].want), profile_shape_name(got));
+    }
+}
+
 int main(void)
 {
     int fd = mkstemp(path);
@@ -65,9 +172,9 @@ int main(void)
     close(fd);
 
     struct profile_point points[] = {
-        {"bcast", 4, 1, 1024, 10, 0.25, 0},
-        {"allreduce", 4, 2, 8, 100, 1.5, 0},
-        {"barrier", 4, 1, 0, 3, 0.25, 0},
+        {"bcast", 4, 1, 1024, 10, 0.25, 0, {0, 0, 0, PROFILE_TOGETHER}},
+        {"allreduce", 4, 2, 8, 100, 1.5, 0, {0, 0, 0, PROFILE_TOGETHER}},
+        {"barrier", 4, 1, 0, 3, 0.25, 0, {0, 0, 0, PROFILE_TOGETHER}},
     };
     struct profile p = {.n_ranks = 4, .n_points = 3, .points = points};
     profile_sort_by_cost(&p);
@@ -76,13 +183,7 @@ int main(void)
     CHECK_STR("barrier", points[2].collective);
     CHECK(profile_total_seconds(&p) == 2.0);
 
-    FILE *f = fopen(path, "w");
-    CHECK(f && profile_write(f, &p) == 0);
-    if (f) {
-        fclose(f);
-    }
-    struct profile *back = NULL;
-    CHECK_INT(0, profile_load(path, &back));
+    struct profile *back = write_and_load(&p);
     if (back) {
         CHECK_INT(4, back->n_ranks);
         CHECK_INT(3, back->n_points);
@@ -169,6 +270,7 @@ int main(void)
         expect_load(big, want);
         free(big);
     }
+    check_arrivals();
     unlink(path);
     return check_exit();
 }
