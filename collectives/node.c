@@ -243,6 +243,24 @@ int node_allreduce(const struct coll_args *args, const struct node_comms *nc,
     return rc;
 }
 
+/* What the compositions of P blocks start from: nodes of equal size (the
+ * flat algorithms take equal blocks), P blocks within an int's count, the
+ * datatype's layout and the bytes of one block. */
+static int node_blocks_begin(const struct coll_args *args,
+                             const struct node_comms *nc,
+                             struct coll_layout *layout, MPI_Aint *block)
+{
+    if (!nc->layout.is_regular) {
+        return MPI_ERR_ARG;
+    }
+    if ((long)nc->size * args->count > INT_MAX) {
+        return MPI_ERR_COUNT;
+    }
+    int rc = coll_layout_get(args->dtype, layout);
+    *block = coll_block_offset(1, args->count, layout->extent);
+    return rc;
+}
+
 /* Idea: each node gathers its blocks to its leader, the leaders allgather
  * node blocks of ppn blocks, each leader broadcasts all P blocks on its
  * node. Where nodes hold consecutive ranks a node block is a stretch of
@@ -259,21 +277,15 @@ int node_allgather(const struct coll_args *args, const struct node_comms *nc,
     struct coll_layout layout;
     struct coll_args a;
     char *tmp = NULL, *recv = args->recvbuf;
+    MPI_Aint block;
     int rc;
 
     if (args->count == 0) {
         return MPI_SUCCESS;
     }
-    if (!nc->layout.is_regular) {
-        return MPI_ERR_ARG;
-    }
-    if ((long)nc->size * args->count > INT_MAX) {
-        return MPI_ERR_COUNT;
-    }
-    if ((rc = coll_layout_get(args->dtype, &layout)) != MPI_SUCCESS) {
+    if ((rc = node_blocks_begin(args, nc, &layout, &block)) != MPI_SUCCESS) {
         return rc;
     }
-    MPI_Aint block = coll_block_offset(1, args->count, layout.extent);
     int is_in_order = nc->layout.is_consecutive;
     if (is_leader && !is_in_order) {
         tmp = coll_temp_create(&layout, nc->size * args->count);
@@ -310,6 +322,92 @@ int node_allgather(const struct coll_args *args, const struct node_comms *nc,
     return rc;
 }
 
+/* Idea: each node gathers its blocks to its leader, the leaders gather
+ * node blocks of ppn blocks to the root's node's leader, which hands all P
+ * blocks to the root if it is not the leader. Where nodes hold consecutive
+ * ranks and the root leads its node, the blocks land in recvbuf; elsewhere
+ * in a temporary in node order, which that leader puts in rank order. Nodes
+ * of equal size only (node_applies). Cost: intra gather(ppn) + inter
+ * gather(n_nodes, ppn*m) [+ alpha + P*m*beta]. */
+int node_gather(const struct coll_args *args, const struct node_comms *nc,
+                const struct node_plan *plan)
+{
+    int root_node = nc->node_of_rank[args->root];
+    int root_leader = nc->leader[root_node];
+    int is_leader = nc->leaders != MPI_COMM_NULL;
+    int is_root = nc->rank == args->root;
+    int ppn = nc->layout.ppn;
+    struct coll_layout layout;
+    struct coll_args a;
+    char *tmp = NULL, *ordered = NULL, *nodes = NULL;
+    MPI_Aint block;
+    int rc;
+
+    if (args->count == 0) {
+        return MPI_SUCCESS;
+    }
+    if ((rc = node_blocks_begin(args, nc, &layout, &block)) != MPI_SUCCESS) {
+        return rc;
+    }
+    int is_direct = nc->layout.is_consecutive && root_leader == args->root;
+    /* the inter root holds every node block; the other leaders their own */
+    int n_tmp = nc->rank == root_leader ? nc->size : ppn;
+    if (is_leader && !(is_direct && nc->rank == root_leader)) {
+        tmp = coll_temp_create(&layout, n_tmp * args->count);
+        if (!tmp) {
+            return MPI_ERR_NO_MEM;
+        }
+    }
+    nodes = is_direct && nc->rank == root_leader ? args->recvbuf : tmp;
+    a = phase_args(args, nc->intra, 0, &plan->up);
+    if (args->sendbuf == MPI_IN_PLACE && !(is_direct && is_root)) {
+        a.sendbuf = (char *)args->recvbuf + nc->rank * block;
+    }
+    a.recvbuf = NULL;
+    if (is_leader) {
+        a.recvbuf = nc->rank == root_leader
+                        ? nodes + nc->node_first[nc->node] * block
+                        : nodes;
+    }
+    rc = plan->up.alg->run(&a);
+    if (rc == MPI_SUCCESS && is_leader) {
+        int is_inter_root = nc->rank == root_leader;
+        a = phase_args(args, nc->leaders, root_node, &plan->inter);
+        a.sendbuf = is_inter_root ? MPI_IN_PLACE : nodes;
+        a.recvbuf = is_inter_root ? nodes : NULL;
+        a.count = ppn * args->count;
+        rc = plan->inter.alg->run(&a);
+    }
+    if (rc == MPI_SUCCESS && nc->rank == root_leader && !is_direct) {
+        /* in rank order: in recvbuf at the root, else in a temporary */
+        ordered = nodes;
+        if (!nc->layout.is_consecutive) {
+            ordered = is_root
+                          ? args->recvbuf
+                          : coll_temp_create(&layout, nc->size * args->count);
+            for (int i = 0; ordered && rc == MPI_SUCCESS && i < nc->size; i++) {
+                rc = coll_copy(nodes + i * block,
+                               ordered + nc->node_ranks[i] * block, args->count,
+                               args->dtype, args->comm, COLL_TAG_GATHER);
+            }
+            rc = ordered ? rc : MPI_ERR_NO_MEM;
+        }
+        if (rc == MPI_SUCCESS && !is_root) {
+            rc = MPI_Send(ordered, nc->size * args->count, args->dtype,
+                          args->root, COLL_TAG_GATHER, args->comm);
+        }
+    } else if (rc == MPI_SUCCESS && is_root && root_leader != args->root) {
+        rc = MPI_Recv(args->recvbuf, nc->size * args->count, args->dtype,
+                      root_leader, COLL_TAG_GATHER, args->comm,
+                      MPI_STATUS_IGNORE);
+    }
+    if (ordered != nodes && ordered != args->recvbuf) {
+        coll_temp_destroy(ordered, &layout);
+    }
+    coll_temp_destroy(tmp, &layout);
+    return rc;
+}
+
 /* Idea: a barrier on each node, among the leaders, on each node again: a
  * leader leaves the first only when its node entered, the second only when
  * every node did, and its node's ranks leave the third only after it. */
@@ -337,7 +435,7 @@ static const struct {
 } node_colls[] = {
     {"bcast", node_bcast, 2 | 4, 0},     {"reduce", node_reduce, 1 | 2, 0},
     {"allreduce", node_allreduce, 7, 0}, {"allgather", node_allgather, 7, 1},
-    {"barrier", node_barrier, 7, 0},
+    {"barrier", node_barrier, 7, 0},     {"gather", node_gather, 1 | 2, 1},
 };
 enum { N_NODE_COLLS = sizeof node_colls / sizeof node_colls[0] };
 
@@ -388,7 +486,7 @@ int node_applies(const char *collective, const struct node_comms *nc,
             return 0;
         }
     }
-    /* the bcast phases and the gather's take no op */
+    /* the bcast phases and the gathers take no op */
     MPI_Op up_op = strcmp(collective, "allgather") == 0 ? MPI_OP_NULL : op;
     return (!(phases & 1) || applies_on_nodes(plan->up.alg, nc, up_op)) &&
            (!(phases & 2) ||
