@@ -408,6 +408,88 @@ int node_gather(const struct coll_args *args, const struct node_comms *nc,
     return rc;
 }
 
+/* Idea: a root that does not lead its node hands its P blocks to its
+ * leader, which scatters node blocks of ppn blocks among the leaders (in
+ * node order: where nodes are not consecutive it reorders them in a
+ * temporary first); each leader scatters its node's blocks on its node.
+ * Nodes of equal size only (node_applies). Cost: [alpha + P*m*beta] +
+ * inter scatter(n_nodes, ppn*m) + intra scatter(ppn). */
+int node_scatter(const struct coll_args *args, const struct node_comms *nc,
+                 const struct node_plan *plan)
+{
+    int root_node = nc->node_of_rank[args->root];
+    int root_leader = nc->leader[root_node];
+    int is_leader = nc->leaders != MPI_COMM_NULL;
+    int is_root = nc->rank == args->root;
+    int is_inter_root = nc->rank == root_leader;
+    int ppn = nc->layout.ppn;
+    struct coll_layout layout;
+    struct coll_args a;
+    char *got = NULL, *sorted = NULL, *mine = NULL, *own = NULL;
+    const char *nodes = args->sendbuf;
+    MPI_Aint block;
+    int rc;
+
+    if (args->count == 0) {
+        return MPI_SUCCESS;
+    }
+    if ((rc = node_blocks_begin(args, nc, &layout, &block)) != MPI_SUCCESS) {
+        return rc;
+    }
+    int n_all = nc->size * args->count;
+    if (is_inter_root && !is_root) {
+        got = coll_temp_create(&layout, n_all);
+        rc = got ? MPI_Recv(got, n_all, args->dtype, args->root,
+                            COLL_TAG_SCATTER, args->comm, MPI_STATUS_IGNORE)
+                 : MPI_ERR_NO_MEM;
+        nodes = got;
+    } else if (is_root && !is_inter_root) {
+        rc = MPI_Send(args->sendbuf, n_all, args->dtype, root_leader,
+                      COLL_TAG_SCATTER, args->comm);
+    }
+    if (rc == MPI_SUCCESS && is_inter_root && !nc->layout.is_consecutive) {
+        sorted = coll_temp_create(&layout, n_all);
+        rc = sorted ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+        for (int i = 0; rc == MPI_SUCCESS && i < nc->size; i++) {
+            rc = coll_copy(nodes + nc->node_ranks[i] * block,
+                           sorted + i * block, args->count, args->dtype,
+                           args->comm, COLL_TAG_SCATTER);
+        }
+        nodes = sorted;
+    }
+    if (rc == MPI_SUCCESS && is_leader && !is_inter_root) {
+        mine = coll_temp_create(&layout, ppn * args->count);
+        rc = mine ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    }
+    if (rc == MPI_SUCCESS && is_leader) {
+        a = phase_args(args, nc->leaders, root_node, &plan->inter);
+        a.sendbuf = is_inter_root ? nodes : NULL;
+        a.recvbuf = is_inter_root ? MPI_IN_PLACE : mine;
+        a.count = ppn * args->count;
+        rc = plan->inter.alg->run(&a);
+    }
+    /* the root's own block stays in sendbuf with MPI_IN_PLACE: one that
+     * does not lead its node receives it again, into a temporary */
+    if (rc == MPI_SUCCESS && is_root && !is_leader &&
+        args->recvbuf == MPI_IN_PLACE) {
+        own = coll_temp_create(&layout, args->count);
+        rc = own ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    }
+    if (rc == MPI_SUCCESS) {
+        a = phase_args(args, nc->intra, 0, &plan->down);
+        a.sendbuf = !is_leader      ? NULL
+                    : is_inter_root ? nodes + nc->node_first[nc->node] * block
+                                    : mine;
+        a.recvbuf = own ? own : args->recvbuf;
+        rc = plan->down.alg->run(&a);
+    }
+    coll_temp_destroy(got, &layout);
+    coll_temp_destroy(sorted, &layout);
+    coll_temp_destroy(mine, &layout);
+    coll_temp_destroy(own, &layout);
+    return rc;
+}
+
 /* Idea: a barrier on each node, among the leaders, on each node again: a
  * leader leaves the first only when its node entered, the second only when
  * every node did, and its node's ranks leave the third only after it. */
@@ -436,6 +518,7 @@ static const struct {
     {"bcast", node_bcast, 2 | 4, 0},     {"reduce", node_reduce, 1 | 2, 0},
     {"allreduce", node_allreduce, 7, 0}, {"allgather", node_allgather, 7, 1},
     {"barrier", node_barrier, 7, 0},     {"gather", node_gather, 1 | 2, 1},
+    {"scatter", node_scatter, 2 | 4, 1},
 };
 enum { N_NODE_COLLS = sizeof node_colls / sizeof node_colls[0] };
 

@@ -54,6 +54,7 @@ struct node_phase {
  *   allreduce: up reduce,       inter allreduce, down bcast
  *   allgather: up gather,       inter allgather, down bcast
  *   gather:    up gather,       inter gather
+ *   scatter:                    inter scatter,   down scatter
  *   barrier:   up barrier,      inter barrier,   down barrier
  * A phase the collective does not use is ignored. */
 struct node_plan {
@@ -79,6 +80,8 @@ int node_allgather(const struct coll_args *args, const struct node_comms *nc,
                    const struct node_plan *plan);
 int node_gather(const struct coll_args *args, const struct node_comms *nc,
                 const struct node_plan *plan);
+int node_scatter(const struct coll_args *args, const struct node_comms *nc,
+                 const struct node_plan *plan);
 int node_barrier(const struct coll_args *args, const struct node_comms *nc,
                  const struct node_plan *plan);
 
@@ -89,8 +92,8 @@ node_fn node_find(const char *collective);
  * (MPI_OP_NULL when it does not reduce): every phase's algorithm applies
  * on the communicators it runs on, a non-commutative op only where each
  * node's ranks are consecutive (nodes then come in rank order, as
- * nodes_of_comm numbers them), allgather and gather only on nodes of equal
- * size. 0 otherwise: recorded as not applicable, never run. */
+ * nodes_of_comm numbers them), allgather, gather and scatter only on nodes of
+ * equal size. 0 otherwise: recorded as not applicable, never run. */
 int node_applies(const char *collective, const struct node_comms *nc,
                  const struct node_plan *plan, MPI_Op op);
 
