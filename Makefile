@@ -108,7 +108,7 @@ build/libautotune-core.a: $(CORE_OBJS) build/model-sim.o
 # point-to-point layer, no network), into one object whose symbols but
 # model_record are local, so it links beside the real collectives and MPI.
 MODEL_SIM_SRCS := model/sim/record.c collectives/record/mpi.c \
-                  $(filter-out collectives/native.c collectives/nodes.c collectives/clock.c,$(wildcard collectives/*.c))
+                  $(filter-out collectives/native.c collectives/nodes.c collectives/node.c collectives/clock.c,$(wildcard collectives/*.c))
 MODEL_SIM_OBJS := $(MODEL_SIM_SRCS:%.c=build/model-sim/%.o)
 build/model-sim/%.o: %.c
 	@mkdir -p $(@D)

@@ -11,9 +11,14 @@
  * plain MPI_ calls, which the library intercepts, run in place of the
  * algorithms and are compared with the MPI library's own result (the
  * table's references call PMPI_); AUTOTUNE_DECISION picks what runs.
- * Usage: test_collectives [-q] [-r] [-c name]   (-q: fewer cases, for large
- * process counts; -c: only the named collective) */
+ * With -n the node-aware compositions (collectives/node.h) run in place of
+ * the algorithms, a few plans each, on the nodes the MPI library gives (or
+ * AUTOTUNE_NODE_OF_RANK emulates): on the communicator as launched, and on
+ * one whose ranks are dealt round the nodes (nodes not consecutive).
+ * Usage: test_collectives [-q] [-r | -n] [-c name]   (-q: fewer cases, for
+ * large process counts; -c: only the named collective) */
 #include "collectives/collectives.h"
+#include "collectives/node.h"
 #include "tests/check.h"
 
 #include <stdio.h>
@@ -276,6 +281,33 @@ struct test_case {
 
 static int n_runs, n_failed;
 
+/* -n: the composition the loops run as their one algorithm, its plan, the
+ * communicators it runs on; how many cases it could not run. */
+static struct {
+    struct node_comms *nc;
+    node_fn run;
+    struct node_plan plan;
+    int n_not_applicable;
+} node_now;
+
+static int node_run(const struct coll_args *args)
+{
+    return node_now.run(args, node_now.nc, &node_now.plan);
+}
+
+/* Whether alg can run here: the table's conditions, or with -n the
+ * composition's. */
+static int test_applies(const struct coll_def *c, const struct coll_alg *alg,
+                        int n_ranks, MPI_Op op)
+{
+    if (!node_now.nc) {
+        return coll_alg_applies(alg, n_ranks, op);
+    }
+    int is_applicable = node_applies(c->name, node_now.nc, &node_now.plan, op);
+    node_now.n_not_applicable += !is_applicable;
+    return is_applicable;
+}
+
 /* Everyone learns whether some rank failed; rank 0 prints one line. */
 static void case_report(const struct test_case *c, MPI_Comm comm, int rank,
                         int rc, long bad_byte, const char *what)
@@ -489,7 +521,7 @@ static void test_point(MPI_Comm comm, const struct coll_def *c,
 
     for (int a = 0; a < n_algs; a++) {
         const struct coll_alg *alg = &algs[a];
-        if (!coll_alg_applies(alg, size, mpi_op)) {
+        if (!test_applies(c, alg, size, mpi_op)) {
             continue;
         }
         int n_alg_segs = alg->is_segmented ? n_segs : 1;
@@ -588,7 +620,7 @@ static void test_barrier(MPI_Comm comm, const struct coll_def *c,
         const struct coll_alg *alg = a < 0 ? &ref : &algs[a];
         struct test_case tc = {c, alg, &types[0], NULL, size, late, 0, 0, 2, 0};
         long bad;
-        if (!coll_alg_applies(alg, size, MPI_OP_NULL)) {
+        if (a >= 0 && !test_applies(c, alg, size, MPI_OP_NULL)) {
             continue;
         }
         int rc = barrier_run(&args, alg->run, late, &bad);
@@ -692,6 +724,236 @@ static int prime_from(int n)
     }
 }
 
+/* Every case of collective c (roots, counts, types or operations, in place
+ * or not) for the algorithms algs. */
+static void test_coll(MPI_Comm comm, const struct coll_def *c,
+                      const struct coll_alg *algs, int n_algs, int is_quick)
+{
+    int size;
+    MPI_Comm_size(comm, &size);
+    int roots[] = {0, size - 1, size / 2};
+    int n_roots = is_quick ? 2 : 3;
+    /* Collectives of P blocks take the large count split over them,
+     * rounded up to a prime. */
+    int big = is_quick ? QUICK_COUNT : BIG_COUNT;
+    if (coll_is_p_blocks(c)) {
+        big = prime_from(big / size > 2 ? big / size : 2);
+    }
+    int counts[] = {0, 1, size - 1, size, big};
+    int n_counts = 5;
+    int n_cases = c->is_reduction ? n_ops : n_types;
+    int has_buffers =
+        c->send_blocks != BLOCKS_NONE || c->recv_blocks != BLOCKS_NONE;
+    for (int r = 0; r < n_roots && !has_buffers; r++) {
+        if (!is_repeat(roots, r)) {
+            test_barrier(comm, c, algs, n_algs, roots[r]);
+        }
+    }
+    for (int k = 0; k < n_cases && has_buffers; k++) {
+        const struct test_op *op = c->is_reduction ? &ops[k] : NULL;
+        const struct test_type *t = op ? &types[op->type] : &types[k];
+        /* -q: P-block collectives skip the double type, which moves
+         * like int, to keep the P^2 messages of large runs few. */
+        if (is_quick && !op && coll_is_p_blocks(c) && t->base == MPI_DOUBLE) {
+            continue;
+        }
+        for (int i = 0; i < n_counts; i++) {
+            if (is_repeat(counts, i) || (is_quick && i == 2)) {
+                continue;
+            }
+            for (int r = 0; r < n_roots; r++) {
+                if (is_repeat(roots, r) || (!c->is_rooted && r > 0)) {
+                    continue;
+                }
+                test_point(comm, c, algs, n_algs, t, op, counts[i], roots[r],
+                           coll_has_in_place(c) && (i + r) % 2 == 1);
+            }
+        }
+    }
+}
+
+/* -n: the plans each composition runs, as "collective:algorithm/segment
+ * bytes" for its phases up, inter and down (NULL: a phase it has not):
+ * segmented and not, trees and rings, several on odd node sizes. */
+static const char *const node_plans[][4] = {
+    {"bcast", NULL, "bcast:binomial/0", "bcast:binomial/0"},
+    {"bcast", NULL, "bcast:pipeline/1000", "bcast:linear/0"},
+    {"bcast", NULL, "bcast:scatter_allgather_ring/0", "bcast:knomial/1024"},
+    {"bcast", NULL, "bcast:split_binary/0", "bcast:chain/512"},
+    {"reduce", "reduce:binomial/0", "reduce:binomial/0", NULL},
+    {"reduce", "reduce:linear/0", "reduce:pipeline/1000", NULL},
+    {"reduce", "reduce:in_order_binary/1024", "reduce:rabenseifner/0", NULL},
+    {"reduce", "reduce:chain/512", "reduce:binary/0", NULL},
+    {"allreduce", "reduce:binomial/0", "allreduce:recursive_doubling/0",
+     "bcast:binomial/0"},
+    {"allreduce", "reduce:linear/0", "allreduce:ring/0", "bcast:pipeline/1000"},
+    {"allreduce", "reduce:in_order_binary/1024", "allreduce:rabenseifner/0",
+     "bcast:scatter_allgather/0"},
+    {"allreduce", "reduce:pipeline/512", "allreduce:allgather_reduce/0",
+     "bcast:linear/0"},
+    {"allgather", "gather:linear/0", "allgather:ring/0", "bcast:binomial/0"},
+    {"allgather", "gather:binomial/1024", "allgather:recursive_doubling/0",
+     "bcast:pipeline/1000"},
+    {"allgather", "gather:linear_sync/512", "allgather:bruck/0",
+     "bcast:scatter_allgather_ring/0"},
+    {"allgather", "gather:binary/0", "allgather:neighbor_exchange/0",
+     "bcast:split_binary/0"},
+    {"gather", "gather:linear/0", "gather:binomial/0", NULL},
+    {"gather", "gather:binomial/1024", "gather:linear_sync/1000", NULL},
+    {"gather", "gather:chain/512", "gather:binary/0", NULL},
+    {"scatter", NULL, "scatter:linear/0", "scatter:binomial/0"},
+    {"scatter", NULL, "scatter:binomial/1024", "scatter:linear_nb/0"},
+    {"scatter", NULL, "scatter:chain/512", "scatter:binary/1000"},
+    {"barrier", "barrier:linear/0", "barrier:recursive_doubling/0",
+     "barrier:linear/0"},
+    {"barrier", "barrier:tree/0", "barrier:bruck/0", "barrier:tree/0"},
+    {"barrier", "barrier:double_ring/0", "barrier:tournament/0",
+     "barrier:extended_ring/0"},
+};
+
+/* phase from "collective:algorithm/bytes"; NULL leaves it empty. */
+static int node_phase_parse(const char *text, struct node_phase *phase)
+{
+    char coll[32], alg[64];
+    int seg;
+    const struct coll_def *c;
+    *phase = (struct node_phase){NULL, 0};
+    if (!text) {
+        return 0;
+    }
+    if (sscanf(text, "%31[^:]:%63[^/]/%d", coll, alg, &seg) != 3 ||
+        !(c = coll_find(coll)) || coll_find_alg(c, alg) < 0) {
+        fprintf(stderr, "test_collectives: plan phase '%s': no such method\n",
+                text);
+        return 1;
+    }
+    *phase = (struct node_phase){&c->algs[coll_find_alg(c, alg)], seg};
+    return 0;
+}
+
+/* -n: every plan of c's composition as the one algorithm of the loops; a
+ * collective without a composition is left out. */
+static void test_node_coll(MPI_Comm comm, const struct coll_def *c,
+                           int is_quick)
+{
+    char label[200];
+    struct coll_alg row = {label, node_run, 0, 0, "", NULL};
+    if (!(node_now.run = node_find(c->name))) {
+        return;
+    }
+    for (size_t i = 0; i < sizeof node_plans / sizeof node_plans[0]; i++) {
+        const char *const *p = node_plans[i];
+        if (strcmp(p[0], c->name) != 0) {
+            continue;
+        }
+        if (node_phase_parse(p[1], &node_now.plan.up) ||
+            node_phase_parse(p[2], &node_now.plan.inter) ||
+            node_phase_parse(p[3], &node_now.plan.down)) {
+            n_failed++;
+            continue;
+        }
+        snprintf(label, sizeof label, "node:%s+%s+%s", p[1] ? p[1] : "-", p[2],
+                 p[3] ? p[3] : "-");
+        test_coll(comm, c, &row, 1, is_quick);
+    }
+}
+
+/* The nodes of comm's ranks (AUTOTUNE_NODE_OF_RANK's emulation, or the
+ * library's) into node_of_rank; their count. */
+static int node_map(MPI_Comm comm, int *node_of_rank)
+{
+    int block, n_nodes;
+    if (nodes_parse_emulation(getenv(NODES_ENV), &block) ||
+        nodes_of_comm(comm, block, node_of_rank, &n_nodes) != MPI_SUCCESS) {
+        fprintf(stderr, "test_collectives: %s: cannot map the nodes\n",
+                NODES_ENV);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    return n_nodes;
+}
+
+/* -n: the node communicators of comm as launched (is_dealt 0), or of a
+ * communicator with comm's ranks dealt round the nodes, one from each in
+ * turn (is_dealt 1; 1 returned, nothing made, where that changes
+ * nothing). Checks what the layout must give: communicators of each
+ * node's ranks and of the lowest ones, a non-commutative reduce only where
+ * nodes hold consecutive ranks, an allgather only on nodes of equal
+ * size. */
+static int node_setup(MPI_Comm comm, int is_dealt, MPI_Comm *out)
+{
+    int rank, size, n_nodes, is_even = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int *map = malloc((size_t)size * sizeof *map);
+    int *count = calloc((size_t)size, sizeof *count);
+    if (!map || !count) {
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    n_nodes = node_map(comm, map);
+    *out = comm;
+    if (is_dealt) {
+        /* key: (index on its node) * n_nodes + node */
+        int local = 0;
+        for (int r = 0; r < rank; r++) {
+            local += map[r] == map[rank];
+        }
+        if (n_nodes == 1 || n_nodes == size) {
+            free(map);
+            free(count);
+            return 1;
+        }
+        MPI_Comm_split(comm, 0, local * n_nodes + map[rank], out);
+        MPI_Comm_set_errhandler(*out, MPI_ERRORS_RETURN);
+        MPI_Comm_rank(*out, &rank);
+        n_nodes = node_map(*out, map);
+    }
+    struct node_comms *nc;
+    if (node_comms_create(*out, map, &nc) != MPI_SUCCESS) {
+        fprintf(stderr, "rank %d: node_comms_create failed\n", rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    int lowest = rank, n_here = 0, sub;
+    for (int r = size - 1; r >= 0; r--) {
+        count[map[r]]++;
+        n_here += map[r] == map[rank];
+        lowest = map[r] == map[rank] ? r : lowest;
+    }
+    for (int n = 0; n < n_nodes; n++) {
+        is_even &= count[n] == count[0];
+    }
+    CHECK_INT(n_nodes, nc->n_nodes);
+    MPI_Comm_size(nc->intra, &sub);
+    CHECK_INT(n_here, sub);
+    CHECK_INT(lowest == rank, nc->leaders != MPI_COMM_NULL);
+    if (nc->leaders != MPI_COMM_NULL) {
+        MPI_Comm_size(nc->leaders, &sub);
+        CHECK_INT(n_nodes, sub);
+        MPI_Comm_rank(nc->leaders, &sub);
+        CHECK_INT(map[rank], sub);
+    }
+    struct node_plan plan;
+    node_phase_parse("reduce:binomial/0", &plan.up);
+    node_phase_parse("reduce:binomial/0", &plan.inter);
+    CHECK_INT(!is_dealt, node_applies("reduce", nc, &plan, ops[2].op));
+    CHECK(node_applies("reduce", nc, &plan, MPI_SUM));
+    node_phase_parse("gather:linear/0", &plan.up);
+    node_phase_parse("allgather:ring/0", &plan.inter);
+    node_phase_parse("bcast:linear/0", &plan.down);
+    CHECK_INT(is_even, node_applies("allgather", nc, &plan, MPI_OP_NULL));
+    if (rank == 0) {
+        printf("node-aware: P=%d on %d nodes of", size, n_nodes);
+        for (int n = 0; n < n_nodes; n++) {
+            printf(" %d", count[n]);
+        }
+        printf(" ranks, %s\n",
+               is_dealt ? "dealt round the nodes" : "as launched");
+    }
+    node_now.nc = nc;
+    free(map);
+    free(count);
+    return 0;
+}
+
 /* The table itself: names unique, lookups and applicability work. */
 static void test_table(void)
 {
@@ -734,7 +996,7 @@ int main(int argc, char **argv)
 {
     MPI_Comm comm;
     int rank, size;
-    int is_quick = 0, is_runtime = 0;
+    int is_quick = 0, is_runtime = 0, is_node = 0;
     const char *only = NULL;
     struct coll_alg app = {"(libautotune)", NULL, 0, 0, "", NULL};
 
@@ -744,12 +1006,19 @@ int main(int argc, char **argv)
             is_quick = 1;
         } else if (strcmp(argv[i], "-r") == 0) {
             is_runtime = 1;
+        } else if (strcmp(argv[i], "-n") == 0) {
+            is_node = 1;
         } else if (strcmp(argv[i], "-c") == 0 && i + 1 < argc) {
             only = argv[++i];
         } else {
-            fprintf(stderr, "usage: test_collectives [-q] [-r] [-c name]\n");
+            fprintf(stderr,
+                    "usage: test_collectives [-q] [-r | -n] [-c name]\n");
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
+    }
+    if (is_runtime && is_node) {
+        fprintf(stderr, "test_collectives: -r and -n exclude each other\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
     }
     if (only && !coll_find(only)) {
         fprintf(stderr, "test_collectives: -c %s: no such collective\n", only);
@@ -768,10 +1037,23 @@ int main(int argc, char **argv)
         printf("note: SMPI build: no type with a non-zero lower bound\n");
     }
 
-    int roots[] = {0, size - 1, size / 2};
-    int n_roots = is_quick ? 2 : 3;
-
-    for (int ci = 0; ci < coll_table_size; ci++) {
+    for (int dealt = 0; is_node && dealt < 2; dealt++) {
+        MPI_Comm nodes_comm;
+        if (node_setup(comm, dealt, &nodes_comm)) {
+            continue;
+        }
+        for (int ci = 0; ci < coll_table_size; ci++) {
+            if (!only || strcmp(only, coll_table[ci]->name) == 0) {
+                test_node_coll(nodes_comm, coll_table[ci], is_quick);
+            }
+        }
+        node_comms_destroy(node_now.nc);
+        node_now.nc = NULL;
+        if (nodes_comm != comm) {
+            MPI_Comm_free(&nodes_comm);
+        }
+    }
+    for (int ci = 0; ci < coll_table_size && !is_node; ci++) {
         const struct coll_def *c = coll_table[ci];
         if (only && strcmp(only, c->name) != 0) {
             continue;
@@ -788,50 +1070,16 @@ int main(int argc, char **argv)
             n_failed++;
             continue;
         }
-        /* Collectives of P blocks take the large count split over them,
-         * rounded up to a prime. */
-        int big = is_quick ? QUICK_COUNT : BIG_COUNT;
-        if (coll_is_p_blocks(c)) {
-            big = prime_from(big / size > 2 ? big / size : 2);
-        }
-        int counts[] = {0, 1, size - 1, size, big};
-        int n_counts = 5;
-        int n_cases = c->is_reduction ? n_ops : n_types;
-        int has_buffers =
-            c->send_blocks != BLOCKS_NONE || c->recv_blocks != BLOCKS_NONE;
-        for (int r = 0; r < n_roots && !has_buffers; r++) {
-            if (!is_repeat(roots, r)) {
-                test_barrier(comm, c, algs, n_algs, roots[r]);
-            }
-        }
-        for (int k = 0; k < n_cases && has_buffers; k++) {
-            const struct test_op *op = c->is_reduction ? &ops[k] : NULL;
-            const struct test_type *t = op ? &types[op->type] : &types[k];
-            /* -q: P-block collectives skip the double type, which moves
-             * like int, to keep the P^2 messages of large runs few. */
-            if (is_quick && !op && coll_is_p_blocks(c) &&
-                t->base == MPI_DOUBLE) {
-                continue;
-            }
-            for (int i = 0; i < n_counts; i++) {
-                if (is_repeat(counts, i) || (is_quick && i == 2)) {
-                    continue;
-                }
-                for (int r = 0; r < n_roots; r++) {
-                    if (is_repeat(roots, r) || (!c->is_rooted && r > 0)) {
-                        continue;
-                    }
-                    test_point(comm, c, algs, n_algs, t, op, counts[i],
-                               roots[r],
-                               coll_has_in_place(c) && (i + r) % 2 == 1);
-                }
-            }
-        }
+        test_coll(comm, c, algs, n_algs, is_quick);
     }
 
     int failures = check_failures + n_failed, total;
     MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, comm);
     if (rank == 0) {
+        if (is_node) {
+            printf("test_collectives: P=%d: %d not applicable\n", size,
+                   node_now.n_not_applicable);
+        }
         printf("test_collectives: P=%d: %d runs, %d failed\n", size, n_runs,
                n_failed);
     }

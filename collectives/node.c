@@ -1,0 +1,578 @@
+/* Node-aware compositions of the flat algorithms (collectives/node.h): each
+ * phase is a call of a table algorithm on the node's or the leaders'
+ * communicator, never an algorithm of its own. */
+#include "collectives/node.h"
+#include "collectives/internal.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+void node_comms_destroy(struct node_comms *nc)
+{
+    if (!nc) {
+        return;
+    }
+    if (nc->intra != MPI_COMM_NULL) {
+        PMPI_Comm_free(&nc->intra);
+    }
+    if (nc->leaders != MPI_COMM_NULL) {
+        PMPI_Comm_free(&nc->leaders);
+    }
+    if (nc->others != MPI_COMM_NULL) {
+        PMPI_Comm_free(&nc->others);
+    }
+    free(nc->node_of_rank);
+    free(nc->leader);
+    free(nc->node_first);
+    free(nc->node_ranks);
+    free(nc);
+}
+
+/* The per-node arrays of nc from its node_of_rank. */
+static void fill_nodes(struct node_comms *nc)
+{
+    for (int r = 0; r < nc->size; r++) {
+        nc->node_first[nc->node_of_rank[r] + 1]++;
+    }
+    for (int n = 0; n < nc->n_nodes; n++) {
+        nc->node_first[n + 1] += nc->node_first[n];
+        nc->leader[n] = -1;
+    }
+    /* node_first[n] moves on as node n's ranks are listed, then back */
+    for (int r = 0; r < nc->size; r++) {
+        int n = nc->node_of_rank[r];
+        if (nc->leader[n] < 0) {
+            nc->leader[n] = r;
+        }
+        nc->node_ranks[nc->node_first[n]++] = r;
+    }
+    for (int n = nc->n_nodes; n > 0; n--) {
+        nc->node_first[n] = nc->node_first[n - 1];
+    }
+    nc->node_first[0] = 0;
+}
+
+int node_comms_create(MPI_Comm comm, const int *node_of_rank,
+                      struct node_comms **out)
+{
+    struct node_comms *nc = calloc(1, sizeof *nc);
+    int rc;
+
+    *out = NULL;
+    if (!nc) {
+        return MPI_ERR_NO_MEM;
+    }
+    nc->comm = comm;
+    nc->intra = nc->leaders = nc->others = MPI_COMM_NULL;
+    if ((rc = PMPI_Comm_rank(comm, &nc->rank)) != MPI_SUCCESS ||
+        (rc = PMPI_Comm_size(comm, &nc->size)) != MPI_SUCCESS) {
+        goto done;
+    }
+    nodes_layout(node_of_rank, nc->size, &nc->layout);
+    nc->n_nodes = nc->layout.n_nodes;
+    nc->node = node_of_rank[nc->rank];
+    nc->node_of_rank = malloc((size_t)nc->size * sizeof *nc->node_of_rank);
+    nc->leader = malloc((size_t)nc->n_nodes * sizeof *nc->leader);
+    nc->node_first = calloc((size_t)nc->n_nodes + 1, sizeof *nc->node_first);
+    nc->node_ranks = malloc((size_t)nc->size * sizeof *nc->node_ranks);
+    /* every rank splits, so all fail together only if the split does */
+    if (nc->node_of_rank && nc->leader && nc->node_first && nc->node_ranks) {
+        memcpy(nc->node_of_rank, node_of_rank,
+               (size_t)nc->size * sizeof *node_of_rank);
+        fill_nodes(nc);
+    }
+    int is_leader =
+        nc->node_ranks && nc->leader && nc->leader[nc->node] == nc->rank;
+    /* Every rank gets a communicator from each split: under SMPI 3.32 a
+     * communicator freed on some ranks only (MPI_UNDEFINED's) leaves the
+     * ranks disagreeing on the next one made, whose messages then never
+     * match. */
+    if ((rc = PMPI_Comm_split(comm, nc->node, nc->rank, &nc->intra)) !=
+            MPI_SUCCESS ||
+        (rc = PMPI_Comm_split(comm, !is_leader, nc->node,
+                              is_leader ? &nc->leaders : &nc->others)) !=
+            MPI_SUCCESS) {
+        goto done;
+    }
+    if (!nc->node_of_rank || !nc->leader || !nc->node_first ||
+        !nc->node_ranks) {
+        rc = MPI_ERR_NO_MEM;
+    }
+done:
+    if (rc != MPI_SUCCESS) {
+        node_comms_destroy(nc);
+        return rc;
+    }
+    *out = nc;
+    return MPI_SUCCESS;
+}
+
+/* args on another communicator, rooted at root there, in segments of
+ * phase's size. */
+static struct coll_args phase_args(const struct coll_args *args, MPI_Comm comm,
+                                   int root, const struct node_phase *phase)
+{
+    struct coll_args a = *args;
+    a.comm = comm;
+    a.root = root;
+    a.seg_bytes = phase->seg_bytes;
+    return a;
+}
+
+/* Idea: the root hands the data to its node's leader (one message, when it
+ * is not the leader), the leaders broadcast among themselves, each leader
+ * on its node. Cost: [alpha + m*beta] + inter(n_nodes) + intra(ppn). */
+int node_bcast(const struct coll_args *args, const struct node_comms *nc,
+               const struct node_plan *plan)
+{
+    int root_node = nc->node_of_rank[args->root];
+    int root_leader = nc->leader[root_node];
+    int rc = MPI_SUCCESS;
+    struct coll_args a;
+
+    if (args->count == 0) {
+        return MPI_SUCCESS;
+    }
+    if (args->root != root_leader && nc->rank == args->root) {
+        rc = MPI_Send(args->recvbuf, args->count, args->dtype, root_leader,
+                      COLL_TAG_BCAST, args->comm);
+    } else if (args->root != root_leader && nc->rank == root_leader) {
+        rc = MPI_Recv(args->recvbuf, args->count, args->dtype, args->root,
+                      COLL_TAG_BCAST, args->comm, MPI_STATUS_IGNORE);
+    }
+    if (rc == MPI_SUCCESS && nc->leaders != MPI_COMM_NULL) {
+        a = phase_args(args, nc->leaders, root_node, &plan->inter);
+        rc = plan->inter.alg->run(&a);
+    }
+    if (rc == MPI_SUCCESS) {
+        a = phase_args(args, nc->intra, 0, &plan->down);
+        rc = plan->down.alg->run(&a);
+    }
+    return rc;
+}
+
+/* Idea: each node reduces to its leader, the leaders to the root's node's
+ * leader, which hands the result to the root if it is not the leader.
+ * Operand order: each node's ranks in rank order, then the nodes in node
+ * order, which is rank order only where nodes hold consecutive ranks
+ * (node_applies). Cost: intra(ppn) + inter(n_nodes) + [alpha + m*beta]. */
+int node_reduce(const struct coll_args *args, const struct node_comms *nc,
+                const struct node_plan *plan)
+{
+    int root_node = nc->node_of_rank[args->root];
+    int root_leader = nc->leader[root_node];
+    int is_leader = nc->leaders != MPI_COMM_NULL;
+    int is_root = nc->rank == args->root;
+    struct coll_layout layout;
+    struct coll_args a;
+    char *tmp = NULL, *acc = NULL;
+    int rc;
+
+    if (args->count == 0) {
+        return MPI_SUCCESS;
+    }
+    if ((rc = coll_layout_get(args->dtype, &layout)) != MPI_SUCCESS) {
+        return rc;
+    }
+    /* a leader's node result: the root's recvbuf, or a temporary */
+    if (is_leader && !is_root) {
+        tmp = coll_temp_create(&layout, args->count);
+        if (!tmp) {
+            return MPI_ERR_NO_MEM;
+        }
+    }
+    acc = is_root ? args->recvbuf : tmp;
+    a = phase_args(args, nc->intra, 0, &plan->up);
+    if (!is_leader) {
+        a.sendbuf =
+            args->sendbuf == MPI_IN_PLACE ? args->recvbuf : args->sendbuf;
+    }
+    a.recvbuf = is_leader ? acc : NULL;
+    rc = plan->up.alg->run(&a);
+    if (rc == MPI_SUCCESS && is_leader) {
+        int is_inter_root = nc->node == root_node;
+        a = phase_args(args, nc->leaders, root_node, &plan->inter);
+        a.sendbuf = is_inter_root ? MPI_IN_PLACE : acc;
+        a.recvbuf = is_inter_root ? acc : NULL;
+        rc = plan->inter.alg->run(&a);
+    }
+    if (rc == MPI_SUCCESS && root_leader != args->root) {
+        if (nc->rank == root_leader) {
+            rc = MPI_Send(tmp, args->count, args->dtype, args->root,
+                          COLL_TAG_REDUCE, args->comm);
+        } else if (is_root) {
+            rc = MPI_Recv(args->recvbuf, args->count, args->dtype, root_leader,
+                          COLL_TAG_REDUCE, args->comm, MPI_STATUS_IGNORE);
+        }
+    }
+    coll_temp_destroy(tmp, &layout);
+    return rc;
+}
+
+/* Idea: each node reduces to its leader, the leaders allreduce, each
+ * leader broadcasts on its node. Operand order as node_reduce's.
+ * Cost: intra reduce(ppn) + inter allreduce(n_nodes) + intra bcast(ppn). */
+int node_allreduce(const struct coll_args *args, const struct node_comms *nc,
+                   const struct node_plan *plan)
+{
+    int is_leader = nc->leaders != MPI_COMM_NULL;
+    struct coll_args a;
+    int rc;
+
+    if (args->count == 0) {
+        return MPI_SUCCESS;
+    }
+    a = phase_args(args, nc->intra, 0, &plan->up);
+    if (!is_leader) {
+        /* recvbuf is not significant here: nothing may land in it */
+        a.sendbuf =
+            args->sendbuf == MPI_IN_PLACE ? args->recvbuf : args->sendbuf;
+        a.recvbuf = NULL;
+    }
+    rc = plan->up.alg->run(&a);
+    if (rc == MPI_SUCCESS && is_leader) {
+        a = phase_args(args, nc->leaders, 0, &plan->inter);
+        a.sendbuf = MPI_IN_PLACE;
+        rc = plan->inter.alg->run(&a);
+    }
+    if (rc == MPI_SUCCESS) {
+        a = phase_args(args, nc->intra, 0, &plan->down);
+        rc = plan->down.alg->run(&a);
+    }
+    return rc;
+}
+
+/* What the compositions of P blocks start from: nodes of equal size (the
+ * flat algorithms take equal blocks), P blocks within an int's count, the
+ * datatype's layout and the bytes of one block. */
+static int node_blocks_begin(const struct coll_args *args,
+                             const struct node_comms *nc,
+                             struct coll_layout *layout, MPI_Aint *block)
+{
+    if (!nc->layout.is_regular) {
+        return MPI_ERR_ARG;
+    }
+    if ((long)nc->size * args->count > INT_MAX) {
+        return MPI_ERR_COUNT;
+    }
+    int rc = coll_layout_get(args->dtype, layout);
+    *block = coll_block_offset(1, args->count, layout->extent);
+    return rc;
+}
+
+/* Idea: each node gathers its blocks to its leader, the leaders allgather
+ * node blocks of ppn blocks, each leader broadcasts all P blocks on its
+ * node. Where nodes hold consecutive ranks a node block is a stretch of
+ * recvbuf and the leaders exchange in place; elsewhere they exchange in
+ * node order in a temporary and each leader puts the blocks at their ranks.
+ * Nodes of equal size only (node_applies): the flat allgathers take equal
+ * blocks. Cost: intra gather(ppn) + inter allgather(n_nodes, ppn*m) +
+ * intra bcast(ppn, P*m) [+ P copies]. */
+int node_allgather(const struct coll_args *args, const struct node_comms *nc,
+                   const struct node_plan *plan)
+{
+    int is_leader = nc->leaders != MPI_COMM_NULL;
+    int ppn = nc->layout.ppn;
+    struct coll_layout layout;
+    struct coll_args a;
+    char *tmp = NULL, *recv = args->recvbuf;
+    MPI_Aint block;
+    int rc;
+
+    if (args->count == 0) {
+        return MPI_SUCCESS;
+    }
+    if ((rc = node_blocks_begin(args, nc, &layout, &block)) != MPI_SUCCESS) {
+        return rc;
+    }
+    int is_in_order = nc->layout.is_consecutive;
+    if (is_leader && !is_in_order) {
+        tmp = coll_temp_create(&layout, nc->size * args->count);
+        if (!tmp) {
+            return MPI_ERR_NO_MEM;
+        }
+    }
+    /* node n's blocks in node order start at block node_first[n] */
+    char *nodes = is_in_order ? recv : tmp;
+    a = phase_args(args, nc->intra, 0, &plan->up);
+    if (args->sendbuf == MPI_IN_PLACE && !(is_leader && is_in_order)) {
+        a.sendbuf = recv + nc->rank * block;
+    }
+    a.recvbuf = is_leader ? nodes + nc->node_first[nc->node] * block : NULL;
+    rc = plan->up.alg->run(&a);
+    if (rc == MPI_SUCCESS && is_leader) {
+        a = phase_args(args, nc->leaders, 0, &plan->inter);
+        a.sendbuf = MPI_IN_PLACE;
+        a.recvbuf = nodes;
+        a.count = ppn * args->count;
+        rc = plan->inter.alg->run(&a);
+    }
+    for (int i = 0; rc == MPI_SUCCESS && tmp && i < nc->size; i++) {
+        rc =
+            coll_copy(tmp + i * block, recv + nc->node_ranks[i] * block,
+                      args->count, args->dtype, args->comm, COLL_TAG_ALLGATHER);
+    }
+    if (rc == MPI_SUCCESS) {
+        a = phase_args(args, nc->intra, 0, &plan->down);
+        a.count = nc->size * args->count;
+        rc = plan->down.alg->run(&a);
+    }
+    coll_temp_destroy(tmp, &layout);
+    return rc;
+}
+
+/* Idea: each node gathers its blocks to its leader, the leaders gather
+ * node blocks of ppn blocks to the root's node's leader, which hands all P
+ * blocks to the root if it is not the leader. Where nodes hold consecutive
+ * ranks and the root leads its node, the blocks land in recvbuf; elsewhere
+ * in a temporary in node order, which that leader puts in rank order. Nodes
+ * of equal size only (node_applies). Cost: intra gather(ppn) + inter
+ * gather(n_nodes, ppn*m) [+ alpha + P*m*beta]. */
+int node_gather(const struct coll_args *args, const struct node_comms *nc,
+                const struct node_plan *plan)
+{
+    int root_node = nc->node_of_rank[args->root];
+    int root_leader = nc->leader[root_node];
+    int is_leader = nc->leaders != MPI_COMM_NULL;
+    int is_root = nc->rank == args->root;
+    int ppn = nc->layout.ppn;
+    struct coll_layout layout;
+    struct coll_args a;
+    char *tmp = NULL, *ordered = NULL, *nodes = NULL;
+    MPI_Aint block;
+    int rc;
+
+    if (args->count == 0) {
+        return MPI_SUCCESS;
+    }
+    if ((rc = node_blocks_begin(args, nc, &layout, &block)) != MPI_SUCCESS) {
+        return rc;
+    }
+    int is_direct = nc->layout.is_consecutive && root_leader == args->root;
+    /* the inter root holds every node block; the other leaders their own */
+    int n_tmp = nc->rank == root_leader ? nc->size : ppn;
+    if (is_leader && !(is_direct && nc->rank == root_leader)) {
+        tmp = coll_temp_create(&layout, n_tmp * args->count);
+        if (!tmp) {
+            return MPI_ERR_NO_MEM;
+        }
+    }
+    nodes = is_direct && nc->rank == root_leader ? args->recvbuf : tmp;
+    a = phase_args(args, nc->intra, 0, &plan->up);
+    if (args->sendbuf == MPI_IN_PLACE && !(is_direct && is_root)) {
+        a.sendbuf = (char *)args->recvbuf + nc->rank * block;
+    }
+    a.recvbuf = NULL;
+    if (is_leader) {
+        a.recvbuf = nc->rank == root_leader
+                        ? nodes + nc->node_first[nc->node] * block
+                        : nodes;
+    }
+    rc = plan->up.alg->run(&a);
+    if (rc == MPI_SUCCESS && is_leader) {
+        int is_inter_root = nc->rank == root_leader;
+        a = phase_args(args, nc->leaders, root_node, &plan->inter);
+        a.sendbuf = is_inter_root ? MPI_IN_PLACE : nodes;
+        a.recvbuf = is_inter_root ? nodes : NULL;
+        a.count = ppn * args->count;
+        rc = plan->inter.alg->run(&a);
+    }
+    if (rc == MPI_SUCCESS && nc->rank == root_leader && !is_direct) {
+        /* in rank order: in recvbuf at the root, else in a temporary */
+        ordered = nodes;
+        if (!nc->layout.is_consecutive) {
+            ordered = is_root
+                          ? args->recvbuf
+                          : coll_temp_create(&layout, nc->size * args->count);
+            for (int i = 0; ordered && rc == MPI_SUCCESS && i < nc->size; i++) {
+                rc = coll_copy(nodes + i * block,
+                               ordered + nc->node_ranks[i] * block, args->count,
+                               args->dtype, args->comm, COLL_TAG_GATHER);
+            }
+            rc = ordered ? rc : MPI_ERR_NO_MEM;
+        }
+        if (rc == MPI_SUCCESS && !is_root) {
+            rc = MPI_Send(ordered, nc->size * args->count, args->dtype,
+                          args->root, COLL_TAG_GATHER, args->comm);
+        }
+    } else if (rc == MPI_SUCCESS && is_root && root_leader != args->root) {
+        rc = MPI_Recv(args->recvbuf, nc->size * args->count, args->dtype,
+                      root_leader, COLL_TAG_GATHER, args->comm,
+                      MPI_STATUS_IGNORE);
+    }
+    if (ordered != nodes && ordered != args->recvbuf) {
+        coll_temp_destroy(ordered, &layout);
+    }
+    coll_temp_destroy(tmp, &layout);
+    return rc;
+}
+
+/* Idea: a root that does not lead its node hands its P blocks to its
+ * leader, which scatters node blocks of ppn blocks among the leaders (in
+ * node order: where nodes are not consecutive it reorders them in a
+ * temporary first); each leader scatters its node's blocks on its node.
+ * Nodes of equal size only (node_applies). Cost: [alpha + P*m*beta] +
+ * inter scatter(n_nodes, ppn*m) + intra scatter(ppn). */
+int node_scatter(const struct coll_args *args, const struct node_comms *nc,
+                 const struct node_plan *plan)
+{
+    int root_node = nc->node_of_rank[args->root];
+    int root_leader = nc->leader[root_node];
+    int is_leader = nc->leaders != MPI_COMM_NULL;
+    int is_root = nc->rank == args->root;
+    int is_inter_root = nc->rank == root_leader;
+    int ppn = nc->layout.ppn;
+    struct coll_layout layout;
+    struct coll_args a;
+    char *got = NULL, *sorted = NULL, *mine = NULL, *own = NULL;
+    const char *nodes = args->sendbuf;
+    MPI_Aint block;
+    int rc;
+
+    if (args->count == 0) {
+        return MPI_SUCCESS;
+    }
+    if ((rc = node_blocks_begin(args, nc, &layout, &block)) != MPI_SUCCESS) {
+        return rc;
+    }
+    int n_all = nc->size * args->count;
+    if (is_inter_root && !is_root) {
+        got = coll_temp_create(&layout, n_all);
+        rc = got ? MPI_Recv(got, n_all, args->dtype, args->root,
+                            COLL_TAG_SCATTER, args->comm, MPI_STATUS_IGNORE)
+                 : MPI_ERR_NO_MEM;
+        nodes = got;
+    } else if (is_root && !is_inter_root) {
+        rc = MPI_Send(args->sendbuf, n_all, args->dtype, root_leader,
+                      COLL_TAG_SCATTER, args->comm);
+    }
+    if (rc == MPI_SUCCESS && is_inter_root && !nc->layout.is_consecutive) {
+        sorted = coll_temp_create(&layout, n_all);
+        rc = sorted ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+        for (int i = 0; rc == MPI_SUCCESS && i < nc->size; i++) {
+            rc = coll_copy(nodes + nc->node_ranks[i] * block,
+                           sorted + i * block, args->count, args->dtype,
+                           args->comm, COLL_TAG_SCATTER);
+        }
+        nodes = sorted;
+    }
+    if (rc == MPI_SUCCESS && is_leader && !is_inter_root) {
+        mine = coll_temp_create(&layout, ppn * args->count);
+        rc = mine ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    }
+    if (rc == MPI_SUCCESS && is_leader) {
+        a = phase_args(args, nc->leaders, root_node, &plan->inter);
+        a.sendbuf = is_inter_root ? nodes : NULL;
+        a.recvbuf = is_inter_root ? MPI_IN_PLACE : mine;
+        a.count = ppn * args->count;
+        rc = plan->inter.alg->run(&a);
+    }
+    /* the root's own block stays in sendbuf with MPI_IN_PLACE: one that
+     * does not lead its node receives it again, into a temporary */
+    if (rc == MPI_SUCCESS && is_root && !is_leader &&
+        args->recvbuf == MPI_IN_PLACE) {
+        own = coll_temp_create(&layout, args->count);
+        rc = own ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    }
+    if (rc == MPI_SUCCESS) {
+        a = phase_args(args, nc->intra, 0, &plan->down);
+        a.sendbuf = !is_leader      ? NULL
+                    : is_inter_root ? nodes + nc->node_first[nc->node] * block
+                                    : mine;
+        a.recvbuf = own ? own : args->recvbuf;
+        rc = plan->down.alg->run(&a);
+    }
+    coll_temp_destroy(got, &layout);
+    coll_temp_destroy(sorted, &layout);
+    coll_temp_destroy(mine, &layout);
+    coll_temp_destroy(own, &layout);
+    return rc;
+}
+
+/* Idea: a barrier on each node, among the leaders, on each node again: a
+ * leader leaves the first only when its node entered, the second only when
+ * every node did, and its node's ranks leave the third only after it. */
+int node_barrier(const struct coll_args *args, const struct node_comms *nc,
+                 const struct node_plan *plan)
+{
+    struct coll_args a = phase_args(args, nc->intra, 0, &plan->up);
+    int rc = plan->up.alg->run(&a);
+    if (rc == MPI_SUCCESS && nc->leaders != MPI_COMM_NULL) {
+        a = phase_args(args, nc->leaders, 0, &plan->inter);
+        rc = plan->inter.alg->run(&a);
+    }
+    if (rc == MPI_SUCCESS) {
+        a = phase_args(args, nc->intra, 0, &plan->down);
+        rc = plan->down.alg->run(&a);
+    }
+    return rc;
+}
+
+static const struct {
+    const char *collective;
+    node_fn run;
+    unsigned phases; /* which of up, inter, down it runs */
+    int is_regular;  /* needs nodes of equal size */
+} node_colls[] = {
+    {"bcast", node_bcast, 2 | 4, 0},     {"reduce", node_reduce, 1 | 2, 0},
+    {"allreduce", node_allreduce, 7, 0}, {"allgather", node_allgather, 7, 1},
+    {"barrier", node_barrier, 7, 0},     {"gather", node_gather, 1 | 2, 1},
+    {"scatter", node_scatter, 2 | 4, 1},
+};
+enum { N_NODE_COLLS = sizeof node_colls / sizeof node_colls[0] };
+
+static int node_coll_index(const char *collective)
+{
+    for (int i = 0; i < N_NODE_COLLS; i++) {
+        if (strcmp(node_colls[i].collective, collective) == 0) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+node_fn node_find(const char *collective)
+{
+    int i = node_coll_index(collective);
+    return i < 0 ? NULL : node_colls[i].run;
+}
+
+/* Whether alg applies on every node's communicator. */
+static int applies_on_nodes(const struct coll_alg *alg,
+                            const struct node_comms *nc, MPI_Op op)
+{
+    for (int n = 0; n < nc->n_nodes; n++) {
+        int n_ranks = nc->node_first[n + 1] - nc->node_first[n];
+        if (!coll_alg_applies(alg, n_ranks, op)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int node_applies(const char *collective, const struct node_comms *nc,
+                 const struct node_plan *plan, MPI_Op op)
+{
+    int i = node_coll_index(collective);
+    if (i < 0) {
+        return 0;
+    }
+    unsigned phases = node_colls[i].phases;
+    if (node_colls[i].is_regular && !nc->layout.is_regular) {
+        return 0;
+    }
+    if (op != MPI_OP_NULL && !nc->layout.is_consecutive) {
+        int is_commutative = 0;
+        if (MPI_Op_commutative(op, &is_commutative) != MPI_SUCCESS ||
+            !is_commutative) {
+            return 0;
+        }
+    }
+    /* the bcast phases and the gathers take no op */
+    MPI_Op up_op = strcmp(collective, "allgather") == 0 ? MPI_OP_NULL : op;
+    return (!(phases & 1) || applies_on_nodes(plan->up.alg, nc, up_op)) &&
+           (!(phases & 2) ||
+            coll_alg_applies(plan->inter.alg, nc->n_nodes, op)) &&
+           (!(phases & 4) || applies_on_nodes(plan->down.alg, nc, MPI_OP_NULL));
+}

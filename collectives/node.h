@@ -1,0 +1,100 @@
+/* Node-aware collectives composed from the flat algorithms of the table:
+ * an intra-node phase on each node's communicator, an inter-node phase on
+ * the leaders' communicator (each node's lowest rank), an intra-node phase
+ * back. The communicators are made once per communicator (node_comms) and
+ * passed to every call; only PMPI_ calls make and free them, so that
+ * libautotune never intercepts its own. */
+#ifndef COLLECTIVES_NODE_H
+#define COLLECTIVES_NODE_H
+
+#include <mpi.h>
+
+#include "collectives/collectives.h"
+#include "collectives/nodes.h"
+
+/* A communicator's nodes and the two communicators the compositions run
+ * on. Read-only for callers. */
+struct node_comms {
+    MPI_Comm comm;     /* borrowed: the communicator they were made from */
+    int rank, size;    /* in comm */
+    int n_nodes;       /* nodes numbered as nodes_of_comm numbers them */
+    int node;          /* this rank's node */
+    MPI_Comm intra;    /* this rank's node, ranks in comm order */
+    MPI_Comm leaders;  /* one rank per node, node order; MPI_COMM_NULL on the
+                          ranks that lead no node */
+    MPI_Comm others;   /* on those, the ranks that lead no node (unused: made
+                          and freed on every rank alike, as SMPI 3.32 needs) */
+    int *node_of_rank; /* [size] */
+    int *leader;       /* [n_nodes]: comm rank of node n's leader */
+    int *node_first;   /* [n_nodes + 1]: node n's ranks are
+                          node_ranks[node_first[n] .. node_first[n+1]) */
+    int *node_ranks;   /* [size]: comm ranks by node, each node's in order */
+    struct nodes_layout layout;
+};
+
+/* Collective over comm: *out (caller-frees with node_comms_destroy) for
+ * comm whose node map node_of_rank (room for comm's size, numbered as
+ * nodes_of_comm numbers it) gives. An MPI error code. */
+int node_comms_create(MPI_Comm comm, const int *node_of_rank,
+                      struct node_comms **out);
+/* Collective over the communicator it was made from; NULL does nothing. */
+void node_comms_destroy(struct node_comms *nc);
+
+/* One phase of a composition: a flat algorithm of the phase's collective
+ * (borrowed, from coll_table) and its segment size. */
+struct node_phase {
+    const struct coll_alg *alg;
+    int seg_bytes;
+};
+
+/* The phases of a node-aware method; which collective each phase's
+ * algorithm belongs to (for collective C):
+ *   bcast:     inter bcast,     down bcast
+ *   reduce:    up reduce,       inter reduce
+ *   allreduce: up reduce,       inter allreduce, down bcast
+ *   allgather: up gather,       inter allgather, down bcast
+ *   gather:    up gather,       inter gather
+ *   scatter:                    inter scatter,   down scatter
+ *   barrier:   up barrier,      inter barrier,   down barrier
+ * A phase the collective does not use is ignored. */
+struct node_plan {
+    struct node_phase up;    /* on each node, towards its leader */
+    struct node_phase inter; /* among the leaders */
+    struct node_phase down;  /* on each node, from its leader */
+};
+
+/* A composition: args as the flat algorithms take them (args->comm the
+ * communicator nc was made from; args->seg_bytes unused: each phase has
+ * its own). */
+typedef int (*node_fn)(const struct coll_args *args,
+                       const struct node_comms *nc,
+                       const struct node_plan *plan);
+
+int node_bcast(const struct coll_args *args, const struct node_comms *nc,
+               const struct node_plan *plan);
+int node_reduce(const struct coll_args *args, const struct node_comms *nc,
+                const struct node_plan *plan);
+int node_allreduce(const struct coll_args *args, const struct node_comms *nc,
+                   const struct node_plan *plan);
+int node_allgather(const struct coll_args *args, const struct node_comms *nc,
+                   const struct node_plan *plan);
+int node_gather(const struct coll_args *args, const struct node_comms *nc,
+                const struct node_plan *plan);
+int node_scatter(const struct coll_args *args, const struct node_comms *nc,
+                 const struct node_plan *plan);
+int node_barrier(const struct coll_args *args, const struct node_comms *nc,
+                 const struct node_plan *plan);
+
+/* The composition of the named collective, NULL where there is none yet. */
+node_fn node_find(const char *collective);
+
+/* 1 if the composition of collective can run plan on nc's layout with op
+ * (MPI_OP_NULL when it does not reduce): every phase's algorithm applies
+ * on the communicators it runs on, a non-commutative op only where each
+ * node's ranks are consecutive (nodes then come in rank order, as
+ * nodes_of_comm numbers them), allgather, gather and scatter only on nodes of
+ * equal size. 0 otherwise: recorded as not applicable, never run. */
+int node_applies(const char *collective, const struct node_comms *nc,
+                 const struct node_plan *plan, MPI_Op op);
+
+#endif
