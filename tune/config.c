@@ -396,7 +396,8 @@ static int read_algorithms(const struct reader *r, const config_setting_t *s,
 }
 
 const char *const config_arrival_names[] = {
-    "together", "barrier", "uniform", "root_last", "root_first", "one_late"};
+    "together",  "barrier",    "profile", "uniform",
+    "root_last", "root_first", "one_late"};
 
 /* A second of delay: beyond any arrival spread worth tuning for, and each
  * call of the sweep waits that long. */
@@ -412,12 +413,15 @@ static void arrival_hint(char *buf, size_t size, char *shapes,
         list_append(shapes, shapes_size, config_arrival_names[a]);
     }
     snprintf(buf, size,
-             "valid: \"together\", \"barrier\" or { spread_us = 50.0; shape = "
-             "\"uniform\"; } with shape one of %s",
+             "valid: \"together\", \"barrier\", \"profile\" (with profile = "
+             "...) or { spread_us = 50.0; shape = \"uniform\"; } with shape "
+             "one of %s",
              shapes);
 }
 
-/* measure.arrival: "together", "barrier" or { spread_us; shape; }. */
+/* measure.arrival: "together", "barrier", "profile" or { spread_us;
+ * shape; } ("profile" is checked against the profile by
+ * check_profile_arrival). */
 static int read_arrival(const struct reader *r, const config_setting_t *s,
                         struct config_measure *m)
 {
@@ -427,17 +431,13 @@ static int read_arrival(const struct reader *r, const config_setting_t *s,
     arrival_hint(hint, sizeof hint, shapes, sizeof shapes);
     if (config_setting_type(s) == CONFIG_TYPE_STRING) {
         name = config_setting_get_string(s);
-        for (int a = ARRIVAL_TOGETHER; a <= ARRIVAL_BARRIER; a++) {
+        for (int a = ARRIVAL_TOGETHER; a <= ARRIVAL_PROFILE; a++) {
             if (strcmp(name, config_arrival_names[a]) == 0) {
                 m->arrival = (enum config_arrival)a;
                 return 0;
             }
         }
-        report(r, s, key, "\"%s\" is not an arrival pattern%s (%s)", name,
-               strcmp(name, "profile") == 0
-                   ? " yet (profiles do not record arrival yet)"
-                   : "",
-               hint);
+        report(r, s, key, "\"%s\" is not an arrival pattern (%s)", name, hint);
         return -1;
     }
     if (!config_setting_is_group(s)) {
@@ -745,6 +745,29 @@ static int distinct_longs(long *v, int n)
     return kept;
 }
 
+/* A profile point's recorded arrival as the pattern its point is timed
+ * under with measure.arrival = "profile": its median spread in its most
+ * frequent shape; "mixed" as "uniform" (spread over every rank), and a
+ * spread beyond MAX_SPREAD_US as that. */
+static void profile_pattern(const struct profile_arrival *a,
+                            struct config_point *gp)
+{
+    static const enum config_arrival of_shape[PROFILE_N_SHAPES] = {
+        [PROFILE_TOGETHER] = ARRIVAL_TOGETHER,
+        [PROFILE_ROOT_LAST] = ARRIVAL_ROOT_LAST,
+        [PROFILE_ROOT_FIRST] = ARRIVAL_ROOT_FIRST,
+        [PROFILE_ONE_LATE] = ARRIVAL_ONE_LATE,
+        [PROFILE_UNIFORM] = ARRIVAL_UNIFORM,
+        [PROFILE_MIXED] = ARRIVAL_UNIFORM,
+    };
+    gp->arrival = a->sampled > 0 ? of_shape[a->shape] : ARRIVAL_TOGETHER;
+    gp->spread_us = a->spread_median_us < MAX_SPREAD_US ? a->spread_median_us
+                                                        : MAX_SPREAD_US;
+    if (gp->arrival == ARRIVAL_TOGETHER) {
+        gp->spread_us = 0;
+    }
+}
+
 /* The profile's points of the configured collectives (all it names when
  * `collectives` is not given), costliest first, each at its ranks per
  * node; a message of 0 bytes or a communicator of one process (a local
@@ -804,8 +827,11 @@ static int profile_points(const struct reader *r, const config_setting_t *s,
         if (is_seen) {
             continue;
         }
-        c->points[c->n_points++] =
-            (struct config_point){ci, pt->procs, ppn, msg};
+        struct config_point *gp = &c->points[c->n_points++];
+        *gp = (struct config_point){
+            .ci = ci, .procs = pt->procs, .ppn = ppn, .msg_bytes = msg};
+        profile_pattern(&pt->arrival, gp);
+        gp->unrecorded_line = pt->arrival.sampled > 0 ? 0 : pt->line;
         procs[n_procs++] = pt->procs;
         if (has_data) {
             msgs[n_msgs++] = msg;
@@ -987,6 +1013,38 @@ static int profile_layouts(struct config *c)
     return 0;
 }
 
+/* measure.arrival = "profile": a profile, with an arrival line at every
+ * point of the grid (an older libautotune's has none). */
+static int check_profile_arrival(const struct reader *r, const struct config *c)
+{
+    if (c->measure.arrival != ARRIVAL_PROFILE) {
+        return 0;
+    }
+    if (!c->profile) {
+        report(r, config_lookup(&r->cfg, "measure.arrival"), "measure.arrival",
+               "\"profile\" needs profile = \"app.prof\" (the application "
+               "profile whose arrivals each point is timed under)");
+        return -1;
+    }
+    for (int i = 0; i < c->n_points; i++) {
+        const struct config_point *gp = &c->points[i];
+        if (gp->unrecorded_line) {
+            if (!r->is_quiet) {
+                fprintf(stderr,
+                        "%s:%d: %s on %d ranks, %ld bytes: no arrival line, "
+                        "which measure.arrival = \"profile\" (%s) needs "
+                        "(profile the application again with this "
+                        "libautotune)\n",
+                        c->profile_path, gp->unrecorded_line,
+                        c->colls[gp->ci]->name, gp->procs, gp->msg_bytes,
+                        r->path);
+            }
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Reads every key in the table's order; unknown and missing keys first. */
 static int read_keys(const struct reader *r, struct config *c)
 {
@@ -1036,7 +1094,8 @@ static int read_keys(const struct reader *r, struct config *c)
             return -1;
         }
     }
-    if ((has_profile ? profile_layouts(c) : grid_layouts(r, c)) != 0) {
+    if ((has_profile ? profile_layouts(c) : grid_layouts(r, c)) != 0 ||
+        check_profile_arrival(r, c) != 0) {
         return -1;
     }
     return check_buffers(

@@ -18,6 +18,8 @@
 enum config_arrival {
     ARRIVAL_TOGETHER = 0, /* every rank at the common start */
     ARRIVAL_BARRIER,      /* after the library's MPI_Barrier, as IMB/OSU */
+    ARRIVAL_PROFILE,      /* each point as its profile point's arrival line
+                             says (struct config_point's pattern) */
     ARRIVAL_UNIFORM,      /* delays evenly spaced over [0, spread], shuffled */
     ARRIVAL_ROOT_LAST,    /* the root delayed by spread */
     ARRIVAL_ROOT_FIRST,   /* every rank but the root delayed by spread */
@@ -46,6 +48,12 @@ struct config_point {
     int procs;
     int ppn;
     long msg_bytes;
+    /* A profile's point: its recorded arrival as a pattern to time under
+     * (measure.arrival = "profile"), and the profile's line of the point
+     * when it has no arrival line (else 0). */
+    enum config_arrival arrival;
+    double spread_us;
+    int unrecorded_line;
 };
 
 /* A communicator the sweep times on: procs ranks, ppn on each of

@@ -96,8 +96,10 @@ int grid_list_points(const struct config *c, struct config_point **out)
         for (int li = 0; li < c->n_layouts; li++) {
             const struct config_layout *l = &c->layouts[li];
             for (int mi = 0; mi < n_sizes; mi++) {
-                (*out)[n++] =
-                    (struct config_point){ci, l->procs, l->ppn, sizes[mi]};
+                (*out)[n++] = (struct config_point){.ci = ci,
+                                                    .procs = l->procs,
+                                                    .ppn = l->ppn,
+                                                    .msg_bytes = sizes[mi]};
             }
         }
     }

@@ -115,7 +115,9 @@ struct sweep {
     int has_left_epoch; /* rank 0: clock_left_epoch() was reported */
     /* the current point */
     int coll_index;
-    int ppn; /* its ranks per node, as recorded */
+    int ppn;                     /* its ranks per node, as recorded */
+    enum config_arrival arrival; /* measure.arrival = "profile": its pattern */
+    double spread_us;
     int point_measured;
     /* totals of this session */
     long experiments_new, experiments_reused, not_applicable;
@@ -476,6 +478,33 @@ static int clock_sync_due(struct sweep *s, const struct placement *p, int procs)
 
 /* The oracle: a journal hit, a not-applicable record, or a new experiment
  * journaled before it is returned. */
+/* The pattern a record of (the current collective, procs, the current
+ * ppn, msg_bytes) is timed under: measure.arrival's; under "profile", the
+ * grid point's of that key, or (a surrogate's pipeline on fewer ranks than
+ * any point) the current point's. */
+static void record_pattern(const struct sweep *s, int procs, long msg_bytes,
+                           enum config_arrival *arrival, double *spread_us)
+{
+    const struct config *c = s->cfg;
+    *arrival = c->measure.arrival;
+    *spread_us = c->measure.spread_us;
+    if (c->measure.arrival != ARRIVAL_PROFILE) {
+        return;
+    }
+    *arrival = s->arrival;
+    *spread_us = s->spread_us;
+    for (int i = 0; i < c->n_points; i++) {
+        const struct config_point *gp = &c->points[i];
+        if (coll_table_index(c->colls[gp->ci]) == s->coll_index &&
+            gp->procs == procs && gp->ppn == s->ppn &&
+            gp->msg_bytes == msg_bytes) {
+            *arrival = gp->arrival;
+            *spread_us = gp->spread_us;
+            return;
+        }
+    }
+}
+
 static int sweep_time(struct sweep *s, int procs, long msg_bytes,
                       const struct search_method *method, double *time_us)
 {
@@ -510,9 +539,12 @@ static int sweep_time(struct sweep *s, int procs, long msg_bytes,
         const struct config *c = s->cfg;
         int ppn = point_placement(s);
         const struct placement *p = placement_of(s, ppn);
+        enum config_arrival arrival;
+        double spread_us;
         if (!p) {
             return -1;
         }
+        record_pattern(s, procs, msg_bytes, &arrival, &spread_us);
         double cmd[CMD_LEN] = {
             [CMD_OP] = OP_MEASURE,
             [CMD_COLL] = s->coll_index,
@@ -526,8 +558,8 @@ static int sweep_time(struct sweep *s, int procs, long msg_bytes,
             [CMD_MIN_REPS] = c->measure.min_reps,
             [CMD_MAX_REPS] = c->measure.max_reps,
             [CMD_RSE] = c->measure.rse,
-            [CMD_ARRIVAL] = c->measure.arrival,
-            [CMD_SPREAD_US] = c->measure.spread_us,
+            [CMD_ARRIVAL] = arrival,
+            [CMD_SPREAD_US] = spread_us,
             [CMD_NATIVE] = want.is_native,
             [CMD_CLOCK_SYNC] = clock_sync_due(s, p, procs),
         };
@@ -618,6 +650,24 @@ static void smpi_settings(struct journal_settings *settings)
 }
 #endif
 
+/* measure.arrival = "profile": a fingerprint of every grid point's
+ * pattern (each point's line chained to the CRC so far). */
+static uint32_t profile_patterns_crc(const struct config *c)
+{
+    uint32_t crc = 0;
+    for (int i = 0; i < c->n_points; i++) {
+        const struct config_point *gp = &c->points[i];
+        char line[256];
+        int n = snprintf(line, sizeof line, "%08x %s %d %d %ld %s %.17g",
+                         (unsigned)crc, c->colls[gp->ci]->name, gp->procs,
+                         gp->ppn, gp->msg_bytes,
+                         config_arrival_names[gp->arrival], gp->spread_us);
+        crc = journal_crc32(line,
+                            n < (int)sizeof line ? (size_t)n : sizeof line - 1);
+    }
+    return crc;
+}
+
 static void settings_of(const struct config *c,
                         struct journal_settings *settings)
 {
@@ -648,6 +698,11 @@ static void settings_of(const struct config *c,
     /* Only when not "together", so that older journals resume. */
     if (c->measure.arrival == ARRIVAL_BARRIER) {
         journal_settings_add(settings, "measure.arrival", "barrier");
+    } else if (c->measure.arrival == ARRIVAL_PROFILE) {
+        /* the profile's patterns, too long for a setting: their CRC */
+        journal_settings_add(settings, "measure.arrival", "profile");
+        journal_settings_add(settings, "measure.arrival.patterns", "%08x",
+                             profile_patterns_crc(c));
     } else if (c->measure.arrival != ARRIVAL_TOGETHER) {
         journal_settings_add(settings, "measure.arrival", "%s:%gus",
                              config_arrival_names[c->measure.arrival],
@@ -1154,6 +1209,8 @@ static int controller_loop(struct sweep *s, struct grid_results *out)
             struct search_method chosen;
             s->coll_index = coll_table_index(c->colls[gp->ci]);
             s->ppn = gp->ppn;
+            s->arrival = gp->arrival;
+            s->spread_us = gp->spread_us;
             w.ci = gp->ci;
             rc = sweep_point(&w, gp->procs, gp->msg_bytes, &chosen);
         }

@@ -4,7 +4,9 @@
 # after a barrier, equals to the nanosecond a hand-written loop's
 # (tests/mpi/arrival_probe.c); a sweep killed (kill -9) midway under each
 # pattern resumes into a byte-identical measurements.csv; a resume under
-# another pattern is refused in one line naming measure.arrival.
+# another pattern is refused in one line naming measure.arrival;
+# measure.arrival = "profile" times each point as its profile point's
+# pattern written out does, and refuses a resume with another profile's.
 set -u
 . "$(dirname "$0")/lib.sh"
 command -v smpirun >/dev/null || { echo "smpirun not found (apt-get install libsimgrid-dev)"; exit 77; }
@@ -101,6 +103,58 @@ sweep full2 > "$tmp/other2.out" 2>&1 && fail "a barrier journal was resumed unde
 grep -q "measure.arrival (journal barrier, config (none))" "$tmp/other2.out" ||
     fail "refusal: $(grep -m1 conflict "$tmp/other2.out")"
 [ "$(md5sum < "$tmp/full4/journal")" = "$before" ] || fail "the refused journal changed"
+
+# measure.arrival = "profile": each point under its own profile point's
+# recorded pattern. A profile written by hand: bcast 64 KiB with the root
+# 120 us late (as measured: median spread 120 us, shape root_last), and
+# bcast 1 B with every rank together; each row equals the same point's
+# under the pattern written out in the config.
+cat > "$tmp/app.prof" <<PROF
+autotune-profile 1
+ranks 8
+bcast 8 1 65536 10 0.5
+arrival 10 120.000 300.000 root_last
+bcast 8 1 1 10 0.25
+arrival 10 0.400 0.900 together
+PROF
+write_profile_cfg() { # NAME PROFILE
+    cat > "$tmp/$1.cfg" <<CFG
+output        = "$tmp/$1";
+profile       = "$2";
+segment_sizes = [0, 4096];
+measure       = { warmup = 1; min_reps = 3; max_reps = 6; rse = 0.05;
+                  arrival = "profile"; };
+CFG
+}
+write_profile_cfg prof "$tmp/app.prof"
+write_cfg prof-late '{ spread_us = 120.0; shape = "root_last"; }' '"bcast"' 65536
+write_cfg prof-together '"together"' '"bcast"' 1
+for name in prof prof-late prof-together; do
+    sweep $name > "$tmp/$name.out" 2>&1 || { cat "$tmp/$name.out"; fail "$name: sweep"; }
+done
+rows() { # RUN BYTES: its measurements.csv rows at that size
+    awk -F, -v b=$2 'NR > 1 && $4 == b' "$tmp/$1/measurements.csv"
+}
+for pair in "prof-late 65536" "prof-together 1"; do
+    set -- $pair
+    expected=$(rows $1 $2) got=$(rows prof $2)
+    [ -n "$expected" ] && [ -n "$got" ] || fail "profile pattern at $2 B: no rows ('$got', '$expected')"
+    [ "$got" = "$expected" ] ||
+        fail "profile pattern at $2 B: $(diff <(echo "$got") <(echo "$expected") | head -3)"
+done
+echo "profile pattern: $(rows prof 65536 | wc -l) rows at 64 KiB as root_last 120 us, $(rows prof 1 | wc -l) at 1 B as together"
+grep -q ' measure.arrival=profile ' "$tmp/prof/journal" || fail "profile is not recorded"
+# Resumed with the profile's pattern changed (spread 60 us): refused in one
+# line, the journal as it was.
+before=$(md5sum < "$tmp/prof/journal")
+sed 's/^arrival 10 120.000/arrival 10 60.000/' "$tmp/app.prof" > "$tmp/app2.prof"
+write_profile_cfg prof "$tmp/app2.prof"
+if sweep prof > "$tmp/prof2.out" 2>&1; then
+    fail "a profile-pattern journal was resumed under another profile's pattern"
+elif [ "$(grep -c "conflicts with the recorded sweep: measure.arrival.patterns (journal [0-9a-f]*, config [0-9a-f]*); use --fresh" "$tmp/prof2.out")" != 1 ]; then
+    fail "profile refusal: $(grep -m1 conflict "$tmp/prof2.out")"
+fi
+[ "$(md5sum < "$tmp/prof/journal")" = "$before" ] || fail "the refused profile journal changed"
 
 # The text report says the pattern; a run under "together" says none.
 build/autotune report -r "$tmp/full2" > "$tmp/report.out" 2>&1 || fail "report"

@@ -70,9 +70,9 @@ expect bad_rse       "bad_rse.cfg:6: measure.rse: 2 is not a fraction" "$good
 measure = { rse = 2.0; };"
 expect reps_order    "reps_order.cfg:6: measure: max_reps 3 is below min_reps 5" "$good
 measure = { min_reps = 5; max_reps = 3; };"
-expect arrival_name  'arrival_name.cfg:6: measure.arrival: "staggered" is not an arrival pattern \(valid: "together", "barrier" or \{ spread_us = 50.0; shape = "uniform"; \} with shape one of uniform, root_last, root_first, one_late\)' "$good
+expect arrival_name  'arrival_name.cfg:6: measure.arrival: "staggered" is not an arrival pattern \(valid: "together", "barrier", "profile" \(with profile = \.\.\.\) or \{ spread_us = 50.0; shape = "uniform"; \} with shape one of uniform, root_last, root_first, one_late\)' "$good
 measure = { arrival = \"staggered\"; };"
-expect arrival_profile 'arrival_profile.cfg:6: measure.arrival: "profile" is not an arrival pattern yet \(profiles do not record arrival yet\)' "$good
+expect arrival_profile 'arrival_profile.cfg:6: measure.arrival: "profile" needs profile = "app.prof"' "$good
 measure = { arrival = \"profile\"; };"
 expect arrival_type  "arrival_type.cfg:6: measure.arrival: expected a string or a group" "$good
 measure = { arrival = 3; };"
@@ -132,6 +132,11 @@ if [ $rc -ne 1 ] || [ "$(cat "$tmp/err")" != "$tmp/coll.prof:4: unknown collecti
 else
     echo "ok   profile_coll: autotune profile: $(cat "$tmp/err")"
 fi
+# measure.arrival = "profile" with a profile of an older libautotune (no
+# arrival line): the profile's point named by its line.
+expect arrival_profile_old "^$tmp/good.prof:3: bcast on 2 ranks, 64 bytes: no arrival line, which measure.arrival = \"profile\" \(.*arrival_profile_old.cfg\) needs" "profile = \"$tmp/good.prof\";
+segment_sizes = [0];
+measure = { arrival = \"profile\"; };"
 expect profile_procs "profile_procs.cfg:3: procs: not with profile" "profile = \"$tmp/good.prof\";
 procs = [2];
 segment_sizes = [0];"
