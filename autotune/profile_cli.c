@@ -70,8 +70,11 @@ void profile_print_coverage(FILE *f, const char *run,
     profile_destroy(p);
 }
 
-/* The run's tuned and default times per point (speedup.csv's rows). */
-static int load_run(const char *run, struct speedup_row **rows, size_t *n)
+/* The run's tuned and default times per point (speedup.csv's rows), and
+ * the arrival pattern it timed them under (its journal's
+ * measure.arrival, "together" where it has none). */
+static int load_run(const char *run, struct speedup_row **rows, size_t *n,
+                    char *arrival, size_t arrival_size)
 {
     struct measurement *optimal = NULL;
     struct journal *j = NULL;
@@ -79,6 +82,9 @@ static int load_run(const char *run, struct speedup_row **rows, size_t *n)
     int rc = -1;
     if (table_read_run_and_journal(run, "profile", &j, &optimal, &n_opt) == 0 &&
         speedup_rows_build(j, optimal, n_opt, rows, n) == 0) {
+        const char *v =
+            journal_setting(journal_get_settings(j), "measure.arrival");
+        snprintf(arrival, arrival_size, "%s", v ? v : "together");
         rc = 0;
     }
     journal_close(j);
@@ -127,6 +133,42 @@ static void print_arrival(const struct profile_arrival *a, int is_last)
     printf(is_last ? " %s" : " %-10s", shape);
 }
 
+/* A run timed with every rank together, where the profile's ranks arrive
+ * further apart (p90) than the tuned method takes: one line on how many
+ * points, the widest by that ratio. */
+static void warn_spread(const struct profile *p, const char *run,
+                        const struct speedup_row *rows, size_t n_rows)
+{
+    const struct profile_point *worst = NULL;
+    const struct speedup_row *worst_row = NULL;
+    int n = 0;
+    for (int i = 0; i < p->n_points; i++) {
+        const struct profile_point *pt = &p->points[i];
+        const struct speedup_row *row = find_row(rows, n_rows, pt);
+        if (!row || pt->arrival.sampled == 0 ||
+            !(pt->arrival.spread_p90_us > row->time_us)) {
+            continue;
+        }
+        n++;
+        if (!worst || pt->arrival.spread_p90_us / row->time_us >
+                          worst->arrival.spread_p90_us / worst_row->time_us) {
+            worst = pt;
+            worst_row = row;
+        }
+    }
+    if (n > 0) {
+        printf("warning: %s was timed with every rank arriving together, but "
+               "at %d point%s the profile's p90 arrival spread exceeds the "
+               "tuned method's time (most: %s on %d ranks, %ld bytes, "
+               "%.3f us against %.3f us): its saving there may not hold; "
+               "measure.arrival = \"profile\" times each point as its ranks "
+               "arrive\n",
+               run, n, n == 1 ? "" : "s", worst->collective, worst->procs,
+               worst->msg_bytes, worst->arrival.spread_p90_us,
+               worst_row->time_us);
+    }
+}
+
 struct profile_args {
     const char *file, *run;
     int top;
@@ -164,8 +206,9 @@ int profile_main(int argc, char **argv)
     struct profile *p = NULL;
     struct speedup_row *rows = NULL;
     size_t n_rows = 0;
+    char arrival[128] = "";
     if (config_load_profile(file, &p) != 0 ||
-        (run && load_run(run, &rows, &n_rows) != 0)) {
+        (run && load_run(run, &rows, &n_rows, arrival, sizeof arrival) != 0)) {
         profile_destroy(p);
         return 1;
     }
@@ -205,8 +248,12 @@ int profile_main(int argc, char **argv)
     }
     if (run) {
         printf("predicted with %s: calls x (default - tuned) = %.6f s saved "
-               "of %.6f s at the default (the run's times)\n",
-               run, saved_s, default_s);
+               "of %.6f s at the default (the run's times, timed with "
+               "arrival %s)\n",
+               run, saved_s, default_s, arrival);
+        if (strcmp(arrival, "together") == 0) {
+            warn_spread(p, run, rows, n_rows);
+        }
     }
     profile_destroy(p);
     free(rows);
