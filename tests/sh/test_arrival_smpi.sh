@@ -144,6 +144,15 @@ for pair in "prof-late 65536" "prof-together 1"; do
 done
 echo "profile pattern: $(rows prof 65536 | wc -l) rows at 64 KiB as root_last 120 us, $(rows prof 1 | wc -l) at 1 B as together"
 grep -q ' measure.arrival=profile ' "$tmp/prof/journal" || fail "profile is not recorded"
+# Killed with a third of its records on disk and resumed: the same
+# measurements.csv, byte for byte.
+write_profile_cfg prof-part "$tmp/app.prof"
+total=$(records "$tmp/prof/journal")
+killed_at=$(kill_at_records "$tmp/prof-part/journal" $((total / 3)) "$tmp/prof-part-1.out" sweep prof-part)
+[ "$killed_at" -lt "$total" ] || fail "profile: the sweep ended before it was killed"
+sweep prof-part > "$tmp/prof-part-2.out" 2>&1 || { cat "$tmp/prof-part-2.out"; fail "profile: resume"; }
+cmp "$tmp/prof/measurements.csv" "$tmp/prof-part/measurements.csv" ||
+    fail "profile: resumed from $killed_at of $total records: measurements.csv differs"
 # Resumed with the profile's pattern changed (spread 60 us): refused in one
 # line, the journal as it was.
 before=$(md5sum < "$tmp/prof/journal")

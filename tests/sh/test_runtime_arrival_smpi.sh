@@ -7,8 +7,9 @@
 # delay); the profile's spread (median and p90) is the delays' to within
 # 1 us and its shape the one the delays make; every call sampled, or of
 # 1100 calls every fourth (275: the sample of 512 halved twice);
-# `autotune profile` shows them; a malformed arrival line is one line
-# file:line, exit 1.
+# `autotune profile` shows them; a sweep with measure.arrival = "profile"
+# times its reduce point as the pattern written out does; a malformed
+# arrival line is one line file:line, exit 1.
 source "$(dirname "$0")/lib.sh"
 for tool in smpicc smpirun; do
     command -v "$tool" >/dev/null || { echo "test_runtime_arrival_smpi: $tool not found" >&2; exit 77; }
@@ -59,6 +60,24 @@ build/autotune profile "$tmp/a.prof" >"$tmp/show" || fail "autotune profile exit
 grep -q "^collective .* spread_p50 spread_p90 arrival" "$tmp/show" || fail "header: $(sed -n 2p "$tmp/show")"
 awk '$1 == "reduce" && $2 == 4 && $4 == 8 && $8 == "50.000" && $9 == "50.000" && $10 == "root_last" { ok = 1 }
      END { exit !ok }' "$tmp/show" || fail "autotune profile's reduce line: $(cat "$tmp/show")"
+
+# The recorded profile tunes under its own arrivals (measure.arrival =
+# "profile"): its reduce at 4 ranks, 8 B (the root 50 us late) is timed
+# as a sweep with that pattern written out times it.
+tune() { # NAME ARRIVAL [GRID]
+    printf 'output = "%s/%s";\ncollectives = ["reduce"];\n%s\nsegment_sizes = [0];\nmeasure = { warmup = 1; min_reps = 3; max_reps = 5; rse = 0.05; arrival = %s; };\n' \
+        "$tmp" "$1" "${3:-profile = \"$tmp/a.prof\";}" "$2" >"$tmp/$1.cfg"
+    smpirun -np 4 -platform conf/platforms/grig.xml --cfg=smpi/simulate-computation:no \
+        --log=root.thres:critical build/autotune-smpi -c "$tmp/$1.cfg" >"$tmp/$1.out" 2>&1 ||
+        fail "$1: sweep: $(tail -3 "$tmp/$1.out")"
+}
+tune from-profile '"profile"'
+tune written-out '{ spread_us = 50.0; shape = "root_last"; }' 'procs = [4];
+message_sizes = [8];'
+got=$(awk -F, '$1 == "reduce" && $2 == 4 && $4 == 8' "$tmp/from-profile/measurements.csv" 2>/dev/null)
+want=$(awk -F, 'NR > 1' "$tmp/written-out/measurements.csv" 2>/dev/null)
+[ -n "$got" ] && [ "$got" = "$want" ] || fail "reduce 4 x 8 B under the profile's pattern: '$got', written out: '$want'"
+grep -q ' measure.arrival=profile ' "$tmp/from-profile/journal" || fail "the journal does not record measure.arrival=profile"
 
 # A malformed arrival field: one line, file:line, exit 1.
 line=$(grep -n '^arrival ' "$tmp/a.prof" | head -1 | cut -d: -f1)
