@@ -1007,9 +1007,23 @@ static int profile_layouts(struct config *c)
         if (!is_seen) {
             c->layouts[c->n_layouts++] = l;
         }
-        c->is_ppn_given |= l.ppn != 1;
     }
     qsort(c->layouts, (size_t)c->n_layouts, sizeof *c->layouts, cmp_layout);
+    /* The profile says each point's ranks per node: the sweep places every
+     * point on whole nodes so (one rank per node too), never as launched;
+     * its ranks_per_node are the points' */
+    c->is_ppn_given = 1;
+    c->n_ppn = 0;
+    int *ppn = realloc(c->ppn, (size_t)c->n_layouts * sizeof *ppn);
+    if (!ppn) {
+        return -1;
+    }
+    c->ppn = ppn;
+    for (int k = 0; k < c->n_layouts; k++) {
+        if (c->n_ppn == 0 || c->ppn[c->n_ppn - 1] != c->layouts[k].ppn) {
+            c->ppn[c->n_ppn++] = c->layouts[k].ppn;
+        }
+    }
     return 0;
 }
 

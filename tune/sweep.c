@@ -668,7 +668,7 @@ static uint32_t profile_patterns_crc(const struct config *c)
     return crc;
 }
 
-static void settings_of(const struct config *c,
+static void settings_of(const struct config *c, const int *node_of_rank,
                         struct journal_settings *settings)
 {
     char version[MPI_MAX_LIBRARY_VERSION_STRING] = "";
@@ -712,8 +712,28 @@ static void settings_of(const struct config *c,
     /* Only with ranks_per_node, so that journals and configs without it
      * keep their settings; with it, a sweep as launched (recorded as one
      * rank per node) is never resumed on whole nodes, nor the reverse. */
+    int block = 0;
+    struct nodes_layout launched;
     if (c->is_ppn_given) {
         journal_settings_add(settings, "ranks_per_node.placement", "block");
+        /* emulated nodes (a testing aid) are not the real ones: a journal
+         * of one is never resumed on the other */
+        if (nodes_parse_emulation(getenv(NODES_ENV), &block) == 0 &&
+            block > 0) {
+            journal_settings_add(settings, "ranks_per_node.nodes", "block:%d",
+                                 block);
+        }
+    } else {
+        /* As launched, recorded as one rank per node: where those ranks
+         * share nodes, the journal says how, so that it is never resumed
+         * on another launch (one that does not share, say) whose times
+         * its one-rank-per-node rows would mix with. */
+        nodes_layout(node_of_rank, c->procs[c->n_procs - 1], &launched);
+        if (launched.n_nodes < c->procs[c->n_procs - 1]) {
+            journal_settings_add(settings, "ranks_per_node.launched",
+                                 "%d_ranks_on_%d_nodes",
+                                 c->procs[c->n_procs - 1], launched.n_nodes);
+        }
     }
     baseline_add_setting(c, settings);
 #ifdef SMPI_H
@@ -771,7 +791,7 @@ static int controller_setup(const char *config_path, int is_fresh,
         return -1;
     }
     note_shared_nodes(c, node_of_rank);
-    settings_of(c, &settings);
+    settings_of(c, node_of_rank, &settings);
     if ((is_fresh && rundir_start_fresh(c->output) != 0) ||
         rundir_path(path, sizeof path, c->output, RUNDIR_JOURNAL) != 0 ||
         journal_open(path, &settings, journal) != 0) {

@@ -35,6 +35,13 @@ kill_at_records() { # JOURNAL N OUT FUNC ARGS...
     wait_for_records "$journal" "$n" $pid
     kill -9 -- -$pid 2>/dev/null
     wait $pid 2>/dev/null
+    # Until every process of the group is gone (reaped, too: the run's
+    # lock counts a killed simulator as alive until then), at most 10 s.
+    local i
+    for i in $(seq 100); do
+        kill -0 -- -$pid 2>/dev/null || break
+        sleep 0.1
+    done
     records "$journal"
 }
 # Runs FUNC with ARGS as kill_at_records does, but with SIGINT and SIGTERM

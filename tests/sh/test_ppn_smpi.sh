@@ -96,22 +96,66 @@ sweep 4 launched > "$tmp/launched.out" 2>&1 || { cat "$tmp/launched.out"; fail "
     fail "not one note on shared nodes: $(grep note "$tmp/launched.out")"
 [ "$(cut -d, -f3 "$tmp/launched/optimal.csv" | sort -u | tr '\n' ' ')" = "1 ppn " ] ||
     fail "as launched: not recorded as one rank per node"
-grep -q 'ranks_per_node' "$tmp/launched/journal" && fail "a sweep as launched recorded a placement"
+grep -q 'ranks_per_node.placement' "$tmp/launched/journal" && fail "a sweep as launched recorded a placement"
+grep -q 'ranks_per_node.launched=2_ranks_on_1_nodes' "$tmp/launched/journal" ||
+    fail "a sweep as launched on ranks sharing a node does not record it"
 # ... and never resumed with ranks_per_node (even [1]), nor the reverse.
 before=$(md5sum < "$tmp/launched/journal")
 echo 'ranks_per_node = [1];' >> "$tmp/launched.cfg"
 if sweep 4 launched > "$tmp/mixed.out" 2>&1; then
     fail "a sweep as launched resumed with ranks_per_node"
 fi
-grep -q 'conflicts with the recorded sweep: ranks_per_node.placement (journal (none), config block); use --fresh' "$tmp/mixed.out" ||
+grep -q 'conflicts with the recorded sweep: ranks_per_node.placement (journal (none), config block)' "$tmp/mixed.out" ||
     fail "resume with ranks_per_node: $(said "$tmp/mixed.out")"
 [ "$(md5sum < "$tmp/launched/journal")" = "$before" ] || fail "a refused resume changed the journal"
 write_cfg two 2
 if sweep 4 two > "$tmp/mixed2.out" 2>&1; then
     fail "a sweep on whole nodes resumed as launched"
 fi
-grep -q 'conflicts with the recorded sweep: ranks_per_node.placement (journal block, config (none)); use --fresh' "$tmp/mixed2.out" ||
+grep -q 'ranks_per_node.placement (journal block, config (none))' "$tmp/mixed2.out" ||
     fail "resume without ranks_per_node: $(said "$tmp/mixed2.out")"
+
+# As launched on ranks that share a node, never resumed on a launch that
+# does not (its one-rank-per-node rows would mix two layouts).
+write_cfg shared 2
+sweep 4 shared > "$tmp/shared.out" 2>&1 || { cat "$tmp/shared.out"; fail "sweep as launched, shared"; }
+hosts 1 1
+before=$(md5sum < "$tmp/shared/journal")
+if sweep 2 shared > "$tmp/unshared.out" 2>&1; then
+    fail "a sweep as launched on a shared node resumed on two nodes"
+fi
+grep -q 'conflicts with the recorded sweep: ranks_per_node.launched (journal 2_ranks_on_1_nodes, config (none)); use --fresh' "$tmp/unshared.out" ||
+    fail "resume on another launch: $(said "$tmp/unshared.out")"
+[ "$(md5sum < "$tmp/shared/journal")" = "$before" ] || fail "a refused resume changed the journal"
+
+# Emulated nodes are recorded: a journal of one is not resumed on real
+# nodes. One simulated host of 4 ranks, emulated as 2 nodes of 2.
+hosts 4
+write_cfg emulated 2 "1, 2"
+AUTOTUNE_NODE_OF_RANK=block:2 sweep 4 emulated > "$tmp/emulated.out" 2>&1 ||
+    { cat "$tmp/emulated.out"; fail "sweep on emulated nodes"; }
+grep -q 'ranks_per_node.nodes=block:2' "$tmp/emulated/journal" || fail "emulated nodes not recorded"
+hosts 2 2
+if sweep 4 emulated > "$tmp/real.out" 2>&1; then
+    fail "a sweep on emulated nodes resumed on real ones"
+fi
+grep -q 'conflicts with the recorded sweep: ranks_per_node.nodes (journal block:2, config (none)); use --fresh' "$tmp/real.out" ||
+    fail "resume on real nodes: $(said "$tmp/real.out")"
+
+# A profile's points are placed by their ranks per node, one per node too
+# (never as launched): bcast on 2 ranks at 1 per node on 2 nodes of 2 is
+# world ranks 0 and 2.
+printf 'autotune-profile 1\nranks 4\nbcast 2 1 65536 10 0.5\n' > "$tmp/app.prof"
+cat > "$tmp/prof.cfg" <<CFG
+output        = "$tmp/prof";
+profile       = "$tmp/app.prof";
+segment_sizes = [0];
+measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
+CFG
+AUTOTUNE_TRACE_COMMS=1 sweep 4 prof > "$tmp/prof.out" 2>&1 || { cat "$tmp/prof.out"; fail "profile sweep"; }
+grep -q '^autotune: communicator of 2 ranks, 1 per node: 0 2$' "$tmp/prof.out" ||
+    fail "the profile's point at 1 per node: $(grep communicator "$tmp/prof.out")"
+grep -q 'as launched' "$tmp/prof.out" && fail "a profile's point timed as launched"
 
 echo "$fails failure(s)"
 [ $fails -eq 0 ]
