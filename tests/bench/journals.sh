@@ -2,6 +2,16 @@
 # simulated sweep, and journals of one grid swept in parallel (one
 # collective or procs range each) merged into one.
 
+# cluster_prefix PLATFORM: the host name prefix of conf/platforms/PLATFORM.xml's
+# <cluster> (its hosts are PREFIX0, PREFIX1, ...), for hostfiles of "host:N"
+# lines; fails, saying so, when it has none.
+cluster_prefix() {
+    local prefix
+    prefix=$(sed -n 's/.*<cluster .*prefix="\([^"]*\)".*/\1/p' "conf/platforms/$1.xml")
+    [ -n "$prefix" ] || { echo "$1.xml: no <cluster prefix=...>" >&2; return 1; }
+    echo "$prefix"
+}
+
 # sweep_cfg CFG RUN COLLECTIVES PROCS MESSAGE_SIZES [SEGMENTS [SEARCH
 # [LINE]]]: writes into CFG the config of a simulated sweep into RUN: one
 # repetition (the simulation is deterministic), no baseline; the long

@@ -41,8 +41,7 @@ log=$out.txt.part
 sweep() {
     local plat=$1 procs=$2 ppn=$3 run prefix hosts k cmd start
     run=$runs/ppn-$plat-$procs-$ppn$tag
-    prefix=$(sed -n 's/.*<cluster .*prefix="\([^"]*\)".*/\1/p' "conf/platforms/$plat.xml")
-    [ -n "$prefix" ] || { echo "$plat.xml: no <cluster prefix=...>" >&2; exit 1; }
+    prefix=$(cluster_prefix "$plat") || exit 1
     hosts=$run.hosts
     : > "$hosts"
     for ((k = 0; k < procs / ppn; k++)); do

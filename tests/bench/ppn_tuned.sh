@@ -17,6 +17,7 @@
 # default: ndr:32:1,8,32 ddr:16:1,8. BENCH_SWEEP=no only reads the runs.
 set -eu
 cd "$(dirname "$0")/../.."
+. tests/bench/journals.sh
 runs=${BENCH_RUNS:-results/bench-runs}
 specs=${*:-ndr:32:1,8,32 ddr:16:1,8}
 colls='["bcast", "reduce", "allreduce", "allgather"]'
@@ -93,7 +94,7 @@ summary=$out.summary.part
 : > "$summary"
 for spec in $specs; do
     IFS=: read -r plat procs ppns <<< "$spec"
-    prefix=$(sed -n 's/.*<cluster .*prefix="\([^"]*\)".*/\1/p' "conf/platforms/$plat.xml")
+    prefix=$(cluster_prefix "$plat")
     name=ppn-tuned-$plat-$procs
     hosts "$prefix" "$procs" "$ppns" > "$runs/$name.hosts"
     config "$runs/$name.cfg" "$runs/$name" "$colls" "$procs" "$ppns"

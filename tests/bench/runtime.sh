@@ -15,6 +15,7 @@
 # results/bench/runtime-ppnN.txt.
 set -eu
 cd "$(dirname "$0")/../.."
+. tests/bench/journals.sh
 np=${1:-16}
 shift || true
 clusters=${*:-grig frodo}
@@ -30,7 +31,7 @@ smpi() { # CLUSTER PROGRAM ARGS...
     shift
     if [ "$ppn" != 1 ]; then
         local prefix k
-        prefix=$(sed -n 's/.*<cluster .*prefix="\([^"]*\)".*/\1/p' "conf/platforms/$c.xml")
+        prefix=$(cluster_prefix "$c") || exit 1
         for ((k = 0; k < np / ppn; k++)); do echo "$prefix$k:$ppn"; done > "results/bench-runs/runtime-$c$tag.hosts"
         hosts=(-hostfile "results/bench-runs/runtime-$c$tag.hosts")
     fi
