@@ -251,7 +251,7 @@ static void print_miss(void *ctx, const struct run_data *r, int g, long cell,
 {
     const struct run_grid *grid = &r->grids[g];
     int best = grid->best[cell];
-    char label[64];
+    char label[RUN_NAME_MAX + 16];
     fprintf(stderr,
             "miss %s %s P=%d %ld B: chose %s (%.1f us), optimum %s (%.1f "
             "us), penalty %.2f %%\n",
@@ -316,7 +316,7 @@ static void print_default(const struct run_data *r, struct train_scores *s)
         printf("(the run did not time the MPI library's default method)\n");
         return;
     }
-    char label[64];
+    char label[RUN_NAME_MAX + 16];
     for (int g = 0; g < r->n_grids; g++) {
         train_score_default(r, g, s);
         print_penalty(r, grid_label(r, g, label, sizeof label), "default", s);
@@ -345,7 +345,7 @@ static void print_scores(const struct run_args *a, const struct run_data *r,
                          bool is_held_out, const char *what,
                          struct train_scores *s, long *depth_sum)
 {
-    char label[64];
+    char label[RUN_NAME_MAX + 16];
     for (int g = 0; g < r->n_grids; g++) {
         score_grid(a, r, g, decs, first, n, is_held_out, s, depth_sum);
         print_penalty(r, grid_label(r, g, label, sizeof label), what, s);
@@ -393,7 +393,7 @@ static int emit_names(const struct run_args *a, const struct run_data *r)
 {
     for (int g0 = 0, g1; g0 < r->n_grids; g0 = g1) {
         g1 = a->train.is_combined ? r->n_grids : train_collective_end(r, g0);
-        char suffix[64], path[4096];
+        char suffix[RUN_NAME_MAX + 16], path[4096];
         struct c45_data *d = NULL;
         if (train_c45_data(&a->train, r, g0, g1, -1, &d)) {
             return -1;
@@ -699,7 +699,7 @@ int quadtree_main(int argc, char **argv)
     /* one quadtree per ranks per node */
     long points = 0;
     for (int g = 0; g < r->n_grids; g++) {
-        char label[64];
+        char label[RUN_NAME_MAX + 16];
         const struct run_grid *gg = &r->grids[g];
         printf("%s: quadtree on a %d x %d map (procs %d..%d, %ld..%ld B), ",
                grid_label(r, g, label, sizeof label), gg->n_procs, gg->n_msgs,

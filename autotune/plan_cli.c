@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "autotune/plan_cli.h"
+#include "collectives/method.h"
 #include "store/journal.h"
 #include "store/rundir.h"
 #include "tune/grid.h"
@@ -28,10 +29,16 @@ struct plan_tally {
 /* measure_applies without MPI: every reduction here is MPI_SUM, which is
  * commutative, and MPI_Op_commutative may not be called before MPI_Init. */
 static int plan_applies(const struct config *c, const struct coll_def *coll,
-                        const struct search_method *m, int procs,
+                        const struct search_method *m, int procs, int ppn,
                         long msg_bytes)
 {
-    const struct coll_alg *alg = &coll->algs[m->alg];
+    const struct coll_alg *alg = coll_method_alg(coll, m->alg);
+    if (!alg) {
+        /* node-aware: on whole nodes, several of them, several ranks on
+         * each (collectives/node.h); each phase's needs are not known
+         * before the nodes are */
+        return c->is_ppn_given && ppn > 1 && procs > ppn;
+    }
     if (c->backend == BACKEND_NATIVE) {
         return native_runs_as_named(coll->name, alg->name, procs, msg_bytes,
                                     m->seg_bytes);
@@ -83,13 +90,13 @@ static int tally_grid(const struct config *c, const struct journal *j,
         t->searched += j && journal_find_point(j, coll->name, procs, ppn, msg,
                                                c->search->name) != NULL;
         for (int k = 0; k < n; k++) {
-            if (!plan_applies(c, coll, &methods[k], procs, msg)) {
+            if (!plan_applies(c, coll, &methods[k], procs, ppn, msg)) {
                 t->not_applicable++;
                 continue;
             }
             t->experiments[ci]++;
             tally_experiment(t, j, costs, coll->name, procs, ppn, msg,
-                             coll->algs[methods[k].alg].name,
+                             coll_method_name(coll, methods[k].alg),
                              methods[k].seg_bytes);
         }
         if (c->has_baseline) {

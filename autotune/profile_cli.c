@@ -98,7 +98,7 @@ static void add_tuned(const struct profile_point *pt,
                       const struct speedup_row *row, int is_printed,
                       double *saved_s, double *default_s)
 {
-    char method[2 * STORE_NAME_MAX + 16];
+    char method[STORE_METHOD_MAX + 16];
     /* the sweep tunes no communicator of one process (a local copy) */
     snprintf(method, sizeof method, "%s",
              pt->procs < 2 ? "(one process: nothing to tune)"

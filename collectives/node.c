@@ -512,30 +512,22 @@ int node_barrier(const struct coll_args *args, const struct node_comms *nc,
 static const struct {
     const char *collective;
     node_fn run;
-    unsigned phases; /* which of up, inter, down it runs */
-    int is_regular;  /* needs nodes of equal size */
 } node_colls[] = {
-    {"bcast", node_bcast, 2 | 4, 0},     {"reduce", node_reduce, 1 | 2, 0},
-    {"allreduce", node_allreduce, 7, 0}, {"allgather", node_allgather, 7, 1},
-    {"barrier", node_barrier, 7, 0},     {"gather", node_gather, 1 | 2, 1},
-    {"scatter", node_scatter, 2 | 4, 1},
+    {"bcast", node_bcast},         {"reduce", node_reduce},
+    {"allreduce", node_allreduce}, {"allgather", node_allgather},
+    {"barrier", node_barrier},     {"gather", node_gather},
+    {"scatter", node_scatter},
 };
 enum { N_NODE_COLLS = sizeof node_colls / sizeof node_colls[0] };
 
-static int node_coll_index(const char *collective)
+node_fn node_find(const char *collective)
 {
     for (int i = 0; i < N_NODE_COLLS; i++) {
         if (strcmp(node_colls[i].collective, collective) == 0) {
-            return i;
+            return node_colls[i].run;
         }
     }
-    return -1;
-}
-
-node_fn node_find(const char *collective)
-{
-    int i = node_coll_index(collective);
-    return i < 0 ? NULL : node_colls[i].run;
+    return NULL;
 }
 
 /* Whether alg applies on every node's communicator. */
@@ -551,15 +543,19 @@ static int applies_on_nodes(const struct coll_alg *alg,
     return 1;
 }
 
+int node_is_composed(const struct node_comms *nc)
+{
+    return nc->n_nodes > 1 && nc->n_nodes < nc->size;
+}
+
 int node_applies(const char *collective, const struct node_comms *nc,
                  const struct node_plan *plan, MPI_Op op)
 {
-    int i = node_coll_index(collective);
-    if (i < 0) {
+    const struct coll_def *c = coll_find(collective);
+    if (!c || !node_find(collective) || plan->leaders != 1) {
         return 0;
     }
-    unsigned phases = node_colls[i].phases;
-    if (node_colls[i].is_regular && !nc->layout.is_regular) {
+    if (node_needs_regular(c) && !nc->layout.is_regular) {
         return 0;
     }
     if (op != MPI_OP_NULL && !nc->layout.is_consecutive) {
@@ -569,10 +565,18 @@ int node_applies(const char *collective, const struct node_comms *nc,
             return 0;
         }
     }
-    /* the bcast phases and the gathers take no op */
-    MPI_Op up_op = strcmp(collective, "allgather") == 0 ? MPI_OP_NULL : op;
-    return (!(phases & 1) || applies_on_nodes(plan->up.alg, nc, up_op)) &&
-           (!(phases & 2) ||
-            coll_alg_applies(plan->inter.alg, nc->n_nodes, op)) &&
-           (!(phases & 4) || applies_on_nodes(plan->down.alg, nc, MPI_OP_NULL));
+    for (int ph = 0; ph < NODE_N_PHASES; ph++) {
+        const struct coll_def *pc = node_phase_coll(c, (enum node_phase_id)ph);
+        const struct coll_alg *alg =
+            node_plan_phase(plan, (enum node_phase_id)ph)->alg;
+        /* the bcast, gather, scatter and barrier phases take no op */
+        MPI_Op phase_op = pc && pc->is_reduction ? op : MPI_OP_NULL;
+        int applies = !pc || (ph == NODE_INTER
+                                  ? coll_alg_applies(alg, nc->n_nodes, phase_op)
+                                  : applies_on_nodes(alg, nc, phase_op));
+        if (!applies) {
+            return 0;
+        }
+    }
+    return 1;
 }

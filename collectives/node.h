@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include "collectives/collectives.h"
+#include "collectives/method.h"
 #include "collectives/nodes.h"
 
 /* A communicator's nodes and the two communicators the compositions run
@@ -40,28 +41,8 @@ int node_comms_create(MPI_Comm comm, const int *node_of_rank,
 /* Collective over the communicator it was made from; NULL does nothing. */
 void node_comms_destroy(struct node_comms *nc);
 
-/* One phase of a composition: a flat algorithm of the phase's collective
- * (borrowed, from coll_table) and its segment size. */
-struct node_phase {
-    const struct coll_alg *alg;
-    int seg_bytes;
-};
-
-/* The phases of a node-aware method; which collective each phase's
- * algorithm belongs to (for collective C):
- *   bcast:     inter bcast,     down bcast
- *   reduce:    up reduce,       inter reduce
- *   allreduce: up reduce,       inter allreduce, down bcast
- *   allgather: up gather,       inter allgather, down bcast
- *   gather:    up gather,       inter gather
- *   scatter:                    inter scatter,   down scatter
- *   barrier:   up barrier,      inter barrier,   down barrier
- * A phase the collective does not use is ignored. */
-struct node_plan {
-    struct node_phase up;    /* on each node, towards its leader */
-    struct node_phase inter; /* among the leaders */
-    struct node_phase down;  /* on each node, from its leader */
-};
+/* struct node_plan (the phases of a method, its name's grammar) is in
+ * collectives/method.h. */
 
 /* A composition: args as the flat algorithms take them (args->comm the
  * communicator nc was made from; args->seg_bytes unused: each phase has
@@ -85,6 +66,12 @@ int node_scatter(const struct coll_args *args, const struct node_comms *nc,
 int node_barrier(const struct coll_args *args, const struct node_comms *nc,
                  const struct node_plan *plan);
 
+/* 1 if nc's layout has several nodes and a node of several ranks. On one
+ * node, or at one rank per node, a composition runs as its intra-node or
+ * its inter-node phases alone: correct, but a flat method that the grid
+ * times as such, so the sweep does not time it again as node-aware. */
+int node_is_composed(const struct node_comms *nc);
+
 /* The composition of the named collective, NULL where there is none yet. */
 node_fn node_find(const char *collective);
 
@@ -93,7 +80,8 @@ node_fn node_find(const char *collective);
  * on the communicators it runs on, a non-commutative op only where each
  * node's ranks are consecutive (nodes then come in rank order, as
  * nodes_of_comm numbers them), allgather, gather and scatter only on nodes of
- * equal size. 0 otherwise: recorded as not applicable, never run. */
+ * equal size, several leaders only where a composition runs them. 0
+ * otherwise: recorded as not applicable, never run. */
 int node_applies(const char *collective, const struct node_comms *nc,
                  const struct node_plan *plan, MPI_Op op);
 

@@ -125,7 +125,7 @@ int between_method_curve(const struct run_data *r, const struct run_grid *g,
     s[0] = 0;
     y[0] = log(ta[k]);
     if (seg > m_lo && seg < m_hi) {
-        char label[2 * RUN_NAME_MAX];
+        char label[RUN_LABEL_MAX];
         method_label(label, sizeof label, r->methods[k].algorithm, 0);
         int k0 = run_data_find_method(r, label);
         if (k0 >= 0 && ta[k0] > 0 && tb[k0] > 0) {

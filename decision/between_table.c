@@ -43,7 +43,7 @@ static void locate_rows(const struct run_data *r,
 /* r's index of the method of a row, or -1. */
 static int row_method(const struct run_data *r, const struct measurement *row)
 {
-    char label[2 * RUN_NAME_MAX];
+    char label[RUN_LABEL_MAX];
     method_label(label, sizeof label, row->algorithm, row->segment_bytes);
     return run_data_find_method(r, label);
 }

@@ -15,12 +15,14 @@
 /* ---- A run's decision map (optimal.csv + measurements.csv) ---- */
 
 #define RUN_NAME_MAX 32
+/* A method's label "ALGORITHM/SEGMENT_BYTES" (node-aware names are long). */
+#define RUN_LABEL_MAX (STORE_METHOD_MAX + 16)
 
 /* A method as the run timed it; label is "algorithm/segment_bytes". */
 struct run_method {
-    char algorithm[RUN_NAME_MAX];
+    char algorithm[STORE_METHOD_MAX];
     int segment_bytes;
-    char label[2 * RUN_NAME_MAX];
+    char label[RUN_LABEL_MAX];
 };
 
 /* One collective's grid at one ranks per node: cell (p, m) is procs[p] x
@@ -149,7 +151,7 @@ struct decision {
     int chain_fanout;        /* the chains the run timed chain methods with (its
                                 `chain_fanout`); 0: not recorded (the default) */
     int n_methods;
-    char (*methods)[2 * RUN_NAME_MAX];
+    char (*methods)[RUN_LABEL_MAX];
     int n_colls;
     char (*colls)[RUN_NAME_MAX];
     int n_ppn;      /* ranks per node tuned for; a file without them: 1, {1} */

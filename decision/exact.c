@@ -38,7 +38,7 @@ static int cmp_row(const void *pa, const void *pb)
 static int method_of(const struct decision *d, const struct exact_row *row)
 {
     const struct measurement *m = &row->m;
-    char label[2 * RUN_NAME_MAX];
+    char label[RUN_LABEL_MAX];
     method_label(label, sizeof label, m->algorithm, m->segment_bytes);
     for (int k = 0; k < d->n_methods; k++) {
         if (strcmp(d->methods[k], label) == 0) {
@@ -165,7 +165,7 @@ int decision_from_table(const struct measurement *rows, size_t n,
     int rc = -1, n_methods = 0, n_colls = 0, n_ppn = 0;
     size_t n_all = n + n_inserts;
     int *ppn = calloc(n + 1, sizeof *ppn);
-    char(*labels)[2 * RUN_NAME_MAX] = calloc(n_all + 1, sizeof *labels);
+    char(*labels)[RUN_LABEL_MAX] = calloc(n_all + 1, sizeof *labels);
     const char **methods = calloc(n_all + 1, sizeof *methods);
     const char **colls = calloc(n + 1, sizeof *colls);
     struct exact_row *sorted = malloc((n_all + 1) * sizeof *sorted);
@@ -175,7 +175,7 @@ int decision_from_table(const struct measurement *rows, size_t n,
         goto done;
     }
     for (size_t i = 0; i <= n_all; i++) {
-        char label[2 * RUN_NAME_MAX];
+        char label[RUN_LABEL_MAX];
         if (i < n_all) {
             const struct measurement *m = row_or_insert(rows, n, inserts, i);
             method_label(label, sizeof label, m->algorithm, m->segment_bytes);
@@ -216,7 +216,7 @@ int decision_from_table(const struct measurement *rows, size_t n,
         goto done;
     }
     struct exact_build b = {*out, sorted, -1};
-    char def_label[2 * RUN_NAME_MAX];
+    char def_label[RUN_LABEL_MAX];
     method_label(def_label, sizeof def_label, STORE_DEFAULT_ALGORITHM, 0);
     for (int k = 0; k < n_methods; k++) {
         b.def = strcmp(methods[k], def_label) == 0 ? k : b.def;

@@ -43,7 +43,7 @@ int run_data_find_method(const struct run_data *r, const char *label)
 
 int run_data_default_method(const struct run_data *r)
 {
-    char label[2 * RUN_NAME_MAX];
+    char label[RUN_LABEL_MAX];
     method_label(label, sizeof label, STORE_DEFAULT_ALGORITHM, 0);
     return run_data_find_method(r, label);
 }
@@ -129,7 +129,7 @@ static long grid_cell(const struct run_grid *grid, int procs, long msg_bytes)
 
 static int add_method(struct run_data *r, const struct measurement *m)
 {
-    char label[2 * RUN_NAME_MAX];
+    char label[RUN_LABEL_MAX];
     method_label(label, sizeof label, m->algorithm, m->segment_bytes);
     if (run_data_find_method(r, label) >= 0) {
         return 0;
@@ -245,7 +245,7 @@ static void fill_unsegmented(struct run_data *r, struct run_grid *grid)
 {
     for (int k = 0; k < r->n_methods; k++) {
         const struct run_method *rm = &r->methods[k];
-        char label[2 * RUN_NAME_MAX];
+        char label[RUN_LABEL_MAX];
         method_label(label, sizeof label, rm->algorithm, 0);
         int k0 = run_data_find_method(r, label);
         if (rm->segment_bytes == 0 || k0 < 0) {
@@ -336,7 +336,7 @@ int run_data_load_with_journal(const char *run_dir,
         if (g < 0) {
             continue;
         }
-        char label[2 * RUN_NAME_MAX];
+        char label[RUN_LABEL_MAX];
         method_label(label, sizeof label, opt[i].algorithm,
                      opt[i].segment_bytes);
         int k = run_data_find_method(r, label);
@@ -372,7 +372,7 @@ int run_data_load_with_journal(const char *run_dir,
             grid->default_us[cell] = meas[i].mean_us;
             r->has_default = true;
         }
-        char label[2 * RUN_NAME_MAX];
+        char label[RUN_LABEL_MAX];
         method_label(label, sizeof label, meas[i].algorithm,
                      meas[i].segment_bytes);
         int k = run_data_find_method(r, label);

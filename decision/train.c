@@ -674,7 +674,7 @@ int train_quadtree(const struct train_options *opt, const struct run_data *r,
 static int adopt_run_methods(struct decision *d, const struct run_data *r)
 {
     int n = r->n_methods;
-    char(*methods)[2 * RUN_NAME_MAX] =
+    char(*methods)[RUN_LABEL_MAX] =
         calloc((size_t)(n + d->n_methods), sizeof *methods);
     int *to = malloc((size_t)d->n_methods * sizeof *to);
     if (!methods || !to) {

@@ -49,7 +49,7 @@ int report_algs_of_method(const struct report_algs *a, const struct run_data *r,
 static void add_alg(struct report_algs *a, const char *name)
 {
     if (a->n < REPORT_MAX_ALGS && report_algs_find(a, name) < 0) {
-        snprintf(a->name[a->n++], RUN_NAME_MAX, "%s", name);
+        snprintf(a->name[a->n++], sizeof a->name[0], "%s", name);
     }
 }
 

@@ -30,7 +30,7 @@ struct cell_look {
     const char *fill, *ink;
     char text[24];
     bool is_hatched, is_missing;
-    char attrs[640];
+    char attrs[1024];
 };
 typedef void (*cell_look_fn)(const void *ctx, int p, int m, long cell,
                              struct cell_look *look);
@@ -461,7 +461,7 @@ static void penalty_look(const void *ctx, int p, int m, long cell,
 {
     struct penalty_ctx *c = (struct penalty_ctx *)ctx;
     const char *label;
-    char method[2 * RUN_NAME_MAX * 6];
+    char method[RUN_LABEL_MAX * 6];
     double pct = penalty_at(c, p, m, cell, &label);
     svg_escape_to(method, sizeof method, label);
     if (pct < 0) {

@@ -359,7 +359,7 @@ static const char *choose_dec(const void *ctx, int procs, long msg_bytes)
 struct ompi_choice {
     const struct ompi_eval *e;
     const char *collective;
-    char label[2 * RUN_NAME_MAX];
+    char label[RUN_LABEL_MAX];
 };
 
 static const char *choose_ompi(const void *ctx, int procs, long msg_bytes)

@@ -16,7 +16,7 @@
 struct report_algs {
     int n;
     int n_fastest; /* the first n_fastest are the optimum somewhere */
-    char name[REPORT_MAX_ALGS][RUN_NAME_MAX];
+    char name[REPORT_MAX_ALGS][STORE_METHOD_MAX];
     char letter[REPORT_MAX_ALGS];
 };
 void report_algs_build(const struct run_data *r, const struct run_grid *grid,

@@ -43,7 +43,7 @@ static int store_row(struct report_predicted *p, const struct run_data *r,
                      const char *coll, int procs, int ppn, long msg,
                      const char *alg, int seg, double us)
 {
-    char label[2 * RUN_NAME_MAX];
+    char label[RUN_LABEL_MAX];
     snprintf(label, sizeof label, "%s/%d", alg, seg);
     int k = run_data_find_method(r, label);
     for (int g = 0; g < r->n_grids && k >= 0; g++) {

@@ -310,8 +310,8 @@ static int leader_start(const struct search_point *p, const struct walk *w,
         return 0;
     }
     double seg = p->methods[d[leader].best].seg_bytes;
-    int h = p->depths ? p->depths[w->alg] : -1;
-    int h_leader = p->depths ? p->depths[d[leader].walk->alg] : -1;
+    int h = search_depth(p, w->alg);
+    int h_leader = search_depth(p, d[leader].walk->alg);
     if (h > 0 && h_leader > 0) {
         seg *= sqrt((h_leader > 1 ? h_leader - 1 : 1) /
                     (double)(h > 1 ? h - 1 : 1));
@@ -337,7 +337,7 @@ static int leader_start(const struct search_point *p, const struct walk *w,
 static double plan_bound(const struct search_point *p, const struct walk *w)
 {
     const struct search_prior *pr = p->prev_msg;
-    int depth = p->depths ? p->depths[w->alg] : -1;
+    int depth = search_depth(p, w->alg);
     double bound = 0;
     for (int i = 0; pr && i < pr->n; i++) {
         const struct search_result *r = &pr->results[i];

@@ -61,6 +61,10 @@ struct search_prior {
     const struct search_result *results;
 };
 
+struct search_point;
+/* The depth of method alg's tree at p (depths), -1 when none is known. */
+int search_depth(const struct search_point *p, int alg);
+
 struct search_point {
     const char *collective;
     int procs;
@@ -68,10 +72,12 @@ struct search_point {
     long msg_bytes;
     const struct search_method *methods;
     int n_methods;
-    /* Per algorithm (index as in methods[].alg): hops on the longest
-     * root-to-leaf path of its tree at procs ranks, or -1 when it is not
-     * tree-shaped; NULL when nothing is known. */
+    /* Per algorithm (index as in methods[].alg, below n_depths): hops on
+     * the longest root-to-leaf path of its tree at procs ranks, or -1 when
+     * it is not tree-shaped; NULL when nothing is known. Methods numbered
+     * n_depths and above (node-aware ones) have none: search_depth. */
     const int *depths;
+    int n_depths;
     int pipeline_alg; /* the one-chain pipeline's algorithm index, or -1 */
     /* Per method: the model's predicted time (< 0: the model says it does
      * not apply), or NULL without a model (borrowed). */

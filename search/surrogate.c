@@ -38,7 +38,7 @@ static int surrogate_walk(struct descent *d, int start, double cut_us,
                           const struct search_oracle *o)
 {
     const struct walk *w = d->walk;
-    int depth = p->depths ? p->depths[w->alg] : -1;
+    int depth = search_depth(p, w->alg);
     if (depth < 1 || depth + 1 >= p->procs || p->pipeline_alg < 0 || w->n < 2 ||
         !o->time_pipeline) {
         return plan_walk(d, start, cut_us, p, o);

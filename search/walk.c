@@ -214,7 +214,7 @@ int descent_from(struct descent *d, int start, double cut_us,
              * benchmark journals and found no other optimum). */
             return 0;
         }
-        int depth = p->depths ? p->depths[d->walk->alg] : -1;
+        int depth = search_depth(p, d->walk->alg);
         double n_segs = seg > 0 ? ceil((double)p->msg_bytes / seg) : 1;
         if (depth > 0 &&
             start_us > 2 * (n_segs + depth - 1) / n_segs * cut_us) {
@@ -285,7 +285,7 @@ int descent_from(struct descent *d, int start, double cut_us,
          * two hops or more (over one, segmenting only adds overheads, and
          * no segmentation can beat every segment size: bcast, P=2, on
          * Frodo). */
-        int depth = p->depths ? p->depths[d->walk->alg] : -1;
+        int depth = search_depth(p, d->walk->alg);
         d->is_bracketed = d->best == start_method && depth >= 2 &&
                           d->n_timed > n_before &&
                           d->recent_us[2] > (1 + WALK_TIE) * d->best_us;

@@ -228,13 +228,13 @@ static int parse_point(const char *s, struct point_result *p)
 {
     int used = 0;
     memset(p, 0, sizeof *p);
-    int n = sscanf(s, "p %31s %d %d %ld %31s %31s %d%n", p->collective,
+    int n = sscanf(s, "p %31s %d %d %ld %31s %127s %d%n", p->collective,
                    &p->procs, &p->ppn, &p->msg_bytes, p->strategy, p->algorithm,
                    &p->segment_bytes, &used);
     if (n != 7 || s[used] != '\0') {
         used = 0;
         p->ppn = 1;
-        n = 1 + sscanf(s, "p %31s %d %ld %31s %31s %d%n", p->collective,
+        n = 1 + sscanf(s, "p %31s %d %ld %31s %127s %d%n", p->collective,
                        &p->procs, &p->msg_bytes, p->strategy, p->algorithm,
                        &p->segment_bytes, &used);
     }
@@ -274,7 +274,7 @@ static int parse_record(const char *s, struct measurement *m)
     int used = 0;
     memset(m, 0, sizeof *m);
     int n = sscanf(
-        s, "m %31s %d %d %ld %31s %d %d %d %lf %lf %lf %lf %lf %lf%n",
+        s, "m %31s %d %d %ld %127s %d %d %d %lf %lf %lf %lf %lf %lf%n",
         m->collective, &m->procs, &m->ppn, &m->msg_bytes, m->algorithm,
         &m->segment_bytes, &m->is_applicable, &m->reps, &m->mean_us,
         &m->median_us, &m->min_us, &m->max_us, &m->sd_us, &m->cost_s, &used);
@@ -282,7 +282,7 @@ static int parse_record(const char *s, struct measurement *m)
         used = 0;
         m->ppn = 1;
         n = 1 + sscanf(s,
-                       "m %31s %d %ld %31s %d %d %d %lf %lf %lf %lf %lf %lf%n",
+                       "m %31s %d %ld %127s %d %d %d %lf %lf %lf %lf %lf %lf%n",
                        m->collective, &m->procs, &m->msg_bytes, m->algorithm,
                        &m->segment_bytes, &m->is_applicable, &m->reps,
                        &m->mean_us, &m->median_us, &m->min_us, &m->max_us,

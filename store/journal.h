@@ -8,6 +8,9 @@
 #include <stdint.h>
 
 #define STORE_NAME_MAX 32
+/* A method's name: a table algorithm, or a node-aware method naming its
+ * phases (collectives/method.h's COLL_METHOD_MAX). */
+#define STORE_METHOD_MAX 128
 
 /* One experiment: a method (algorithm, segment) timed at a grid point. */
 struct measurement {
@@ -15,7 +18,7 @@ struct measurement {
     int procs; /* the communicator's size */
     int ppn;   /* its ranks per node (1 in journals written before) */
     long msg_bytes;
-    char algorithm[STORE_NAME_MAX];
+    char algorithm[STORE_METHOD_MAX];
     int segment_bytes;
     int is_applicable; /* 0: the algorithm cannot run here; no times */
     int reps;
@@ -30,7 +33,7 @@ struct point_result {
     int procs, ppn;
     long msg_bytes;
     char strategy[STORE_NAME_MAX];
-    char algorithm[STORE_NAME_MAX];
+    char algorithm[STORE_METHOD_MAX];
     int segment_bytes;
 };
 

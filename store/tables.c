@@ -173,7 +173,7 @@ int table_write_optimal_marked(const char *path, const struct measurement *rows,
 static int parse_optimal_row(const char *line, struct measurement *m)
 {
     int used = 0, is_measured = 1, marked = 0;
-    if (sscanf(line, "%31[^,],%d,%d,%ld,%31[^,],%d,%lf%n", m->collective,
+    if (sscanf(line, "%31[^,],%d,%d,%ld,%127[^,],%d,%lf%n", m->collective,
                &m->procs, &m->ppn, &m->msg_bytes, m->algorithm,
                &m->segment_bytes, &m->mean_us, &used) != 7) {
         return -1;
@@ -191,7 +191,7 @@ static int parse_measurement_row(const char *line, struct measurement *m)
 {
     int used = 0;
     if (sscanf(line,
-               "%31[^,],%d,%d,%ld,%31[^,],%d,%d,%lf,%lf,%lf,%lf,%lf,%lf%n",
+               "%31[^,],%d,%d,%ld,%127[^,],%d,%d,%lf,%lf,%lf,%lf,%lf,%lf%n",
                m->collective, &m->procs, &m->ppn, &m->msg_bytes, m->algorithm,
                &m->segment_bytes, &m->reps, &m->mean_us, &m->median_us,
                &m->min_us, &m->max_us, &m->sd_us, &m->cost_s, &used) != 13 ||
@@ -205,7 +205,7 @@ static int parse_measurement_row(const char *line, struct measurement *m)
 static int parse_predicted_row(const char *line, struct measurement *m)
 {
     int used = 0;
-    if (sscanf(line, "%31[^,],%d,%d,%ld,%31[^,],%d,%lf%n", m->collective,
+    if (sscanf(line, "%31[^,],%d,%d,%ld,%127[^,],%d,%lf%n", m->collective,
                &m->procs, &m->ppn, &m->msg_bytes, m->algorithm,
                &m->segment_bytes, &m->mean_us, &used) != 7 ||
         line[used] != '\0' || !(m->mean_us >= 0) || !isfinite(m->mean_us)) {

@@ -122,7 +122,7 @@ struct speedup_row {
     char collective[STORE_NAME_MAX];
     int procs, ppn;
     long msg_bytes;
-    char algorithm[STORE_NAME_MAX];
+    char algorithm[STORE_METHOD_MAX];
     int segment_bytes;
     double time_us, default_us, speedup; /* speedup = default_us / time_us */
 };

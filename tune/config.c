@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectives/method.h"
 #include "collectives/nodes.h"
 #include "store/profile.h"
 #include "tune/config.h"
@@ -329,8 +330,155 @@ static int read_collectives(const struct reader *r, const config_setting_t *s,
     return 0;
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The node-aware methods an algorithms entry names, into c's list for
+ * collective ci (once each). A phase's algorithm "*" is each of its
+ * collective's; its segment "*" (ALG/ followed by a star) each configured
+ * segment size (an unsegmented algorithm takes none). */
+struct node_expansion {
+    const struct reader *r;
+    const config_setting_t *at;
+    const char *key;
+    struct config *c;
+    int ci;
+    const char *prefix;                          /* "node:" or "nodeK:" */
+    char phases[NODE_N_PHASES][COLL_METHOD_MAX]; /* as written */
+    int n_phases;
+};
+
+static int expand_phase(struct node_expansion *x, int k, char *name,
+                        size_t used)
+{
+    struct config *c = x->c;
+    const struct coll_def *d = c->colls[x->ci];
+    if (k == x->n_phases) {
+        char err[256];
+        int m = coll_find_method(d, name, err, sizeof err);
+        if (m < 0) {
+            report(x->r, x->at, x->key, "%s", err);
+            return -1;
+        }
+        int n = c->n_node_methods[x->ci];
+        for (int i = 0; i < n; i++) {
+            if (c->node_methods[x->ci][i] == m) {
+                return 0; /* named twice by patterns: once is enough */
+            }
+        }
+        if (n == CONFIG_MAX_NODE_METHODS) {
+            report(x->r, x->at, x->key,
+                   "more than %d node-aware methods for %s",
+                   CONFIG_MAX_NODE_METHODS, d->name);
+            return -1;
+        }
+        c->node_methods[x->ci][c->n_node_methods[x->ci]++] = m;
+        return 0;
+    }
+    /* which collective phase k belongs to: the k-th phase d uses */
+    const struct coll_def *pc = NULL;
+    for (int ph = 0, seen = 0; ph < NODE_N_PHASES && !pc; ph++) {
+        const struct coll_def *q = node_phase_coll(d, (enum node_phase_id)ph);
+        if (q && seen++ == k) {
+            pc = q;
+        }
+    }
+    const char *text = x->phases[k];
+    const char *slash = strchr(text, '/');
+    size_t alg_len = slash ? (size_t)(slash - text) : strlen(text);
+    int is_any_alg = alg_len == 1 && text[0] == '*';
+    int is_any_seg = slash && strcmp(slash, "/*") == 0;
+    if (!pc || (!is_any_alg && !is_any_seg)) {
+        /* written out (or a phase too many): coll_find_method judges */
+        int n = snprintf(name + used, COLL_METHOD_MAX - used, "%s%s",
+                         k ? "+" : "", text);
+        return n < 0 || (size_t)n >= COLL_METHOD_MAX - used
+                   ? (report(x->r, x->at, x->key, "'%s...' is too long", name),
+                      -1)
+                   : expand_phase(x, k + 1, name, used + (size_t)n);
+    }
+    if (!is_any_alg) {
+        char alg_name[COLL_METHOD_MAX];
+        snprintf(alg_name, sizeof alg_name, "%.*s", (int)alg_len, text);
+        if (coll_find_alg(pc, alg_name) < 0) {
+            report(x->r, x->at, x->key, "no %s algorithm '%s'", pc->name,
+                   alg_name);
+            return -1;
+        }
+    }
+    for (int a = 0; a < pc->n_algs; a++) {
+        const struct coll_alg *alg = &pc->algs[a];
+        if (!is_any_alg && (strlen(alg->name) != alg_len ||
+                            strncmp(alg->name, text, alg_len) != 0)) {
+            continue;
+        }
+        int n_segs = is_any_seg && alg->is_segmented ? c->n_segs : 1;
+        for (int j = 0; j < n_segs; j++) {
+            int n =
+                is_any_seg && alg->is_segmented
+                    ? snprintf(name + used, COLL_METHOD_MAX - used, "%s%s/%d",
+                               k ? "+" : "", alg->name, c->seg_sizes[j])
+                : slash && !is_any_seg
+                    ? snprintf(name + used, COLL_METHOD_MAX - used, "%s%s%s",
+                               k ? "+" : "", alg->name, slash)
+                    : snprintf(name + used, COLL_METHOD_MAX - used, "%s%s",
+                               k ? "+" : "", alg->name);
+            if (n < 0 || (size_t)n >= COLL_METHOD_MAX - used ||
+                expand_phase(x, k + 1, name, used + (size_t)n) != 0) {
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Expands entry name (a node-aware method, maybe with patterns). */
+static int read_node_entry(const struct reader *r, const config_setting_t *at,
+                           const char *key, struct config *c, int ci,
+                           const char *entry)
+{
+    struct node_expansion x = {r, at, key, c, ci, NULL, {{0}}, 0};
+    if (c->backend == BACKEND_NATIVE) {
+        report(r, at, key,
+               "'%s': node-aware methods compose our own algorithms "
+               "(backend own)",
+               entry);
+        return -1;
+    }
+    const char *colon = strchr(entry, ':');
+    char name[COLL_METHOD_MAX];
+    size_t used = (size_t)(colon - entry) + 1;
+    if (used >= sizeof name) {
+        report(r, at, key, "'%s' is too long", entry);
+        return -1;
+    }
+    memcpy(name, entry, used);
+    name[used] = '\0';
+    for (const char *p = colon + 1;; x.n_phases++) {
+        const char *end = strchr(p, '+');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (x.n_phases == NODE_N_PHASES || len >= COLL_METHOD_MAX) {
+            report(r, at, key, "'%s': too many phases or too long", entry);
+            return -1;
+        }
+        memcpy(x.phases[x.n_phases], p, len);
+        x.phases[x.n_phases][len] = '\0';
+        if (!end) {
+            x.n_phases++;
+            break;
+        }
+        p = end + 1;
+    }
+    return expand_phase(&x, 0, name, used);
+}
+
 /* algorithms = { bcast = ["linear", "binomial"]; }: a subset per collective,
- * kept in table order so the sweep's order never depends on the config's. */
+ * kept in table order so the sweep's order never depends on the config's;
+ * "*" is every algorithm of the table, and node-aware methods
+ * (collectives/method.h) may be listed, with patterns. */
 static int read_algorithms(const struct reader *r, const config_setting_t *s,
                            struct config *c)
 {
@@ -358,14 +506,28 @@ static int read_algorithms(const struct reader *r, const config_setting_t *s,
             return -1;
         }
         int chosen[CONFIG_MAX_ALGS] = {0};
+        int is_native = c->backend == BACKEND_NATIVE;
+        c->n_node_methods[ci] = 0;
         for (int k = 0; k < config_setting_length(e); k++) {
             const char *name;
             config_setting_t *a = config_setting_get_elem(e, (unsigned)k);
             if (read_string(r, a, key, &name) != 0) {
                 return -1;
             }
+            if (node_is_method_name(name)) {
+                if (read_node_entry(r, a, key, c, ci, name) != 0) {
+                    return -1;
+                }
+                continue;
+            }
+            if (strcmp(name, "*") == 0) {
+                for (int v = 0; v < d->n_algs && v < CONFIG_MAX_ALGS; v++) {
+                    chosen[v] = !is_native ||
+                                native_has_algorithm(d->name, d->algs[v].name);
+                }
+                continue;
+            }
             int ai = coll_find_alg(d, name);
-            int is_native = c->backend == BACKEND_NATIVE;
             if (ai < 0 || (is_native && !native_has_algorithm(d->name, name))) {
                 char valid[512] = "";
                 for (int v = 0; v < d->n_algs; v++) {
@@ -374,9 +536,12 @@ static int read_algorithms(const struct reader *r, const config_setting_t *s,
                         list_append(valid, sizeof valid, d->algs[v].name);
                     }
                 }
-                report(r, a, key, "%s%s has no algorithm '%s' (valid: %s)",
+                report(r, a, key, "%s%s has no algorithm '%s' (valid: %s%s)",
                        is_native ? "backend native: the MPI library's " : "",
-                       d->name, name, valid);
+                       d->name, name, valid,
+                       is_native || !node_has_methods(d)
+                           ? ""
+                           : "; or node-aware methods \"node:...\"");
                 return -1;
             }
             if (chosen[ai]) {
@@ -391,6 +556,9 @@ static int read_algorithms(const struct reader *r, const config_setting_t *s,
                 c->algs[ci][c->n_algs[ci]++] = a;
             }
         }
+        qsort(c->node_methods[ci], (size_t)c->n_node_methods[ci],
+              sizeof c->node_methods[ci][0], cmp_int);
+        c->has_node_methods |= c->n_node_methods[ci] > 0;
     }
     return 0;
 }
@@ -723,12 +891,6 @@ static int read_chain_fanout(const struct reader *r, const config_setting_t *s,
     }
     c->chain_fanout = (int)v;
     return 0;
-}
-
-static int cmp_int(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
 }
 
 /* Sorted distinct values of v (n of them, reordered) stay in v; their

@@ -9,6 +9,8 @@
 #define CONFIG_MAX_COLLS 16
 #define CONFIG_MAX_ALGS 32
 #define CONFIG_MAX_SEGS 64
+/* Node-aware methods a collective's algorithms list may expand to. */
+#define CONFIG_MAX_NODE_METHODS 1024
 /* 1 PiB: beyond any node's memory, and exact in the double that carries a
  * size to the workers. */
 #define CONFIG_MAX_MSG_BYTES (1LL << 50)
@@ -71,6 +73,11 @@ struct config {
     const struct coll_def *colls[CONFIG_MAX_COLLS];
     int n_algs[CONFIG_MAX_COLLS];                /* selected algorithms ... */
     int algs[CONFIG_MAX_COLLS][CONFIG_MAX_ALGS]; /* ... as table indices */
+    /* node-aware methods listed in algorithms (collectives/method.h's
+     * numbers, ascending), after the table's algorithms at every point */
+    int n_node_methods[CONFIG_MAX_COLLS];
+    int node_methods[CONFIG_MAX_COLLS][CONFIG_MAX_NODE_METHODS];
+    int has_node_methods; /* some collective has some */
     int n_procs;
     int *procs; /* ascending */
     int procs_line;

@@ -5,14 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collectives/method.h"
 #include "model/model.h"
 #include "tune/grid.h"
 
 /* The candidate methods at a point, grouped by algorithm in table order,
- * segments ascending. Segments as large as the longest message behave like
- * no segmentation: only one of them is kept, and none when 0 is listed.
- * Collectives of P blocks (scatter, gather trees) send up to P blocks in one
- * message, so there the bound is P blocks, with P the largest of procs. */
+ * segments ascending, then the node-aware methods (each its own segments).
+ * Segments as large as the longest message behave like no segmentation: only
+ * one of them is kept, and none when 0 is listed. Collectives of P blocks
+ * (scatter, gather trees) send up to P blocks in one message, so there the
+ * bound is P blocks, with P the largest of procs. */
 int grid_point_methods(const struct config *c, int ci, long msg_bytes,
                        struct search_method *out)
 {
@@ -48,6 +50,9 @@ int grid_point_methods(const struct config *c, int ci, long msg_bytes,
                 break;
             }
         }
+    }
+    for (int k = 0; k < c->n_node_methods[ci]; k++) {
+        out[n++] = (struct search_method){c->node_methods[ci][k], 0};
     }
     return n;
 }
@@ -160,6 +165,8 @@ void grid_search_point(struct search_point *p, const struct coll_def *coll,
         .methods = methods,
         .n_methods = n_methods,
         .depths = depths,
+        .n_depths =
+            coll->n_algs < CONFIG_MAX_ALGS ? coll->n_algs : CONFIG_MAX_ALGS,
         .pipeline_alg = coll_find_alg(coll, "pipeline"),
         .params = params,
     };
@@ -173,6 +180,10 @@ int grid_predict_methods(const struct model_params *model,
 {
     for (int i = 0; i < n_methods; i++) {
         const struct search_method *m = &methods[i];
+        if (coll_method_plan(coll, m->alg)) {
+            predicted_us[i] = -1; /* the model does not compose phases yet */
+            continue;
+        }
         int rc = model_predict(model, coll->name, coll->algs[m->alg].name,
                                procs, ppn, msg_bytes, m->seg_bytes,
                                chain_fanout, &predicted_us[i]);

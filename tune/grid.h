@@ -7,7 +7,8 @@
 #include "tune/config.h"
 
 /* The most candidate methods a point can have (grid_point_methods). */
-#define GRID_MAX_METHODS (CONFIG_MAX_ALGS * (CONFIG_MAX_SEGS + 1))
+#define GRID_MAX_METHODS                                                       \
+    (CONFIG_MAX_ALGS * (CONFIG_MAX_SEGS + 1) + CONFIG_MAX_NODE_METHODS)
 
 /* The message sizes of collective ci (c->colls[ci]): the configured ones, or
  * 0 alone for a collective that moves no data (barrier). *sizes is

@@ -291,7 +291,8 @@ int measure_settle(MPI_Comm comm)
 
 const char *measure_method_name(const struct coll_def *coll, int alg)
 {
-    return alg == MEASURE_DEFAULT ? MEASURE_DEFAULT_NAME : coll->algs[alg].name;
+    return alg == MEASURE_DEFAULT ? MEASURE_DEFAULT_NAME
+                                  : coll_method_name(coll, alg);
 }
 
 int measure_applies(const struct measure_request *req, int n_ranks)
@@ -300,6 +301,12 @@ int measure_applies(const struct measure_request *req, int n_ranks)
     if (req->alg == MEASURE_DEFAULT) {
         return 1;
     }
+    const struct node_plan *plan = coll_method_plan(coll, req->alg);
+    if (plan) {
+        return !req->is_native && req->nodes && node_is_composed(req->nodes) &&
+               node_applies(coll->name, req->nodes, plan,
+                            coll->is_reduction ? MPI_SUM : MPI_OP_NULL);
+    }
     const struct coll_alg *alg = &coll->algs[req->alg];
     if (req->is_native) {
         return native_runs_as_named(coll->name, alg->name, n_ranks,
@@ -307,6 +314,19 @@ int measure_applies(const struct measure_request *req, int n_ranks)
     }
     return coll_alg_applies(alg, n_ranks,
                             coll->is_reduction ? MPI_SUM : MPI_OP_NULL);
+}
+
+/* The node-aware method being timed: coll_fn takes only the call's
+ * arguments, so node_run finds the rest here (one measurement at a time). */
+static struct {
+    node_fn run;
+    const struct node_comms *nodes;
+    const struct node_plan *plan;
+} node_now;
+
+static int node_run(const struct coll_args *args)
+{
+    return node_now.run(args, node_now.nodes, node_now.plan);
 }
 
 /* What a request times: our algorithm on comm, or the library's collective
@@ -321,6 +341,14 @@ static int method_prepare(const struct measure_request *req, MPI_Comm comm,
     *name = measure_method_name(coll, req->alg);
     if (req->alg == MEASURE_DEFAULT) {
         return 0;
+    }
+    const struct node_plan *plan = coll_method_plan(coll, req->alg);
+    if (plan) {
+        node_now.run = node_find(coll->name);
+        node_now.nodes = req->nodes;
+        node_now.plan = plan;
+        *run = node_run;
+        return node_now.run && req->nodes ? 0 : -1;
     }
     const struct coll_alg *alg = &coll->algs[req->alg];
     if (!req->is_native) {
@@ -487,7 +515,7 @@ int measure_run(const struct measure_request *req, MPI_Comm comm, MPI_Comm ctl,
     MPI_Comm run_comm = MPI_COMM_NULL;
     const char *name = MEASURE_DEFAULT_NAME;
     int is_segmented = req->alg != MEASURE_DEFAULT && !req->is_native &&
-                       coll->algs[req->alg].is_segmented;
+                       coll_method_is_segmented(coll, req->alg);
     struct start_window w;
     struct arrival arrival = {
         .kind = p->arrival, .spread_s = p->spread_us * 1e-6, .comm = comm};

@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 
+#include "collectives/node.h"
 #include "store/journal.h"
 #include "tune/config.h"
 
@@ -14,8 +15,12 @@ enum { MEASURE_DEFAULT = -1 };
 
 struct measure_request {
     const struct coll_def *coll;
-    int alg;           /* index in coll->algs; must apply at this size; or
-                          MEASURE_DEFAULT: the library's collective as it decides */
+    int alg; /* a method of coll (collectives/method.h: a table
+                algorithm or a node-aware method); must apply at
+                this size; or MEASURE_DEFAULT: the library's
+                collective as it decides */
+    const struct node_comms *nodes; /* a node-aware method's communicators
+                                       (made on the point's communicator) */
     int is_native;     /* time the library's algorithm of that name, forced */
     int is_clock_sync; /* measure the ranks' clock offsets first */
     long msg_bytes;
@@ -43,12 +48,14 @@ struct measure_request {
 int measure_run(const struct measure_request *req, MPI_Comm comm, MPI_Comm ctl,
                 struct measurement *out);
 
-/* The algorithm's name, or MEASURE_DEFAULT_NAME for MEASURE_DEFAULT
+/* The method's name, or MEASURE_DEFAULT_NAME for MEASURE_DEFAULT
  * (borrowed). */
 const char *measure_method_name(const struct coll_def *coll, int alg);
 
 /* 1 if the request's method can run as named on n_ranks ranks (an own
- * algorithm's needs; the library's own conditions under backend native). */
+ * algorithm's needs; the library's own conditions under backend native;
+ * a node-aware method's on req->nodes, only where it composes: several
+ * nodes, several ranks on one). */
 int measure_applies(const struct measure_request *req, int n_ranks);
 
 /* Every rank reports to comm rank 0, which returns last: afterwards every

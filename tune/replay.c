@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "collectives/collectives.h"
+#include "collectives/method.h"
 #include "model/model.h"
 #include "search/refine.h"
 #include "search/search.h"
@@ -237,7 +238,8 @@ static int gather_point(const struct record_index *ix,
          cmp_point(pr->collective, pr->ppn, pr->procs, pr->msg_bytes,
                    ix->records[i]) == 0;
          i++) {
-        int alg = coll_find_alg(rp->coll, ix->records[i]->algorithm);
+        int alg =
+            coll_find_method(rp->coll, ix->records[i]->algorithm, NULL, 0);
         if (alg >= 0 && seg_filter_keeps(segs, ix->records[i]->segment_bytes)) {
             found[n++] = (struct method_record){{alg, 0}, i};
             found[n - 1].method.seg_bytes = ix->records[i]->segment_bytes;
@@ -468,10 +470,10 @@ static void print_miss(const char *strategy, const struct replay_point *rp,
             "miss %s %s P=%d%s %ld B: chose %s/%d (%.1f us), optimum %s/%d "
             "(%.1f us), penalty %.2f %%\n",
             strategy, rp->coll->name, rp->procs, ppn_text(rp->ppn),
-            rp->msg_bytes, rp->coll->algs[rp->methods[best].alg].name,
+            rp->msg_bytes, coll_method_name(rp->coll, rp->methods[best].alg),
             rp->methods[best].seg_bytes,
             ix->records[rp->records[best]]->mean_us,
-            rp->coll->algs[rp->methods[opt].alg].name,
+            coll_method_name(rp->coll, rp->methods[opt].alg),
             rp->methods[opt].seg_bytes, rp->best_us, 100 * penalty);
 }
 
@@ -816,7 +818,7 @@ static const struct measurement *grid_record(const struct grid_replay *g,
                                              const struct search_method *m,
                                              size_t *pos)
 {
-    const char *alg = g->coll->algs[m->alg].name;
+    const char *alg = coll_method_name(g->coll, m->alg);
     for (size_t i = find_point(g->ix, pr->collective, pr->ppn, pr->procs,
                                pr->msg_bytes);
          i < g->ix->n && cmp_point(pr->collective, pr->ppn, pr->procs,

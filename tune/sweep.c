@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collectives/method.h"
 #include "collectives/nodes.h"
 #include "model/model.h"
 #include "search/refine.h"
@@ -47,6 +48,17 @@ enum {
     CMD_CLOCK_SYNC,
     CMD_ARRIVAL, /* measure.arrival */
     CMD_SPREAD_US,
+    CMD_NODE_LEADERS, /* a node-aware method: its leaders per node (0: a
+                         table algorithm, CMD_ALG) and its phases, each an
+                         index in its collective's table (-1: unused) and
+                         a segment size; OP_CREATE: 1 makes the new
+                         communicator's node communicators */
+    CMD_UP_ALG,
+    CMD_UP_SEG,
+    CMD_INTER_ALG,
+    CMD_INTER_SEG,
+    CMD_DOWN_ALG,
+    CMD_DOWN_SEG,
     CMD_LEN
 };
 enum { OP_STOP = 0, OP_MEASURE = 1, OP_CREATE = 2, OP_FREE = 3 };
@@ -88,9 +100,12 @@ struct sub_comm {
     int procs; /* the first procs ranks of placement ppn's order; 0: an
                   empty slot */
     int ppn;
-    MPI_Comm comm; /* the one the collective runs on */
-    MPI_Comm ctl;  /* a duplicate for the harness's own messages */
-    long last_use; /* rank 0 */
+    MPI_Comm comm;            /* the one the collective runs on */
+    MPI_Comm ctl;             /* a duplicate for the harness's own messages */
+    struct node_comms *nodes; /* its node-aware methods' communicators, made
+                                 where the config has such methods and
+                                 ranks lie on whole nodes; else NULL */
+    long last_use;            /* rank 0 */
 };
 
 struct sweep {
@@ -149,10 +164,51 @@ static int coll_table_index(const struct coll_def *d)
     return -1;
 }
 
+/* The node-aware method of coll numbered m into cmd's plan fields (a table
+ * algorithm leaves them 0): a worker has not read the config, so it learns
+ * the method by its phases, not by rank 0's number for it. */
+static void command_set_method(double *cmd, const struct coll_def *coll, int m)
+{
+    const struct node_plan *plan = coll_method_plan(coll, m);
+    if (!plan) {
+        return;
+    }
+    cmd[CMD_NODE_LEADERS] = plan->leaders;
+    for (int ph = 0; ph < NODE_N_PHASES; ph++) {
+        const struct node_phase *f =
+            node_plan_phase(plan, (enum node_phase_id)ph);
+        const struct coll_def *pc =
+            node_phase_coll(coll, (enum node_phase_id)ph);
+        cmd[CMD_UP_ALG + 2 * ph] = pc ? (double)(f->alg - pc->algs) : -1;
+        cmd[CMD_UP_SEG + 2 * ph] = f->seg_bytes;
+    }
+}
+
+/* The method cmd names, numbered on this rank. */
+static int command_method(const double *cmd, const struct coll_def *coll)
+{
+    if (cmd[CMD_NODE_LEADERS] == 0) {
+        return (int)cmd[CMD_ALG];
+    }
+    struct node_plan plan = {.leaders = (int)cmd[CMD_NODE_LEADERS]};
+    for (int ph = 0; ph < NODE_N_PHASES; ph++) {
+        const struct coll_def *pc =
+            node_phase_coll(coll, (enum node_phase_id)ph);
+        int a = (int)cmd[CMD_UP_ALG + 2 * ph];
+        if (pc && a >= 0 && a < pc->n_algs) {
+            node_plan_set(&plan, (enum node_phase_id)ph,
+                          (struct node_phase){&pc->algs[a],
+                                              (int)cmd[CMD_UP_SEG + 2 * ph]});
+        }
+    }
+    return coll_plan_method(coll, &plan);
+}
+
 static void request_from_command(const double *cmd, struct measure_request *req)
 {
     req->coll = coll_table[(int)cmd[CMD_COLL]];
-    req->alg = (int)cmd[CMD_ALG];
+    req->alg = command_method(cmd, req->coll);
+    req->nodes = NULL;
     req->msg_bytes = (long)cmd[CMD_MSG_BYTES];
     req->seg_bytes = (int)cmd[CMD_SEG_BYTES];
     req->chain_fanout = (int)cmd[CMD_FANOUT];
@@ -298,7 +354,36 @@ static void sub_trace(const struct placement *p, int procs)
 /* Collective over the placement's first procs ranks in its order
  * (MPI_Comm_create_group: the other ranks take no part), which are the
  * new communicator's ranks 0..procs-1. The slot must be empty. */
-static int sub_create(struct sweep *s, int slot, int procs, int ppn)
+/* The node communicators of sub, whose ranks are the first procs of p's
+ * order: their nodes renumbered from 0 in order of lowest rank, as
+ * node_comms_create wants them. Collective over sub's ranks. */
+static int sub_make_nodes(struct sweep *s, struct sub_comm *sub,
+                          const struct placement *p)
+{
+    int procs = sub->procs;
+    int *node_of = malloc((size_t)procs * sizeof *node_of);
+    int *renamed = malloc((size_t)s->world_size * sizeof *renamed);
+    int err = MPI_ERR_NO_MEM, n_nodes = 0;
+    if (node_of && renamed) {
+        for (int r = 0; r < s->world_size; r++) {
+            renamed[r] = -1;
+        }
+        for (int i = 0; i < procs; i++) {
+            int world_node = s->node_of_rank[p->ranks[i]];
+            if (renamed[world_node] < 0) {
+                renamed[world_node] = n_nodes++;
+            }
+            node_of[i] = renamed[world_node];
+        }
+        err = node_comms_create(sub->comm, node_of, &sub->nodes);
+    }
+    free(node_of);
+    free(renamed);
+    return mpi_check(err, "making the node communicators");
+}
+
+static int sub_create(struct sweep *s, int slot, int procs, int ppn,
+                      int has_nodes)
 {
     struct sub_comm *sub = &s->subs[slot];
     const struct placement *p = placement_of(s, ppn);
@@ -331,6 +416,10 @@ static int sub_create(struct sweep *s, int slot, int procs, int ppn)
     }
     sub->procs = procs;
     sub->ppn = ppn;
+    sub->nodes = NULL;
+    if (has_nodes && sub_make_nodes(s, sub, p) != MPI_SUCCESS) {
+        return -1;
+    }
     /* Ranks leave the creation at different times: settled as after an
      * experiment, the first experiment on it costs what it would cost on
      * a communicator made earlier (a resumed sweep makes them elsewhere). */
@@ -340,6 +429,8 @@ static int sub_create(struct sweep *s, int slot, int procs, int ppn)
 /* Collective over the communicator's ranks. */
 static void sub_free(struct sub_comm *sub)
 {
+    node_comms_destroy(sub->nodes);
+    sub->nodes = NULL;
     MPI_Comm_free(&sub->ctl);
     MPI_Comm_free(&sub->comm);
     sub->procs = 0;
@@ -348,10 +439,11 @@ static void sub_free(struct sub_comm *sub)
 /* Any rank, on OP_CREATE: the communicator of procs ranks of placement
  * ppn in an empty slot (rank 0 has emptied one: a rank holds none that
  * rank 0 does not). */
-static int sub_create_in_free_slot(struct sweep *s, int procs, int ppn)
+static int sub_create_in_free_slot(struct sweep *s, int procs, int ppn,
+                                   int has_nodes)
 {
     int slot = sub_find(s, 0, 0);
-    return slot < 0 ? -1 : sub_create(s, slot, procs, ppn);
+    return slot < 0 ? -1 : sub_create(s, slot, procs, ppn, has_nodes);
 }
 
 /* Rank 0, before an experiment on procs ranks of placement ppn: the slot
@@ -377,10 +469,14 @@ static int sub_prepare(struct sweep *s, int procs, int ppn)
         sub_free(&s->subs[oldest]);
     }
     if (slot < 0) {
-        double cmd[CMD_LEN] = {
-            [CMD_OP] = OP_CREATE, [CMD_PROCS] = procs, [CMD_PPN] = ppn};
+        /* node-aware methods run on whole nodes only */
+        int has_nodes = s->cfg->has_node_methods && ppn > 1;
+        double cmd[CMD_LEN] = {[CMD_OP] = OP_CREATE,
+                               [CMD_PROCS] = procs,
+                               [CMD_PPN] = ppn,
+                               [CMD_NODE_LEADERS] = has_nodes};
         if (command_forward(s, 0, cmd) != MPI_SUCCESS ||
-            sub_create_in_free_slot(s, procs, ppn) != 0) {
+            sub_create_in_free_slot(s, procs, ppn, has_nodes) != 0) {
             return -1;
         }
         slot = sub_find(s, procs, ppn);
@@ -439,7 +535,8 @@ static int worker_loop(struct sweep *s)
             continue;
         }
         if (cmd[CMD_OP] == OP_CREATE) {
-            if (sub_create_in_free_slot(s, procs, ppn) != 0) {
+            if (sub_create_in_free_slot(s, procs, ppn,
+                                        cmd[CMD_NODE_LEADERS] != 0) != 0) {
                 return 1;
             }
             continue;
@@ -454,6 +551,7 @@ static int worker_loop(struct sweep *s)
         struct measure_request req;
         struct measurement m;
         request_from_command(cmd, &req);
+        req.nodes = s->subs[slot].nodes;
         /* rank 0 reports */
         measure_run(&req, s->subs[slot].comm, s->subs[slot].ctl, &m);
     }
@@ -526,6 +624,15 @@ static int sweep_time(struct sweep *s, int procs, long msg_bytes,
                                        s->cfg->backend == BACKEND_NATIVE,
                                    .msg_bytes = msg_bytes,
                                    .seg_bytes = method->seg_bytes};
+    /* A node-aware method applies on the layout of the point's
+     * communicator: made now if it is new. */
+    if (coll_method_plan(coll, method->alg) && point_placement(s) > 1) {
+        int slot = sub_prepare(s, procs, point_placement(s));
+        if (slot < 0) {
+            return -1;
+        }
+        want.nodes = s->subs[slot].nodes;
+    }
     if (!measure_applies(&want, procs)) {
         memset(&m, 0, sizeof m);
         snprintf(m.collective, sizeof m.collective, "%s", coll->name);
@@ -563,6 +670,7 @@ static int sweep_time(struct sweep *s, int procs, long msg_bytes,
             [CMD_NATIVE] = want.is_native,
             [CMD_CLOCK_SYNC] = clock_sync_due(s, p, procs),
         };
+        command_set_method(cmd, coll, method->alg);
         struct measure_request req;
         if (!s->has_left_epoch && clock_left_epoch()) {
             s->has_left_epoch = 1;
@@ -578,6 +686,7 @@ static int sweep_time(struct sweep *s, int procs, long msg_bytes,
             return -1;
         }
         request_from_command(cmd, &req);
+        req.nodes = s->subs[slot].nodes;
         if (measure_run(&req, s->subs[slot].comm, s->subs[slot].ctl, &m) != 0) {
             return -1;
         }
@@ -909,7 +1018,7 @@ static int finish_point(struct sweep *s, const struct search_point *point,
     }
     const struct search_method *m = &point->methods[best];
     snprintf(done.algorithm, sizeof done.algorithm, "%s",
-             coll->algs[m->alg].name);
+             coll_method_name(coll, m->alg));
     done.segment_bytes = m->seg_bytes;
     /* The journal keeps the strategy's choice; the optimal table gives
      * the point to the library where its default was measured faster. */
@@ -1052,7 +1161,8 @@ static const struct measurement *adaptive_record(const struct adaptive_walk *a,
     const struct config *c = a->w->s->cfg;
     const struct coll_def *coll = c->colls[a->w->ci];
     return journal_find(a->w->s->journal, coll->name, a->procs[pi], a->ppn[pi],
-                        a->sizes[mi], coll->algs[a->methods[label].alg].name,
+                        a->sizes[mi],
+                        coll_method_name(coll, a->methods[label].alg),
                         a->methods[label].seg_bytes);
 }
 
@@ -1164,7 +1274,7 @@ static int adaptive_collective(struct point_walk *w, const int *procs,
         memset(m, 0, sizeof *m);
         snprintf(m->collective, sizeof m->collective, "%s", coll->name);
         snprintf(m->algorithm, sizeof m->algorithm, "%s",
-                 coll->algs[a->methods[pt->label].alg].name);
+                 coll_method_name(coll, a->methods[pt->label].alg));
         m->procs = procs[i / (size_t)n_sizes];
         m->ppn = ppn[i / (size_t)n_sizes];
         m->msg_bytes = sizes[i % (size_t)n_sizes];

@@ -93,6 +93,7 @@ static void bench(const struct coll_def *c, const struct node_comms *nc,
                                                               : c->name;
     for (size_t k = 0; k < sizeof intra / sizeof intra[0]; k++) {
         struct node_plan plan = {
+            1,
             {alg_of(up_coll, intra[k].name), intra[k].seg_bytes},
             {NULL, 0},
             {alg_of("bcast", intra[k].name), intra[k].seg_bytes}};

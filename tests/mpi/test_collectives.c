@@ -772,64 +772,37 @@ static void test_coll(MPI_Comm comm, const struct coll_def *c,
     }
 }
 
-/* -n: the plans each composition runs, as "collective:algorithm/segment
- * bytes" for its phases up, inter and down (NULL: a phase it has not):
+/* -n: the plans each composition runs, by their method names (the
+ * grammar of collectives/method.h, parsed here by node_plan_parse):
  * segmented and not, trees and rings, several on odd node sizes. */
-static const char *const node_plans[][4] = {
-    {"bcast", NULL, "bcast:binomial/0", "bcast:binomial/0"},
-    {"bcast", NULL, "bcast:pipeline/1000", "bcast:linear/0"},
-    {"bcast", NULL, "bcast:scatter_allgather_ring/0", "bcast:knomial/1024"},
-    {"bcast", NULL, "bcast:split_binary/0", "bcast:chain/512"},
-    {"reduce", "reduce:binomial/0", "reduce:binomial/0", NULL},
-    {"reduce", "reduce:linear/0", "reduce:pipeline/1000", NULL},
-    {"reduce", "reduce:in_order_binary/1024", "reduce:rabenseifner/0", NULL},
-    {"reduce", "reduce:chain/512", "reduce:binary/0", NULL},
-    {"allreduce", "reduce:binomial/0", "allreduce:recursive_doubling/0",
-     "bcast:binomial/0"},
-    {"allreduce", "reduce:linear/0", "allreduce:ring/0", "bcast:pipeline/1000"},
-    {"allreduce", "reduce:in_order_binary/1024", "allreduce:rabenseifner/0",
-     "bcast:scatter_allgather/0"},
-    {"allreduce", "reduce:pipeline/512", "allreduce:allgather_reduce/0",
-     "bcast:linear/0"},
-    {"allgather", "gather:linear/0", "allgather:ring/0", "bcast:binomial/0"},
-    {"allgather", "gather:binomial/1024", "allgather:recursive_doubling/0",
-     "bcast:pipeline/1000"},
-    {"allgather", "gather:linear_sync/512", "allgather:bruck/0",
-     "bcast:scatter_allgather_ring/0"},
-    {"allgather", "gather:binary/0", "allgather:neighbor_exchange/0",
-     "bcast:split_binary/0"},
-    {"gather", "gather:linear/0", "gather:binomial/0", NULL},
-    {"gather", "gather:binomial/1024", "gather:linear_sync/1000", NULL},
-    {"gather", "gather:chain/512", "gather:binary/0", NULL},
-    {"scatter", NULL, "scatter:linear/0", "scatter:binomial/0"},
-    {"scatter", NULL, "scatter:binomial/1024", "scatter:linear_nb/0"},
-    {"scatter", NULL, "scatter:chain/512", "scatter:binary/1000"},
-    {"barrier", "barrier:linear/0", "barrier:recursive_doubling/0",
-     "barrier:linear/0"},
-    {"barrier", "barrier:tree/0", "barrier:bruck/0", "barrier:tree/0"},
-    {"barrier", "barrier:double_ring/0", "barrier:tournament/0",
-     "barrier:extended_ring/0"},
+static const char *const node_plans[][2] = {
+    {"bcast", "node:binomial/0+binomial/0"},
+    {"bcast", "node:pipeline/1000+linear/0"},
+    {"bcast", "node:scatter_allgather_ring/0+knomial/1024"},
+    {"bcast", "node:split_binary/0+chain/512"},
+    {"reduce", "node:binomial/0+binomial/0"},
+    {"reduce", "node:linear/0+pipeline/1000"},
+    {"reduce", "node:in_order_binary/1024+rabenseifner/0"},
+    {"reduce", "node:chain/512+binary/0"},
+    {"allreduce", "node:binomial/0+recursive_doubling/0+binomial/0"},
+    {"allreduce", "node:linear/0+ring/0+pipeline/1000"},
+    {"allreduce",
+     "node:in_order_binary/1024+rabenseifner/0+scatter_allgather/0"},
+    {"allreduce", "node:pipeline/512+allgather_reduce/0+linear/0"},
+    {"allgather", "node:linear/0+ring/0+binomial/0"},
+    {"allgather", "node:binomial/1024+recursive_doubling/0+pipeline/1000"},
+    {"allgather", "node:linear_sync/512+bruck/0+scatter_allgather_ring/0"},
+    {"allgather", "node:binary/0+neighbor_exchange/0+split_binary/0"},
+    {"gather", "node:linear/0+binomial/0"},
+    {"gather", "node:binomial/1024+linear_sync/1000"},
+    {"gather", "node:chain/512+binary/0"},
+    {"scatter", "node:linear/0+binomial/0"},
+    {"scatter", "node:binomial/1024+linear_nb/0"},
+    {"scatter", "node:chain/512+binary/1000"},
+    {"barrier", "node:linear/0+recursive_doubling/0+linear/0"},
+    {"barrier", "node:tree/0+bruck/0+tree/0"},
+    {"barrier", "node:double_ring/0+tournament/0+extended_ring/0"},
 };
-
-/* phase from "collective:algorithm/bytes"; NULL leaves it empty. */
-static int node_phase_parse(const char *text, struct node_phase *phase)
-{
-    char coll[32], alg[64];
-    int seg;
-    const struct coll_def *c;
-    *phase = (struct node_phase){NULL, 0};
-    if (!text) {
-        return 0;
-    }
-    if (sscanf(text, "%31[^:]:%63[^/]/%d", coll, alg, &seg) != 3 ||
-        !(c = coll_find(coll)) || coll_find_alg(c, alg) < 0) {
-        fprintf(stderr, "test_collectives: plan phase '%s': no such method\n",
-                text);
-        return 1;
-    }
-    *phase = (struct node_phase){&c->algs[coll_find_alg(c, alg)], seg};
-    return 0;
-}
 
 /* -n: every plan of c's composition as the one algorithm of the loops; a
  * collective without a composition is left out. */
@@ -846,14 +819,13 @@ static void test_node_coll(MPI_Comm comm, const struct coll_def *c,
         if (strcmp(p[0], c->name) != 0) {
             continue;
         }
-        if (node_phase_parse(p[1], &node_now.plan.up) ||
-            node_phase_parse(p[2], &node_now.plan.inter) ||
-            node_phase_parse(p[3], &node_now.plan.down)) {
+        char err[160];
+        if (node_plan_parse(c, p[1], &node_now.plan, err, sizeof err) != 0) {
+            fprintf(stderr, "test_collectives: plan %s: %s\n", p[1], err);
             n_failed++;
             continue;
         }
-        snprintf(label, sizeof label, "node:%s+%s+%s", p[1] ? p[1] : "-", p[2],
-                 p[3] ? p[3] : "-");
+        snprintf(label, sizeof label, "%s", p[1]);
         test_coll(comm, c, &row, 1, is_quick);
     }
 }
@@ -932,13 +904,13 @@ static int node_setup(MPI_Comm comm, int is_dealt, MPI_Comm *out)
         CHECK_INT(map[rank], sub);
     }
     struct node_plan plan;
-    node_phase_parse("reduce:binomial/0", &plan.up);
-    node_phase_parse("reduce:binomial/0", &plan.inter);
+    char err[160];
+    CHECK(!node_plan_parse(coll_find("reduce"), "node:binomial/0+binomial/0",
+                           &plan, err, sizeof err));
     CHECK_INT(!is_dealt, node_applies("reduce", nc, &plan, ops[2].op));
     CHECK(node_applies("reduce", nc, &plan, MPI_SUM));
-    node_phase_parse("gather:linear/0", &plan.up);
-    node_phase_parse("allgather:ring/0", &plan.inter);
-    node_phase_parse("bcast:linear/0", &plan.down);
+    CHECK(!node_plan_parse(coll_find("allgather"), "node:linear+ring+linear",
+                           &plan, err, sizeof err));
     CHECK_INT(is_even, node_applies("allgather", nc, &plan, MPI_OP_NULL));
     if (rank == 0) {
         printf("node-aware: P=%d on %d nodes of", size, n_nodes);

@@ -72,6 +72,7 @@ static struct search_point point_of(struct landscape *l, int procs,
         .methods = l->methods,
         .n_methods = l->n_methods,
         .depths = depths,
+        .n_depths = l->n_algs,
         .pipeline_alg = pipeline_alg,
         .params = params,
     };
