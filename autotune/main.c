@@ -19,6 +19,7 @@
 #include "autotune/profile_cli.h"
 #include "autotune/report_cli.h"
 #include "collectives/collectives.h"
+#include "collectives/method.h"
 #include "decision/decision.h"
 #include "search/search.h"
 #include "store/export.h"
@@ -56,6 +57,20 @@ static int cmd_list(int argc, char **argv)
                  k++) {
                 if (alg->needs & need_labels[k].need) {
                     printf("%s", need_labels[k].label);
+                }
+            }
+            printf("\n");
+        }
+        if (node_has_methods(c)) {
+            static const char *const where[] = {"up", "inter", "down"};
+            const char *sep = " ";
+            printf("  %-24s node-aware, phases:", "node:...");
+            for (int ph = 0; ph < NODE_N_PHASES; ph++) {
+                const struct coll_def *pc =
+                    node_phase_coll(c, (enum node_phase_id)ph);
+                if (pc) {
+                    printf("%s%s %s", sep, where[ph], pc->name);
+                    sep = " + ";
                 }
             }
             printf("\n");

@@ -9,12 +9,39 @@
 #include "model/model.h"
 #include "tune/grid.h"
 
+/* Whether node-aware method m of collective ci has a phase whose segment is
+ * as large as the longest message (bound), and its twin with segment 0
+ * there is listed too: the same method. */
+static int has_listed_twin(const struct config *c, int ci, int m, long bound)
+{
+    const struct coll_def *coll = c->colls[ci];
+    struct node_plan twin = *coll_method_plan(coll, m);
+    int is_long = 0;
+    for (int ph = 0; ph < NODE_N_PHASES; ph++) {
+        struct node_phase f = *node_plan_phase(&twin, (enum node_phase_id)ph);
+        if (f.alg && f.seg_bytes > 0 && f.seg_bytes >= bound) {
+            f.seg_bytes = 0;
+            node_plan_set(&twin, (enum node_phase_id)ph, f);
+            is_long = 1;
+        }
+    }
+    int t = is_long ? coll_plan_method(coll, &twin) : -1;
+    for (int k = 0; t >= 0 && k < c->n_node_methods[ci]; k++) {
+        if (c->node_methods[ci][k] == t) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The candidate methods at a point, grouped by algorithm in table order,
  * segments ascending, then the node-aware methods (each its own segments).
  * Segments as large as the longest message behave like no segmentation: only
  * one of them is kept, and none when 0 is listed. Collectives of P blocks
  * (scatter, gather trees) send up to P blocks in one message, so there the
- * bound is P blocks, with P the largest of procs. */
+ * bound is P blocks, with P the largest of procs. A node-aware method with
+ * such a segment in a phase is left out where its twin with segment 0
+ * there is listed. */
 int grid_point_methods(const struct config *c, int ci, long msg_bytes,
                        struct search_method *out)
 {
@@ -52,7 +79,10 @@ int grid_point_methods(const struct config *c, int ci, long msg_bytes,
         }
     }
     for (int k = 0; k < c->n_node_methods[ci]; k++) {
-        out[n++] = (struct search_method){c->node_methods[ci][k], 0};
+        int m = c->node_methods[ci][k];
+        if (!has_listed_twin(c, ci, m, msg_bytes)) {
+            out[n++] = (struct search_method){m, 0};
+        }
     }
     return n;
 }
