@@ -29,7 +29,7 @@ wait_for_records() { # JOURNAL N PID
 kill_at_records() { # JOURNAL N OUT FUNC ARGS...
     local journal=$1 n=$2 out=$3 pid
     shift 3
-    setsid bash -c "$(declare -f "$1"); $(declare -p tmp np platform 2>/dev/null); $(printf "%q " "$@")" \
+    setsid bash -c "$(declare -f "$1" smpi_hosts_sweep); $(declare -p tmp np platform 2>/dev/null); $(printf "%q " "$@")" \
         > "$out" 2>&1 &
     pid=$!
     wait_for_records "$journal" "$n" $pid
@@ -56,7 +56,7 @@ interrupt_at_records() { # JOURNAL N OUT FUNC ARGS...
     local journal=$1 n=$2 out=$3 pid rc points
     shift 3
     setsid env --default-signal=INT,TERM bash -c \
-        "$(declare -f "$1"); $(declare -p tmp np platform at at_smpi 2>/dev/null); $(printf "%q " "$@")" \
+        "$(declare -f "$1" smpi_hosts_sweep); $(declare -p tmp np platform at at_smpi 2>/dev/null); $(printf "%q " "$@")" \
         > "$out" 2>&1 &
     pid=$!
     wait_for_records "$journal" "$n" $pid || fail "the sweep ended before $n records"
@@ -71,4 +71,13 @@ interrupt_at_records() { # JOURNAL N OUT FUNC ARGS...
         fail "not the one line: $(cat "$out.said")"
     [ -e "$(dirname "$journal")/lock" ] && fail "the interrupted sweep left its lock"
     interrupted_points=$points
+}
+# A sweep of $tmp/NAME.cfg under smpirun on NP ranks of $tmp/hosts
+# (`host:K` lines) and $platform, from $tmp: smpirun leaves its unrolled
+# hostfile where it runs when the run fails (killed or refused).
+smpi_hosts_sweep() { # NP NAME [autotune args]
+    local np=$1 name=$2 top=$PWD; shift 2
+    (cd "$tmp" && smpirun -np "$np" -hostfile "$tmp/hosts" -platform "$top/$platform" \
+        --cfg=smpi/simulate-computation:no --log=root.thres:critical \
+        "$top/build/autotune-smpi" -c "$tmp/$name.cfg" "$@")
 }

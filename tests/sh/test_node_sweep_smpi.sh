@@ -32,14 +32,7 @@ algorithms     = { bcast = ["linear", "binomial", "${2:-node:linear+linear}",
 measure        = { warmup = 0; min_reps = 2; max_reps = 5; rse = 0.05; };
 CFG
 }
-# From $tmp: smpirun leaves its unrolled hostfile where it runs when the
-# run fails (killed, here).
-sweep() { # NAME [args]
-    local name=$1 top=$PWD; shift
-    (cd "$tmp" && smpirun -np $np -hostfile "$tmp/hosts" -platform "$top/$platform" \
-        --cfg=smpi/simulate-computation:no --log=root.thres:critical \
-        "$top/build/autotune-smpi" -c "$tmp/$name.cfg" "$@")
-}
+sweep() { smpi_hosts_sweep $np "$@"; }
 
 write_cfg full
 sweep full > "$tmp/full.out" 2>&1 || { cat "$tmp/full.out"; fail "sweep with node-aware methods"; }

@@ -25,14 +25,7 @@ measure        = { warmup = 0; min_reps = 2; max_reps = 5; rse = 0.05; };
 search         = "$2";
 CFG
 }
-# From $tmp: smpirun leaves its unrolled hostfile where it runs when the
-# run fails (killed, here).
-sweep() { # NAME [args]
-    local name=$1 top=$PWD; shift
-    (cd "$tmp" && smpirun -np $np -hostfile "$tmp/hosts" -platform "$top/$platform" \
-        --cfg=smpi/simulate-computation:no --log=root.thres:critical \
-        "$top/build/autotune-smpi" -c "$tmp/$name.cfg" "$@")
-}
+sweep() { smpi_hosts_sweep $np "$@"; }
 
 kill_and_resume() { # NAME SEARCH [COMMUNICATOR...]: those besides the grid's
     local full=$1-full part=$1-part

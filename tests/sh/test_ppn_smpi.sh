@@ -27,14 +27,7 @@ measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
 CFG
     [ -z "${3:-}" ] || echo "ranks_per_node = [$3];" >> "$tmp/$1.cfg"
 }
-# From $tmp: smpirun leaves its unrolled hostfile where it runs when the
-# run fails (refused, here).
-sweep() { # NP NAME [args]
-    local np=$1 name=$2 top=$PWD; shift 2
-    (cd "$tmp" && smpirun -np $np -hostfile "$tmp/hosts" -platform "$top/$platform" \
-        --cfg=smpi/simulate-computation:no --log=root.thres:critical \
-        "$top/build/autotune-smpi" -c "$tmp/$name.cfg" "$@")
-}
+sweep() { smpi_hosts_sweep "$@"; } # NP NAME [args]
 # The one line a refused sweep said (smpirun's own lines aside).
 said() { grep -v -e '^/.*/autotune-smpi ' -e '^Generated unrolled' -e '^Execution failed' "$1"; }
 
