@@ -16,11 +16,8 @@ void node_comms_destroy(struct node_comms *nc)
     if (nc->intra != MPI_COMM_NULL) {
         PMPI_Comm_free(&nc->intra);
     }
-    if (nc->leaders != MPI_COMM_NULL) {
-        PMPI_Comm_free(&nc->leaders);
-    }
-    if (nc->others != MPI_COMM_NULL) {
-        PMPI_Comm_free(&nc->others);
+    if (nc->peers != MPI_COMM_NULL) {
+        PMPI_Comm_free(&nc->peers);
     }
     free(nc->node_of_rank);
     free(nc->leader);
@@ -51,6 +48,11 @@ static void fill_nodes(struct node_comms *nc)
         nc->node_first[n] = nc->node_first[n - 1];
     }
     nc->node_first[0] = 0;
+    nc->min_ppn = nc->size;
+    for (int n = 0; n < nc->n_nodes; n++) {
+        int n_ranks = nc->node_first[n + 1] - nc->node_first[n];
+        nc->min_ppn = n_ranks < nc->min_ppn ? n_ranks : nc->min_ppn;
+    }
 }
 
 int node_comms_create(MPI_Comm comm, const int *node_of_rank,
@@ -64,7 +66,7 @@ int node_comms_create(MPI_Comm comm, const int *node_of_rank,
         return MPI_ERR_NO_MEM;
     }
     nc->comm = comm;
-    nc->intra = nc->leaders = nc->others = MPI_COMM_NULL;
+    nc->intra = nc->leaders = nc->peers = MPI_COMM_NULL;
     if ((rc = PMPI_Comm_rank(comm, &nc->rank)) != MPI_SUCCESS ||
         (rc = PMPI_Comm_size(comm, &nc->size)) != MPI_SUCCESS) {
         goto done;
@@ -72,6 +74,9 @@ int node_comms_create(MPI_Comm comm, const int *node_of_rank,
     nodes_layout(node_of_rank, nc->size, &nc->layout);
     nc->n_nodes = nc->layout.n_nodes;
     nc->node = node_of_rank[nc->rank];
+    for (int r = 0; r < nc->rank; r++) {
+        nc->local += node_of_rank[r] == nc->node;
+    }
     nc->node_of_rank = malloc((size_t)nc->size * sizeof *nc->node_of_rank);
     nc->leader = malloc((size_t)nc->n_nodes * sizeof *nc->leader);
     nc->node_first = calloc((size_t)nc->n_nodes + 1, sizeof *nc->node_first);
@@ -82,19 +87,18 @@ int node_comms_create(MPI_Comm comm, const int *node_of_rank,
                (size_t)nc->size * sizeof *node_of_rank);
         fill_nodes(nc);
     }
-    int is_leader =
-        nc->node_ranks && nc->leader && nc->leader[nc->node] == nc->rank;
     /* Every rank gets a communicator from each split: under SMPI 3.32 a
      * communicator freed on some ranks only (MPI_UNDEFINED's) leaves the
      * ranks disagreeing on the next one made, whose messages then never
-     * match. */
+     * match. One split by index on the node gives the leaders' (index 0)
+     * and every multi-leader method's communicators at once, whatever K. */
     if ((rc = PMPI_Comm_split(comm, nc->node, nc->rank, &nc->intra)) !=
             MPI_SUCCESS ||
-        (rc = PMPI_Comm_split(comm, !is_leader, nc->node,
-                              is_leader ? &nc->leaders : &nc->others)) !=
+        (rc = PMPI_Comm_split(comm, nc->local, nc->node, &nc->peers)) !=
             MPI_SUCCESS) {
         goto done;
     }
+    nc->leaders = nc->local == 0 ? nc->peers : MPI_COMM_NULL;
     if (!nc->node_of_rank || !nc->leader || !nc->node_first ||
         !nc->node_ranks) {
         rc = MPI_ERR_NO_MEM;
@@ -210,9 +214,60 @@ int node_reduce(const struct coll_args *args, const struct node_comms *nc,
     return rc;
 }
 
+/* Idea (K = plan->leaders >= 2 leaders per node, each node's ranks 0 ..
+ * K-1): the vector cut in K slices as coll_block_start cuts it; slice k
+ * reduced on each node to its rank k, allreduced among the ranks k of every
+ * node (nc->peers), broadcast on each node from its rank k. Every node
+ * needs K ranks (node_applies); empty slices (count < K) are left out on
+ * every rank alike. Operand order as node_reduce's. Cost, m/K a slice: K
+ * intra reduces(ppn, m/K) + inter allreduce(n_nodes, m/K), K at once on
+ * each node + K intra bcasts(ppn, m/K). */
+static int node_allreduce_slices(const struct coll_args *args,
+                                 const struct node_comms *nc,
+                                 const struct node_plan *plan)
+{
+    int n_slices = plan->leaders;
+    const char *operand =
+        args->sendbuf == MPI_IN_PLACE ? args->recvbuf : args->sendbuf;
+    char *recv = args->recvbuf;
+    struct coll_layout layout;
+    struct coll_args a;
+    int rc = coll_layout_get(args->dtype, &layout);
+
+    for (int ph = 0; ph < NODE_N_PHASES; ph++) {
+        const struct node_phase *phase =
+            node_plan_phase(plan, (enum node_phase_id)ph);
+        for (int k = 0; rc == MPI_SUCCESS && k < n_slices; k++) {
+            int first = coll_block_start(args->count, n_slices, k);
+            MPI_Aint at = coll_block_offset(first, 1, layout.extent);
+            int is_mine = nc->local == k;
+            if (ph == NODE_INTER && !is_mine) {
+                continue;
+            }
+            a = phase_args(args, ph == NODE_INTER ? nc->peers : nc->intra,
+                           ph == NODE_INTER ? 0 : k, phase);
+            a.count = coll_block_start(args->count, n_slices, k + 1) - first;
+            a.sendbuf = MPI_IN_PLACE;
+            a.recvbuf = recv + at;
+            if (ph == NODE_UP && (!is_mine || args->sendbuf != MPI_IN_PLACE)) {
+                a.sendbuf = operand + at;
+            }
+            if (ph == NODE_UP && !is_mine) {
+                /* not significant at a reduce's others: nothing lands */
+                a.recvbuf = NULL;
+            }
+            if (a.count > 0) {
+                rc = phase->alg->run(&a);
+            }
+        }
+    }
+    return rc;
+}
+
 /* Idea: each node reduces to its leader, the leaders allreduce, each
- * leader broadcasts on its node. Operand order as node_reduce's.
- * Cost: intra reduce(ppn) + inter allreduce(n_nodes) + intra bcast(ppn). */
+ * leader broadcasts on its node (K leaders: node_allreduce_slices).
+ * Operand order as node_reduce's. Cost: intra reduce(ppn) + inter
+ * allreduce(n_nodes) + intra bcast(ppn). */
 int node_allreduce(const struct coll_args *args, const struct node_comms *nc,
                    const struct node_plan *plan)
 {
@@ -222,6 +277,9 @@ int node_allreduce(const struct coll_args *args, const struct node_comms *nc,
 
     if (args->count == 0) {
         return MPI_SUCCESS;
+    }
+    if (plan->leaders > 1) {
+        return node_allreduce_slices(args, nc, plan);
     }
     a = phase_args(args, nc->intra, 0, &plan->up);
     if (!is_leader) {
@@ -552,7 +610,12 @@ int node_applies(const char *collective, const struct node_comms *nc,
                  const struct node_plan *plan, MPI_Op op)
 {
     const struct coll_def *c = coll_find(collective);
-    if (!c || !node_find(collective) || plan->leaders != 1) {
+    if (!c || !node_find(collective) || plan->leaders < 1) {
+        return 0;
+    }
+    /* K leaders: the node's K lowest ranks, on every node */
+    if (plan->leaders > 1 &&
+        (strcmp(collective, "allreduce") != 0 || plan->leaders > nc->min_ppn)) {
         return 0;
     }
     if (node_needs_regular(c) && !nc->layout.is_regular) {
