@@ -68,6 +68,8 @@ int node_gather(const struct coll_args *args, const struct node_comms *nc,
                 const struct node_plan *plan);
 int node_scatter(const struct coll_args *args, const struct node_comms *nc,
                  const struct node_plan *plan);
+int node_alltoall(const struct coll_args *args, const struct node_comms *nc,
+                  const struct node_plan *plan);
 int node_barrier(const struct coll_args *args, const struct node_comms *nc,
                  const struct node_plan *plan);
 
@@ -84,9 +86,8 @@ node_fn node_find(const char *collective);
  * (MPI_OP_NULL when it does not reduce): every phase's algorithm applies
  * on the communicators it runs on, a non-commutative op only where each
  * node's ranks are consecutive (nodes then come in rank order, as
- * nodes_of_comm numbers them), allgather, gather and scatter only on nodes of
- * equal size, K leaders per node (allreduce) only where every node has K
- * ranks (they are its K lowest: fewer on some node would be another
+ * nodes_of_comm numbers them), K leaders per node (allreduce) only where every
+ * node has K ranks (they are its K lowest: fewer on some node would be another
  * method, so it is refused, never run with fewer). 0
  * otherwise: recorded as not applicable, never run. */
 int node_applies(const char *collective, const struct node_comms *nc,
