@@ -17,9 +17,10 @@ static const struct {
     {"bcast", {NULL, "bcast", "bcast"}, 0},
     {"reduce", {"reduce", "reduce", NULL}, 0},
     {"allreduce", {"reduce", "allreduce", "bcast"}, 0},
-    {"allgather", {"gather", "allgather", "bcast"}, 1},
-    {"gather", {"gather", "gather", NULL}, 1},
-    {"scatter", {NULL, "scatter", "scatter"}, 1},
+    {"allgather", {"gather", "allgather", "bcast"}, 0},
+    {"gather", {"gather", "gather", NULL}, 0},
+    {"scatter", {NULL, "scatter", "scatter"}, 0},
+    {"alltoall", {"gather", "alltoall", "scatter"}, 0},
     {"barrier", {"barrier", "barrier", "barrier"}, 0},
 };
 enum { N_COMPOSITIONS = sizeof compositions / sizeof compositions[0] };

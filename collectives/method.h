@@ -14,7 +14,14 @@
  *   allgather: up gather,       inter allgather, down bcast
  *   gather:    up gather,       inter gather
  *   scatter:   inter scatter,   down scatter
+ *   alltoall:  up gather,       inter alltoall,  down scatter
  *   barrier:   up barrier,      inter barrier,   down barrier
+ * The alltoall's phases move each rank's P blocks: up gathers them to the
+ * node's leader, inter exchanges node-to-node blocks (every block from one
+ * node to another in one message) among the leaders, down scatters to each
+ * rank the P blocks it receives. Node blocks are padded to the largest
+ * node's where nodes differ in size (allgather, gather, scatter, alltoall:
+ * the flat algorithms take equal blocks).
  *
  * A method is numbered for a collective c: 0 .. c->n_algs - 1 are the
  * table's algorithms, c->n_algs and above the node-aware methods this
@@ -58,7 +65,8 @@ const struct coll_def *node_phase_coll(const struct coll_def *c,
                                        enum node_phase_id ph);
 /* 1 if c has node-aware methods. */
 int node_has_methods(const struct coll_def *c);
-/* 1 if c's composition needs nodes of equal size. */
+/* 1 if c's composition needs nodes of equal size (none does today: the
+ * compositions of P blocks pad node blocks to the largest node's). */
 int node_needs_regular(const struct coll_def *c);
 /* The phase ph of plan (its alg NULL where unused). */
 const struct node_phase *node_plan_phase(const struct node_plan *plan,

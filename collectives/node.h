@@ -1,9 +1,9 @@
 /* Node-aware collectives composed from the flat algorithms of the table:
  * an intra-node phase on each node's communicator, an inter-node phase on
- * the leaders' communicator (each node's lowest rank), an intra-node phase
- * back. The communicators are made once per communicator (node_comms) and
- * passed to every call; only PMPI_ calls make and free them, so that
- * libautotune never intercepts its own. */
+ * the leaders' communicator (each node's lowest rank, or its K lowest for
+ * a multi-leader method), an intra-node phase back. The communicators are made
+ * once per communicator (node_comms) and passed to every call; only PMPI_ calls
+ * make and free them, so that libautotune never intercepts its own. */
 #ifndef COLLECTIVES_NODE_H
 #define COLLECTIVES_NODE_H
 
@@ -20,11 +20,16 @@ struct node_comms {
     int rank, size;    /* in comm */
     int n_nodes;       /* nodes numbered as nodes_of_comm numbers them */
     int node;          /* this rank's node */
+    int local;         /* this rank's index on its node (its intra rank) */
     MPI_Comm intra;    /* this rank's node, ranks in comm order */
-    MPI_Comm leaders;  /* one rank per node, node order; MPI_COMM_NULL on the
-                          ranks that lead no node */
-    MPI_Comm others;   /* on those, the ranks that lead no node (unused: made
-                          and freed on every rank alike, as SMPI 3.32 needs) */
+    MPI_Comm peers;    /* the ranks of index local on every node that has
+                          one, node order: leader k's communicator of a
+                          K-leader method (k = local < K). Every rank has
+                          one, as SMPI 3.32 needs (made and freed alike) */
+    MPI_Comm leaders;  /* peers on each node's lowest rank (local 0: one
+                          rank per node, node order), not a communicator of
+                          its own; MPI_COMM_NULL on the other ranks */
+    int min_ppn;       /* ranks on the node that has fewest */
     int *node_of_rank; /* [size] */
     int *leader;       /* [n_nodes]: comm rank of node n's leader */
     int *node_first;   /* [n_nodes + 1]: node n's ranks are
@@ -63,6 +68,8 @@ int node_gather(const struct coll_args *args, const struct node_comms *nc,
                 const struct node_plan *plan);
 int node_scatter(const struct coll_args *args, const struct node_comms *nc,
                  const struct node_plan *plan);
+int node_alltoall(const struct coll_args *args, const struct node_comms *nc,
+                  const struct node_plan *plan);
 int node_barrier(const struct coll_args *args, const struct node_comms *nc,
                  const struct node_plan *plan);
 
@@ -79,8 +86,9 @@ node_fn node_find(const char *collective);
  * (MPI_OP_NULL when it does not reduce): every phase's algorithm applies
  * on the communicators it runs on, a non-commutative op only where each
  * node's ranks are consecutive (nodes then come in rank order, as
- * nodes_of_comm numbers them), allgather, gather and scatter only on nodes of
- * equal size, several leaders only where a composition runs them. 0
+ * nodes_of_comm numbers them), K leaders per node (allreduce) only where every
+ * node has K ranks (they are its K lowest: fewer on some node would be another
+ * method, so it is refused, never run with fewer). 0
  * otherwise: recorded as not applicable, never run. */
 int node_applies(const char *collective, const struct node_comms *nc,
                  const struct node_plan *plan, MPI_Op op);

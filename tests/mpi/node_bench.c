@@ -2,11 +2,11 @@
  * against the flat algorithms: for each collective and message size, the
  * best flat method and the best composition (every inter-node method,
  * unsegmented and in 8 KiB segments, with binomial, pipelined or linear
- * intra-node phases).
+ * intra-node phases; allreduce with 1, 2, 4 and 8 leaders per node).
  * One call after one warm-up, the slowest rank's time: deterministic with
  * --cfg=smpi/simulate-computation:no. A benchmark, not a test: no check.
  * Usage: node_bench [collective...] (default bcast reduce allreduce
- * allgather) */
+ * allgather; collectives of P blocks up to 16 KiB) */
 #include "collectives/collectives.h"
 #include "collectives/node.h"
 
@@ -50,9 +50,9 @@ static void bench(const struct coll_def *c, const struct node_comms *nc,
     int rank, size;
     MPI_Comm_rank(nc->comm, &rank);
     MPI_Comm_size(nc->comm, &size);
-    int is_p = c->recv_blocks == BLOCKS_P;
-    long n_recv = is_p ? msg_bytes * size : msg_bytes;
-    char *send = calloc((size_t)msg_bytes + 1, 1);
+    long n_send = coll_buffer_bytes(c->send_blocks, size, msg_bytes);
+    long n_recv = coll_buffer_bytes(c->recv_blocks, size, msg_bytes);
+    char *send = calloc((size_t)n_send + 1, 1);
     char *recv = calloc((size_t)n_recv + 1, 1);
     if (!send || !recv) {
         MPI_Abort(MPI_COMM_WORLD, 1);
@@ -65,7 +65,7 @@ static void bench(const struct coll_def *c, const struct node_comms *nc,
                              .root = 0,
                              .comm = nc->comm,
                              .chain_fanout = 4};
-    char best_flat[80] = "-", best_node[160] = "-";
+    char best_flat[80] = "-", best_node[COLL_METHOD_MAX] = "-";
     double t_flat = 1e30, t_node = 1e30;
     for (int a = 0; a < c->n_algs; a++) {
         const struct coll_alg *alg = &c->algs[a];
@@ -82,41 +82,50 @@ static void bench(const struct coll_def *c, const struct node_comms *nc,
             }
         }
     }
-    /* intra-node phases: the same shape up and down */
+    /* intra-node phases: the same shape up and down, each of the
+     * collective its composition runs there (method.h) */
     static const struct {
         const char *name;
         int seg_bytes;
     } intra[] = {
         {"binomial", 0}, {"binomial", SEG}, {"pipeline", SEG}, {"linear", 0}};
-    const char *up_coll = strcmp(c->name, "allgather") == 0   ? "gather"
-                          : strcmp(c->name, "allreduce") == 0 ? "reduce"
-                                                              : c->name;
+    const struct coll_def *up_coll = node_phase_coll(c, NODE_UP);
+    const struct coll_def *down_coll = node_phase_coll(c, NODE_DOWN);
+    /* K leaders per node: allreduce only */
+    static const int leaders[] = {1, 2, 4, 8};
+    int n_leaders = strcmp(c->name, "allreduce") == 0 ? 4 : 1;
     for (size_t k = 0; k < sizeof intra / sizeof intra[0]; k++) {
         struct node_plan plan = {
             1,
-            {alg_of(up_coll, intra[k].name), intra[k].seg_bytes},
+            {up_coll ? alg_of(up_coll->name, intra[k].name) : NULL,
+             intra[k].seg_bytes},
             {NULL, 0},
-            {alg_of("bcast", intra[k].name), intra[k].seg_bytes}};
-        if (!plan.up.alg || !plan.down.alg) {
+            {down_coll ? alg_of(down_coll->name, intra[k].name) : NULL,
+             intra[k].seg_bytes}};
+        if ((up_coll && !plan.up.alg) || (down_coll && !plan.down.alg)) {
             continue;
         }
-        if (!plan.up.alg->is_segmented) {
+        if (plan.up.alg && !plan.up.alg->is_segmented) {
             plan.up.seg_bytes = 0;
+        }
+        if (plan.down.alg && !plan.down.alg->is_segmented) {
+            plan.down.seg_bytes = 0;
         }
         for (int a = 0; a < c->n_algs; a++) {
             plan.inter.alg = &c->algs[a];
             for (int s = 0; s < (plan.inter.alg->is_segmented ? 2 : 1); s++) {
                 plan.inter.seg_bytes = s ? SEG : 0;
-                if (!node_applies(c->name, nc, &plan, args.op)) {
-                    continue;
-                }
-                double t =
-                    time_call(&args, NULL, node_find(c->name), nc, &plan);
-                if (t < t_node) {
-                    t_node = t;
-                    snprintf(best_node, sizeof best_node, "node:%s/%d+%s/%d",
-                             plan.inter.alg->name, plan.inter.seg_bytes,
-                             intra[k].name, intra[k].seg_bytes);
+                for (int l = 0; l < n_leaders; l++) {
+                    plan.leaders = leaders[l];
+                    if (!node_applies(c->name, nc, &plan, args.op)) {
+                        continue;
+                    }
+                    double t =
+                        time_call(&args, NULL, node_find(c->name), nc, &plan);
+                    if (t < t_node && node_plan_format(c, &plan, best_node,
+                                                       sizeof best_node) == 0) {
+                        t_node = t;
+                    }
                 }
             }
         }
@@ -164,7 +173,9 @@ int main(int argc, char **argv)
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
         for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
-            if (c->recv_blocks == BLOCKS_P && sizes[s] > 16384) {
+            if ((c->send_blocks >= BLOCKS_ROOT_P ||
+                 c->recv_blocks >= BLOCKS_ROOT_P) &&
+                sizes[s] > 16384) {
                 continue;
             }
             bench(c, nc, sizes[s]);

@@ -789,6 +789,9 @@ static const char *const node_plans[][2] = {
     {"allreduce",
      "node:in_order_binary/1024+rabenseifner/0+scatter_allgather/0"},
     {"allreduce", "node:pipeline/512+allgather_reduce/0+linear/0"},
+    {"allreduce", "node2:binomial/0+recursive_doubling/0+binomial/0"},
+    {"allreduce", "node3:linear/0+ring/0+pipeline/1000"},
+    {"allreduce", "node4:in_order_binary/1024+rabenseifner/0+split_binary/0"},
     {"allgather", "node:linear/0+ring/0+binomial/0"},
     {"allgather", "node:binomial/1024+recursive_doubling/0+pipeline/1000"},
     {"allgather", "node:linear_sync/512+bruck/0+scatter_allgather_ring/0"},
@@ -799,6 +802,10 @@ static const char *const node_plans[][2] = {
     {"scatter", "node:linear/0+binomial/0"},
     {"scatter", "node:binomial/1024+linear_nb/0"},
     {"scatter", "node:chain/512+binary/1000"},
+    {"alltoall", "node:linear/0+pairwise+linear/0"},
+    {"alltoall", "node:binomial/1024+bruck+binomial/1024"},
+    {"alltoall", "node:chain/512+linear_sync+binary/1000"},
+    {"alltoall", "node:linear_sync/1000+linear+linear_nb/0"},
     {"barrier", "node:linear/0+recursive_doubling/0+linear/0"},
     {"barrier", "node:tree/0+bruck/0+tree/0"},
     {"barrier", "node:double_ring/0+tournament/0+extended_ring/0"},
@@ -849,11 +856,11 @@ static int node_map(MPI_Comm comm, int *node_of_rank)
  * turn (is_dealt 1; 1 returned, nothing made, where that changes
  * nothing). Checks what the layout must give: communicators of each
  * node's ranks and of the lowest ones, a non-commutative reduce only where
- * nodes hold consecutive ranks, an allgather only on nodes of equal
- * size. */
+ * nodes hold consecutive ranks, an allgather on nodes of any size, K
+ * leaders only where every node has K ranks. */
 static int node_setup(MPI_Comm comm, int is_dealt, MPI_Comm *out)
 {
-    int rank, size, n_nodes, is_even = 1;
+    int rank, size, n_nodes;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     int *map = malloc((size_t)size * sizeof *map);
@@ -884,15 +891,25 @@ static int node_setup(MPI_Comm comm, int is_dealt, MPI_Comm *out)
         fprintf(stderr, "rank %d: node_comms_create failed\n", rank);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    int lowest = rank, n_here = 0, sub;
+    int lowest = rank, n_here = 0, local = 0, sub;
     for (int r = size - 1; r >= 0; r--) {
         count[map[r]]++;
         n_here += map[r] == map[rank];
+        local += r < rank && map[r] == map[rank];
         lowest = map[r] == map[rank] ? r : lowest;
     }
+    /* peers: the ranks of this rank's index on the nodes that have one */
+    int n_peers = 0, fewest = size, peer_rank = 0;
     for (int n = 0; n < n_nodes; n++) {
-        is_even &= count[n] == count[0];
+        fewest = count[n] < fewest ? count[n] : fewest;
+        n_peers += count[n] > local;
+        peer_rank += n < map[rank] && count[n] > local;
     }
+    CHECK_INT(local, nc->local);
+    MPI_Comm_size(nc->peers, &sub);
+    CHECK_INT(n_peers, sub);
+    MPI_Comm_rank(nc->peers, &sub);
+    CHECK_INT(peer_rank, sub);
     CHECK_INT(n_nodes, nc->n_nodes);
     MPI_Comm_size(nc->intra, &sub);
     CHECK_INT(n_here, sub);
@@ -911,7 +928,12 @@ static int node_setup(MPI_Comm comm, int is_dealt, MPI_Comm *out)
     CHECK(node_applies("reduce", nc, &plan, MPI_SUM));
     CHECK(!node_plan_parse(coll_find("allgather"), "node:linear+ring+linear",
                            &plan, err, sizeof err));
-    CHECK_INT(is_even, node_applies("allgather", nc, &plan, MPI_OP_NULL));
+    /* nodes of unequal size too: their node blocks padded */
+    CHECK(node_applies("allgather", nc, &plan, MPI_OP_NULL));
+    /* three leaders per node: only where every node has three ranks */
+    CHECK(!node_plan_parse(coll_find("allreduce"), "node3:linear+ring+linear",
+                           &plan, err, sizeof err));
+    CHECK_INT(fewest >= 3, node_applies("allreduce", nc, &plan, MPI_SUM));
     if (rank == 0) {
         printf("node-aware: P=%d on %d nodes of", size, n_nodes);
         for (int n = 0; n < n_nodes; n++) {

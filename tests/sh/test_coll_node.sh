@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The node-aware compositions (collectives/node.h) against the MPI
 # library's own collectives (test_collectives -n): under smpirun on
-# simulated hosts holding 2 x 4, 3 x 3, (4, 4, 3) and 1 x 5 ranks, and
-# under mpirun on emulated nodes (AUTOTUNE_NODE_OF_RANK=block:K) of the
-# same shapes and one rank per node; each on the communicator as launched
-# and with its ranks dealt round the nodes. A run passes only with its
-# summary line (SMPI exits 0 after a deadlock) and, on uneven nodes, the
-# allgather refused as not applicable.
+# simulated hosts holding 2 x 4, 3 x 3, (4, 4, 3), (4, 3, 4) and 1 x 5
+# ranks, and under mpirun on emulated nodes (AUTOTUNE_NODE_OF_RANK=block:K)
+# of the same shapes and one rank per node; each on the communicator as
+# launched and with its ranks dealt round the nodes. A run passes only with
+# its summary line (SMPI exits 0 after a deadlock) and, on uneven nodes,
+# the compositions of P blocks run (their node blocks padded: (4, 3, 4)
+# puts the padding between nodes).
 set -u
 . "$(dirname "$0")/lib.sh"
 command -v mpirun >/dev/null || { echo "test_coll_node: mpirun not found"; exit 1; }
@@ -36,7 +37,7 @@ check() {
 
 # smpirun: K ranks on each next simulated host, from $tmp, where smpirun
 # leaves its unrolled hostfile when a run fails.
-for shape in "4 4" "3 3 3" "4 4 3" "5"; do
+for shape in "4 4" "3 3 3" "4 4 3" "4 3 4" "5"; do
     np=0 i=0
     : >"$tmp/hosts"
     for k in $shape; do
@@ -64,12 +65,13 @@ for run in "8 4 4 4" "9 3 3 3 3" "11 4 4 4 3" "5 5 5" "7 1 1 1 1 1 1 1 1"; do
     check "$out" $np "$*"
 done
 
-# Uneven nodes: no allgather ran, every one refused.
-out=$(AUTOTUNE_NODE_OF_RANK=block:4 timeout "$limit" mpirun --oversubscribe \
-    -np 11 -x AUTOTUNE_NODE_OF_RANK "$bin" -n -q -c allgather 2>&1)
-grep -q "^test_collectives: P=11: 0 runs, 0 failed$" <<<"$out" &&
-    grep -q "^test_collectives: P=11: [1-9][0-9]* not applicable$" <<<"$out" ||
-    fail "allgather on nodes of 4, 4, 3 ranks ran: $out"
+# Uneven nodes: each composition of P blocks ran.
+for c in allgather gather scatter alltoall; do
+    out=$(AUTOTUNE_NODE_OF_RANK=block:4 timeout "$limit" mpirun --oversubscribe \
+        -np 11 -x AUTOTUNE_NODE_OF_RANK "$bin" -n -q -c $c 2>&1)
+    grep -q "^test_collectives: P=11: [1-9][0-9]* runs, 0 failed$" <<<"$out" ||
+        fail "$c on nodes of 4, 4, 3 ranks did not run: $out"
+done
 
 [ $fails -eq 0 ] && echo "test_coll_node: ok"
 exit $((fails > 0))

@@ -73,7 +73,27 @@ int main(void)
     check_refused("bcast", "node:binomial/x+binomial", "not a size", __LINE__);
     check_refused("bcast", "node2:binomial+binomial", "only for allreduce",
                   __LINE__);
-    check_refused("alltoall", "node:pairwise+pairwise", "no node-aware",
+    /* alltoall: up gather, inter alltoall, down scatter */
+    check_canonical("alltoall", "node:linear+pairwise+binomial/1024",
+                    "node:linear+pairwise+binomial/1024", __LINE__);
+    check_canonical("alltoall", "node:chain/512+bruck+linear_nb",
+                    "node:chain/512+bruck+linear_nb", __LINE__);
+    check_refused("alltoall", "node:linear+pairwise",
+                  "(up gather + inter alltoall + down scatter)", __LINE__);
+    check_refused("alltoall", "node:linear+pairwise/64+linear",
+                  "alltoall pairwise takes no segment size", __LINE__);
+    check_refused("alltoall", "node:linear+ring+linear",
+                  "no alltoall algorithm 'ring'", __LINE__);
+    check_refused("alltoall", "node2:linear+pairwise+linear",
+                  "only for allreduce", __LINE__);
+    /* K leaders: any K from 2 to 64, printed back as given */
+    check_canonical("allreduce", "node2:linear+ring+linear",
+                    "node2:linear/0+ring+linear/0", __LINE__);
+    check_canonical("allreduce", "node64:binomial/0+ring+binomial/0",
+                    "node64:binomial/0+ring+binomial/0", __LINE__);
+    check_refused("allreduce", "node65:binomial+ring+binomial", "2 to 64",
+                  __LINE__);
+    check_refused("allreduce", "node3:binomial+ring", "too few phases",
                   __LINE__);
     check_refused("allreduce", "node1:binomial+ring+binomial", "2 to 64",
                   __LINE__);
