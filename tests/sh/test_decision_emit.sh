@@ -89,6 +89,36 @@ for c in "ppntree|tree -r $ppn_run" "ppnexact|tree -r $ppn_run --exact" \
     check "$name" "$ppn_run"
 done
 
+# A run whose optimum is a node-aware method at 64 KiB (names with '/',
+# '+' and ':', one longer than 64 characters, in the C's strings and
+# comments).
+noderun=$tmp/noderun
+mkdir -p "$noderun"
+echo "collective,procs,ppn,msg_bytes,algorithm,segment_bytes,time_us" > "$noderun/optimal.csv"
+echo "collective,procs,ppn,msg_bytes,algorithm,segment_bytes,reps,mean_us,median_us,min_us,max_us,sd_us,cost_s" \
+    > "$noderun/measurements.csv"
+for msg in 8 65536 1048576; do
+    for row in "bcast|binomial|node:binomial/8192+binomial/0" \
+        "allreduce|ring|node:in_order_binary/1024+segmented_ring/8192+scatter_allgather_ring/0"; do
+        IFS='|' read -r coll flat node <<< "$row"
+        best=$flat
+        [ "$msg" = 65536 ] && best=$node
+        echo "$coll,16,8,$msg,$best,0,10" >> "$noderun/optimal.csv"
+        echo "$coll,16,8,$msg,$best,0,5,10,10,10,10,0,0.001" >> "$noderun/measurements.csv"
+    done
+done
+for c in "nodetree|tree -r $noderun" "nodeexact|tree -r $noderun --exact"; do
+    name=${c%%|*} args=${c#*|}
+    # shellcheck disable=SC2086
+    if ! $bin $args --emit c,c-tree -o "$tmp/$name" > "$tmp/$name.log" 2>&1; then
+        echo "FAIL $name: autotune $args: $(head -1 "$tmp/$name.log")"
+        fail=1; continue
+    fi
+    grep -qF '"node:in_order_binary/1024+segmented_ring/8192+scatter_allgather_ring/0/0",' "$tmp/$name.c" ||
+        { echo "FAIL $name: the node-aware name is not whole in the C"; fail=1; }
+    check "$name" "$noderun"
+done
+
 # Hand-written decisions: two collectives (a tree of quads and splits with
 # awkward cuts; cuts on procs only), cuts on the message size only, a leaf.
 cat > "$tmp/awkward.dec" <<'DEC'
