@@ -176,6 +176,11 @@ struct autotune_comm_table {
     int8_t reason;  /* enum autotune_fallback when table < 0 */
     int16_t table;  /* index among the collective's tables; -1: library */
     int16_t detail; /* the why line it counts in + 1; 0: none */
+    /* The node-aware method last checked on the communicator's nodes + 1
+     * (0: none), and whether it runs there with a commutative op (or
+     * none): node_applies's loops once, not per call. */
+    int node_method;
+    bool is_node_fit;
 };
 
 /* What libautotune keeps about a user communicator (runtime/comm.c), in

@@ -695,25 +695,35 @@ static void choose_table(const struct coll_tuning *t, int coll,
     c->detail = (int16_t)detail_line(coll, nearest, text);
 }
 
-/* Whether node-aware method row runs on s's nodes with op: AUTOTUNE_RUN
- * with out's plan set (the node communicators made at the first such
- * call), or why the library takes the call. */
-static enum autotune_fallback node_reason(const struct coll_tuning *t,
-                                          struct autotune_comm_state *s,
+/* Whether node-aware method m (row) of collective coll runs on s's nodes
+ * with op: AUTOTUNE_RUN with out's plan set (the node communicators made
+ * at the first such call), or why the library takes the call. */
+static enum autotune_fallback node_reason(const struct coll_tuning *t, int coll,
+                                          struct autotune_comm_state *s, int m,
                                           const struct method_row *row,
                                           MPI_Op op,
                                           struct autotune_choice *out)
 {
     const struct node_comms *nc = autotune_comm_nodes(s);
+    struct autotune_comm_table *ct = &s->tables[coll];
+    int is_commutative = 1;
     if (!nc) {
         return AUTOTUNE_NODES;
     }
-    if (!node_applies(t->def->name, nc, &row->plan, op)) {
-        /* the same plan with a commutative op: only the op's order fails */
-        return op != MPI_OP_NULL &&
-                       node_applies(t->def->name, nc, &row->plan, MPI_OP_NULL)
-                   ? AUTOTUNE_NONCOMMUTATIVE
-                   : AUTOTUNE_NODES;
+    /* A commutative op is as no op to node_applies: checked once. */
+    if (ct->node_method != m + 1) {
+        ct->node_method = m + 1;
+        ct->is_node_fit =
+            node_applies(t->def->name, nc, &row->plan, MPI_OP_NULL);
+    }
+    if (!ct->is_node_fit) {
+        return AUTOTUNE_NODES;
+    }
+    if (op != MPI_OP_NULL &&
+        (MPI_Op_commutative(op, &is_commutative) != MPI_SUCCESS ||
+         !is_commutative) &&
+        !node_applies(t->def->name, nc, &row->plan, op)) {
+        return AUTOTUNE_NONCOMMUTATIVE;
     }
     out->plan = &row->plan;
     out->node_run = row->node_run;
@@ -789,8 +799,9 @@ int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
             if (!row->alg && !row->node_run) {
                 out->reason = AUTOTUNE_DEFAULT;
             } else if (row->node_run) {
-                out->reason = is_bottom ? AUTOTUNE_BOTTOM
-                                        : node_reason(t, s, row, op, out);
+                out->reason =
+                    is_bottom ? AUTOTUNE_BOTTOM
+                              : node_reason(t, (int)coll, s, m, row, op, out);
             } else if (row->alg->needs &&
                        !coll_alg_applies(row->alg, size, op)) {
                 out->reason = coll_alg_applies(row->alg, size, MPI_OP_NULL)
