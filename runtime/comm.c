@@ -11,7 +11,9 @@
 #include "runtime/runtime.h"
 
 static int keyval = MPI_KEYVAL_INVALID;
-static int node_block; /* AUTOTUNE_NODE_OF_RANK's K; 0: the real nodes */
+static int node_block;    /* AUTOTUNE_NODE_OF_RANK's K; 0: the real nodes */
+static long n_nodes_made; /* communicators whose node communicators this
+                             rank made */
 struct autotune_comm_last autotune_comm_last = {MPI_COMM_NULL, NULL};
 
 static int delete_state(MPI_Comm comm, int key, void *value, void *extra)
@@ -115,6 +117,7 @@ const struct node_comms *autotune_comm_nodes(struct autotune_comm_state *s)
     }
     free(node_of_rank);
     s->is_nodes_failed = !is_ok;
+    n_nodes_made += is_ok;
     return s->nodes;
 }
 
@@ -184,6 +187,11 @@ int autotune_comm_find(MPI_Comm comm, struct autotune_comm_state **out)
     autotune_comm_last.state = s;
     *out = s;
     return MPI_SUCCESS;
+}
+
+long autotune_comm_nodes_made(void)
+{
+    return n_nodes_made;
 }
 
 void autotune_comm_release(void)

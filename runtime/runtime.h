@@ -241,6 +241,8 @@ bool autotune_all_ok(MPI_Comm comm, bool is_ok);
  * time: every rank's call chose a node-aware method, so every rank is here
  * (the choice depends only on what the ranks of a call agree on). */
 const struct node_comms *autotune_comm_nodes(struct autotune_comm_state *s);
+/* How many communicators' node communicators this rank has made. */
+long autotune_comm_nodes_made(void);
 /* Frees the duplicates of the predefined communicators and the keyval. */
 void autotune_comm_release(void);
 

@@ -864,9 +864,11 @@ static long method_calls(const long *sum, int c, int k, int m)
 
 /* One line per decision file, then per collective called: calls, each
  * method that ran, the calls the library took and why, and the layouts
- * that sent calls elsewhere than their table (details, n of them). */
+ * that sent calls elsewhere than their table (details, n of them); then
+ * how often node communicators were made (nodes_made, summed over
+ * ranks). */
 static void print_report(const long *sum, int n_ranks,
-                         const struct detail *details, int n)
+                         const struct detail *details, int n, long nodes_made)
 {
     fprintf(stderr,
             "libautotune: %d ranks, AUTOTUNE_DECISION=%s, "
@@ -943,6 +945,13 @@ static void print_report(const long *sum, int n_ranks,
             }
         }
     }
+    if (nodes_made > 0) {
+        fprintf(stderr,
+                "libautotune: node-aware methods: node and leaders' "
+                "communicators made %ld times (once per communicator on each "
+                "of its ranks)\n",
+                nodes_made);
+    }
 }
 
 /* Every rank's details at rank 0, merged (equal lines' calls summed) into
@@ -1007,10 +1016,14 @@ void autotune_stop(void)
         PMPI_Reduce(rank == 0 && !sum ? MPI_IN_PLACE : rt.counts,
                     sum ? sum : rt.counts, rt.n_counts, MPI_LONG, MPI_SUM, 0,
                     MPI_COMM_WORLD);
+        long made = autotune_comm_nodes_made(), nodes_made = 0;
+        PMPI_Reduce(&made, &nodes_made, 1, MPI_LONG, MPI_SUM, 0,
+                    MPI_COMM_WORLD);
         struct detail *details;
         int n = gather_details(rank, n_ranks, &details);
         if (rank == 0) {
-            print_report(sum ? sum : rt.counts, n_ranks, details, n);
+            print_report(sum ? sum : rt.counts, n_ranks, details, n,
+                         nodes_made);
         }
         free(details);
         free(sum);

@@ -99,7 +99,8 @@ runtime_node_dec() { # FILE K PPNS
 # non-commutative op where a phase's algorithm needs a commutative one
 # (`autotune --list`: reduce's rabenseifner, allreduce's ring), and those
 # of a plan whose inter-node phase cannot run on N_NODES (allgather's
-# neighbor_exchange: [P even]); with LAYOUT irregular, every call went to
+# neighbor_exchange: [P even]); the node communicators made once, on the
+# program's one communicator; with LAYOUT irregular, every call went to
 # the library for that.
 runtime_node_check() { # WHAT NP DEC LAYOUT N_NODES
     local what=$1 np=$2 dec=$3 layout=$4 n_nodes=$5 c label line n=0
@@ -127,4 +128,11 @@ runtime_node_check() { # WHAT NP DEC LAYOUT N_NODES
     done < <(awk '/^methods/ { n = $2; next } n > 0 { m[k++] = $1; n-- }
                  /^collectives/ { c = $2; next } c > 0 { print $1, m[$2]; c-- }' "$dec")
     [ "$n" -eq 8 ] || fail "$what: $n collectives in $dec, not 8"
+    line=$(grep "^libautotune: node-aware methods:" "$tmp/err")
+    if [ "$layout" = irregular ]; then
+        [ -z "$line" ] || fail "$what: node communicators made: $line"
+    else
+        [ "$line" = "libautotune: node-aware methods: node and leaders' communicators made $np times (once per communicator on each of its ranks)" ] ||
+            fail "$what: node communicators not made once per rank: ${line:-none}"
+    fi
 }

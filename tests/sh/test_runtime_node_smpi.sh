@@ -60,5 +60,7 @@ run "4 4" "$tmp/n0.dec" "$app"
 grep -q "^runtime_app: ok$" "$tmp/out" || { fail "runtime_app's results"; cat "$tmp/out" "$tmp/err"; }
 grep -qE "^libautotune: bcast: [0-9]+ calls: node:binomial/0\+binomial/0/0 [1-9]" "$tmp/err" ||
     fail "runtime_app: no node-aware bcast ran: $(cat "$tmp/err")"
+grep -qE "^libautotune: node-aware methods: node and leaders' communicators made [1-9][0-9]* times" "$tmp/err" ||
+    fail "runtime_app: no node communicators made: $(cat "$tmp/err")"
 [ $fails -eq 0 ] || { echo "$fails failures"; exit 1; }
 echo "test_runtime_node_smpi: ok"
