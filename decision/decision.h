@@ -16,7 +16,7 @@
 
 #define RUN_NAME_MAX 32
 /* A method's label "ALGORITHM/SEGMENT_BYTES" (node-aware names are long). */
-#define RUN_LABEL_MAX (STORE_METHOD_MAX + 16)
+#define RUN_LABEL_MAX STORE_LABEL_MAX
 
 /* A method as the run timed it; label is "algorithm/segment_bytes". */
 struct run_method {

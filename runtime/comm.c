@@ -2,7 +2,8 @@
  * messages never match the application's, and the layout of its ranks on
  * nodes: both made at the first intercepted collective on it (every rank is
  * in that call), kept in an attribute whose delete callback frees them when
- * the application frees its communicator. */
+ * the application frees its communicator; with them, once, the node and
+ * leaders' communicators of the first call that runs a node-aware method. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,9 @@
 #include "runtime/runtime.h"
 
 static int keyval = MPI_KEYVAL_INVALID;
-static int node_block; /* AUTOTUNE_NODE_OF_RANK's K; 0: the real nodes */
+static int node_block;    /* AUTOTUNE_NODE_OF_RANK's K; 0: the real nodes */
+static long n_nodes_made; /* communicators whose node communicators this
+                             rank made */
 struct autotune_comm_last autotune_comm_last = {MPI_COMM_NULL, NULL};
 
 static int delete_state(MPI_Comm comm, int key, void *value, void *extra)
@@ -23,6 +26,7 @@ static int delete_state(MPI_Comm comm, int key, void *value, void *extra)
         autotune_comm_last.comm = MPI_COMM_NULL;
         autotune_comm_last.state = NULL;
     }
+    node_comms_destroy(s->nodes);
     int rc = s->dup != MPI_COMM_NULL ? PMPI_Comm_free(&s->dup) : MPI_SUCCESS;
     free(s);
     return rc;
@@ -81,6 +85,40 @@ static int find_layout(struct autotune_comm_state *s)
     }
     free(node_of_rank);
     return rc;
+}
+
+bool autotune_all_ok(MPI_Comm comm, bool is_ok)
+{
+    int flag = is_ok, all = 0;
+    return PMPI_Allreduce(&flag, &all, 1, MPI_INT, MPI_MIN, comm) ==
+               MPI_SUCCESS &&
+           all;
+}
+
+const struct node_comms *autotune_comm_nodes(struct autotune_comm_state *s)
+{
+    if (s->nodes || s->is_nodes_failed) {
+        return s->nodes;
+    }
+    int n_nodes;
+    int *node_of_rank = malloc((size_t)s->size * sizeof *node_of_rank);
+    /* The ranks agree at each step, so that all make the communicators or
+     * none (one rank out of memory must not leave the others waiting). */
+    bool is_ok =
+        autotune_all_ok(s->dup, node_of_rank != NULL) &&
+        autotune_all_ok(s->dup, nodes_of_comm(s->dup, node_block, node_of_rank,
+                                              &n_nodes) == MPI_SUCCESS);
+    if (is_ok &&
+        !autotune_all_ok(s->dup, node_comms_create(s->dup, node_of_rank,
+                                                   &s->nodes) == MPI_SUCCESS)) {
+        node_comms_destroy(s->nodes);
+        s->nodes = NULL;
+        is_ok = false;
+    }
+    free(node_of_rank);
+    s->is_nodes_failed = !is_ok;
+    n_nodes_made += is_ok;
+    return s->nodes;
 }
 
 /* s->id, from its rank 0 (collective on its duplicate). */
@@ -149,6 +187,11 @@ int autotune_comm_find(MPI_Comm comm, struct autotune_comm_state **out)
     autotune_comm_last.state = s;
     *out = s;
     return MPI_SUCCESS;
+}
+
+long autotune_comm_nodes_made(void)
+{
+    return n_nodes_made;
 }
 
 void autotune_comm_release(void)

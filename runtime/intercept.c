@@ -234,7 +234,7 @@ INTERPOSED int autotune_mpi_bcast(void *buf, int count, MPI_Datatype dtype,
     long bytes = is_known ? count * (long)t.size : 0;
     int rc = autotune_choose(AUTOTUNE_BCAST, comm, bytes, MPI_OP_NULL, root,
                              false, &ch);
-    if (rc != MPI_SUCCESS || !ch.alg) {
+    if (rc != MPI_SUCCESS || autotune_is_library(&ch)) {
         return autotune_call_end(
             &ch, rc != MPI_SUCCESS ? finish(comm, rc)
                                    : PMPI_Bcast(buf, count, dtype, root, comm));
@@ -245,7 +245,7 @@ INTERPOSED int autotune_mpi_bcast(void *buf, int count, MPI_Datatype dtype,
     if ((rc = view_open_as(&v, buf, count, dtype, is_known ? &t : NULL,
                            is_root)) == MPI_SUCCESS) {
         args.recvbuf = v.bytes;
-        rc = ch.alg->run(&args);
+        rc = autotune_run(&ch, &args);
     }
     return autotune_call_end(&ch, finish(comm, view_close(&v, !is_root, rc)));
 }
@@ -291,8 +291,8 @@ static int reduction(enum autotune_coll coll, const void *sendbuf,
             autotune_choose(coll, comm, type_bytes(count, dtype), op,
                             coll == AUTOTUNE_REDUCE ? root : -1, is_bottom, ch);
     }
-    *is_library = rc == MPI_SUCCESS && !ch->alg;
-    if (rc != MPI_SUCCESS || !ch->alg) {
+    *is_library = rc == MPI_SUCCESS && autotune_is_library(ch);
+    if (rc != MPI_SUCCESS || autotune_is_library(ch)) {
         return rc;
     }
     bool is_rooted = coll == AUTOTUNE_REDUCE;
@@ -306,7 +306,7 @@ static int reduction(enum autotune_coll coll, const void *sendbuf,
                              .comm = ch->comm,
                              .seg_bytes = ch->seg_bytes,
                              .chain_fanout = ch->chain_fanout};
-    return ch->alg->run(&args);
+    return autotune_run(ch, &args);
 }
 
 INTERPOSED int autotune_mpi_reduce(const void *sendbuf, void *recvbuf,
@@ -369,7 +369,7 @@ static int blocks_run(const struct autotune_choice *ch,
     if (rc == MPI_SUCCESS) {
         args.sendbuf = s.bytes;
         args.recvbuf = r.bytes;
-        rc = ch->alg->run(&args);
+        rc = autotune_run(ch, &args);
     }
     rc = view_close(&r, true, rc);
     return view_close(&s, false, rc);
@@ -395,8 +395,8 @@ static int rooted_blocks(enum autotune_coll coll, const void *sendbuf,
     long bytes =
         is_send_sized ? type_bytes(scount, stype) : type_bytes(rcount, rtype);
     rc = autotune_choose(coll, comm, bytes, MPI_OP_NULL, root, false, ch);
-    *is_library = rc == MPI_SUCCESS && !ch->alg;
-    if (rc != MPI_SUCCESS || !ch->alg) {
+    *is_library = rc == MPI_SUCCESS && autotune_is_library(ch);
+    if (rc != MPI_SUCCESS || autotune_is_library(ch)) {
         return rc;
     }
     struct blocks_call call = {NULL, 0, MPI_BYTE, NULL, 0, MPI_BYTE};
@@ -455,8 +455,8 @@ static int all_blocks(enum autotune_coll coll, const void *sendbuf, int scount,
     long bytes = sendbuf == MPI_IN_PLACE ? type_bytes(rcount, rtype)
                                          : type_bytes(scount, stype);
     int rc = autotune_choose(coll, comm, bytes, MPI_OP_NULL, -1, false, ch);
-    *is_library = rc == MPI_SUCCESS && !ch->alg;
-    if (rc != MPI_SUCCESS || !ch->alg) {
+    *is_library = rc == MPI_SUCCESS && autotune_is_library(ch);
+    if (rc != MPI_SUCCESS || autotune_is_library(ch)) {
         return rc;
     }
     long send_blocks =
@@ -503,12 +503,12 @@ INTERPOSED int autotune_mpi_barrier(MPI_Comm comm)
     struct autotune_choice ch;
     int rc =
         autotune_choose(AUTOTUNE_BARRIER, comm, 0, MPI_OP_NULL, -1, false, &ch);
-    if (rc != MPI_SUCCESS || !ch.alg) {
+    if (rc != MPI_SUCCESS || autotune_is_library(&ch)) {
         return autotune_call_end(&ch, rc != MPI_SUCCESS ? finish(comm, rc)
                                                         : PMPI_Barrier(comm));
     }
     struct coll_args args = bytes_args(&ch, 0, 0);
-    return autotune_call_end(&ch, finish(comm, ch.alg->run(&args)));
+    return autotune_call_end(&ch, finish(comm, autotune_run(&ch, &args)));
 }
 INTERPOSE(MPI_Barrier, autotune_mpi_barrier);
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "collectives/collectives.h"
+#include "collectives/node.h"
 #include "collectives/nodes.h"
 
 /* The collectives libautotune intercepts (one MPI_ function each,
@@ -53,13 +54,20 @@ enum autotune_fallback {
     AUTOTUNE_PPN,       /* a regular layout of ranks per node not tuned for */
     AUTOTUNE_IRREGULAR, /* nodes hold different numbers of ranks */
     AUTOTUNE_NOT_CONSECUTIVE, /* a node's ranks are not consecutive ranks */
+    AUTOTUNE_NODES,           /* a node-aware method that cannot run on the
+                                 communicator's nodes (node_applies), or its node
+                                 communicators could not be made */
     AUTOTUNE_N_FALLBACKS
 };
 
-/* What one call runs: an algorithm with its segment size, or the library
- * (alg NULL, reason >= 0). comm is the private duplicate. */
+/* What one call runs: an algorithm with its segment size, a node-aware
+ * composition (plan, run on nodes), or the library (alg and plan NULL,
+ * reason >= 0). comm is the private duplicate. */
 struct autotune_choice {
     const struct coll_alg *alg;
+    const struct node_plan *plan; /* borrowed from the decision's row */
+    node_fn node_run;
+    const struct node_comms *nodes; /* comm's, set when plan is */
     int seg_bytes;
     int chain_fanout;
     MPI_Comm comm;  /* set when alg is */
@@ -68,6 +76,20 @@ struct autotune_choice {
     int profile_index; /* AUTOTUNE_PROFILE's entry + 1; 0: not recorded */
     double start_s;    /* when the call began, if recorded */
 };
+
+/* Whether the library's collective takes the call. */
+static inline bool autotune_is_library(const struct autotune_choice *ch)
+{
+    return !ch->alg && !ch->plan;
+}
+
+/* Runs the choice (not the library's) with args. */
+static inline int autotune_run(const struct autotune_choice *ch,
+                               const struct coll_args *args)
+{
+    return ch->plan ? ch->node_run(args, ch->nodes, ch->plan)
+                    : ch->alg->run(args);
+}
 
 /* AUTOTUNE_PROFILE's counts on this rank (runtime/profile.c): one entry
  * per (collective, communicator size, processes per node, message bytes)
@@ -154,6 +176,11 @@ struct autotune_comm_table {
     int8_t reason;  /* enum autotune_fallback when table < 0 */
     int16_t table;  /* index among the collective's tables; -1: library */
     int16_t detail; /* the why line it counts in + 1; 0: none */
+    /* The node-aware method last checked on the communicator's nodes + 1
+     * (0: none), and whether it runs there with a commutative op (or
+     * none): node_applies's loops once, not per call. */
+    int node_method;
+    bool is_node_fit;
 };
 
 /* What libautotune keeps about a user communicator (runtime/comm.c), in
@@ -171,6 +198,12 @@ struct autotune_comm_state {
     struct nodes_layout layout;
     char node_counts[64];
     struct autotune_comm_table tables[AUTOTUNE_N_COLLS];
+    /* The node and leaders' communicators of dup for node-aware methods,
+     * made at the first call that runs one (autotune_comm_nodes), freed
+     * with the state; is_nodes_failed: they could not be made (on some
+     * rank), so node-aware methods go to the library on it. */
+    struct node_comms *nodes;
+    bool is_nodes_failed;
 };
 /* The last communicator looked up: most applications call their
  * collectives on one. Its delete callback forgets it. */
@@ -200,6 +233,16 @@ static inline int autotune_comm_get(MPI_Comm comm,
     }
     return autotune_comm_find(comm, out);
 }
+/* Whether every rank of comm says is_ok (false where they cannot agree).
+ * Collective over comm. */
+bool autotune_all_ok(MPI_Comm comm, bool is_ok);
+/* s's node communicators (borrowed; NULL where they could not be made on
+ * every rank), made on first use. Collective on s's communicator the first
+ * time: every rank's call chose a node-aware method, so every rank is here
+ * (the choice depends only on what the ranks of a call agree on). */
+const struct node_comms *autotune_comm_nodes(struct autotune_comm_state *s);
+/* How many communicators' node communicators this rank has made. */
+long autotune_comm_nodes_made(void);
 /* Frees the duplicates of the predefined communicators and the keyval. */
 void autotune_comm_release(void);
 

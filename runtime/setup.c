@@ -21,17 +21,20 @@
  * (TUNING_CHAIN_FANOUT) where a decision does not record the run's. */
 
 static const char *const fallback_names[AUTOTUNE_N_FALLBACKS] = {
-    "no-decision",    "not-tuned", "default",
-    "outside",        "intercomm", "procs",
-    "noncommutative", "too-large", "thread-multiple",
-    "bottom",         "ppn",       "irregular",
-    "not-consecutive"};
+    "no-decision",     "not-tuned", "default",
+    "outside",         "intercomm", "procs",
+    "noncommutative",  "too-large", "thread-multiple",
+    "bottom",          "ppn",       "irregular",
+    "not-consecutive", "nodes"};
 
-/* A decision method as one collective runs it: alg NULL is the library's
- * own collective ("default"). */
+/* A decision method as one collective runs it: a table algorithm (alg),
+ * a node-aware composition (node_run and its plan), or neither: the
+ * library's own collective ("default"). */
 struct method_row {
     const struct coll_alg *alg;
     int seg_bytes;
+    node_fn node_run;
+    struct node_plan plan;
 };
 
 /* One decision file's part in tuning a collective: collective dc of
@@ -192,13 +195,15 @@ static int parse_decision(const char *text, long len, const char *path,
     return rc;
 }
 
-/* "algorithm/segment_bytes" of collective c into *row; -1 with a message
- * in err when the algorithm is not one of c's. */
+/* "algorithm/segment_bytes" of collective c into *row, the algorithm a
+ * table algorithm or a node-aware method (collectives/method.h, whose
+ * segment sizes are in its phases); -1 with a message in err when it is
+ * not one of c's. */
 static int resolve_method(const struct coll_def *c, const char *label,
                           struct method_row *row, char *err, size_t size)
 {
     const char *slash = strrchr(label, '/');
-    char name[RUN_NAME_MAX];
+    char name[COLL_METHOD_MAX], why[160];
     char *end;
     long seg = slash ? strtol(slash + 1, &end, 10) : -1;
     if (!slash || end == slash + 1 || *end != '\0' || seg < 0 ||
@@ -208,9 +213,20 @@ static int resolve_method(const struct coll_def *c, const char *label,
         return -1;
     }
     snprintf(name, sizeof name, "%.*s", (int)(slash - label), label);
-    row->alg = NULL;
-    row->seg_bytes = 0;
+    *row = (struct method_row){0};
     if (strcmp(name, STORE_DEFAULT_ALGORITHM) == 0) {
+        return 0;
+    }
+    if (node_is_method_name(name)) {
+        int m = coll_find_method(c, name, why, sizeof why);
+        const struct node_plan *plan = m >= 0 ? coll_method_plan(c, m) : NULL;
+        if (!plan || !(row->node_run = node_find(c->name))) {
+            snprintf(err, size, "%s: method '%s': %s", c->name, label,
+                     plan ? "no node-aware composition" : why);
+            return -1;
+        }
+        /* a copy: the registry's plans move as it grows */
+        row->plan = *plan;
         return 0;
     }
     int a = coll_find_alg(c, name);
@@ -364,14 +380,6 @@ done:
     return rc;
 }
 
-/* Whether every rank says is_ok. */
-static bool all_ok(bool is_ok)
-{
-    int flag = is_ok, all = 0;
-    PMPI_Allreduce(&flag, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-    return all != 0;
-}
-
 /* Rank 0 reads the file; every rank parses its bytes into *out. 0, or -1
  * on every rank with rank 0's message in err. */
 static int load_decision(const char *path, int rank, struct decision **out,
@@ -391,7 +399,7 @@ static int load_decision(const char *path, int rank, struct decision **out,
         text = malloc((size_t)len + 1);
     }
     /* Every rank takes part in the broadcast, or none. */
-    if (!all_ok(text != NULL)) {
+    if (!autotune_all_ok(MPI_COMM_WORLD, text != NULL)) {
         snprintf(err, size, "%s: out of memory", path);
         free(text);
         return -1;
@@ -400,7 +408,7 @@ static int load_decision(const char *path, int rank, struct decision **out,
     text[len] = '\0';
     bool is_ok = parse_decision(text, len, path, out, err, size) == 0;
     free(text);
-    if (!all_ok(is_ok)) {
+    if (!autotune_all_ok(MPI_COMM_WORLD, is_ok)) {
         if (is_ok) {
             snprintf(err, size, "%s: out of memory on another rank", path);
         }
@@ -426,7 +434,7 @@ static int load_decisions(int rank, char *err, size_t size)
         rt.dec_paths = calloc((size_t)n, sizeof *rt.dec_paths);
     }
     bool is_ok = rt.decs && rt.dec_paths;
-    if (!all_ok(is_ok)) {
+    if (!autotune_all_ok(MPI_COMM_WORLD, is_ok)) {
         snprintf(err, size, "out of memory");
         return -1;
     }
@@ -441,7 +449,7 @@ static int load_decisions(int rank, char *err, size_t size)
     for (int f = 0; f < rt.n_decs && is_ok; f++) {
         is_ok = resolve_decision(f, err, size) == 0;
     }
-    if (!all_ok(is_ok)) {
+    if (!autotune_all_ok(MPI_COMM_WORLD, is_ok)) {
         if (is_ok) {
             snprintf(err, size, "out of memory on another rank");
         }
@@ -687,6 +695,42 @@ static void choose_table(const struct coll_tuning *t, int coll,
     c->detail = (int16_t)detail_line(coll, nearest, text);
 }
 
+/* Whether node-aware method m (row) of collective coll runs on s's nodes
+ * with op: AUTOTUNE_RUN with out's plan set (the node communicators made
+ * at the first such call), or why the library takes the call. */
+static enum autotune_fallback node_reason(const struct coll_tuning *t, int coll,
+                                          struct autotune_comm_state *s, int m,
+                                          const struct method_row *row,
+                                          MPI_Op op,
+                                          struct autotune_choice *out)
+{
+    const struct node_comms *nc = autotune_comm_nodes(s);
+    struct autotune_comm_table *ct = &s->tables[coll];
+    int is_commutative = 1;
+    if (!nc) {
+        return AUTOTUNE_NODES;
+    }
+    /* A commutative op is as no op to node_applies: checked once. */
+    if (ct->node_method != m + 1) {
+        ct->node_method = m + 1;
+        ct->is_node_fit =
+            node_applies(t->def->name, nc, &row->plan, MPI_OP_NULL);
+    }
+    if (!ct->is_node_fit) {
+        return AUTOTUNE_NODES;
+    }
+    if (op != MPI_OP_NULL &&
+        (MPI_Op_commutative(op, &is_commutative) != MPI_SUCCESS ||
+         !is_commutative) &&
+        !node_applies(t->def->name, nc, &row->plan, op)) {
+        return AUTOTUNE_NONCOMMUTATIVE;
+    }
+    out->plan = &row->plan;
+    out->node_run = row->node_run;
+    out->nodes = nc;
+    return AUTOTUNE_RUN;
+}
+
 int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
                     MPI_Op op, int root, bool is_bottom,
                     struct autotune_choice *out)
@@ -695,6 +739,9 @@ int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
     /* The entry time first: the application's, before any of ours. */
     out->start_s = is_profiled ? PMPI_Wtime() : 0;
     out->alg = NULL;
+    out->plan = NULL;
+    out->node_run = NULL;
+    out->nodes = NULL;
     out->seg_bytes = 0;
     out->chain_fanout = TUNING_CHAIN_FANOUT;
     out->comm = MPI_COMM_NULL;
@@ -749,8 +796,12 @@ int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
         } else {
             m = lookup(t, ct->table, size_at, msg_at);
             const struct method_row *row = &src->rows[m];
-            if (!row->alg) {
+            if (!row->alg && !row->node_run) {
                 out->reason = AUTOTUNE_DEFAULT;
+            } else if (row->node_run) {
+                out->reason =
+                    is_bottom ? AUTOTUNE_BOTTOM
+                              : node_reason(t, (int)coll, s, m, row, op, out);
             } else if (row->alg->needs &&
                        !coll_alg_applies(row->alg, size, op)) {
                 out->reason = coll_alg_applies(row->alg, size, MPI_OP_NULL)
@@ -761,9 +812,11 @@ int autotune_choose(enum autotune_coll coll, MPI_Comm comm, long msg_bytes,
             } else {
                 out->alg = row->alg;
                 out->seg_bytes = row->seg_bytes;
+                out->reason = AUTOTUNE_RUN;
+            }
+            if (out->reason == AUTOTUNE_RUN) {
                 out->chain_fanout = src->chain_fanout;
                 out->size = size;
-                out->reason = AUTOTUNE_RUN;
                 (*count_method(src, m))++;
                 return MPI_SUCCESS;
             }
@@ -811,9 +864,11 @@ static long method_calls(const long *sum, int c, int k, int m)
 
 /* One line per decision file, then per collective called: calls, each
  * method that ran, the calls the library took and why, and the layouts
- * that sent calls elsewhere than their table (details, n of them). */
+ * that sent calls elsewhere than their table (details, n of them); then
+ * how often node communicators were made (nodes_made, summed over
+ * ranks). */
 static void print_report(const long *sum, int n_ranks,
-                         const struct detail *details, int n)
+                         const struct detail *details, int n, long nodes_made)
 {
     fprintf(stderr,
             "libautotune: %d ranks, AUTOTUNE_DECISION=%s, "
@@ -890,6 +945,13 @@ static void print_report(const long *sum, int n_ranks,
             }
         }
     }
+    if (nodes_made > 0) {
+        fprintf(stderr,
+                "libautotune: node-aware methods: node and leaders' "
+                "communicators made %ld times (once per communicator on each "
+                "of its ranks)\n",
+                nodes_made);
+    }
 }
 
 /* Every rank's details at rank 0, merged (equal lines' calls summed) into
@@ -904,7 +966,7 @@ static int gather_details(int rank, int n_ranks, struct detail **out)
         counts = calloc((size_t)n_ranks, sizeof *counts);
         displs = calloc((size_t)n_ranks, sizeof *displs);
     }
-    if (!all_ok(rank != 0 || (counts && displs))) {
+    if (!autotune_all_ok(MPI_COMM_WORLD, rank != 0 || (counts && displs))) {
         goto done;
     }
     PMPI_Gather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -915,7 +977,7 @@ static int gather_details(int rank, int n_ranks, struct detail **out)
     if (rank == 0) {
         all = malloc((size_t)(total > 0 ? total : 1) * sizeof *all);
     }
-    if (!all_ok(rank != 0 || all)) {
+    if (!autotune_all_ok(MPI_COMM_WORLD, rank != 0 || all)) {
         goto done;
     }
     PMPI_Gatherv(rt.details, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, 0,
@@ -954,10 +1016,14 @@ void autotune_stop(void)
         PMPI_Reduce(rank == 0 && !sum ? MPI_IN_PLACE : rt.counts,
                     sum ? sum : rt.counts, rt.n_counts, MPI_LONG, MPI_SUM, 0,
                     MPI_COMM_WORLD);
+        long made = autotune_comm_nodes_made(), nodes_made = 0;
+        PMPI_Reduce(&made, &nodes_made, 1, MPI_LONG, MPI_SUM, 0,
+                    MPI_COMM_WORLD);
         struct detail *details;
         int n = gather_details(rank, n_ranks, &details);
         if (rank == 0) {
-            print_report(sum ? sum : rt.counts, n_ranks, details, n);
+            print_report(sum ? sum : rt.counts, n_ranks, details, n,
+                         nodes_made);
         }
         free(details);
         free(sum);

@@ -99,7 +99,7 @@ static void keep_order(const struct measurement *m,
         best = c;
         best_rule = cr;
     }
-    char tuned[2 * STORE_NAME_MAX], safe[2 * STORE_NAME_MAX + 32];
+    char tuned[STORE_LABEL_MAX], safe[STORE_LABEL_MAX + 32];
     method_label(tuned, sizeof tuned, m->algorithm, m->segment_bytes);
     const struct ompi_alg *a = ompi_alg_by_number(m->collective, r->alg);
     r->alg = best_rule.alg;

@@ -131,7 +131,7 @@ const char *rules_where(const struct export_context *ctx, int line, char *buf,
 static void warn_row(const struct export_context *ctx, const struct entry *e,
                      const char *why, const char *fallback)
 {
-    char label[2 * STORE_NAME_MAX], where[4200], ppn[32];
+    char label[STORE_LABEL_MAX], where[4200], ppn[32];
     method_label(label, sizeof label, e->m->algorithm, e->m->segment_bytes);
     fprintf(ctx->warn, "%s: %s P=%d%s m=%ld: %s not exported: %s; %s there\n",
             rules_where(ctx, e->rule.line, where, sizeof where),

@@ -80,7 +80,7 @@ int export_csv(FILE *out, const struct measurement *rows, size_t n,
 int export_json(FILE *out, const struct measurement *rows, size_t n,
                 const struct export_context *ctx)
 {
-    char label[2 * STORE_NAME_MAX];
+    char label[STORE_LABEL_MAX];
     const char *sep = "";
     fprintf(out, "[");
     for (size_t i = 0; i < n; i++) {

@@ -100,7 +100,9 @@ size_t journal_count(const struct journal *j);
 const struct measurement *journal_record(const struct journal *j, size_t i);
 const struct journal_settings *journal_get_settings(const struct journal *j);
 
-/* The method label used everywhere a method is named: "binomial/1024". */
+/* The method label used everywhere a method is named: "binomial/1024"
+ * (room for the longest: a node-aware method's name and a segment size). */
+#define STORE_LABEL_MAX (STORE_METHOD_MAX + 16)
 void method_label(char *buf, size_t size, const char *algorithm,
                   int segment_bytes);
 

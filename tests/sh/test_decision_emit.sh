@@ -73,20 +73,42 @@ for c in "${cases[@]}"; do
     check "$name" "$run"
 done
 
-# A run at 1 and 8 ranks per node: a table per (collective, ppn), found by
-# autotune_table.
+# A run whose optimum is a node-aware method at 64 KiB, 8 ranks per node
+# (names with '/', '+' and ':', one longer than 64 characters, in the C's
+# strings and comments).
+noderun=$tmp/noderun
+mkdir -p "$noderun"
+echo "collective,procs,ppn,msg_bytes,algorithm,segment_bytes,time_us" > "$noderun/optimal.csv"
+echo "collective,procs,ppn,msg_bytes,algorithm,segment_bytes,reps,mean_us,median_us,min_us,max_us,sd_us,cost_s" \
+    > "$noderun/measurements.csv"
+long=node:in_order_binary/1024+segmented_ring/8192+scatter_allgather_ring/0
+for msg in 8 65536 1048576; do
+    for row in "bcast|binomial|node:binomial/8192+binomial/0" "allreduce|ring|$long"; do
+        IFS='|' read -r coll flat node <<< "$row"
+        best=$flat
+        [ "$msg" = 65536 ] && best=$node
+        echo "$coll,16,8,$msg,$best,0,10" >> "$noderun/optimal.csv"
+        echo "$coll,16,8,$msg,$best,0,5,10,10,10,10,0,0.001" >> "$noderun/measurements.csv"
+    done
+done
+
+# Runs at ranks per node other than 1: at 1 and 8, a table per
+# (collective, ppn), found by autotune_table; at 8, the node-aware run.
 ppn_run=tests/decision/ppn-run
-for c in "ppntree|tree -r $ppn_run" "ppnexact|tree -r $ppn_run --exact" \
-    "ppnquad|quadtree -r $ppn_run --collective allgather --depth 2"; do
-    name=${c%%|*} args=${c#*|}
+for c in "ppntree|$ppn_run|tree" "ppnexact|$ppn_run|tree --exact" \
+    "ppnquad|$ppn_run|quadtree --collective allgather --depth 2" \
+    "nodetree|$noderun|tree" "nodeexact|$noderun|tree --exact"; do
+    IFS='|' read -r name grid args <<< "$c"
     # shellcheck disable=SC2086
-    if ! $bin $args --emit c,c-tree -o "$tmp/$name" > "$tmp/$name.log" 2>&1; then
-        echo "FAIL $name: autotune $args: $(head -1 "$tmp/$name.log")"
+    if ! $bin $args -r "$grid" --emit c,c-tree -o "$tmp/$name" > "$tmp/$name.log" 2>&1; then
+        echo "FAIL $name: autotune $args -r $grid: $(head -1 "$tmp/$name.log")"
         fail=1; continue
     fi
-    grep -q '^int autotune_table(int collective, int ppn)$' "$tmp/$name.c" ||
+    [ "$grid" != "$ppn_run" ] || grep -q '^int autotune_table(int collective, int ppn)$' "$tmp/$name.c" ||
         { echo "FAIL $name: no autotune_table"; fail=1; }
-    check "$name" "$ppn_run"
+    [ "$grid" != "$noderun" ] || grep -qF "\"$long/0\"," "$tmp/$name.c" ||
+        { echo "FAIL $name: the node-aware name is not whole in the C"; fail=1; }
+    check "$name" "$grid"
 done
 
 # Hand-written decisions: two collectives (a tree of quads and splits with
