@@ -56,6 +56,13 @@ int node_is_method_name(const char *name);
  * where c has none or it does not use ph (borrowed). */
 const struct coll_def *node_phase_coll(const struct coll_def *c,
                                        enum node_phase_id ph);
+/* The count phase ph of c's composition moves where the composed
+ * collective's is count, at ppn ranks per node of n_ranks (collectives/
+ * node.c passes these; allgather's inter phase moves a node's ppn blocks,
+ * its down phase all n_ranks): 0 for a phase c does not use, or that moves
+ * no data (barrier). */
+long node_phase_count(const struct coll_def *c, enum node_phase_id ph,
+                      long count, int ppn, int n_ranks);
 /* 1 if c has node-aware methods. */
 int node_has_methods(const struct coll_def *c);
 /* 1 if c's composition needs nodes of equal size. */
