@@ -15,6 +15,7 @@
 set -eu
 cd "$(dirname "$0")/../.."
 . tests/bench/journals.sh
+. tests/sh/lib.sh # max_penalty
 b=build/bench/model-node
 rm -rf "$b"
 mkdir -p "$b" results/bench
@@ -89,6 +90,17 @@ algorithms    = { bcast = ["*", "node:*+*"]; reduce = ["*", "node:*+*"];
         nice -n 10 build/autotune compare -r "$b/$spec-all" --model "$cal"
         echo "# the model's choice per point (autotune compare --misses: where it is not the optimum):"
         nice -n 10 build/autotune compare -r "$b/$spec-all" --model "$cal" --misses 2>&1 | grep '^miss model' || true
+        # search = "model" live, on the same grid with the same calibration
+        live=$b/$spec-live
+        mkdir -p "$live"
+        cp "$cal" "$live/model.csv"
+        sed "s#^output *=.*#output        = \"$live\";#; s#^search *=.*#search        = \"model\";#" "$run.cfg" >"$live.cfg"
+        start=$(date +%s)
+        nice -n 10 ${cmd/%$run.cfg/$live.cfg} >"$live.out" 2>&1 || { cat "$live.out"; exit 1; }
+        echo "# search = \"model\" live (${cmd/%$run.cfg/$live.cfg}, the calibration copied in): $(($(date +%s) - start)) s wall"
+        echo "# $(grep 'experiments run' "$live.out")"
+        echo "# of them node-aware: $(grep -c ',node' "$live/measurements.csv"); its choices against the exhaustive optimum:" \
+            "$(max_penalty "$run" "$live" 1)"
     } >>"$out"
 done
 cat "$out"

@@ -83,6 +83,14 @@ awk -F, '
           n++ }
       print n " node-aware predictions checked"
       exit !(n == 28 && !bad) }' "$tmp/both" || fail "node-aware predictions: $(cat "$tmp/both" | tr '\n' ' ')"
+# Points never measured: the run's node-aware methods too, where they
+# apply (16 ranks at 4 per node; at 1 per node none does).
+build/autotune predict -r "$tmp/exh" --procs 16 --sizes 4096 --ppn 1,4 -o "$tmp/new" > "$tmp/new.out" 2>&1 ||
+    { cat "$tmp/new.out"; fail "predict --procs 16 --ppn 1,4"; }
+[ "$(grep -c '^[a-z]*,16,4,4096,node:' "$tmp/new/predicted.csv")" -eq 7 ] &&
+    [ "$(grep -c ',16,1,4096,node:' "$tmp/new/predicted.csv")" -eq 0 ] &&
+    grep -q '^bcast,16,1,4096,binomial,0,' "$tmp/new/predicted.csv" ||
+    fail "new points' node-aware predictions: $(grep -c ',node:' "$tmp/new/predicted.csv") rows"
 
 # search = "model" with the same calibration: node-aware methods among
 # what it times, fewer experiments, its choice within 5 % of exhaustive's.
