@@ -100,21 +100,26 @@ done:
     return rc;
 }
 
-/* Records alg of collective pc (a phase of a composition) on n ranks at
- * count bytes and appends each rank's program to that of ranks[rank] in s:
- * 0, 1 when alg does not apply at n, -1 on error. */
+/* Records alg of collective pc (a phase of a composition) once on n ranks
+ * at count bytes and appends it to n_groups groups of s's ranks, group g's
+ * rank i ranks[g * n + i] (a recording allocates the phase's buffers: once
+ * for all nodes of one size): 0, 1 when alg does not apply at n, -1 on
+ * error. */
 static int append_phase(struct model_schedule *s, const struct coll_def *pc,
-                        const struct node_phase *phase, int n, const int *ranks,
-                        long count, int chain_fanout)
+                        const struct node_phase *phase, int n, int n_groups,
+                        const int *ranks, long count, int chain_fanout)
 {
     struct model_schedule *p;
     int rc = model_record(pc->name, phase->alg->name, n, count,
                           phase->seg_bytes, chain_fanout, &p);
-    for (int i = 0; rc == 0 && i < n; i++) {
-        if (model_schedule_append(s, ranks[i], p, i, ranks) != 0) {
-            fprintf(stderr, "model: out of memory composing %s phases\n",
-                    pc->name);
-            rc = -1;
+    for (int g = 0; rc == 0 && g < n_groups; g++) {
+        const int *group = ranks + (size_t)g * (size_t)n;
+        for (int i = 0; rc == 0 && i < n; i++) {
+            if (model_schedule_append(s, group[i], p, i, group) != 0) {
+                fprintf(stderr, "model: out of memory composing %s phases\n",
+                        pc->name);
+                rc = -1;
+            }
         }
     }
     model_schedule_destroy(p);
@@ -170,16 +175,19 @@ static int record_node(const struct coll_def *c, const char *method, int procs,
             for (int n = 0; n < n_nodes; n++) {
                 ranks[n] = n * ppn;
             }
-            rc =
-                append_phase(s, pc, phase, n_nodes, ranks, count, chain_fanout);
+            rc = append_phase(s, pc, phase, n_nodes, 1, ranks, count,
+                              chain_fanout);
         } else {
-            for (int n = 0; rc == 0 && n < n_nodes; n++) {
-                int size = procs - n * ppn < ppn ? procs - n * ppn : ppn;
-                for (int i = 0; i < size; i++) {
-                    ranks[i] = n * ppn + i;
-                }
-                rc = append_phase(s, pc, phase, size, ranks, count,
-                                  chain_fanout);
+            /* the whole nodes, then a last one of fewer ranks */
+            for (int r = 0; r < procs; r++) {
+                ranks[r] = r;
+            }
+            int n_whole = procs / ppn, rest = procs % ppn;
+            rc = append_phase(s, pc, phase, ppn, n_whole, ranks, count,
+                              chain_fanout);
+            if (rc == 0 && rest > 0) {
+                rc = append_phase(s, pc, phase, rest, 1, ranks + n_whole * ppn,
+                                  count, chain_fanout);
             }
         }
     }
