@@ -298,6 +298,13 @@ bench-model: all
 bench-model-ppn: all
 	@tests/bench/model_ppn.sh
 
+# The model on node-aware methods (issue 35 item 2): its accuracy on
+# exhaustive sweeps with node-aware methods at 8 ranks per node on ndr and
+# ddr, and search = "model" replayed there (results/bench/model-node.txt;
+# minutes, BENCH_SWEEP=no reuses the sweeps).
+bench-model-node: all
+	@tests/bench/model_node.sh
+
 # search = "model" live on 128..256 ranks of a 256-node Grig, and on 256
 # to 1,024 ranks of the shipped fat tree, against exhaustive search where
 # it is affordable (results/bench/model-grig256-sweep.txt, half an hour;
@@ -465,7 +472,7 @@ clean:
 
 .PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust bench-adaptive \
         bench-decision bench-between bench-between-tune bench-model bench-runtime \
-        bench-runtime-overhead bench-scale bench-ppn bench-ppn-tuned bench-runtime-ppn bench-model-ppn bench-model-256 bench-model-fattree golden-decision fuzz demo install format clean
+        bench-runtime-overhead bench-scale bench-ppn bench-ppn-tuned bench-runtime-ppn bench-model-ppn bench-model-node bench-model-256 bench-model-fattree golden-decision fuzz demo install format clean
 .SECONDARY:
 
 -include $(OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) \

@@ -7,21 +7,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Each composition: the collectives of its phases (NULL: unused), and
- * whether it needs nodes of equal size. */
+/* What a phase's count is, in the composed collective's counts (as
+ * collectives/node.c passes it): the same, one node's (ppn times), or the
+ * whole communicator's (P times). */
+enum { PER_RANK = 1, PER_NODE, PER_ALL, PER_NODE_PAIR };
+
+/* Each composition: the collectives of its phases (NULL: unused), each
+ * phase's count (on nodes of equal size), and whether it pads node blocks
+ * on nodes of unequal size. */
 static const struct {
     const char *collective;
     const char *phase[NODE_N_PHASES]; /* up, inter, down */
-    int is_regular;
+    int count[NODE_N_PHASES];
+    int is_padded; /* moves node blocks, padded to the largest node's */
 } compositions[] = {
-    {"bcast", {NULL, "bcast", "bcast"}, 0},
-    {"reduce", {"reduce", "reduce", NULL}, 0},
-    {"allreduce", {"reduce", "allreduce", "bcast"}, 0},
-    {"allgather", {"gather", "allgather", "bcast"}, 0},
-    {"gather", {"gather", "gather", NULL}, 0},
-    {"scatter", {NULL, "scatter", "scatter"}, 0},
-    {"alltoall", {"gather", "alltoall", "scatter"}, 0},
-    {"barrier", {"barrier", "barrier", "barrier"}, 0},
+    {"bcast", {NULL, "bcast", "bcast"}, {0, PER_RANK, PER_RANK}, 0},
+    {"reduce", {"reduce", "reduce", NULL}, {PER_RANK, PER_RANK, 0}, 0},
+    {"allreduce",
+     {"reduce", "allreduce", "bcast"},
+     {PER_RANK, PER_RANK, PER_RANK},
+     0},
+    {"allgather",
+     {"gather", "allgather", "bcast"},
+     {PER_RANK, PER_NODE, PER_ALL},
+     1},
+    {"gather", {"gather", "gather", NULL}, {PER_RANK, PER_NODE, 0}, 1},
+    {"scatter", {NULL, "scatter", "scatter"}, {0, PER_NODE, PER_RANK}, 1},
+    {"alltoall",
+     {"gather", "alltoall", "scatter"},
+     {PER_ALL, PER_NODE_PAIR, PER_ALL},
+     1},
+    {"barrier", {"barrier", "barrier", "barrier"}, {0, 0, 0}, 0},
 };
 enum { N_COMPOSITIONS = sizeof compositions / sizeof compositions[0] };
 
@@ -57,15 +73,27 @@ const struct coll_def *node_phase_coll(const struct coll_def *c,
                : coll_find(compositions[i].phase[ph]);
 }
 
+long node_phase_count(const struct coll_def *c, enum node_phase_id ph,
+                      long count, int ppn, int n_ranks)
+{
+    int i = composition_of(c);
+    int per = i < 0 ? 0 : compositions[i].count[ph];
+    return per == PER_NODE_PAIR ? count * ppn * ppn
+           : per == PER_ALL     ? count * n_ranks
+           : per == PER_NODE    ? count * ppn
+           : per == PER_RANK    ? count
+                                : 0;
+}
+
 int node_has_methods(const struct coll_def *c)
 {
     return composition_of(c) >= 0;
 }
 
-int node_needs_regular(const struct coll_def *c)
+int node_pads_blocks(const struct coll_def *c)
 {
     int i = composition_of(c);
-    return i >= 0 && compositions[i].is_regular;
+    return i >= 0 && compositions[i].is_padded;
 }
 
 const struct node_phase *node_plan_phase(const struct node_plan *plan,

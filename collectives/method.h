@@ -63,11 +63,19 @@ int node_is_method_name(const char *name);
  * where c has none or it does not use ph (borrowed). */
 const struct coll_def *node_phase_coll(const struct coll_def *c,
                                        enum node_phase_id ph);
+/* The count phase ph of c's composition moves where the composed
+ * collective's is count, at ppn ranks per node of n_ranks (collectives/
+ * node.c passes these; allgather's inter phase moves a node's ppn blocks,
+ * its down phase all n_ranks): 0 for a phase c does not use, or that moves
+ * no data (barrier). */
+long node_phase_count(const struct coll_def *c, enum node_phase_id ph,
+                      long count, int ppn, int n_ranks);
 /* 1 if c has node-aware methods. */
 int node_has_methods(const struct coll_def *c);
-/* 1 if c's composition needs nodes of equal size (none does today: the
- * compositions of P blocks pad node blocks to the largest node's). */
-int node_needs_regular(const struct coll_def *c);
+/* 1 if c's composition moves node blocks, which on nodes of unequal size
+ * it pads to the largest node's (allgather, gather, scatter, alltoall):
+ * node_phase_count is then a regular layout's only. */
+int node_pads_blocks(const struct coll_def *c);
 /* The phase ph of plan (its alg NULL where unused). */
 const struct node_phase *node_plan_phase(const struct node_plan *plan,
                                          enum node_phase_id ph);

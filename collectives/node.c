@@ -740,9 +740,6 @@ int node_applies(const char *collective, const struct node_comms *nc,
         (strcmp(collective, "allreduce") != 0 || plan->leaders > nc->min_ppn)) {
         return 0;
     }
-    if (node_needs_regular(c) && !nc->layout.is_regular) {
-        return 0;
-    }
     if (op != MPI_OP_NULL && !nc->layout.is_consecutive) {
         int is_commutative = 0;
         if (MPI_Op_commutative(op, &is_commutative) != MPI_SUCCESS ||

@@ -39,6 +39,15 @@ void model_schedule_destroy(struct model_schedule *s);
 int model_schedule_add(struct model_schedule *s, int rank, enum record_op kind,
                        int peer, int tag, long bytes, int req);
 
+/* Appends rank from_rank's program in from to rank's in s, its peers
+ * mapped to s's ranks (ranks[from's rank]) and its requests numbered
+ * after rank's: the ops of a phase that runs after rank's program so far
+ * (on one rank, a later op waits for the earlier ones; between ranks,
+ * message matching orders them). 0, or -1 when out of memory. */
+int model_schedule_append(struct model_schedule *s, int rank,
+                          const struct model_schedule *from, int from_rank,
+                          const int *ranks);
+
 /* Records the schedule of one method by running the algorithm's own code
  * (collectives/) rank by rank over a recording point-to-point layer, root
  * 0, msg_bytes in the sweep's meaning (one rank's buffer or block).
@@ -47,6 +56,19 @@ int model_schedule_add(struct model_schedule *s, int rank, enum record_op kind,
 int model_record(const char *collective, const char *algorithm, int procs,
                  long msg_bytes, int seg_bytes, int chain_fanout,
                  struct model_schedule **out);
+
+/* model_record for any method of the collective at procs ranks of ppn
+ * per node: a flat algorithm's name (seg_bytes its segment size), or a
+ * node-aware method's ("node:ALG/SEG+...", collectives/method.h), composed
+ * from its phases' flat schedules in the order they run (each recorded on
+ * its communicator's size at the count collectives/node.c gives it, block
+ * placement, each node's lowest rank its leader). 1 where the method does
+ * not apply (a node-aware one on one node, at one rank per node, on
+ * uneven nodes where its composition needs even ones, or where a phase's
+ * algorithm does not apply). */
+int model_record_method(const char *collective, const char *method, int procs,
+                        int ppn, long msg_bytes, int seg_bytes,
+                        int chain_fanout, struct model_schedule **out);
 
 /* Point-to-point parameters, as measured by `autotune model`. The raw
  * quantities, each the least of the repetitions in microseconds, at a
@@ -188,8 +210,9 @@ void model_schedule_split(const struct model_schedule *s, int ppn,
 int model_replay(const struct model_schedule *s, const struct model_params *p,
                  int ppn, double *time_us);
 
-/* Record and replay in one, at procs ranks of ppn per node: 1 when the
- * method does not apply. */
+/* Record (model_record_method: a flat or a node-aware method) and replay
+ * in one, at procs ranks of ppn per node: 1 when the method does not
+ * apply. */
 int model_predict(const struct model_params *p, const char *collective,
                   const char *algorithm, int procs, int ppn, long msg_bytes,
                   int seg_bytes, int chain_fanout, double *time_us);

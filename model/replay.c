@@ -593,8 +593,8 @@ int model_predict(const struct model_params *p, const char *collective,
                   int seg_bytes, int chain_fanout, double *time_us)
 {
     struct model_schedule *s;
-    int rc = model_record(collective, algorithm, procs, msg_bytes, seg_bytes,
-                          chain_fanout, &s);
+    int rc = model_record_method(collective, algorithm, procs, ppn, msg_bytes,
+                                 seg_bytes, chain_fanout, &s);
     if (rc == 0) {
         rc = model_replay(s, p, ppn, time_us);
         model_schedule_destroy(s);

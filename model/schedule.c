@@ -52,6 +52,33 @@ int model_schedule_add(struct model_schedule *s, int rank, enum record_op kind,
     return is_post ? req : 0;
 }
 
+int model_schedule_append(struct model_schedule *s, int rank,
+                          const struct model_schedule *from, int from_rank,
+                          const int *ranks)
+{
+    struct model_rank_ops *r = &s->ranks[rank];
+    const struct model_rank_ops *f = &from->ranks[from_rank];
+    struct model_op *ops =
+        grow(r->ops, &r->cap_ops, (size_t)r->n_ops + 1 + (size_t)f->n_ops,
+             sizeof *ops, 16);
+    if (!ops) {
+        return -1;
+    }
+    r->ops = ops;
+    for (int i = 0; i < f->n_ops; i++) {
+        struct model_op op = f->ops[i];
+        if (op.kind == RECORD_ISEND || op.kind == RECORD_IRECV) {
+            op.peer = ranks[op.peer];
+        }
+        if (op.kind != RECORD_REDUCE) {
+            op.req += r->n_reqs;
+        }
+        r->ops[r->n_ops++] = op;
+    }
+    r->n_reqs += f->n_reqs;
+    return 0;
+}
+
 int model_node_of(int rank, int ppn)
 {
     return ppn > 1 ? rank / ppn : rank;

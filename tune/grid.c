@@ -210,13 +210,9 @@ int grid_predict_methods(const struct model_params *model,
 {
     for (int i = 0; i < n_methods; i++) {
         const struct search_method *m = &methods[i];
-        if (coll_method_plan(coll, m->alg)) {
-            predicted_us[i] = -1; /* the model does not compose phases yet */
-            continue;
-        }
-        int rc = model_predict(model, coll->name, coll->algs[m->alg].name,
-                               procs, ppn, msg_bytes, m->seg_bytes,
-                               chain_fanout, &predicted_us[i]);
+        int rc = model_predict(
+            model, coll->name, coll_method_name(coll, m->alg), procs, ppn,
+            msg_bytes, m->seg_bytes, chain_fanout, &predicted_us[i]);
         if (rc < 0) {
             return -1;
         }

@@ -3,6 +3,7 @@
  * and predicted tables for points never measured (--procs, --sizes). No MPI. */
 #include "tune/predict.h"
 #include "collectives/collectives.h"
+#include "collectives/method.h"
 #include "model/model.h"
 #include "store/journal.h"
 #include "store/rundir.h"
@@ -138,13 +139,39 @@ static void predict_progress(struct predict_progress *pp, const char *coll,
     pp->last_s = now;
 }
 
+/* The prediction of method (at seg) at a new point into ps, where it
+ * applies. 0 or -1. */
+static int predict_at(const char *collective, const struct config_layout *lay,
+                      long msg_bytes, const char *method, long seg,
+                      const struct model_params *params, int chain_fanout,
+                      struct predictions *ps)
+{
+    struct prediction p = {0};
+    snprintf(p.row.collective, sizeof p.row.collective, "%s", collective);
+    snprintf(p.row.algorithm, sizeof p.row.algorithm, "%s", method);
+    p.row.procs = lay->procs;
+    p.row.ppn = lay->ppn;
+    p.row.msg_bytes = msg_bytes;
+    p.row.segment_bytes = (int)seg;
+    p.row.is_applicable = 1;
+    int rc = predict_one(params, chain_fanout, &p);
+    if (rc != 0) {
+        return rc < 0 ? -1 : 0;
+    }
+    p.row.mean_us = p.row.median_us = p.row.min_us = p.row.max_us =
+        p.predicted_us;
+    return add(ps, &p);
+}
+
 /* Points never measured: every algorithm, unsegmented and at each segment
- * size below the message (larger ones behave as unsegmented), at each
- * layout (procs x ppn, ppn-major as the grid's). */
+ * size below the message (larger ones behave as unsegmented), then the
+ * node-aware methods the run measured of the collective (rows, n_rows), at
+ * each layout (procs x ppn, ppn-major as the grid's). */
 static int predict_new(const char *const *colls, int n_colls,
                        const struct config_layout *layouts, int n_layouts,
                        const long *sizes, int n_sizes, const long *segs,
-                       int n_segs, const struct model_params *params,
+                       int n_segs, const struct measurement *rows,
+                       size_t n_rows, const struct model_params *params,
                        int chain_fanout, struct predictions *ps)
 {
     struct predict_progress pp = {
@@ -166,6 +193,20 @@ static int predict_new(const char *const *colls, int n_colls,
         }
         int is_barrier =
             def->send_blocks == BLOCKS_NONE && def->recv_blocks == BLOCKS_NONE;
+        /* the rows of the run's node-aware methods of def, one a name */
+        size_t node[CONFIG_MAX_NODE_METHODS];
+        int n_node = 0;
+        for (size_t i = 0; i < n_rows && n_node < CONFIG_MAX_NODE_METHODS;
+             i++) {
+            int seen = strcmp(rows[i].collective, def->name) != 0 ||
+                       !node_is_method_name(rows[i].algorithm);
+            for (int k = 0; k < n_node && !seen; k++) {
+                seen = strcmp(rows[node[k]].algorithm, rows[i].algorithm) == 0;
+            }
+            if (!seen) {
+                node[n_node++] = i;
+            }
+        }
         for (int li = 0; li < n_layouts; li++) {
             const struct config_layout *lay = &layouts[li];
             for (int si = 0; si < (is_barrier ? 1 : n_sizes); si++) {
@@ -180,27 +221,16 @@ static int predict_new(const char *const *colls, int n_colls,
                             (!alg->is_segmented || seg == 0 || seg >= m)) {
                             continue;
                         }
-                        struct prediction p = {0};
-                        snprintf(p.row.collective, sizeof p.row.collective,
-                                 "%s", def->name);
-                        snprintf(p.row.algorithm, sizeof p.row.algorithm, "%s",
-                                 alg->name);
-                        p.row.procs = lay->procs;
-                        p.row.ppn = lay->ppn;
-                        p.row.msg_bytes = m;
-                        p.row.segment_bytes = (int)seg;
-                        p.row.is_applicable = 1;
-                        int rc = predict_one(params, chain_fanout, &p);
-                        if (rc < 0) {
+                        if (predict_at(def->name, lay, m, alg->name, seg,
+                                       params, chain_fanout, ps) != 0) {
                             return -1;
                         }
-                        if (rc == 0) {
-                            p.row.mean_us = p.row.median_us = p.row.min_us =
-                                p.row.max_us = p.predicted_us;
-                            if (add(ps, &p) != 0) {
-                                return -1;
-                            }
-                        }
+                    }
+                }
+                for (int k = 0; k < n_node; k++) {
+                    if (predict_at(def->name, lay, m, rows[node[k]].algorithm,
+                                   0, params, chain_fanout, ps) != 0) {
+                        return -1;
                     }
                 }
                 pp.done++;
@@ -476,7 +506,8 @@ int predict_run(const struct predict_request *req)
         /* Predicted points go after the measured ones. */
         size_t first_new = ps.n;
         if (predict_new(colls, n_colls, layouts, n_layouts, sizes, n_sizes,
-                        segs, n_segs, params, chain_fanout, &ps) != 0) {
+                        segs, n_segs, rows, n_rows, params, chain_fanout,
+                        &ps) != 0) {
             goto done;
         }
         struct predictions fresh = {.items = ps.items + first_new,

@@ -3,6 +3,7 @@
  * the ops of each rank's program in a model_schedule. Compiled with
  * collectives/ against collectives/record/mpi.h (see the Makefile). */
 #include "collectives/collectives.h"
+#include "collectives/method.h"
 #include "model/model.h"
 
 #include <stdio.h>
@@ -97,4 +98,123 @@ done:
     free(send_buf);
     free(recv_buf);
     return rc;
+}
+
+/* Records alg of collective pc (a phase of a composition) once on n ranks
+ * at count bytes and appends it to n_groups groups of s's ranks, group g's
+ * rank i ranks[g * n + i] (a recording allocates the phase's buffers: once
+ * for all nodes of one size): 0, 1 when alg does not apply at n, -1 on
+ * error. */
+static int append_phase(struct model_schedule *s, const struct coll_def *pc,
+                        const struct node_phase *phase, int n, int n_groups,
+                        const int *ranks, long count, int chain_fanout)
+{
+    struct model_schedule *p;
+    int rc = model_record(pc->name, phase->alg->name, n, count,
+                          phase->seg_bytes, chain_fanout, &p);
+    for (int g = 0; rc == 0 && g < n_groups; g++) {
+        const int *group = ranks + (size_t)g * (size_t)n;
+        for (int i = 0; rc == 0 && i < n; i++) {
+            if (model_schedule_append(s, group[i], p, i, group) != 0) {
+                fprintf(stderr, "model: out of memory composing %s phases\n",
+                        pc->name);
+                rc = -1;
+            }
+        }
+    }
+    model_schedule_destroy(p);
+    return rc;
+}
+
+/* A node-aware method's schedule: each phase's flat algorithm recorded on
+ * its communicator's size (up and down on each node's ranks, inter among
+ * the nodes' leaders) at the count collectives/node.c gives it, its ranks
+ * mapped to the point's (block placement: node n holds ranks n * ppn ..,
+ * its leader the lowest), appended to each rank's program in phase order.
+ * Root 0 leads node 0: no message to or from a leader beyond the phases.
+ * Phases keep their tags: a phase on the nodes and one among the leaders
+ * never join the same two ranks (two ranks of one node, or two leaders),
+ * and two on one node match in program order, as on the one node
+ * communicator node.c runs both on. */
+static int record_node(const struct coll_def *c, const char *method, int procs,
+                       int ppn, long msg_bytes, int chain_fanout,
+                       struct model_schedule **out)
+{
+    struct node_plan plan;
+    char err[256];
+    if (node_plan_parse(c, method, &plan, err, sizeof err) != 0) {
+        fprintf(stderr, "model: %s %s: %s\n", c->name, method, err);
+        return -1;
+    }
+    int n_nodes = ppn > 0 ? (procs + ppn - 1) / ppn : 0;
+    /* as the sweep: on one node or at one rank per node the composition is
+     * one of its phases, a flat method (collectives/node.h) */
+    if (plan.leaders != 1 || ppn < 2 || n_nodes < 2 ||
+        (procs % ppn != 0 && node_pads_blocks(c))) {
+        return 1;
+    }
+    struct model_schedule *s = model_schedule_create(procs);
+    int *ranks = malloc((size_t)procs * sizeof *ranks);
+    int rc = s && ranks ? 0 : -1;
+    if (rc != 0) {
+        fprintf(stderr, "model: out of memory composing %s at %d procs\n",
+                method, procs);
+    }
+    for (int ph = 0; rc == 0 && ph < NODE_N_PHASES; ph++) {
+        const struct coll_def *pc = node_phase_coll(c, (enum node_phase_id)ph);
+        const struct node_phase *phase =
+            node_plan_phase(&plan, (enum node_phase_id)ph);
+        long count =
+            node_phase_count(c, (enum node_phase_id)ph, msg_bytes, ppn, procs);
+        if (!pc) {
+            continue;
+        }
+        if (count > 0x7fffffffL) {
+            rc = 1; /* beyond an int's count: node.c refuses it too */
+        } else if (ph == NODE_INTER) {
+            for (int n = 0; n < n_nodes; n++) {
+                ranks[n] = n * ppn;
+            }
+            rc = append_phase(s, pc, phase, n_nodes, 1, ranks, count,
+                              chain_fanout);
+        } else {
+            /* the whole nodes, then a last one of fewer ranks */
+            for (int r = 0; r < procs; r++) {
+                ranks[r] = r;
+            }
+            int n_whole = procs / ppn, rest = procs % ppn;
+            rc = append_phase(s, pc, phase, ppn, n_whole, ranks, count,
+                              chain_fanout);
+            if (rc == 0 && rest > 0) {
+                rc = append_phase(s, pc, phase, rest, 1, ranks + n_whole * ppn,
+                                  count, chain_fanout);
+            }
+        }
+    }
+    free(ranks);
+    if (rc != 0) {
+        model_schedule_destroy(s);
+        return rc;
+    }
+    *out = s;
+    return 0;
+}
+
+EXPORTED int model_record_method(const char *collective, const char *method,
+                                 int procs, int ppn, long msg_bytes,
+                                 int seg_bytes, int chain_fanout,
+                                 struct model_schedule **out)
+{
+    const struct coll_def *c = coll_find(collective);
+    *out = NULL;
+    if (!c || !node_is_method_name(method)) {
+        return model_record(collective, method, procs, msg_bytes, seg_bytes,
+                            chain_fanout, out);
+    }
+    if (procs < 1 || msg_bytes < 0) {
+        fprintf(stderr, "model: %s %s: %d procs, %ld bytes cannot be run\n",
+                collective, method, procs, msg_bytes);
+        return -1;
+    }
+    return record_node(c, method, procs, ppn, msg_bytes, chain_fanout, out);
 }

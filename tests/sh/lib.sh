@@ -81,3 +81,20 @@ smpi_hosts_sweep() { # NP NAME [autotune args]
         --cfg=smpi/simulate-computation:no --log=root.thres:critical \
         "$top/build/autotune-smpi" -c "$tmp/$name.cfg" "$@")
 }
+# The measured time of a search's choice at each point of RUN (its
+# optimal.csv), from the exhaustive sweep EXH's measurements, against EXH's
+# optimum: prints "N points, max penalty P % (where)"; succeeds if some
+# point was compared and no penalty is above MAX (a fraction).
+max_penalty() { # EXH RUN MAX
+    awk -F, -v most="$3" '
+        FNR == 1 { f++ }
+        f == 1 && FNR > 1 { t[$1","$2","$3","$4","$5","$6] = $8 }
+        f == 2 && FNR > 1 { best[$1","$2","$3","$4] = $7 }
+        f == 3 && FNR > 1 {
+            k = $1","$2","$3","$4
+            p = (t[k","$5","$6] - best[k]) / best[k]
+            n++; if (p > max) { max = p; at = k" "$5"/"$6 }
+        }
+        END { printf "%d points, max penalty %.2f %% (%s)\n", n, 100 * max, at; exit !(n > 0 && max <= most) }
+    ' "$1/measurements.csv" "$1/optimal.csv" "$2/optimal.csv"
+}

@@ -50,16 +50,7 @@ echo "model: $(experiments "$tmp/model.out") experiments, exhaustive: $(experime
 
 # The measured time of the model's choice at each point (from the
 # exhaustive sweep's measurements) against the exhaustive optimum.
-awk -F, '
-    FILENAME ~ /exh\/measurements.csv/ && FNR > 1 { t[$1","$2","$3","$4","$5","$6] = $8 }
-    FILENAME ~ /exh\/optimal.csv/ && FNR > 1 { best[$1","$2","$3","$4] = $7 }
-    FILENAME ~ /model\/optimal.csv/ && FNR > 1 {
-        k = $1","$2","$3","$4
-        p = (t[k","$5","$6] - best[k]) / best[k]
-        n++; if (p > max) { max = p; at = k" "$5"/"$6 }
-    }
-    END { printf "%d points, max penalty %.2f %% (%s)\n", n, 100 * max, at; exit !(n > 0 && max <= 0.05) }
-' "$tmp/exh/measurements.csv" "$tmp/exh/optimal.csv" "$tmp/model/optimal.csv" ||
+max_penalty "$tmp/exh" "$tmp/model" 0.05 ||
     fail "the model-guided choices lose more than 5 % somewhere"
 
 # Killed at a third of its records, then resumed, with the same calibration.
