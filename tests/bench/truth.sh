@@ -16,6 +16,11 @@
 # results/bench/truth.txt with the commands; the sweeps' journals are
 # results/bench-runs/truth-CLUSTER-SELECTOR-PATTERN, resumed (nothing
 # measured) when complete.
+# Then issue 38's second and third figures: the CG mini-app and the
+# stencil (tests/apps/stencil.c) tuned from their profiles with
+# measure.arrival = "profile" and with a common start (runtime.sh with
+# BENCH_APP and BENCH_ARRIVAL): each collective's saving, with only its
+# methods tuned, against the predicted one, the total, never slower.
 #   tests/bench/truth.sh [cluster...]     (default: grig frodo)
 # BENCH_SELECTORS: the selectors (default "ompi default").
 set -eu
@@ -91,7 +96,7 @@ for c in $clusters; do
                         }
                         s = without[k] / w; off = 100 * (s / tuner[pat, k] - 1)
                         is_in = off <= 10 && off >= -10
-                        total[pat]++; inside[pat] += is_in
+                        total[pat]++; inside[pat] += is_in; slower[pat] += s < 0.995
                         a = off < 0 ? -off : off
                         if (a > worst[pat]) { worst[pat] = a; worst_at[pat] = f[1] " " f[3] " B" }
                         line = line sprintf("   %-22s %8.2fx %8.2fx %+6.1f%% %4s", method[pat, k], tuner[pat, k], s, off, is_in ? "yes" : "NO")
@@ -100,11 +105,26 @@ for c in $clusters; do
                 }
                 for (p = 1; p <= 2; p++) {
                     pat = p == 1 ? "b" : "t"
-                    printf "    %d ranks, tuned under %s: imb within 10 %% of the tuner at %d of %d points; farthest %.1f %% (%s)\n",
-                        np, p == 1 ? "\"barrier\"" : "\"together\"", inside[pat], total[pat], worst[pat], worst_at[pat]
+                    printf "    %d ranks, tuned under %s: imb within 10 %% of the tuner at %d of %d points; farthest %.1f %% (%s); slower than the library in imb at %d\n",
+                        np, p == 1 ? "\"barrier\"" : "\"together\"", inside[pat], total[pat], worst[pat], worst_at[pat], slower[pat] + 0
                 }
             }'
     done
 done
+done
+unset SMPI_SELECTOR
+# The applications, each profiled, tuned from its profile with a common
+# start and under the arrival pattern it recorded, run without and with
+# libautotune by runtime.sh (figures and commands in its files).
+echo "## applications tuned from their profile (make bench-runtime's machinery, 16 ranks, smpi/coll-selector:ompi)"
+for app in cg stencil; do
+    for arrival in together profile; do
+        fig=results/bench/runtime.txt
+        [ "$app" = cg ] || fig=results/bench/runtime-$app.txt
+        [ "$arrival" = together ] || fig=${fig%.txt}-arrival-$arrival.txt
+        echo "# BENCH_APP=$app BENCH_ARRIVAL=$arrival tests/bench/runtime.sh 16 $clusters   (all of it in $fig)"
+        BENCH_APP=$app BENCH_ARRIVAL=$arrival tests/bench/runtime.sh 16 $clusters >/dev/null
+        sed -n -e '/^# per collective/,/^[a-z]*: total saving/{/^#/d;p}' "$fig" | sed 's/^/    /'
+    done
 done
 } | tee "$out"
