@@ -166,7 +166,9 @@ CFG
         printf "%s: predicted against measured: time with libautotune %+.2f %%, speedup %+.2f %%, saving %+.1f %%; tuned run %s\n", c,
             100 * (predicted_t - t) / t, 100 * ((w / predicted_t) - (w / t)) / (w / t),
             off, verdict
-        printf "%s: total saving within 10 %% of the predicted: %s\n", c, (off >= -10 && off <= 10 ? "yes" : "NO")
+        total_off = s > 0 ? 100 * (measured - s) / s : 0
+        printf "%s: total saving, measured against predicted: %+.1f %% (within 10 %%: %s)\n", c, total_off,
+            (total_off >= -10 && total_off <= 10 ? "yes" : "NO")
     }'
 done
 } | tee "$out"
