@@ -12,6 +12,19 @@ cluster_prefix() {
     echo "$prefix"
 }
 
+# smpi_run NP PLATFORM PROGRAM ARGS...: PROGRAM on NP ranks of
+# conf/platforms/PLATFORM.xml as the runtime benchmarks run every program:
+# the library's default collectives those of SMPI's Open MPI selector, or
+# of the selector $SMPI_SELECTOR names; on the hostfile $SMPI_HOSTS when
+# set.
+smpi_run() {
+    local np=$1 platform=$2
+    shift 2
+    nice -n 10 smpirun -np "$np" ${SMPI_HOSTS:+-hostfile "$SMPI_HOSTS"} \
+        -platform "conf/platforms/$platform.xml" --cfg=smpi/simulate-computation:no \
+        --cfg=smpi/coll-selector:"${SMPI_SELECTOR:-ompi}" --log=root.thres:critical "$@"
+}
+
 # sweep_cfg CFG RUN COLLECTIVES PROCS MESSAGE_SIZES [SEGMENTS [SEARCH
 # [LINE]]]: writes into CFG the config of a simulated sweep into RUN: one
 # repetition (the simulation is deterministic), no baseline; the long

@@ -6,72 +6,121 @@
 # (export --format dec). SMPI's Open MPI selector is the library's default
 # in every run, as in the sweep's default/0. Figures: the app's simulated
 # time without and with, and the saving the tuner predicts from the profile
-# and the run (autotune profile -r: calls x (default - tuned)), in
-# results/bench/runtime.txt with the commands.
+# and the run (autotune profile -r: calls x (default - tuned)); each
+# collective's own saving, the app run with only that collective's methods
+# tuned (the others' leaves default/0) against every call the library's,
+# beside its points' predicted saving; in results/bench/runtime.txt with
+# the commands.
 #   tests/bench/runtime.sh [NP] [cluster...]     (default: 16 grig frodo)
 # BENCH_PPN=N: N consecutive ranks on each simulated node (a hostfile of
 # NP / N lines "host:N"), so the profile, the sweep (its points at N ranks
 # per node), the decision and the app all run at that layout; figures to
 # results/bench/runtime-ppnN.txt.
+# BENCH_APP=stencil: tests/apps/stencil.c rather than the CG mini-app
+# (figures to results/bench/runtime-stencil.txt). BENCH_ARRIVAL=profile:
+# the sweep times each point under the arrival pattern the profile
+# recorded (measure.arrival = "profile"; figures to
+# results/bench/runtime[-APP]-arrival-profile.txt); make bench-truth runs
+# both ways.
 set -eu
 cd "$(dirname "$0")/../.."
 . tests/bench/journals.sh
 np=${1:-16}
 shift || true
 clusters=${*:-grig frodo}
-app_args="-n 8192 -i 40 -k 5"
-make -s all build/tests/rt-smpi/cg build/tests/smpi-plain/cg
+app=${BENCH_APP:-cg}
+arrival=${BENCH_ARRIVAL:-together}
+case $app in
+cg) app_args="-n 8192 -i 40 -k 5" ;;
+stencil) app_args="-n 4096 -s 60 -k 6 -b 400" ;;
+*) echo "runtime.sh: BENCH_APP: '$app' is not cg or stencil" >&2; exit 2 ;;
+esac
+case $arrival in
+together) measure_arrival= ;;
+profile) measure_arrival=' arrival = "profile";' ;;
+*) echo "runtime.sh: BENCH_ARRIVAL: '$arrival' is not together or profile" >&2; exit 2 ;;
+esac
+make -s all "build/tests/rt-smpi/$app" "build/tests/smpi-plain/$app"
 mkdir -p results/bench results/bench-runs
 ppn=${BENCH_PPN:-1}
 out=results/bench/runtime.txt
 tag=
-[ "$ppn" = 1 ] || { out=results/bench/runtime-ppn$ppn.txt; tag=-ppn$ppn; }
+[ "$ppn" = 1 ] || tag=-ppn$ppn
+[ "$app" = cg ] || tag=$tag-$app
+[ "$arrival" = together ] || tag=$tag-arrival-$arrival
+[ -z "$tag" ] || out=results/bench/runtime$tag.txt
 smpi() { # CLUSTER PROGRAM ARGS...
-    local c=$1 hosts=()
+    local c=$1 hosts=
     shift
     if [ "$ppn" != 1 ]; then
         local prefix k
         prefix=$(cluster_prefix "$c") || exit 1
-        for ((k = 0; k < np / ppn; k++)); do echo "$prefix$k:$ppn"; done > "results/bench-runs/runtime-$c$tag.hosts"
-        hosts=(-hostfile "results/bench-runs/runtime-$c$tag.hosts")
+        hosts=results/bench-runs/runtime-$c$tag.hosts
+        for ((k = 0; k < np / ppn; k++)); do echo "$prefix$k:$ppn"; done > "$hosts"
     fi
-    nice -n 10 smpirun -np "$np" "${hosts[@]}" -platform "conf/platforms/$c.xml" \
-        --cfg=smpi/simulate-computation:no --cfg=smpi/coll-selector:ompi \
-        --log=root.thres:critical "$@"
+    SMPI_HOSTS=$hosts smpi_run "$np" "$c" "$@"
 }
-app_time() { sed -n 's/^cg: .* time_s=//p'; }
+app_time() { sed -n "s/^$app: .* time_s=//p"; }
+# only_dec DEC COLL: DEC with every collective but COLL the library's (each
+# other collective's leaves default/0; a collective's nodes run from its
+# root to the next collective's); every one with COLL "none".
+only_dec() {
+    awk -v keep="$2" '
+        NR == FNR {
+            if ($1 == "methods") { n_methods = $2; at_methods = FNR }
+            else if (at_methods && FNR <= at_methods + n_methods && $0 == "default/0") dflt = FNR - at_methods - 1
+            if ($1 == "collectives") { n_colls = $2; at_colls = FNR }
+            else if (at_colls && FNR <= at_colls + n_colls) root[$1] = $2
+            if ($1 == "nodes") { n_nodes = $2; at_nodes = FNR }
+            next
+        }
+        FNR == 1 {
+            is_added = dflt == ""
+            if (is_added) dflt = n_methods
+            lo = keep in root ? root[keep] : -1; hi = keep in root ? n_nodes : -1
+            for (c in root) if (root[c] > lo && root[c] < hi) hi = root[c]
+        }
+        is_added && FNR == at_methods { print "methods", n_methods + 1; next }
+        is_added && FNR == at_methods + n_methods { print; print "default/0"; next }
+        FNR > at_nodes && FNR <= at_nodes + n_nodes && $1 == "leaf" {
+            k = FNR - at_nodes - 1
+            if (k < lo || k >= hi) { print "leaf", dflt; next }
+        }
+        { print }' "$1" "$1"
+}
 {
-echo "# make bench-runtime ($(date -u +%F)): tests/bench/runtime.sh $np $clusters"
-echo "# app: cg $app_args on $np ranks ($ppn a node); smpirun -np $np${tag:+ -hostfile results/bench-runs/runtime-CLUSTER$tag.hosts} -platform conf/platforms/CLUSTER.xml"
+echo "# make bench-runtime ($(date -u +%F)): ${BENCH_APP:+BENCH_APP=$app }${BENCH_ARRIVAL:+BENCH_ARRIVAL=$arrival }tests/bench/runtime.sh $np $clusters"
+hosts_arg=; [ "$ppn" = 1 ] || hosts_arg=" -hostfile results/bench-runs/runtime-CLUSTER$tag.hosts"
+echo "# app: $app $app_args on $np ranks ($ppn a node); smpirun -np $np$hosts_arg -platform conf/platforms/CLUSTER.xml"
 echo "#      --cfg=smpi/simulate-computation:no --cfg=smpi/coll-selector:ompi for every run"
 for c in $clusters; do
     run=results/bench-runs/runtime-$c$tag
     prof=$run.prof
     rm -rf "$run"
     echo "## $c"
-    echo "# AUTOTUNE_PROFILE=$prof smpirun ... build/tests/rt-smpi/cg $app_args"
-    AUTOTUNE_PROFILE=$prof smpi "$c" build/tests/rt-smpi/cg $app_args >/dev/null
+    echo "# AUTOTUNE_PROFILE=$prof smpirun ... build/tests/rt-smpi/$app $app_args"
+    AUTOTUNE_PROFILE=$prof smpi "$c" build/tests/rt-smpi/$app $app_args >/dev/null
     cat >"$run.cfg" <<CFG
 output        = "$run";
 profile       = "$prof";
 segment_sizes = [0, 1024, 4096, 16384, 65536];
 search        = "exhaustive";
-measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
+measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5;$measure_arrival };
 CFG
     echo "# smpirun ... build/autotune-smpi -c $run.cfg"
     smpi "$c" build/autotune-smpi -c "$run.cfg" >/dev/null 2>&1
     build/autotune export -r "$run" --format dec -o "$run.dec" 2>/dev/null
     echo "# build/autotune profile $prof -r $run"
     build/autotune profile "$prof" -r "$run" | sed 's/^/    /'
-    echo "# smpirun ... build/tests/smpi-plain/cg $app_args   (without libautotune)"
-    without=$(smpi "$c" build/tests/smpi-plain/cg $app_args | app_time)
-    echo "# AUTOTUNE_DECISION=$run.dec smpirun ... build/tests/rt-smpi/cg $app_args"
-    with=$(AUTOTUNE_DECISION=$run.dec smpi "$c" build/tests/rt-smpi/cg $app_args | app_time)
+    echo "# smpirun ... build/tests/smpi-plain/$app $app_args   (without libautotune)"
+    without=$(smpi "$c" build/tests/smpi-plain/$app $app_args | app_time)
+    echo "# AUTOTUNE_DECISION=$run.dec smpirun ... build/tests/rt-smpi/$app $app_args"
+    with=$(AUTOTUNE_DECISION=$run.dec smpi "$c" build/tests/rt-smpi/$app $app_args | app_time)
     saved=$(build/autotune profile "$prof" -r "$run" | sed -n 's/^predicted .* = \([0-9.]*\) s saved.*/\1/p')
     # Where the saving is: each point's time in the app, profiled without
     # and with the decision, against the prediction.
-    echo "# AUTOTUNE_DECISION=$run.dec AUTOTUNE_PROFILE=$run-tuned.prof smpirun ... build/tests/rt-smpi/cg $app_args"
-    AUTOTUNE_DECISION=$run.dec AUTOTUNE_PROFILE=$run-tuned.prof smpi "$c" build/tests/rt-smpi/cg $app_args >/dev/null
+    echo "# AUTOTUNE_DECISION=$run.dec AUTOTUNE_PROFILE=$run-tuned.prof smpirun ... build/tests/rt-smpi/$app $app_args"
+    AUTOTUNE_DECISION=$run.dec AUTOTUNE_PROFILE=$run-tuned.prof smpi "$c" build/tests/rt-smpi/$app $app_args >/dev/null
     echo "# per point: seconds in the app (the profiles), without and with, and the predicted saving"
     build/autotune profile "$prof" -r "$run" -n 1000 | awk -v tuned="$run-tuned.prof" '
         BEGIN { while ((getline line < tuned) > 0) { split(line, f, " ")
@@ -80,6 +129,34 @@ CFG
             k = $1 " " $2 " " $4
             printf "    %-10s %4d %8d  without %.6f s  with %.6f s  saved %+.6f s  predicted %.6f s\n",
                 $1, $2, $4, $6, t[k], $6 - t[k], $14 }'
+    # Each collective's own saving: the app with only its methods tuned,
+    # against the app with every call the library's under the same
+    # libautotune (only_dec none), and against the predicted saving of its
+    # points; the criterion of issue 38 (within 25 %) where its points
+    # hold 5 % of the collective time.
+    echo "# per collective: AUTOTUNE_DECISION=$run-only-COLL.dec (only_dec: the other collectives the library's) smpirun ... build/tests/rt-smpi/$app $app_args"
+    only_dec "$run.dec" none >"$run-only-none.dec"
+    none=$(AUTOTUNE_DECISION=$run-only-none.dec smpi "$c" build/tests/rt-smpi/$app $app_args | app_time)
+    echo "#   against COLL none (every call the library's under libautotune): $none s"
+    for coll in $(awk '$1 == "collectives" { n = $2; next } n > 0 { print $1; n-- }' "$run.dec"); do
+        only_dec "$run.dec" "$coll" >"$run-only-$coll.dec"
+        echo "$coll $(AUTOTUNE_DECISION=$run-only-$coll.dec smpi "$c" build/tests/rt-smpi/$app $app_args | app_time)"
+    done >"$run.only"
+    build/autotune profile "$prof" -r "$run" -n 1000 | awk -v c="$c" -v w="$none" -v only="$run.only" '
+        BEGIN { while ((getline line < only) > 0) { split(line, f, " "); t[f[1]] = f[2]; order[++n] = f[1] } }
+        $1 ~ /^[a-z]+$/ && NF == 14 { sec[$1] += $6; total += $6; pred[$1] += $14 }
+        END {
+            for (i = 1; i <= n; i++) {
+                k = order[i]; share = total > 0 ? 100 * sec[k] / total : 0; saved = w - t[k]
+                off = pred[k] > 0 ? 100 * (saved - pred[k]) / pred[k] : 0
+                is_big = share >= 5; is_in = pred[k] > 0 ? off >= -25 && off <= 25 : saved < 0.05 * sec[k] && saved > -0.05 * sec[k]
+                big += is_big; inside += is_big && is_in
+                how = pred[k] > 0 ? sprintf("off %+.1f %%", off) : "(none predicted)"
+                verdict = is_big ? (is_in ? "  within 25 %" : "  NOT within 25 %") : ""
+                printf "    %-10s share %5.1f %%  saved %+.6f s  predicted %.6f s  %s%s\n", k, share, saved, pred[k], how, verdict
+            }
+            printf "%s: collectives with >= 5 %% of the collective time: %d, their saving within 25 %% of the predicted: %d\n", c, big, inside
+        }'
     awk -v c="$c" -v w="$without" -v t="$with" -v s="$saved" 'BEGIN {
         measured = w - t; predicted_t = w - s
         off = measured > 0 ? 100 * (s - measured) / measured : 0
@@ -89,6 +166,9 @@ CFG
         printf "%s: predicted against measured: time with libautotune %+.2f %%, speedup %+.2f %%, saving %+.1f %%; tuned run %s\n", c,
             100 * (predicted_t - t) / t, 100 * ((w / predicted_t) - (w / t)) / (w / t),
             off, verdict
+        total_off = s > 0 ? 100 * (measured - s) / s : 0
+        printf "%s: total saving, measured against predicted: %+.1f %% (within 10 %%: %s)\n", c, total_off,
+            (total_off >= -10 && total_off <= 10 ? "yes" : "NO")
     }'
 done
 } | tee "$out"
