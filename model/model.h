@@ -65,6 +65,16 @@ enum model_quantity {
     MODEL_Q_HOP,       /* a 1-byte message's one-way time between world
                           ranks `msg_bytes` and `pending` (the placement:
                           which ranks share a switch; from 3 ranks) */
+    MODEL_Q_UPLINK,    /* `pending` ranks of the switch of world rank
+                          `msg_bytes` each sending one message to a rank
+                          of another switch at once: the slowest one's
+                          time (the switch's uplink capacity; from 2
+                          switches) */
+    MODEL_Q_LANE,      /* two messages at once out of one switch, to world
+                          ranks `msg_bytes` and `pending` (`pending` ==
+                          `msg_bytes`: the one to it alone): the slowest
+                          one's time (which destinations' flows take the
+                          same uplink; from 2 switches) */
     MODEL_N_QUANTITIES
 };
 /* isend is measured at these numbers of pending sends (those below the
@@ -135,6 +145,33 @@ double model_params_reduce_us(const struct model_params *p, long bytes);
  * (n T(1 pair) / T(n pairs) where n pairs took longer than one), 0 when
  * not limited or not measured. */
 double model_params_backbone_flows(const struct model_params *p);
+/* How many flows at a node link's full rate the uplink of node a's switch
+ * (and its downlink: links are taken as symmetric) carries at once. From
+ * that switch's uplink observations: k flows out of it at once took T(k),
+ * one alone T(1), each of work w (a MODEL_STREAM_BYTES message's gap less
+ * its Isend, as the replay prices it); shared by the replay's rule they
+ * take T(1) - w + k w / C, so C = k w / (T(k) - T(1) + w). 0 (not limited)
+ * where T(k) is within 5 % of T(1) or C >= k, and where nothing was
+ * measured (no placement, one switch, a calibration from before uplinks
+ * were measured: such a model.csv shares no uplink). */
+double model_params_uplink_flows(const struct model_params *p, int a);
+/* The switch of node a (numbered in order of their least node), -1 when
+ * the placement was not measured or a is beyond it. */
+int model_params_switch_of(const struct model_params *p, int a);
+int model_params_n_switches(const struct model_params *p);
+/* The uplink a flow to node a takes out of any other switch (its lane:
+ * where a switch has several uplinks, a fat tree's routing picks one by the
+ * destination), numbered in order of their least node; 0 where the lanes
+ * were not measured or a is beyond them. Two destinations share a lane
+ * where two flows out of one switch to them at once took longer than one
+ * alone by more than half a flow's work (MODEL_LANE_SHARED). */
+int model_params_lane_of(const struct model_params *p, int a);
+int model_params_n_lanes(const struct model_params *p);
+#define MODEL_LANE_SHARED 0.5
+int model_lane_is_shared(double pair_us, double alone_us, double work_us);
+/* A flow's work at the uplinks' and lanes' message size: the inter-node
+ * gap less the Isend at MODEL_STREAM_BYTES (as the replay prices it). */
+double model_params_stream_work_us(const struct model_params *p);
 /* Ranks whose hop is within this fraction of the least hop measured share
  * a switch (a fat tree's leaf): on the fat trees simulated, a leaf's hop
  * is a third to a half shorter than the spine's, and real hops vary by a
