@@ -75,6 +75,10 @@ enum model_quantity {
                           `msg_bytes`: the one to it alone): the slowest
                           one's time (which destinations' flows take the
                           same uplink; from 2 switches) */
+    MODEL_Q_HOP_RDV,   /* a message of `msg_bytes` (the smallest rendezvous
+                          size) from world rank 0 to `pending`, alone: how
+                          a rendezvous scales a longer route (from 2
+                          switches) */
     MODEL_N_QUANTITIES
 };
 /* isend is measured at these numbers of pending sends (those below the
@@ -186,6 +190,11 @@ int model_hop_is_near(double hop_us, double least_hop_us);
  * the hop of a's and b's switches less that of 0's and 1's (from the hop
  * observations; 0 when there are none for a or b). */
 double model_params_hop_extra_us(const struct model_params *p, int a, int b);
+/* What a rendezvous makes of that extra: its hop_rdv observations' time to
+ * a rank on another switch than rank 1 less that to rank 1, over the
+ * 1-byte hop's extra between them (a handshake crosses the route too; on
+ * SimGrid, its latency factor); 1 where not measured. */
+double model_params_rdv_hop_factor(const struct model_params *p);
 /* The largest size measured eager (0 if none). */
 long model_params_eager_max(const struct model_params *p);
 
@@ -217,7 +226,9 @@ void model_schedule_split(const struct model_schedule *s, int ppn,
  * costs the intra- or inter-node parameters by whether its two ranks share
  * a node; an inter-node message is a flow of its gap's work on its sender's
  * node's and receiver's node's links, shared equally among the inter-node
- * flows on each, all of them within the backbone's capacity, and arrives
+ * flows on each, between two switches also on their uplink and downlink
+ * of its destination's lane (within model_params_uplink_flows), all of
+ * them within the backbone's capacity, and arrives
  * its latency after; an intra-node message shares nothing (SimGrid's
  * loopback is a FATPIPE); a receive waits for its message; rendezvous data
  * leaves once its receive is posted). *time_us is the last rank's end.

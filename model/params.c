@@ -12,7 +12,7 @@
 
 const char *const model_quantity_names[MODEL_N_QUANTITIES] = {
     "isend",  "send",  "oneway", "recv_late", "stream1", "streamK",
-    "reduce", "pairs", "hop",    "uplink",    "lane"};
+    "reduce", "pairs", "hop",    "uplink",    "lane",    "hop_rdv"};
 
 const int model_pending_levels[MODEL_N_LEVELS] = {0, 1, 3, 7, 15};
 #define N_LEVELS MODEL_N_LEVELS
@@ -65,6 +65,7 @@ struct model_params {
     /* Each node's lane (n_ranks of them, -1: not measured; none when no
      * lane was) and their number (0: none). */
     int *lane_of, n_lanes;
+    double rdv_hop_factor; /* 1: not measured */
 };
 
 void model_params_destroy(struct model_params *p)
@@ -264,6 +265,37 @@ static int fit_uplinks(const struct model_obs *obs, size_t n,
     free(tk);
     free(most);
     return 0;
+}
+
+double model_params_rdv_hop_factor(const struct model_params *p)
+{
+    return p->rdv_hop_factor;
+}
+
+/* The rendezvous hop factor from the hop_rdv observations (both at one
+ * size, to rank 1 and to a farther or nearer rank). */
+static void fit_rdv_hop(const struct model_obs *obs, size_t n,
+                        struct model_params *p)
+{
+    double to_1 = NAN, to_b = NAN;
+    int b = -1;
+    p->rdv_hop_factor = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (obs[i].q == MODEL_Q_HOP_RDV && !obs[i].is_intra) {
+            if (obs[i].pending == 1) {
+                to_1 = obs[i].value_us;
+            } else {
+                to_b = obs[i].value_us;
+                b = obs[i].pending;
+            }
+        }
+    }
+    double extra = b < 0 ? 0
+                         : model_params_hop_extra_us(p, 0, b) -
+                               model_params_hop_extra_us(p, 0, 1);
+    if (!isnan(to_1) && !isnan(to_b) && fabs(extra) > 1e-3) {
+        p->rdv_hop_factor = fmax(0, (to_b - to_1) / extra);
+    }
 }
 
 double model_params_stream_work_us(const struct model_params *p)
@@ -548,6 +580,7 @@ int model_params_fit(const struct model_obs *obs, size_t n,
         fprintf(stderr, "model: out of memory\n");
         goto done;
     }
+    fit_rdv_hop(obs, n, p);
     *out = p;
     p = NULL;
     rc = 0;
@@ -729,8 +762,9 @@ int model_csv_read(const char *path, struct model_obs **obs, size_t *n,
         /* A hop is between two ranks; a lane's pair may name one twice
          * (the flow to it alone). */
         int is_hop = o.q == MODEL_Q_HOP;
-        if ((is_hop || o.q == MODEL_Q_LANE) &&
-            (o.msg_bytes >= MODEL_MAX_RANK || o.pending >= MODEL_MAX_RANK ||
+        if ((is_hop || o.q == MODEL_Q_LANE || o.q == MODEL_Q_HOP_RDV) &&
+            ((o.msg_bytes >= MODEL_MAX_RANK && o.q != MODEL_Q_HOP_RDV) ||
+             o.pending >= MODEL_MAX_RANK ||
              (is_hop && o.msg_bytes == o.pending))) {
             fprintf(stderr,
                     "%s:%d: %s: ranks %ld and %d: %s below %d expected\n", path,

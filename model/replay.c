@@ -7,14 +7,19 @@
  * microseconds of work. An inter-node flow is on its sender's node's
  * uplink and receiver's node's downlink, each shared equally among the
  * inter-node flows of all the node's ranks (one NIC: as TCP and SimGrid
- * share them; all of them within the backbone's capacity). An intra-node
+ * share them); a flow between two switches also on its source switch's
+ * uplink and its destination switch's downlink of its destination's lane,
+ * each within the capacity measured (autotune model's uplink and lane
+ * observations); all of them within the backbone's capacity where no
+ * uplink is limited. An intra-node
  * flow shares nothing: SimGrid 3.32's loopback is a FATPIPE, and the
  * memory bandwidth concurrent copies on a real node share is not modelled
  * (nor the NUMA distance of two sockets, nor the node's link carrying its
  * own ranks' intra-node traffic, which it does not). It arrives its
  * remaining latency after the flow ends (the one-way time was measured
  * with the receive posted first; between ranks on other switches than
- * ranks 0 and 1, by as much longer as their hop); eager data held for a receive
+ * ranks 0 and 1, by as much longer as their hop, a rendezvous by that times
+ * the measured rendezvous hop factor); eager data held for a receive
  * posted after the send arrives a late receive's time after it; a receive
  * completes at the later of that and its posting plus the late-receive
  * time. Ranks and flows advance in time order. */
@@ -287,6 +292,9 @@ static int post_send(struct replay *r, int rank, const struct model_op *op)
             m->is_intra
                 ? 0
                 : model_params_hop_extra_us(r->params, src_node, dst_node);
+        if (m->p.is_rendezvous) { /* its handshake crosses the route too */
+            extra *= model_params_rdv_hop_factor(r->params);
+        }
         m->p.transfer_us = fmax(0, m->p.transfer_us + extra);
         if (m->p.waits_for_recv) { /* else a late receive is a local copy */
             m->p.recv_late_us = fmax(0, m->p.recv_late_us + extra);

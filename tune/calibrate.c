@@ -489,16 +489,15 @@ stop:;
     return rc;
 }
 
-/* Every rank of nodes_comm: this rank sends one MODEL_STREAM_BYTES
- * message to rank dst and receives one from rank src (-1: none), every
+/* Every rank of nodes_comm: this rank sends one message of m bytes to
+ * rank dst and receives one from rank src (-1: none), every
  * such rank at once; rank 0 gets the slowest one's time, in us. With
  * start_s 0, from the barrier (each rank's own clock from its own exit:
  * the exits' skew is in the times); else from one instant, start_s after
  * rank 0 left the barrier (each rank's clock_offset_s from rank 0's). */
 static double clock_offset_s;
-static double flows_rep(int dst, int src, double start_s)
+static double flows_rep(int dst, int src, double start_s, int m)
 {
-    int m = MODEL_STREAM_BYTES;
     double t = 0, slowest = 0;
     MPI_Barrier(nodes_comm);
     double t0 = MPI_Wtime();
@@ -540,7 +539,7 @@ static double pairs_rep(int rank, int world_size, int n_pairs)
     int half = world_size / 2;
     return flows_rep(rank < n_pairs ? rank + half : -1,
                      rank >= half && rank < half + n_pairs ? rank - half : -1,
-                     0);
+                     0, MODEL_STREAM_BYTES);
 }
 
 /* Every rank of nodes_comm, from 4 nodes: the pairs observations the
@@ -764,13 +763,17 @@ static int placement_run(int rank, int world_size, struct journal *j,
 
 /* ---- The uplinks: what the flows out of a switch share ---- */
 
-/* Every rank of nodes_comm: one experiment of n flows (rank 0's n; 0 or
- * less: none, the end of the experiments), flow f from rank src[f] to
- * rank dst[f] (rank 0's arrays, world_size each), each rank in at most one
- * flow: n_warmup, then n_reps timed, into times on rank 0. Returns n. */
-static int flows_cmd(int n, int *src, int *dst, double *times)
+/* Every rank of nodes_comm: one experiment of n flows of m bytes (rank
+ * 0's n and m; n 0 or less: none, the end of the experiments), flow f
+ * from rank src[f] to rank dst[f] (rank 0's arrays, world_size each), each
+ * rank in at most one flow: n_warmup, then n_reps timed, into times on
+ * rank 0. Returns n. */
+static int flows_cmd(int n, int m, int *src, int *dst, double *times)
 {
-    MPI_Bcast(&n, 1, MPI_INT, 0, nodes_comm);
+    int cmd[2] = {n, m};
+    MPI_Bcast(cmd, 2, MPI_INT, 0, nodes_comm);
+    n = cmd[0];
+    m = cmd[1];
     if (n <= 0) {
         return n;
     }
@@ -784,17 +787,17 @@ static int flows_cmd(int n, int *src, int *dst, double *times)
         from = dst[f] == rank ? src[f] : from;
     }
     for (int i = 0; i < n_warmup; i++) {
-        flows_rep(to, from, start_s);
+        flows_rep(to, from, start_s, m);
     }
     for (int i = 0; i < n_reps; i++) {
-        times[i] = flows_rep(to, from, start_s);
+        times[i] = flows_rep(to, from, start_s, m);
     }
     return n;
 }
 
 /* Rank 0: observation (q, a, b) from the journal, or measured as n flows
- * (src, dst) and journaled: its time into *value_us. -1 on a journal
- * error. */
+ * (src, dst) of MODEL_STREAM_BYTES (of a bytes for hop_rdv) and journaled:
+ * its time into *value_us. -1 on a journal error. */
 static int flows_get(struct journal *j, enum model_quantity q, int a, int b,
                      int n, int *src, int *dst, double *value_us,
                      double *cost_s, int *n_new)
@@ -803,7 +806,8 @@ static int flows_get(struct journal *j, enum model_quantity q, int a, int b,
     const struct measurement *rec = journal_find(j, "p2p", 2, 1, a, name, b);
     if (!rec) {
         double times[MODEL_MAX_REPS], start = MPI_Wtime();
-        flows_cmd(n, src, dst, times);
+        flows_cmd(n, q == MODEL_Q_HOP_RDV ? a : MODEL_STREAM_BYTES, src, dst,
+                  times);
         struct measurement m;
         fill_record(&m, q, 1, a, b, times, MPI_Wtime() - start);
         if (journal_append(j, &m) != 0) {
@@ -964,13 +968,46 @@ static int uplinks_measure(struct uplinks *u, int *src, int *dst)
     return 0;
 }
 
+/* Rank 0: a message of the smallest rendezvous size of the calibration
+ * (its first size above the largest eager one) from rank 0 to rank 1 (the
+ * pair's switches) and to the first rank on another switch than rank 1:
+ * how much longer it takes there, against the 1-byte hops, is what a
+ * rendezvous makes of a longer route (its handshake crosses it too). */
+static int rdv_hop_measure(struct uplinks *u, const struct model_params *p,
+                           const long *sizes, int n_sizes)
+{
+    long eager = model_params_eager_max(p), m = 0;
+    for (int i = n_sizes - 1; i >= 0 && sizes[i] > eager; i--) {
+        m = sizes[i];
+    }
+    int far = -1;
+    for (int r = 2; r < u->world_size && far < 0; r++) {
+        far = u->switch_of[r] != u->switch_of[1] ? r : -1;
+    }
+    if (m <= 0 || eager <= 0 || far < 0 || u->world_size < 2) {
+        return 0;
+    }
+    int ends[2] = {1, far};
+    for (int i = 0; i < 2; i++) {
+        double t;
+        u->src[0] = 0;
+        u->dst[0] = ends[i];
+        if (flows_get(u->j, MODEL_Q_HOP_RDV, (int)m, ends[i], 1, u->src, u->dst,
+                      &t, u->cost_s, u->n_new) != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Every rank of nodes_comm, from 2 switches (rank 0's switch_of and
- * n_switches from placement_run): the lanes, then the uplinks; rank 0
+ * n_switches from placement_run): the lanes, the uplinks, then the
+ * rendezvous hop (sizes: the calibration's, on rank 0); rank 0
  * drives, journals the observations the journal lacks and adds every
  * one's cost to *cost_s. */
 static int uplinks_run(int rank, int world_size, const int *switch_of,
-                       int n_switches, struct journal *j, double *cost_s,
-                       int *n_new)
+                       int n_switches, const long *sizes, int n_sizes,
+                       struct journal *j, double *cost_s, int *n_new)
 {
     int *src = malloc((size_t)world_size * sizeof *src);
     int *dst = malloc((size_t)world_size * sizeof *dst);
@@ -987,7 +1024,7 @@ static int uplinks_run(int rank, int world_size, const int *switch_of,
     }
     if (rank != 0) {
         double times[MODEL_MAX_REPS];
-        while (flows_cmd(0, src, dst, times) > 0) {
+        while (flows_cmd(0, 0, src, dst, times) > 0) {
         }
     } else if (n_switches >= 2) {
         struct uplinks u = {.j = j,
@@ -1025,15 +1062,18 @@ static int uplinks_run(int rank, int world_size, const int *switch_of,
         if (rc == 0) {
             rc = uplinks_measure(&u, src, dst);
         }
+        if (rc == 0) {
+            rc = rdv_hop_measure(&u, p, sizes, n_sizes);
+        }
         model_params_destroy(p);
         free(u.lane_of);
         free(u.rep);
         free(u.alone_us);
         double times[MODEL_MAX_REPS];
-        flows_cmd(0, src, dst, times);
+        flows_cmd(0, 0, src, dst, times);
     } else {
         double times[MODEL_MAX_REPS];
-        flows_cmd(0, src, dst, times);
+        flows_cmd(0, 0, src, dst, times);
     }
     free(src);
     free(dst);
@@ -1199,8 +1239,8 @@ int calibrate_run(const char *config_path, bool is_fresh)
             status = 1;
         }
         MPI_Bcast(&status, 1, MPI_INT, 0, nodes_comm);
-        if (status == 0 && uplinks_run(node, n, switch_of, n_switches, j,
-                                       &cost_s, &n_new) != 0) {
+        if (status == 0 && uplinks_run(node, n, switch_of, n_switches, sizes,
+                                       n_sizes, j, &cost_s, &n_new) != 0) {
             status = 1;
         }
         free(switch_of);

@@ -400,6 +400,40 @@ static void test_lanes(struct model_obs *obs, size_t n)
     model_params_destroy(p);
 }
 
+/* One blocking send of bytes from a to b. */
+static double send_of(const struct model_params *p, int a, int b, long bytes)
+{
+    struct model_schedule *s = model_schedule_create(8);
+    send(s, a, b, bytes);
+    recv(s, b, a, bytes);
+    double t = replay(s, p);
+    model_schedule_destroy(s);
+    return t;
+}
+
+/* A rendezvous message of 131072 bytes from rank 0 took 9 us longer to
+ * rank 4 (across: a 1-byte hop 3 us longer) than to rank 1: a rendezvous
+ * triples the longer route (its handshake crosses it too). Across, a
+ * rendezvous send then takes 9 us longer than within a switch, an eager
+ * one 3; without those rows 3 both. */
+static void test_rdv_hop(struct model_obs *obs, size_t n)
+{
+    const struct model_obs rows[] = {{MODEL_Q_HOP_RDV, 131072, 1, 1500, 0},
+                                     {MODEL_Q_HOP_RDV, 131072, 4, 1509, 0}};
+    struct model_params *flat = fit_two_switches(obs, n, NULL, 0);
+    struct model_params *p = fit_two_switches(obs, n, rows, 2);
+    if (p && flat) {
+        CHECK_NEAR(3, model_params_rdv_hop_factor(p));
+        CHECK_NEAR(1, model_params_rdv_hop_factor(flat));
+        CHECK_NEAR(9, send_of(p, 0, 4, 131072) - send_of(p, 0, 1, 131072));
+        CHECK_NEAR(3, send_of(p, 0, 4, 1000) - send_of(p, 0, 1, 1000));
+        CHECK_NEAR(3,
+                   send_of(flat, 0, 4, 131072) - send_of(flat, 0, 1, 131072));
+    }
+    model_params_destroy(p);
+    model_params_destroy(flat);
+}
+
 /* The placement from hops, as `autotune model` measures them: rank 0 to
  * every rank, then each rank not near rank 0 to the first rank of each
  * switch found. Switches {0, 1, 4} and {2, 3, 5} (scattered, as SMPI places
@@ -600,6 +634,7 @@ int main(void)
     test_placement(obs, n);
     test_uplink(obs, n);
     test_lanes(obs, n);
+    test_rdv_hop(obs, n);
     test_split();
     test_csv();
     CHECK_INT(0, model_params_fit(obs, n, &p));
