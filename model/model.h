@@ -172,6 +172,11 @@ int model_params_n_switches(const struct model_params *p);
 int model_params_lane_of(const struct model_params *p, int a);
 int model_params_n_lanes(const struct model_params *p);
 #define MODEL_LANE_SHARED 0.5
+/* More lanes than this: the lanes are not measured further nor used (a
+ * switch's uplinks are shared as one link: finding many lanes would cost
+ * a flow per lane per rank, and flows spread over many are rarely slowed
+ * by one). */
+enum { MODEL_MAX_LANES = 4 };
 int model_lane_is_shared(double pair_us, double alone_us, double work_us);
 /* A flow's work at the uplinks' and lanes' message size: the inter-node
  * gap less the Isend at MODEL_STREAM_BYTES (as the replay prices it). */

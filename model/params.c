@@ -325,8 +325,8 @@ int model_params_n_lanes(const struct model_params *p)
 /* The lanes from the lane observations: a destination shares the lane of
  * the one it was paired with where the two flows were slowed
  * (model_lane_is_shared against that one's flow alone); union-find, lanes
- * numbered in order of their least node. Needs the placement's ranks and
- * the inter-node set. */
+ * numbered in order of their least node; none where more than
+ * MODEL_MAX_LANES. Needs the placement's ranks and the inter-node set. */
 static int fit_lanes(const struct model_obs *obs, size_t n,
                      struct model_params *p)
 {
@@ -368,17 +368,25 @@ static int fit_lanes(const struct model_obs *obs, size_t n,
         }
     }
     if (any) {
+        int n_lanes = 0;
+        for (size_t r = 0; r < k; r++) {
+            int root = root_of(parent, (int)r);
+            if (seen[r] && label[root] < 0) {
+                label[root] = n_lanes++;
+            }
+        }
+        if (n_lanes > MODEL_MAX_LANES) {
+            rc = 0; /* too many: not used */
+            goto done;
+        }
         p->lane_of = malloc(k * sizeof *p->lane_of);
         if (!p->lane_of) {
             goto done;
         }
         for (size_t r = 0; r < k; r++) {
-            int root = root_of(parent, (int)r);
-            if (seen[r] && label[root] < 0) {
-                label[root] = p->n_lanes++;
-            }
-            p->lane_of[r] = seen[r] ? label[root] : -1;
+            p->lane_of[r] = seen[r] ? label[root_of(parent, (int)r)] : -1;
         }
+        p->n_lanes = n_lanes;
     }
     rc = 0;
 done:

@@ -901,7 +901,8 @@ static int two_ranks(const struct uplinks *u, int not, int *a0, int *a1)
 }
 
 /* Rank 0: every rank's lane: those off the first switch with two ranks
- * from its two first ranks, its own from the next such switch's. */
+ * from its two first ranks, its own from the next such switch's; none
+ * (each -1) once there are more than MODEL_MAX_LANES. */
 static int lanes_measure(struct uplinks *u)
 {
     int a0, a1, b0, b1;
@@ -918,6 +919,12 @@ static int lanes_measure(struct uplinks *u)
             if (pass == 1 && !is_off_a && has_b &&
                 lane_find(u, b0, b1, d) != 0) {
                 return -1;
+            }
+            if (u->n_lanes > MODEL_MAX_LANES) { /* the fit uses none */
+                for (int r = 0; r < u->world_size; r++) {
+                    u->lane_of[r] = -1;
+                }
+                return 0;
             }
         }
     }
@@ -1158,6 +1165,31 @@ static int pair_run(int rank, int peer, int ppn, const long *sizes, int n_sizes,
     return status == 0 ? 0 : 1;
 }
 
+/* Rank 0: what the fit makes of the placement, where it found 2 switches
+ * or more (one line; nothing if the fit fails: model.csv is written). */
+static void placement_print(const struct journal *j, int n_nodes)
+{
+    struct model_obs *obs = NULL;
+    struct model_params *p = NULL;
+    size_t n_obs = 0;
+    if (journal_observations(j, &obs, &n_obs) == 0 &&
+        model_params_fit(obs, n_obs, &p) == 0 &&
+        model_params_n_switches(p) >= 2) {
+        double least = INFINITY, most = 0;
+        for (int a = 0; a < n_nodes; a++) {
+            least = fmin(least, model_params_uplink_flows(p, a));
+            most = fmax(most, model_params_uplink_flows(p, a));
+        }
+        printf("autotune model: placement: %d switches, %d lanes, uplinks "
+               "carrying %.2f to %.2f flows (0: not limited), rendezvous hop "
+               "factor %.2f\n",
+               model_params_n_switches(p), model_params_n_lanes(p), least, most,
+               model_params_rdv_hop_factor(p));
+    }
+    model_params_destroy(p);
+    free(obs);
+}
+
 int calibrate_run(const char *config_path, bool is_fresh)
 {
     int rank, world_size, status = 1, is_setup = 0;
@@ -1255,6 +1287,7 @@ int calibrate_run(const char *config_path, bool is_fresh)
                    "observations measured now (%zu in the journal), cost "
                    "%.3f s; wrote %s\n",
                    n_sizes, max_size, n_new, journal_count(j), cost_s, path);
+            placement_print(j, n_nodes);
         }
     }
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
