@@ -521,7 +521,8 @@ static double flows_rep(int dst, int src, double start_s, int m)
 
 /* Every rank of nodes_comm: how long after rank 0 leaves a barrier every
  * rank has its broadcast (rank 0's clock), twice over, plus 10 us: the
- * common start of flows_rep. */
+ * common start of flows_rep, measured once (flows_start). */
+static double flows_start;
 static double flows_start_s(void)
 {
     double t0 = MPI_Wtime(), late = 0, latest = 0;
@@ -777,7 +778,6 @@ static int flows_cmd(int n, int m, int *src, int *dst, double *times)
     if (n <= 0) {
         return n;
     }
-    double start_s = flows_start_s();
     MPI_Bcast(src, n, MPI_INT, 0, nodes_comm);
     MPI_Bcast(dst, n, MPI_INT, 0, nodes_comm);
     int rank, to = -1, from = -1;
@@ -787,10 +787,10 @@ static int flows_cmd(int n, int m, int *src, int *dst, double *times)
         from = dst[f] == rank ? src[f] : from;
     }
     for (int i = 0; i < n_warmup; i++) {
-        flows_rep(to, from, start_s, m);
+        flows_rep(to, from, flows_start, m);
     }
     for (int i = 0; i < n_reps; i++) {
-        times[i] = flows_rep(to, from, start_s, m);
+        times[i] = flows_rep(to, from, flows_start, m);
     }
     return n;
 }
@@ -1022,6 +1022,7 @@ static int uplinks_run(int rank, int world_size, const int *switch_of,
     MPI_Allreduce(&has_room, &all_have, 1, MPI_INT, MPI_MIN, nodes_comm);
     if (all_have) { /* nodes_comm's errors are fatal: no status to check */
         clock_sync(nodes_comm, &clock_offset_s);
+        flows_start = flows_start_s();
     }
     if (!all_have) {
         fprintf(stderr, "autotune model: out of memory\n");
