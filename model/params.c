@@ -768,16 +768,21 @@ int model_csv_read(const char *path, struct model_obs **obs, size_t *n,
             goto done;
         }
         /* A hop is between two ranks; a lane's pair may name one twice
-         * (the flow to it alone). */
+         * (the flow to it alone); a hop_rdv names a size and a rank. */
         int is_hop = o.q == MODEL_Q_HOP;
-        if ((is_hop || o.q == MODEL_Q_LANE || o.q == MODEL_Q_HOP_RDV) &&
-            ((o.msg_bytes >= MODEL_MAX_RANK && o.q != MODEL_Q_HOP_RDV) ||
-             o.pending >= MODEL_MAX_RANK ||
+        if ((is_hop || o.q == MODEL_Q_LANE) &&
+            (o.msg_bytes >= MODEL_MAX_RANK || o.pending >= MODEL_MAX_RANK ||
              (is_hop && o.msg_bytes == o.pending))) {
             fprintf(stderr,
                     "%s:%d: %s: ranks %ld and %d: %s below %d expected\n", path,
                     lineno, name, o.msg_bytes, o.pending,
                     is_hop ? "two ranks" : "ranks", MODEL_MAX_RANK);
+            goto done;
+        }
+        if (o.q == MODEL_Q_HOP_RDV && o.pending >= MODEL_MAX_RANK) {
+            fprintf(stderr,
+                    "%s:%d: hop_rdv: rank %d: a rank below %d expected\n", path,
+                    lineno, o.pending, MODEL_MAX_RANK);
             goto done;
         }
         struct model_obs *more = grow(rows, &cap, count + 1, sizeof *more, 64);
