@@ -324,8 +324,9 @@ int model_params_n_lanes(const struct model_params *p)
 
 /* The lanes from the lane observations: a destination shares the lane of
  * the one it was paired with where the two flows were slowed
- * (model_lane_is_shared against that one's flow alone); union-find, lanes
- * numbered in order of their least node; none where more than
+ * (model_lane_is_shared against that one's flow alone), one whose flow
+ * alone was measured and that shares none starts a lane; union-find,
+ * lanes numbered in order of their least node; none where more than
  * MODEL_MAX_LANES. Needs the placement's ranks and the inter-node set. */
 static int fit_lanes(const struct model_obs *obs, size_t n,
                      struct model_params *p)
@@ -361,8 +362,14 @@ static int fit_lanes(const struct model_obs *obs, size_t n,
             o->pending >= (int)k || isnan(alone[o->msg_bytes])) {
             continue;
         }
-        seen[o->msg_bytes] = seen[o->pending] = any = 1;
-        if (model_lane_is_shared(o->value_us, alone[o->msg_bytes], work)) {
+        /* A lane's member: with its flow alone (a lane of its own), or
+         * slowed with a member's; else (tried against some lanes only)
+         * not known. */
+        if (o->msg_bytes == o->pending) {
+            seen[o->pending] = any = 1;
+        } else if (model_lane_is_shared(o->value_us, alone[o->msg_bytes],
+                                        work)) {
+            seen[o->msg_bytes] = seen[o->pending] = any = 1;
             parent[root_of(parent, o->pending)] =
                 root_of(parent, (int)o->msg_bytes);
         }

@@ -851,17 +851,19 @@ static int lane_alone(struct uplinks *u, int from, int d)
  * a0 -> a lane's representative and a1 -> d at once, against the first
  * alone, lane by lane (those with a representative off the switch, which
  * for a lane whose first representative is on it becomes its first
- * member off it); a new lane where none is shared. */
+ * member off it); a new lane where none is shared and every lane was
+ * tried, else (a lane with no member known off the switch) not known. */
 static int lane_find(struct uplinks *u, int a0, int a1, int d)
 {
-    int s = u->switch_of[a0];
+    int s = u->switch_of[a0], is_untested = 0;
     for (int l = 0; l < u->n_lanes; l++) {
         int rep = u->rep[l];
         for (int r = 0; r < u->world_size && u->switch_of[rep] == s; r++) {
             rep = u->lane_of[r] == l && u->switch_of[r] != s ? r : rep;
         }
         if (u->switch_of[rep] == s) {
-            continue; /* every member known is on the switch */
+            is_untested = 1; /* every member known is on the switch */
+            continue;
         }
         if (lane_alone(u, a0, rep) != 0) {
             return -1;
@@ -877,18 +879,21 @@ static int lane_find(struct uplinks *u, int a0, int a1, int d)
             return 0;
         }
     }
+    if (is_untested) {
+        return 0; /* it may be in a lane not tested: not known */
+    }
     u->rep[u->n_lanes] = d;
     u->lane_of[d] = u->n_lanes++;
     return lane_alone(u, a0, d);
 }
 
-/* The first two ranks of the first switch with two, other than `not`
- * (-1: any); 0, or -1 where there is none. */
-static int two_ranks(const struct uplinks *u, int not, int *a0, int *a1)
+/* The first two ranks of the first switch with two, other than switch
+ * `other_than` (-1: any); 0, or -1 where there is none. */
+static int two_ranks(const struct uplinks *u, int other_than, int *a0, int *a1)
 {
     for (int s = 0; s < u->n_switches; s++) {
         int k = 0;
-        for (int r = 0; r < u->world_size && k < 2 && s != not ; r++) {
+        for (int r = 0; r < u->world_size && k < 2 && s != other_than; r++) {
             if (u->switch_of[r] == s) {
                 *(k++ ? a1 : a0) = r;
             }

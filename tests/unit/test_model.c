@@ -398,21 +398,42 @@ static void test_lanes(struct model_obs *obs, size_t n)
         CHECK_NEAR(10 + 2 * 92 + 61, flows(p, 2, src, shared));
     }
     model_params_destroy(p);
-    /* 5 lanes (4, 5, 6, 7 and 0 each apart): more than MODEL_MAX_LANES,
-     * not used; the uplink shared by all flows out of a switch. */
+    /* 5 lanes (4, 5, 6, 7 and 0 each apart, each then timed alone as a
+     * lane's first): more than MODEL_MAX_LANES, not used; the uplink
+     * shared by all flows out of a switch. */
     const struct model_obs many[] = {rows[0],
                                      rows[1],
                                      {MODEL_Q_LANE, 4, 4, t, 0},
                                      {MODEL_Q_LANE, 4, 5, t, 0},
+                                     {MODEL_Q_LANE, 5, 5, t, 0},
                                      {MODEL_Q_LANE, 4, 6, t, 0},
+                                     {MODEL_Q_LANE, 6, 6, t, 0},
                                      {MODEL_Q_LANE, 4, 7, t, 0},
-                                     {MODEL_Q_LANE, 4, 0, t, 0}};
-    p = fit_two_switches(obs, n, many, 7);
+                                     {MODEL_Q_LANE, 7, 7, t, 0},
+                                     {MODEL_Q_LANE, 4, 0, t, 0},
+                                     {MODEL_Q_LANE, 0, 0, t, 0}};
+    p = fit_two_switches(obs, n, many, 11);
     if (p) {
         CHECK_INT(1, model_params_n_lanes(p));
         CHECK_INT(0, model_params_lane_of(p, 6));
         static const int src[] = {0, 1}, apart[] = {4, 6};
         CHECK_NEAR(10 + 2 * 92 + 61, flows(p, 2, src, apart));
+    }
+    model_params_destroy(p);
+    /* 3 tried against lane {4} only (apart) and never alone: not known,
+     * not a lane of its own. */
+    const struct model_obs partial[] = {rows[0],
+                                        rows[1],
+                                        {MODEL_Q_LANE, 4, 4, t, 0},
+                                        {MODEL_Q_LANE, 4, 5, t + w, 0},
+                                        {MODEL_Q_LANE, 4, 6, t, 0},
+                                        {MODEL_Q_LANE, 6, 6, t, 0},
+                                        {MODEL_Q_LANE, 4, 3, t, 0}};
+    p = fit_two_switches(obs, n, partial, 7);
+    if (p) {
+        CHECK_INT(2, model_params_n_lanes(p));
+        CHECK_INT(1, model_params_lane_of(p, 6));
+        CHECK_INT(0, model_params_lane_of(p, 3));
     }
     model_params_destroy(p);
 }
