@@ -317,6 +317,11 @@ bench-model-256: all
 bench-model-fattree: all
 	@tests/bench/model_sweep.sh fattree
 
+# The pure model on the generated fat trees before and after the replay
+# shared the switches' uplinks (issue 36.3; results/bench/model-uplink.txt).
+bench-model-uplink: all
+	@tests/bench/model_uplink.sh
+
 # The tuned choice against the library default on the simulated clusters.
 bench-default: all
 	@tests/bench/default.sh

@@ -87,6 +87,20 @@ enum model_quantity {
     MODEL_Q_HOP,       /* a 1-byte message's one-way time between world
                           ranks `msg_bytes` and `pending` (the placement:
                           which ranks share a switch; from 3 ranks) */
+    MODEL_Q_UPLINK,    /* `pending` ranks of the switch of world rank
+                          `msg_bytes` each sending one message to a rank
+                          of another switch at once: the slowest one's
+                          time (the switch's uplink capacity; from 2
+                          switches) */
+    MODEL_Q_LANE,      /* two messages at once out of one switch, to world
+                          ranks `msg_bytes` and `pending` (`pending` ==
+                          `msg_bytes`: the one to it alone): the slowest
+                          one's time (which destinations' flows take the
+                          same uplink; from 2 switches) */
+    MODEL_Q_HOP_RDV,   /* a message of `msg_bytes` (the smallest rendezvous
+                          size) from world rank 0 to `pending`, alone: how
+                          a rendezvous scales a longer route (from 2
+                          switches) */
     MODEL_N_QUANTITIES
 };
 /* isend is measured at these numbers of pending sends (those below the
@@ -157,6 +171,38 @@ double model_params_reduce_us(const struct model_params *p, long bytes);
  * (n T(1 pair) / T(n pairs) where n pairs took longer than one), 0 when
  * not limited or not measured. */
 double model_params_backbone_flows(const struct model_params *p);
+/* How many flows at a node link's full rate the uplink of node a's switch
+ * (and its downlink: links are taken as symmetric) carries at once. From
+ * that switch's uplink observations: k flows out of it at once took T(k),
+ * one alone T(1), each of work w (a MODEL_STREAM_BYTES message's gap less
+ * its Isend, as the replay prices it); shared by the replay's rule they
+ * take T(1) - w + k w / C, so C = k w / (T(k) - T(1) + w). 0 (not limited)
+ * where T(k) is within 5 % of T(1) or C >= k, and where nothing was
+ * measured (no placement, one switch, a calibration from before uplinks
+ * were measured: such a model.csv shares no uplink). */
+double model_params_uplink_flows(const struct model_params *p, int a);
+/* The switch of node a (numbered in order of their least node), -1 when
+ * the placement was not measured or a is beyond it. */
+int model_params_switch_of(const struct model_params *p, int a);
+int model_params_n_switches(const struct model_params *p);
+/* The uplink a flow to node a takes out of any other switch (its lane:
+ * where a switch has several uplinks, a fat tree's routing picks one by the
+ * destination), numbered in order of their least node; 0 where the lanes
+ * were not measured or a is beyond them. Two destinations share a lane
+ * where two flows out of one switch to them at once took longer than one
+ * alone by more than half a flow's work (MODEL_LANE_SHARED). */
+int model_params_lane_of(const struct model_params *p, int a);
+int model_params_n_lanes(const struct model_params *p);
+#define MODEL_LANE_SHARED 0.5
+/* More lanes than this: the lanes are not measured further nor used (a
+ * switch's uplinks are shared as one link: finding many lanes would cost
+ * a flow per lane per rank, and flows spread over many are rarely slowed
+ * by one). */
+enum { MODEL_MAX_LANES = 4 };
+int model_lane_is_shared(double pair_us, double alone_us, double work_us);
+/* A flow's work at the uplinks' and lanes' message size: the inter-node
+ * gap less the Isend at MODEL_STREAM_BYTES (as the replay prices it). */
+double model_params_stream_work_us(const struct model_params *p);
 /* Ranks whose hop is within this fraction of the least hop measured share
  * a switch (a fat tree's leaf): on the fat trees simulated, a leaf's hop
  * is a third to a half shorter than the spine's, and real hops vary by a
@@ -171,6 +217,11 @@ int model_hop_is_near(double hop_us, double least_hop_us);
  * the hop of a's and b's switches less that of 0's and 1's (from the hop
  * observations; 0 when there are none for a or b). */
 double model_params_hop_extra_us(const struct model_params *p, int a, int b);
+/* What a rendezvous makes of that extra: its hop_rdv observations' time to
+ * a rank on another switch than rank 1 less that to rank 1, over the
+ * 1-byte hop's extra between them (a handshake crosses the route too; on
+ * SimGrid, its latency factor); 1 where not measured. */
+double model_params_rdv_hop_factor(const struct model_params *p);
 /* The largest size measured eager (0 if none). */
 long model_params_eager_max(const struct model_params *p);
 
@@ -202,7 +253,9 @@ void model_schedule_split(const struct model_schedule *s, int ppn,
  * costs the intra- or inter-node parameters by whether its two ranks share
  * a node; an inter-node message is a flow of its gap's work on its sender's
  * node's and receiver's node's links, shared equally among the inter-node
- * flows on each, all of them within the backbone's capacity, and arrives
+ * flows on each, between two switches also on their uplink and downlink
+ * of its destination's lane (within model_params_uplink_flows), all of
+ * them within the backbone's capacity, and arrives
  * its latency after; an intra-node message shares nothing (SimGrid's
  * loopback is a FATPIPE); a receive waits for its message; rendezvous data
  * leaves once its receive is posted). *time_us is the last rank's end.

@@ -11,8 +11,8 @@
 #include <string.h>
 
 const char *const model_quantity_names[MODEL_N_QUANTITIES] = {
-    "isend",   "send",   "oneway", "recv_late", "stream1",
-    "streamK", "reduce", "pairs",  "hop"};
+    "isend",  "send",  "oneway", "recv_late", "stream1", "streamK",
+    "reduce", "pairs", "hop",    "uplink",    "lane",    "hop_rdv"};
 
 const int model_pending_levels[MODEL_N_LEVELS] = {0, 1, 3, 7, 15};
 #define N_LEVELS MODEL_N_LEVELS
@@ -61,6 +61,11 @@ struct model_params {
     int n_ranks, n_switches;
     int *switch_of;
     double *switch_hop_us, base_hop_us;
+    double *uplink_flows; /* per switch, 0: not limited (none: no switch) */
+    /* Each node's lane (n_ranks of them, -1: not measured; none when no
+     * lane was) and their number (0: none). */
+    int *lane_of, n_lanes;
+    double rdv_hop_factor; /* 1: not measured */
 };
 
 void model_params_destroy(struct model_params *p)
@@ -70,6 +75,8 @@ void model_params_destroy(struct model_params *p)
         free(p->intra.sizes);
         free(p->switch_of);
         free(p->switch_hop_us);
+        free(p->uplink_flows);
+        free(p->lane_of);
         free(p);
     }
 }
@@ -186,6 +193,215 @@ double model_params_hop_extra_us(const struct model_params *p, int a, int b)
     double hop = p->switch_hop_us[(size_t)p->switch_of[a] * p->n_switches +
                                   p->switch_of[b]];
     return isnan(hop) ? 0 : hop - p->base_hop_us;
+}
+
+int model_params_switch_of(const struct model_params *p, int a)
+{
+    return p->switch_of && a >= 0 && a < p->n_ranks ? p->switch_of[a] : -1;
+}
+
+int model_params_n_switches(const struct model_params *p)
+{
+    return p->n_switches;
+}
+
+double model_params_uplink_flows(const struct model_params *p, int a)
+{
+    int s = model_params_switch_of(p, a);
+    return s < 0 || !p->uplink_flows ? 0 : p->uplink_flows[s];
+}
+
+/* Each switch's uplink capacity (model_params_uplink_flows) from its
+ * uplink observations: the one flow's time and the most flows'. Needs the
+ * placement and the inter-node set (the flows' work). */
+static int fit_uplinks(const struct model_obs *obs, size_t n,
+                       struct model_params *p)
+{
+    if (p->n_switches < 2 || !model_params_has_inter(p)) {
+        return 0;
+    }
+    size_t k = (size_t)p->n_switches;
+    double *t1 = malloc(k * sizeof *t1), *tk = malloc(k * sizeof *tk);
+    int *most = calloc(k, sizeof *most);
+    p->uplink_flows = calloc(k, sizeof *p->uplink_flows);
+    if (!t1 || !tk || !most || !p->uplink_flows) {
+        free(t1);
+        free(tk);
+        free(most);
+        return -1;
+    }
+    for (size_t s = 0; s < k; s++) {
+        t1[s] = tk[s] = NAN;
+    }
+    for (size_t i = 0; i < n; i++) {
+        int s = obs[i].q == MODEL_Q_UPLINK && !obs[i].is_intra
+                    ? model_params_switch_of(p, (int)obs[i].msg_bytes)
+                    : -1;
+        if (s < 0) {
+            continue;
+        }
+        if (obs[i].pending == 1) {
+            t1[s] = obs[i].value_us;
+        } else if (obs[i].pending > most[s]) {
+            most[s] = obs[i].pending;
+            tk[s] = obs[i].value_us;
+        }
+    }
+    double work = model_params_stream_work_us(p);
+    for (size_t s = 0; s < k; s++) {
+        if (isnan(t1[s]) || isnan(tk[s]) || work <= 0 ||
+            tk[s] <= 1.05 * t1[s]) {
+            continue;
+        }
+        double flows = most[s] * work / (tk[s] - t1[s] + work);
+        p->uplink_flows[s] = flows < most[s] ? flows : 0;
+        /* The pairs were slowed by these uplinks, which the replay shares
+         * link by link: no backbone besides. */
+        if (p->uplink_flows[s] > 0) {
+            p->backbone_flows = 0;
+        }
+    }
+    free(t1);
+    free(tk);
+    free(most);
+    return 0;
+}
+
+double model_params_rdv_hop_factor(const struct model_params *p)
+{
+    return p->rdv_hop_factor;
+}
+
+/* The rendezvous hop factor from the hop_rdv observations (both at one
+ * size, to rank 1 and to a farther or nearer rank). */
+static void fit_rdv_hop(const struct model_obs *obs, size_t n,
+                        struct model_params *p)
+{
+    double to_1 = NAN, to_b = NAN;
+    int b = -1;
+    p->rdv_hop_factor = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (obs[i].q == MODEL_Q_HOP_RDV && !obs[i].is_intra) {
+            if (obs[i].pending == 1) {
+                to_1 = obs[i].value_us;
+            } else {
+                to_b = obs[i].value_us;
+                b = obs[i].pending;
+            }
+        }
+    }
+    double extra = b < 0 ? 0
+                         : model_params_hop_extra_us(p, 0, b) -
+                               model_params_hop_extra_us(p, 0, 1);
+    if (!isnan(to_1) && !isnan(to_b) && fabs(extra) > 1e-3) {
+        p->rdv_hop_factor = fmax(0, (to_b - to_1) / extra);
+    }
+}
+
+double model_params_stream_work_us(const struct model_params *p)
+{
+    struct model_p2p q;
+    model_params_at(p, MODEL_STREAM_BYTES, 0, 0, &q);
+    return fmax(0, q.gap_us - q.isend_us);
+}
+
+int model_lane_is_shared(double pair_us, double alone_us, double work_us)
+{
+    return pair_us - alone_us > MODEL_LANE_SHARED * work_us;
+}
+
+int model_params_lane_of(const struct model_params *p, int a)
+{
+    return p->lane_of && a >= 0 && a < p->n_ranks && p->lane_of[a] >= 0
+               ? p->lane_of[a]
+               : 0;
+}
+
+int model_params_n_lanes(const struct model_params *p)
+{
+    return p->n_lanes > 0 ? p->n_lanes : 1;
+}
+
+/* The lanes from the lane observations: a destination shares the lane of
+ * the one it was paired with where the two flows were slowed
+ * (model_lane_is_shared against that one's flow alone), one whose flow
+ * alone was measured and that shares none starts a lane; union-find,
+ * lanes numbered in order of their least node; none where more than
+ * MODEL_MAX_LANES. Needs the placement's ranks and the inter-node set. */
+static int fit_lanes(const struct model_obs *obs, size_t n,
+                     struct model_params *p)
+{
+    if (p->n_switches < 2 || !model_params_has_inter(p)) {
+        return 0;
+    }
+    size_t k = (size_t)p->n_ranks;
+    double *alone = malloc(k * sizeof *alone);
+    int *parent = malloc(k * sizeof *parent),
+        *label = malloc(k * sizeof *label);
+    int *seen = calloc(k, sizeof *seen), rc = -1;
+    if (!alone || !parent || !label || !seen) {
+        goto done;
+    }
+    for (size_t r = 0; r < k; r++) {
+        alone[r] = NAN;
+        parent[r] = (int)r;
+        label[r] = -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct model_obs *o = &obs[i];
+        if (o->q == MODEL_Q_LANE && o->msg_bytes < (long)k &&
+            o->pending < (int)k && o->msg_bytes == o->pending) {
+            alone[o->msg_bytes] = o->value_us;
+        }
+    }
+    double work = model_params_stream_work_us(p);
+    int any = 0;
+    for (size_t i = 0; i < n; i++) {
+        const struct model_obs *o = &obs[i];
+        if (o->q != MODEL_Q_LANE || o->msg_bytes >= (long)k ||
+            o->pending >= (int)k || isnan(alone[o->msg_bytes])) {
+            continue;
+        }
+        /* A lane's member: with its flow alone (a lane of its own), or
+         * slowed with a member's; else (tried against some lanes only)
+         * not known. */
+        if (o->msg_bytes == o->pending) {
+            seen[o->pending] = any = 1;
+        } else if (model_lane_is_shared(o->value_us, alone[o->msg_bytes],
+                                        work)) {
+            seen[o->msg_bytes] = seen[o->pending] = any = 1;
+            parent[root_of(parent, o->pending)] =
+                root_of(parent, (int)o->msg_bytes);
+        }
+    }
+    if (any) {
+        int n_lanes = 0;
+        for (size_t r = 0; r < k; r++) {
+            int root = root_of(parent, (int)r);
+            if (seen[r] && label[root] < 0) {
+                label[root] = n_lanes++;
+            }
+        }
+        if (n_lanes > MODEL_MAX_LANES) {
+            rc = 0; /* too many: not used */
+            goto done;
+        }
+        p->lane_of = malloc(k * sizeof *p->lane_of);
+        if (!p->lane_of) {
+            goto done;
+        }
+        for (size_t r = 0; r < k; r++) {
+            p->lane_of[r] = seen[r] ? label[root_of(parent, (int)r)] : -1;
+        }
+        p->n_lanes = n_lanes;
+    }
+    rc = 0;
+done:
+    free(alone);
+    free(parent);
+    free(label);
+    free(seen);
+    return rc;
 }
 
 static int cmp_long(const void *a, const void *b)
@@ -374,10 +590,12 @@ int model_params_fit(const struct model_obs *obs, size_t n,
     }
     fit_reduce(obs, n, &p->reduce_us, &p->reduce_us_per_byte);
     p->backbone_flows = fit_backbone(obs, n);
-    if (fit_placement(obs, n, p) != 0) {
+    if (fit_placement(obs, n, p) != 0 || fit_uplinks(obs, n, p) != 0 ||
+        fit_lanes(obs, n, p) != 0) {
         fprintf(stderr, "model: out of memory\n");
         goto done;
     }
+    fit_rdv_hop(obs, n, p);
     *out = p;
     p = NULL;
     rc = 0;
@@ -548,13 +766,30 @@ int model_csv_read(const char *path, struct model_obs **obs, size_t *n,
         }
         o.is_intra = ppn == 2;
         o.q = (enum model_quantity)q;
-        if (o.q == MODEL_Q_HOP &&
-            (o.msg_bytes >= MODEL_MAX_RANK || o.pending >= MODEL_MAX_RANK ||
-             o.msg_bytes == o.pending)) {
+        if (o.q == MODEL_Q_UPLINK &&
+            (o.msg_bytes >= MODEL_MAX_RANK || o.pending < 1)) {
             fprintf(stderr,
-                    "%s:%d: hop: ranks %ld and %d: two ranks below "
-                    "%d expected\n",
+                    "%s:%d: uplink: rank %ld, %d flows: a rank below %d and "
+                    "1 flow or more expected\n",
                     path, lineno, o.msg_bytes, o.pending, MODEL_MAX_RANK);
+            goto done;
+        }
+        /* A hop is between two ranks; a lane's pair may name one twice
+         * (the flow to it alone); a hop_rdv names a size and a rank. */
+        int is_hop = o.q == MODEL_Q_HOP;
+        if ((is_hop || o.q == MODEL_Q_LANE) &&
+            (o.msg_bytes >= MODEL_MAX_RANK || o.pending >= MODEL_MAX_RANK ||
+             (is_hop && o.msg_bytes == o.pending))) {
+            fprintf(stderr,
+                    "%s:%d: %s: ranks %ld and %d: %s below %d expected\n", path,
+                    lineno, name, o.msg_bytes, o.pending,
+                    is_hop ? "two ranks" : "ranks", MODEL_MAX_RANK);
+            goto done;
+        }
+        if (o.q == MODEL_Q_HOP_RDV && o.pending >= MODEL_MAX_RANK) {
+            fprintf(stderr,
+                    "%s:%d: hop_rdv: rank %d: a rank below %d expected\n", path,
+                    lineno, o.pending, MODEL_MAX_RANK);
             goto done;
         }
         struct model_obs *more = grow(rows, &cap, count + 1, sizeof *more, 64);

@@ -7,14 +7,19 @@
  * microseconds of work. An inter-node flow is on its sender's node's
  * uplink and receiver's node's downlink, each shared equally among the
  * inter-node flows of all the node's ranks (one NIC: as TCP and SimGrid
- * share them; all of them within the backbone's capacity). An intra-node
+ * share them); a flow between two switches also on its source switch's
+ * uplink and its destination switch's downlink of its destination's lane,
+ * each within the capacity measured (autotune model's uplink and lane
+ * observations); all of them within the backbone's capacity where no
+ * uplink is limited. An intra-node
  * flow shares nothing: SimGrid 3.32's loopback is a FATPIPE, and the
  * memory bandwidth concurrent copies on a real node share is not modelled
  * (nor the NUMA distance of two sockets, nor the node's link carrying its
  * own ranks' intra-node traffic, which it does not). It arrives its
  * remaining latency after the flow ends (the one-way time was measured
  * with the receive posted first; between ranks on other switches than
- * ranks 0 and 1, by as much longer as their hop); eager data held for a receive
+ * ranks 0 and 1, by as much longer as their hop, a rendezvous by that times
+ * the measured rendezvous hop factor); eager data held for a receive
  * posted after the send arrives a late receive's time after it; a receive
  * completes at the later of that and its posting plus the late-receive
  * time. Ranks and flows advance in time order. */
@@ -29,6 +34,9 @@
 struct message {
     int src, dst, tag;
     int is_intra; /* src and dst share a node */
+    int up, down; /* the switch links it crosses (switch * lanes + its
+                     destination's lane), uplink and downlink; -1 none
+                     (one switch, or no uplink limited) */
     long bytes;
     struct model_p2p p;
     double send_end;   /* the sender's clock after posting it */
@@ -74,8 +82,13 @@ struct replay {
     int *active, n_active, cap_active;
     int *n_up, *n_down;
     int *blocked;
-    double *rates; /* scratch for the backbone's level */
+    double *rates; /* scratch for the backbone's and uplinks' levels */
     int cap_rates;
+    /* Per switch link (a switch's uplink and downlink of one lane): its
+     * capacity in flows (0: not limited) and the rates of the flows on it
+     * each way (scratch); none when no switch's uplink is limited. */
+    int n_links, n_lanes;
+    double *uplink_flows, *sum_up, *sum_down;
 };
 
 /* The message has arrived (its flow ended): its waiters run again. */
@@ -247,9 +260,20 @@ static int post_send(struct replay *r, int rank, const struct model_op *op)
     struct message *m = &r->msgs[r->n_msgs];
     int src_node = model_node_of(rank, r->ppn),
         dst_node = model_node_of(op->peer, r->ppn);
+    int up = model_params_switch_of(r->params, src_node),
+        down = model_params_switch_of(r->params, dst_node);
+    if (!r->uplink_flows || up == down || up < 0 || down < 0) {
+        up = down = -1;
+    } else {
+        int lane = model_params_lane_of(r->params, dst_node);
+        up = up * r->n_lanes + lane;
+        down = down * r->n_lanes + lane;
+    }
     *m = (struct message){.src = rank,
                           .dst = op->peer,
                           .is_intra = src_node == dst_node,
+                          .up = up,
+                          .down = down,
                           .tag = op->tag,
                           .bytes = op->bytes,
                           .recv_post = NAN,
@@ -268,6 +292,9 @@ static int post_send(struct replay *r, int rank, const struct model_op *op)
             m->is_intra
                 ? 0
                 : model_params_hop_extra_us(r->params, src_node, dst_node);
+        if (m->p.is_rendezvous) { /* its handshake crosses the route too */
+            extra *= model_params_rdv_hop_factor(r->params);
+        }
         m->p.transfer_us = fmax(0, m->p.transfer_us + extra);
         if (m->p.waits_for_recv) { /* else a late receive is a local copy */
             m->p.recv_late_us = fmax(0, m->p.recv_late_us + extra);
@@ -376,16 +403,56 @@ static int cmp_rate(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The one level that fills capacity with the n rates (sorted here) when
+ * every rate above it is capped to it (max-min: flows slower than the level
+ * keep their rate). */
+static double fill_level(double *rates, int n, double capacity)
+{
+    qsort(rates, (size_t)n, sizeof *rates, cmp_rate);
+    double left = capacity, level = 0;
+    for (int i = 0; i < n; i++) {
+        level = left / (n - i);
+        if (rates[i] >= level) {
+            break;
+        }
+        left -= rates[i];
+    }
+    return level;
+}
+
+/* Caps the inter-node flows on a link (switch link s up, or down if
+ * is_down; the backbone if s is -1) to the level at which together they
+ * carry its capacity. */
+static void share_link(struct replay *r, int s, int is_down, double capacity)
+{
+    int k = 0;
+    for (int i = 0; i < r->n_active; i++) {
+        const struct message *m = &r->msgs[r->active[i]];
+        if (!m->is_intra && (s < 0 || (is_down ? m->down : m->up) == s)) {
+            r->rates[k++] = m->rate;
+        }
+    }
+    double level = fill_level(r->rates, k, capacity);
+    for (int i = 0; i < r->n_active; i++) {
+        struct message *m = &r->msgs[r->active[i]];
+        if (!m->is_intra && (s < 0 || (is_down ? m->down : m->up) == s)) {
+            m->rate = fmin(m->rate, level);
+        }
+    }
+}
+
 /* The flows' rates: each node's link shared equally among its inter-node
  * flows, a flow going at the rate of the busier of its two links; an
- * intra-node flow at its full rate; then, where the inter-node flows
- * together would carry more than the backbone, each is capped at the one
- * level that fills it (max-min: flows slower than the level keep their
- * rate). */
+ * intra-node flow at its full rate; then each switch's uplink, then its
+ * downlink, where the flows crossing it would carry more than its
+ * capacity, and last the backbone, each capped at the one level that
+ * fills it. */
 static int flows_rate(struct replay *r)
 {
     double sum = 0;
-    int n_inter = 0;
+    for (int s = 0; s < r->n_links; s++) {
+        r->sum_up[s] = r->sum_down[s] = 0;
+    }
     for (int i = 0; i < r->n_active; i++) {
         struct message *m = &r->msgs[r->active[i]];
         if (m->is_intra) {
@@ -396,11 +463,10 @@ static int flows_rate(struct replay *r)
             down = r->n_down[model_node_of(m->dst, r->ppn)];
         m->rate = 1.0 / (up > down ? up : down);
         sum += m->rate;
-        n_inter++;
-    }
-    double capacity = model_params_backbone_flows(r->params);
-    if (capacity <= 0 || sum <= capacity) {
-        return 0;
+        if (m->up >= 0) {
+            r->sum_up[m->up] += m->rate;
+            r->sum_down[m->down] += m->rate;
+        }
     }
     if (r->n_active > r->cap_rates) {
         double *more =
@@ -411,27 +477,25 @@ static int flows_rate(struct replay *r)
         r->rates = more;
         r->cap_rates = r->n_active;
     }
-    int k = 0;
-    for (int i = 0; i < r->n_active; i++) {
-        const struct message *m = &r->msgs[r->active[i]];
-        if (!m->is_intra) {
-            r->rates[k++] = m->rate;
+    for (int is_down = 0; is_down < 2; is_down++) {
+        const double *on = is_down ? r->sum_down : r->sum_up;
+        for (int s = 0; s < r->n_links; s++) {
+            double capacity = r->uplink_flows[s];
+            if (capacity > 0 && on[s] > capacity) {
+                share_link(r, s, is_down, capacity);
+            }
         }
     }
-    qsort(r->rates, (size_t)n_inter, sizeof *r->rates, cmp_rate);
-    double left = capacity, level = 0;
-    for (int i = 0; i < n_inter; i++) {
-        level = left / (n_inter - i);
-        if (r->rates[i] >= level) {
-            break;
+    if (r->n_links > 0) {
+        sum = 0;
+        for (int i = 0; i < r->n_active; i++) {
+            const struct message *m = &r->msgs[r->active[i]];
+            sum += m->is_intra ? 0 : m->rate;
         }
-        left -= r->rates[i];
     }
-    for (int i = 0; i < r->n_active; i++) {
-        struct message *m = &r->msgs[r->active[i]];
-        if (!m->is_intra) {
-            m->rate = fmin(m->rate, level);
-        }
+    double capacity = model_params_backbone_flows(r->params);
+    if (capacity > 0 && sum > capacity) {
+        share_link(r, -1, 0, capacity);
     }
     return 0;
 }
@@ -533,6 +597,39 @@ static int run_shared(struct replay *r)
     return 0;
 }
 
+/* The switch links' capacities (each lane's of a switch its uplink's),
+ * where one of the n ranks' switches has a limited uplink (else none: no
+ * flow is on a switch's link). */
+static int uplinks_init(struct replay *r, int n)
+{
+    int lanes = model_params_n_lanes(r->params);
+    int k = model_params_n_switches(r->params) * lanes, is_limited = 0;
+    for (int rank = 0; rank < n && !is_limited; rank++) {
+        is_limited = model_params_uplink_flows(r->params,
+                                               model_node_of(rank, r->ppn)) > 0;
+    }
+    if (!is_limited) {
+        return 0;
+    }
+    r->uplink_flows = calloc((size_t)k, sizeof *r->uplink_flows);
+    r->sum_up = calloc((size_t)k, sizeof *r->sum_up);
+    r->sum_down = calloc((size_t)k, sizeof *r->sum_down);
+    if (!r->uplink_flows || !r->sum_up || !r->sum_down) {
+        return -1;
+    }
+    r->n_links = k;
+    r->n_lanes = lanes;
+    for (int rank = 0; rank < n; rank++) {
+        int node = model_node_of(rank, r->ppn);
+        int s = model_params_switch_of(r->params, node);
+        for (int l = 0; s >= 0 && l < lanes; l++) {
+            r->uplink_flows[s * lanes + l] =
+                model_params_uplink_flows(r->params, node);
+        }
+    }
+    return 0;
+}
+
 int model_replay(const struct model_schedule *s, const struct model_params *p,
                  int ppn, double *time_us)
 {
@@ -552,6 +649,10 @@ int model_replay(const struct model_schedule *s, const struct model_params *p,
         failed = !r.reqs[i];
     }
     if (failed) {
+        fprintf(stderr, "model: out of memory replaying a schedule\n");
+        goto done;
+    }
+    if (uplinks_init(&r, n) != 0) {
         fprintf(stderr, "model: out of memory replaying a schedule\n");
         goto done;
     }
@@ -584,6 +685,9 @@ done:
     free(r.starting);
     free(r.active);
     free(r.rates);
+    free(r.uplink_flows);
+    free(r.sum_up);
+    free(r.sum_down);
     free(r.msgs);
     return rc;
 }

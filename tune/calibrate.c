@@ -4,11 +4,12 @@
  * next rank on its own node (procs 2, ppn 2), at the config's message and
  * segment sizes (and the powers of two up to a 16th of the largest); then,
  * over one rank per node, from 4 nodes the backbone (disjoint pairs
- * sending at once), and from 3 the placement (which nodes share a switch,
- * by their one-way times); journaled in RUN/model.journal like experiments
- * (a rerun measures only what is missing), then written to RUN/model.csv.
- * Rank 0 drives; its peer answers; the first rank of each other node joins
- * the pairs and answers the hops. */
+ * sending at once), from 3 the placement (which nodes share a switch, by
+ * their one-way times) and, where it finds 2 switches or more, each
+ * switch's uplink (its ranks sending out of it at once); journaled in
+ * RUN/model.journal like experiments (a rerun measures only what is missing),
+ * then written to RUN/model.csv. Rank 0 drives; its peer answers; the first
+ * rank of each other node joins the pairs and answers the hops. */
 #include "tune/calibrate.h"
 #include "model/model.h"
 #include "store/journal.h"
@@ -291,6 +292,29 @@ static int write_model_csv(FILE *f, const void *arg)
     return ferror(f) ? -1 : 0;
 }
 
+/* The journal's observations so far, as model.csv will hold them (*obs
+ * caller-frees). -1 out of memory. */
+static int journal_observations(const struct journal *j, struct model_obs **obs,
+                                size_t *n)
+{
+    *n = 0;
+    *obs = malloc((journal_count(j) + 1) * sizeof **obs);
+    if (!*obs) {
+        fprintf(stderr, "autotune model: out of memory\n");
+        return -1;
+    }
+    for (size_t i = 0; i < journal_count(j); i++) {
+        const struct measurement *m = journal_record(j, i);
+        int q = model_quantity_find(m->algorithm);
+        if (strcmp(m->collective, "p2p") == 0 && q >= 0) {
+            (*obs)[(*n)++] =
+                (struct model_obs){(enum model_quantity)q, m->msg_bytes,
+                                   m->segment_bytes, m->min_us, m->ppn == 2};
+        }
+    }
+    return 0;
+}
+
 static int compare_names(const void *a, const void *b)
 {
     return strcmp(a, b);
@@ -355,8 +379,10 @@ static int controller_open(const char *config_path, int is_fresh,
         config_free(c);
         return -1;
     }
+    /* The quantities before the uplinks: a journal measured before them
+     * resumes, and gains only the uplink observations. */
     journal_settings_add(&settings, "model.quantities", "%d",
-                         (int)MODEL_N_QUANTITIES);
+                         (int)MODEL_Q_UPLINK);
     n_reps = c->measure.max_reps < MODEL_MAX_REPS ? c->measure.max_reps
                                                   : MODEL_MAX_REPS;
     n_reps = n_reps < 1 ? 1 : n_reps;
@@ -463,26 +489,58 @@ stop:;
     return rc;
 }
 
-/* Every rank of nodes_comm (rank of world_size there): n_pairs ranks i
- * each send one MODEL_STREAM_BYTES message to i + world_size / 2, all at
- * once; rank 0 gets the slowest pair's time
- * from the barrier, in us (each rank's own clock from its own exit). */
-static double pairs_rep(int rank, int world_size, int n_pairs)
+/* Every rank of nodes_comm: this rank sends one message of m bytes to
+ * rank dst and receives one from rank src (-1: none), every
+ * such rank at once; rank 0 gets the slowest one's time, in us. With
+ * start_s 0, from the barrier (each rank's own clock from its own exit:
+ * the exits' skew is in the times); else from one instant, start_s after
+ * rank 0 left the barrier (each rank's clock_offset_s from rank 0's). */
+static double clock_offset_s;
+static double flows_rep(int dst, int src, double start_s, int m)
 {
-    int half = world_size / 2, m = MODEL_STREAM_BYTES;
     double t = 0, slowest = 0;
     MPI_Barrier(nodes_comm);
     double t0 = MPI_Wtime();
-    if (rank < n_pairs) {
-        MPI_Send(buffer, m, MPI_BYTE, rank + half, MODEL_TAG, nodes_comm);
+    if (start_s > 0) {
+        t0 += start_s;
+        MPI_Bcast(&t0, 1, MPI_DOUBLE, 0, nodes_comm);
+        t0 += clock_offset_s;
+        clock_wait_until(t0);
+    }
+    if (dst >= 0) {
+        MPI_Send(buffer, m, MPI_BYTE, dst, MODEL_TAG, nodes_comm);
         t = MPI_Wtime() - t0;
-    } else if (rank >= half && rank < half + n_pairs) {
-        MPI_Recv(buffer, m, MPI_BYTE, rank - half, MODEL_TAG, nodes_comm,
+    } else if (src >= 0) {
+        MPI_Recv(buffer, m, MPI_BYTE, src, MODEL_TAG, nodes_comm,
                  MPI_STATUS_IGNORE);
         t = MPI_Wtime() - t0;
     }
     MPI_Reduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, nodes_comm);
     return slowest * 1e6;
+}
+
+/* Every rank of nodes_comm: how long after rank 0 leaves a barrier every
+ * rank has its broadcast (rank 0's clock), twice over, plus 10 us: the
+ * common start of flows_rep, measured once (flows_start). */
+static double flows_start;
+static double flows_start_s(void)
+{
+    double t0 = MPI_Wtime(), late = 0, latest = 0;
+    MPI_Barrier(nodes_comm);
+    t0 = MPI_Wtime();
+    MPI_Bcast(&t0, 1, MPI_DOUBLE, 0, nodes_comm);
+    late = MPI_Wtime() - clock_offset_s - t0;
+    MPI_Allreduce(&late, &latest, 1, MPI_DOUBLE, MPI_MAX, nodes_comm);
+    return 2 * fmax(0, latest) + 1e-5;
+}
+
+/* n_pairs ranks i each send to i + world_size / 2, all at once. */
+static double pairs_rep(int rank, int world_size, int n_pairs)
+{
+    int half = world_size / 2;
+    return flows_rep(rank < n_pairs ? rank + half : -1,
+                     rank >= half && rank < half + n_pairs ? rank - half : -1,
+                     0, MODEL_STREAM_BYTES);
 }
 
 /* Every rank of nodes_comm, from 4 nodes: the pairs observations the
@@ -628,9 +686,11 @@ static int is_near(struct journal *j, int a, int r, double least,
  * its own, having met every other switch's first rank: that is the hop
  * between every two switches. Near is against rank 0's least hop, as the
  * fit's. A flat network is world - 1 ping-pongs; a fat tree of L leaves in
- * node order about world + L^2 / 2 more. */
+ * node order about world + L^2 / 2 more. Each rank's switch into
+ * *switch_out (caller-frees; numbered in order of their first rank, as the
+ * fit's) and their number into *n_out. */
 static int placement_measure(int world_size, struct journal *j, double *cost_s,
-                             int *n_new)
+                             int *n_new, int **switch_out, int *n_out)
 {
     double *hop0 = malloc((size_t)world_size * sizeof *hop0);
     int *first = malloc((size_t)world_size * sizeof *first);
@@ -676,13 +736,20 @@ static int placement_measure(int world_size, struct journal *j, double *cost_s,
     }
     free(hop0);
     free(first);
-    free(switch_of);
+    if (rc == 0) {
+        *switch_out = switch_of;
+        *n_out = n_switches;
+    } else {
+        free(switch_of);
+    }
     return rc;
 }
 
-/* Every rank of nodes_comm, from 3 nodes: the placement (rank 0 drives). */
+/* Every rank of nodes_comm, from 3 nodes: the placement (rank 0 drives;
+ * it gets each rank's switch and their number, as placement_measure). */
 static int placement_run(int rank, int world_size, struct journal *j,
-                         double *cost_s, int *n_new)
+                         double *cost_s, int *n_new, int **switch_of,
+                         int *n_switches)
 {
     if (world_size < 3) {
         return 0;
@@ -691,7 +758,339 @@ static int placement_run(int rank, int world_size, struct journal *j,
         hop_serve();
         return 0;
     }
-    return placement_measure(world_size, j, cost_s, n_new);
+    return placement_measure(world_size, j, cost_s, n_new, switch_of,
+                             n_switches);
+}
+
+/* ---- The uplinks: what the flows out of a switch share ---- */
+
+/* Every rank of nodes_comm: one experiment of n flows of m bytes (rank
+ * 0's n and m; n 0 or less: none, the end of the experiments), flow f
+ * from rank src[f] to rank dst[f] (rank 0's arrays, world_size each), each
+ * rank in at most one flow: n_warmup, then n_reps timed, into times on
+ * rank 0. Returns n. */
+static int flows_cmd(int n, int m, int *src, int *dst, double *times)
+{
+    int cmd[2] = {n, m};
+    MPI_Bcast(cmd, 2, MPI_INT, 0, nodes_comm);
+    n = cmd[0];
+    m = cmd[1];
+    if (n <= 0) {
+        return n;
+    }
+    MPI_Bcast(src, n, MPI_INT, 0, nodes_comm);
+    MPI_Bcast(dst, n, MPI_INT, 0, nodes_comm);
+    int rank, to = -1, from = -1;
+    MPI_Comm_rank(nodes_comm, &rank);
+    for (int f = 0; f < n; f++) {
+        to = src[f] == rank ? dst[f] : to;
+        from = dst[f] == rank ? src[f] : from;
+    }
+    for (int i = 0; i < n_warmup; i++) {
+        flows_rep(to, from, flows_start, m);
+    }
+    for (int i = 0; i < n_reps; i++) {
+        times[i] = flows_rep(to, from, flows_start, m);
+    }
+    return n;
+}
+
+/* Rank 0: observation (q, a, b) from the journal, or measured as n flows
+ * (src, dst) of MODEL_STREAM_BYTES (of a bytes for hop_rdv) and journaled:
+ * its time into *value_us. -1 on a journal error. */
+static int flows_get(struct journal *j, enum model_quantity q, int a, int b,
+                     int n, int *src, int *dst, double *value_us,
+                     double *cost_s, int *n_new)
+{
+    const char *name = model_quantity_names[q];
+    const struct measurement *rec = journal_find(j, "p2p", 2, 1, a, name, b);
+    if (!rec) {
+        double times[MODEL_MAX_REPS], start = MPI_Wtime();
+        flows_cmd(n, q == MODEL_Q_HOP_RDV ? a : MODEL_STREAM_BYTES, src, dst,
+                  times);
+        struct measurement m;
+        fill_record(&m, q, 1, a, b, times, MPI_Wtime() - start);
+        if (journal_append(j, &m) != 0) {
+            return -1;
+        }
+        (*n_new)++;
+        rec = journal_find(j, "p2p", 2, 1, a, name, b);
+    }
+    *value_us = rec->min_us;
+    *cost_s += rec->cost_s;
+    return 0;
+}
+
+/* What rank 0 knows of the network while it measures the uplinks. */
+struct uplinks {
+    struct journal *j;
+    double *cost_s, work_us;
+    int *n_new;
+    int world_size, n_switches;
+    const int *switch_of;
+    int *lane_of;     /* -1: not known yet */
+    int *rep;         /* each lane's representative, alone time in alone_us */
+    double *alone_us; /* per rank, NAN: not measured */
+    int n_lanes;
+    int src[2], dst[2];
+};
+
+/* The flow from `from` to rank d alone (journaled as lane d,d). */
+static int lane_alone(struct uplinks *u, int from, int d)
+{
+    if (!isnan(u->alone_us[d])) {
+        return 0;
+    }
+    u->src[0] = from;
+    u->dst[0] = d;
+    return flows_get(u->j, MODEL_Q_LANE, d, d, 1, u->src, u->dst,
+                     &u->alone_us[d], u->cost_s, u->n_new);
+}
+
+/* Rank d's lane, from two ranks a0, a1 of a switch d is not on: the flows
+ * a0 -> a lane's representative and a1 -> d at once, against the first
+ * alone, lane by lane (those with a representative off the switch, which
+ * for a lane whose first representative is on it becomes its first
+ * member off it); a new lane where none is shared and every lane was
+ * tried, else (a lane with no member known off the switch) not known. */
+static int lane_find(struct uplinks *u, int a0, int a1, int d)
+{
+    int s = u->switch_of[a0], is_untested = 0;
+    for (int l = 0; l < u->n_lanes; l++) {
+        int rep = u->rep[l];
+        for (int r = 0; r < u->world_size && u->switch_of[rep] == s; r++) {
+            rep = u->lane_of[r] == l && u->switch_of[r] != s ? r : rep;
+        }
+        if (u->switch_of[rep] == s) {
+            is_untested = 1; /* every member known is on the switch */
+            continue;
+        }
+        if (lane_alone(u, a0, rep) != 0) {
+            return -1;
+        }
+        double pair_us;
+        u->src[0] = a0, u->dst[0] = rep, u->src[1] = a1, u->dst[1] = d;
+        if (flows_get(u->j, MODEL_Q_LANE, rep, d, 2, u->src, u->dst, &pair_us,
+                      u->cost_s, u->n_new) != 0) {
+            return -1;
+        }
+        if (model_lane_is_shared(pair_us, u->alone_us[rep], u->work_us)) {
+            u->lane_of[d] = l;
+            return 0;
+        }
+    }
+    if (is_untested) {
+        return 0; /* it may be in a lane not tested: not known */
+    }
+    u->rep[u->n_lanes] = d;
+    u->lane_of[d] = u->n_lanes++;
+    return lane_alone(u, a0, d);
+}
+
+/* The first two ranks of the first switch with two, other than switch
+ * `other_than` (-1: any); 0, or -1 where there is none. */
+static int two_ranks(const struct uplinks *u, int other_than, int *a0, int *a1)
+{
+    for (int s = 0; s < u->n_switches; s++) {
+        int k = 0;
+        for (int r = 0; r < u->world_size && k < 2 && s != other_than; r++) {
+            if (u->switch_of[r] == s) {
+                *(k++ ? a1 : a0) = r;
+            }
+        }
+        if (k == 2) {
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Rank 0: every rank's lane: those off the first switch with two ranks
+ * from its two first ranks, its own from the next such switch's; none
+ * (each -1) once there are more than MODEL_MAX_LANES. */
+static int lanes_measure(struct uplinks *u)
+{
+    int a0, a1, b0, b1;
+    if (two_ranks(u, -1, &a0, &a1) != 0) {
+        return 0;
+    }
+    int has_b = two_ranks(u, u->switch_of[a0], &b0, &b1) == 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int d = 0; d < u->world_size; d++) {
+            int is_off_a = u->switch_of[d] != u->switch_of[a0];
+            if (pass == 0 && is_off_a && lane_find(u, a0, a1, d) != 0) {
+                return -1;
+            }
+            if (pass == 1 && !is_off_a && has_b &&
+                lane_find(u, b0, b1, d) != 0) {
+                return -1;
+            }
+            if (u->n_lanes > MODEL_MAX_LANES) { /* the fit uses none */
+                for (int r = 0; r < u->world_size; r++) {
+                    u->lane_of[r] = -1;
+                }
+                return 0;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Rank 0: each switch's uplink: its ranks (at most as many as the others
+ * in that lane) each sending to a rank of the lane of the first rank after
+ * it off the switch, those taken from the other switches in turns (the
+ * first of each switch after it, then the second, ...: their downlinks
+ * less loaded than its uplink), one flow alone then all at once. */
+static int uplinks_measure(struct uplinks *u, int *src, int *dst)
+{
+    for (int s = 0; s < u->n_switches; s++) {
+        int k = 0, n_dst = 0, lane = -1;
+        for (int r = 0; r < u->world_size; r++) {
+            if (u->switch_of[r] == s) {
+                src[k++] = r;
+            } else if (lane < 0 && r > src[0]) {
+                lane = u->lane_of[r];
+            }
+        }
+        for (int turn = 0, found = 1; n_dst < k && found; turn++) {
+            found = 0;
+            for (int o = 1; o < u->n_switches && n_dst < k; o++) {
+                int other = (s + o) % u->n_switches, seen = 0;
+                for (int r = 0; r < u->world_size; r++) {
+                    if (u->switch_of[r] == other && u->lane_of[r] == lane &&
+                        seen++ == turn) {
+                        dst[n_dst++] = r;
+                        found = 1;
+                        break;
+                    }
+                }
+            }
+        }
+        double t;
+        if (n_dst < 2) {
+            continue;
+        }
+        if (flows_get(u->j, MODEL_Q_UPLINK, src[0], 1, 1, src, dst, &t,
+                      u->cost_s, u->n_new) != 0 ||
+            flows_get(u->j, MODEL_Q_UPLINK, src[0], n_dst, n_dst, src, dst, &t,
+                      u->cost_s, u->n_new) != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Rank 0: a message of the smallest rendezvous size of the calibration
+ * (its first size above the largest eager one) from rank 0 to rank 1 (the
+ * pair's switches) and to the first rank on another switch than rank 1:
+ * how much longer it takes there, against the 1-byte hops, is what a
+ * rendezvous makes of a longer route (its handshake crosses it too). */
+static int rdv_hop_measure(struct uplinks *u, const struct model_params *p,
+                           const long *sizes, int n_sizes)
+{
+    long eager = model_params_eager_max(p), m = 0;
+    for (int i = n_sizes - 1; i >= 0 && sizes[i] > eager; i--) {
+        m = sizes[i];
+    }
+    int far = -1;
+    for (int r = 2; r < u->world_size && far < 0; r++) {
+        far = u->switch_of[r] != u->switch_of[1] ? r : -1;
+    }
+    if (m <= 0 || eager <= 0 || far < 0 || u->world_size < 2) {
+        return 0;
+    }
+    int ends[2] = {1, far};
+    for (int i = 0; i < 2; i++) {
+        double t;
+        u->src[0] = 0;
+        u->dst[0] = ends[i];
+        if (flows_get(u->j, MODEL_Q_HOP_RDV, (int)m, ends[i], 1, u->src, u->dst,
+                      &t, u->cost_s, u->n_new) != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* Every rank of nodes_comm, from 2 switches (rank 0's switch_of and
+ * n_switches from placement_run): the lanes, the uplinks, then the
+ * rendezvous hop (sizes: the calibration's, on rank 0); rank 0
+ * drives, journals the observations the journal lacks and adds every
+ * one's cost to *cost_s. */
+static int uplinks_run(int rank, int world_size, const int *switch_of,
+                       int n_switches, const long *sizes, int n_sizes,
+                       struct journal *j, double *cost_s, int *n_new)
+{
+    int *src = malloc((size_t)world_size * sizeof *src);
+    int *dst = malloc((size_t)world_size * sizeof *dst);
+    int has_room = src && dst, all_have, rc = 0;
+    MPI_Allreduce(&has_room, &all_have, 1, MPI_INT, MPI_MIN, nodes_comm);
+    if (all_have) { /* nodes_comm's errors are fatal: no status to check */
+        clock_sync(nodes_comm, &clock_offset_s);
+        flows_start = flows_start_s();
+    }
+    if (!all_have) {
+        fprintf(stderr, "autotune model: out of memory\n");
+        free(src);
+        free(dst);
+        return -1;
+    }
+    if (rank != 0) {
+        double times[MODEL_MAX_REPS];
+        while (flows_cmd(0, 0, src, dst, times) > 0) {
+        }
+    } else if (n_switches >= 2) {
+        struct uplinks u = {.j = j,
+                            .cost_s = cost_s,
+                            .n_new = n_new,
+                            .world_size = world_size,
+                            .n_switches = n_switches,
+                            .switch_of = switch_of};
+        struct model_params *p = NULL;
+        u.lane_of = malloc((size_t)world_size * sizeof *u.lane_of);
+        u.rep = malloc((size_t)world_size * sizeof *u.rep);
+        u.alone_us = malloc((size_t)world_size * sizeof *u.alone_us);
+        rc = u.lane_of && u.rep && u.alone_us ? 0 : -1;
+        if (rc != 0) {
+            fprintf(stderr, "autotune model: out of memory\n");
+        }
+        /* A flow's work as the fit prices it, from the pair's sizes. */
+        if (rc == 0) {
+            struct model_obs *obs = NULL;
+            size_t n_obs = 0;
+            rc = journal_observations(j, &obs, &n_obs) != 0 ||
+                         model_params_fit(obs, n_obs, &p) != 0
+                     ? -1
+                     : 0;
+            free(obs);
+        }
+        if (rc == 0) {
+            u.work_us = model_params_stream_work_us(p);
+            for (int r = 0; r < world_size; r++) {
+                u.lane_of[r] = -1;
+                u.alone_us[r] = NAN;
+            }
+            rc = lanes_measure(&u);
+        }
+        if (rc == 0) {
+            rc = uplinks_measure(&u, src, dst);
+        }
+        if (rc == 0) {
+            rc = rdv_hop_measure(&u, p, sizes, n_sizes);
+        }
+        model_params_destroy(p);
+        free(u.lane_of);
+        free(u.rep);
+        free(u.alone_us);
+        double times[MODEL_MAX_REPS];
+        flows_cmd(0, 0, src, dst, times);
+    } else {
+        double times[MODEL_MAX_REPS];
+        flows_cmd(0, 0, src, dst, times);
+    }
+    free(src);
+    free(dst);
+    return rc;
 }
 
 static void worker_run(MPI_Comm pair)
@@ -772,6 +1171,31 @@ static int pair_run(int rank, int peer, int ppn, const long *sizes, int n_sizes,
     return status == 0 ? 0 : 1;
 }
 
+/* Rank 0: what the fit makes of the placement, where it found 2 switches
+ * or more (one line; nothing if the fit fails: model.csv is written). */
+static void placement_print(const struct journal *j, int n_nodes)
+{
+    struct model_obs *obs = NULL;
+    struct model_params *p = NULL;
+    size_t n_obs = 0;
+    if (journal_observations(j, &obs, &n_obs) == 0 &&
+        model_params_fit(obs, n_obs, &p) == 0 &&
+        model_params_n_switches(p) >= 2) {
+        double least = INFINITY, most = 0;
+        for (int a = 0; a < n_nodes; a++) {
+            least = fmin(least, model_params_uplink_flows(p, a));
+            most = fmax(most, model_params_uplink_flows(p, a));
+        }
+        printf("autotune model: placement: %d switches, %d lanes, uplinks "
+               "carrying %.2f to %.2f flows (0: not limited), rendezvous hop "
+               "factor %.2f\n",
+               model_params_n_switches(p), model_params_n_lanes(p), least, most,
+               model_params_rdv_hop_factor(p));
+    }
+    model_params_destroy(p);
+    free(obs);
+}
+
 int calibrate_run(const char *config_path, bool is_fresh)
 {
     int rank, world_size, status = 1, is_setup = 0;
@@ -847,9 +1271,17 @@ int calibrate_run(const char *config_path, bool is_fresh)
             status = 1;
         }
         MPI_Bcast(&status, 1, MPI_INT, 0, nodes_comm);
-        if (status == 0 && placement_run(node, n, j, &cost_s, &n_new) != 0) {
+        int *switch_of = NULL, n_switches = 0;
+        if (status == 0 && placement_run(node, n, j, &cost_s, &n_new,
+                                         &switch_of, &n_switches) != 0) {
             status = 1;
         }
+        MPI_Bcast(&status, 1, MPI_INT, 0, nodes_comm);
+        if (status == 0 && uplinks_run(node, n, switch_of, n_switches, sizes,
+                                       n_sizes, j, &cost_s, &n_new) != 0) {
+            status = 1;
+        }
+        free(switch_of);
     }
     if (rank == 0 && status == 0) {
         char path[2048];
@@ -861,6 +1293,7 @@ int calibrate_run(const char *config_path, bool is_fresh)
                    "observations measured now (%zu in the journal), cost "
                    "%.3f s; wrote %s\n",
                    n_sizes, max_size, n_new, journal_count(j), cost_s, path);
+            placement_print(j, n_nodes);
         }
     }
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);

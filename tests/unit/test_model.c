@@ -300,6 +300,178 @@ static struct model_params *fit_with_hops(struct model_obs *obs, size_t n,
     return p;
 }
 
+/* Switches {0, 1, 2, 3} and {4, 5, 6, 7}: hops of 2 us on one, 5 across;
+ * then rows of other quantities (n_more of them). */
+static struct model_params *fit_two_switches(struct model_obs *obs, size_t n,
+                                             const struct model_obs *more,
+                                             size_t n_more)
+{
+    static const struct hop hops[] = {
+        {0, 1, 2}, {0, 2, 2}, {0, 3, 2}, {0, 4, 5}, {0, 5, 5},
+        {0, 6, 5}, {0, 7, 5}, {4, 5, 2}, {4, 6, 2}, {4, 7, 2}};
+    for (size_t i = 0; i < n_more; i++) {
+        obs[n + i] = more[i];
+    }
+    return fit_with_hops(obs, n + n_more, hops, 10);
+}
+
+/* k sends of 10000 bytes at once, rank src[i] to dst[i]. */
+static double flows(const struct model_params *p, int k, const int *src,
+                    const int *dst)
+{
+    struct model_schedule *s = model_schedule_create(8);
+    for (int i = 0; i < k; i++) {
+        send(s, src[i], dst[i], 10000);
+        recv(s, dst[i], src[i], 10000);
+    }
+    double t = replay(s, p);
+    model_schedule_destroy(s);
+    return t;
+}
+
+/* The uplinks: 4 flows out of a switch at once took 3 flows' work (w, a
+ * 262144-byte message's gap less its Isend: 2623.44 - 3) longer than one,
+ * so each switch's uplink carries 1 flow at full rate (C = k w / (T(k) -
+ * T(1) + w)). k flows of 10000 bytes (92 us of work after os 10, then 58
+ * of latency and 3 of the longer route) across the switches share it:
+ * the work takes k times as long, 10 + 92 k + 61; k flows within a switch
+ * take 160 as without uplinks. */
+static void test_uplink(struct model_obs *obs, size_t n)
+{
+    const double w = 2623.44 - 3;
+    const struct model_obs rows[] = {
+        {MODEL_Q_UPLINK, 0, 1, 1000, 0},
+        {MODEL_Q_UPLINK, 0, 4, 1000 + 3 * w, 0},
+        {MODEL_Q_UPLINK, 4, 1, 1000, 0},
+        {MODEL_Q_UPLINK, 4, 4, 1000 + 3 * w, 0},
+        /* the backbone the pairs saw was these uplinks: not shared twice */
+        {MODEL_Q_PAIRS, 262144, 1, 100, 0},
+        {MODEL_Q_PAIRS, 262144, 4, 400, 0}};
+    static const int src[] = {0, 1, 2}, across[] = {4, 5, 6},
+                     within[] = {3, 2, 1}, within_src[] = {0, 1, 2};
+    struct model_params *flat = fit_two_switches(obs, n, NULL, 0);
+    struct model_params *p = fit_two_switches(obs, n, rows, 6);
+    if (p && flat) {
+        CHECK_NEAR(1, model_params_uplink_flows(p, 0));
+        CHECK_NEAR(1, model_params_uplink_flows(p, 6));
+        CHECK_NEAR(0, model_params_uplink_flows(flat, 6));
+        CHECK_NEAR(0, model_params_backbone_flows(p));
+        for (int k = 1; k <= 3; k++) {
+            CHECK_NEAR(10 + 92 * k + 61, flows(p, k, src, across));
+            CHECK_NEAR(10 + 92 + 61, flows(flat, k, src, across));
+        }
+        /* 0 -> 3 and 2 -> 1 within a switch, 1 -> 5 across: unslowed */
+        CHECK_NEAR(160, flows(p, 2, within_src, within));
+        CHECK_NEAR(160, flows(flat, 2, within_src, within));
+        static const int mixed_src[] = {0, 1}, mixed_dst[] = {3, 5};
+        CHECK_NEAR(163, flows(p, 2, mixed_src, mixed_dst));
+    }
+    model_params_destroy(p);
+    model_params_destroy(flat);
+}
+
+/* The lanes: two flows to 4 and 5 at once took a flow's work longer than
+ * the one to 4 alone (shared), to 4 and 6 no longer (not): lanes {0, 2,
+ * 4, 5} and {1, 3, 6, 7}. Out of switch {0, 1, 2, 3}, flows to 4 and 6
+ * do not share its uplink, flows to 4 and 5 do (10 + 2 * 92 + 61). */
+static void test_lanes(struct model_obs *obs, size_t n)
+{
+    const double w = 2623.44 - 3, t = 1000;
+    const struct model_obs rows[] = {
+        {MODEL_Q_UPLINK, 0, 1, t, 0},   {MODEL_Q_UPLINK, 0, 4, t + 3 * w, 0},
+        {MODEL_Q_UPLINK, 4, 1, t, 0},   {MODEL_Q_UPLINK, 4, 4, t + 3 * w, 0},
+        {MODEL_Q_LANE, 4, 4, t, 0},     {MODEL_Q_LANE, 4, 5, t + w, 0},
+        {MODEL_Q_LANE, 4, 6, t, 0},     {MODEL_Q_LANE, 6, 6, t, 0},
+        {MODEL_Q_LANE, 6, 7, t + w, 0}, {MODEL_Q_LANE, 4, 0, t + w, 0},
+        {MODEL_Q_LANE, 4, 1, t, 0},     {MODEL_Q_LANE, 6, 1, t + w, 0},
+        {MODEL_Q_LANE, 0, 0, t, 0},     {MODEL_Q_LANE, 0, 2, t + w, 0},
+        {MODEL_Q_LANE, 6, 3, t + w, 0}};
+    struct model_params *p = fit_two_switches(obs, n, rows, 15);
+    if (p) {
+        CHECK_INT(2, model_params_n_lanes(p));
+        static const int lane[] = {0, 1, 0, 1, 0, 0, 1, 1};
+        for (int r = 0; r < 8; r++) {
+            CHECK_INT(lane[r], model_params_lane_of(p, r));
+        }
+        static const int src[] = {0, 1}, apart[] = {4, 6}, shared[] = {4, 5};
+        CHECK_NEAR(163, flows(p, 2, src, apart));
+        CHECK_NEAR(10 + 2 * 92 + 61, flows(p, 2, src, shared));
+    }
+    model_params_destroy(p);
+    /* 5 lanes (4, 5, 6, 7 and 0 each apart, each then timed alone as a
+     * lane's first): more than MODEL_MAX_LANES, not used; the uplink
+     * shared by all flows out of a switch. */
+    const struct model_obs many[] = {rows[0],
+                                     rows[1],
+                                     {MODEL_Q_LANE, 4, 4, t, 0},
+                                     {MODEL_Q_LANE, 4, 5, t, 0},
+                                     {MODEL_Q_LANE, 5, 5, t, 0},
+                                     {MODEL_Q_LANE, 4, 6, t, 0},
+                                     {MODEL_Q_LANE, 6, 6, t, 0},
+                                     {MODEL_Q_LANE, 4, 7, t, 0},
+                                     {MODEL_Q_LANE, 7, 7, t, 0},
+                                     {MODEL_Q_LANE, 4, 0, t, 0},
+                                     {MODEL_Q_LANE, 0, 0, t, 0}};
+    p = fit_two_switches(obs, n, many, 11);
+    if (p) {
+        CHECK_INT(1, model_params_n_lanes(p));
+        CHECK_INT(0, model_params_lane_of(p, 6));
+        static const int src[] = {0, 1}, apart[] = {4, 6};
+        CHECK_NEAR(10 + 2 * 92 + 61, flows(p, 2, src, apart));
+    }
+    model_params_destroy(p);
+    /* 3 tried against lane {4} only (apart) and never alone: not known,
+     * not a lane of its own. */
+    const struct model_obs partial[] = {rows[0],
+                                        rows[1],
+                                        {MODEL_Q_LANE, 4, 4, t, 0},
+                                        {MODEL_Q_LANE, 4, 5, t + w, 0},
+                                        {MODEL_Q_LANE, 4, 6, t, 0},
+                                        {MODEL_Q_LANE, 6, 6, t, 0},
+                                        {MODEL_Q_LANE, 4, 3, t, 0}};
+    p = fit_two_switches(obs, n, partial, 7);
+    if (p) {
+        CHECK_INT(2, model_params_n_lanes(p));
+        CHECK_INT(1, model_params_lane_of(p, 6));
+        CHECK_INT(0, model_params_lane_of(p, 3));
+    }
+    model_params_destroy(p);
+}
+
+/* One blocking send of bytes from a to b. */
+static double send_of(const struct model_params *p, int a, int b, long bytes)
+{
+    struct model_schedule *s = model_schedule_create(8);
+    send(s, a, b, bytes);
+    recv(s, b, a, bytes);
+    double t = replay(s, p);
+    model_schedule_destroy(s);
+    return t;
+}
+
+/* A rendezvous message of 131072 bytes from rank 0 took 9 us longer to
+ * rank 4 (across: a 1-byte hop 3 us longer) than to rank 1: a rendezvous
+ * triples the longer route (its handshake crosses it too). Across, a
+ * rendezvous send then takes 9 us longer than within a switch, an eager
+ * one 3; without those rows 3 both. */
+static void test_rdv_hop(struct model_obs *obs, size_t n)
+{
+    const struct model_obs rows[] = {{MODEL_Q_HOP_RDV, 131072, 1, 1500, 0},
+                                     {MODEL_Q_HOP_RDV, 131072, 4, 1509, 0}};
+    struct model_params *flat = fit_two_switches(obs, n, NULL, 0);
+    struct model_params *p = fit_two_switches(obs, n, rows, 2);
+    if (p && flat) {
+        CHECK_NEAR(3, model_params_rdv_hop_factor(p));
+        CHECK_NEAR(1, model_params_rdv_hop_factor(flat));
+        CHECK_NEAR(9, send_of(p, 0, 4, 131072) - send_of(p, 0, 1, 131072));
+        CHECK_NEAR(3, send_of(p, 0, 4, 1000) - send_of(p, 0, 1, 1000));
+        CHECK_NEAR(3,
+                   send_of(flat, 0, 4, 131072) - send_of(flat, 0, 1, 131072));
+    }
+    model_params_destroy(p);
+    model_params_destroy(flat);
+}
+
 /* The placement from hops, as `autotune model` measures them: rank 0 to
  * every rank, then each rank not near rank 0 to the first rank of each
  * switch found. Switches {0, 1, 4} and {2, 3, 5} (scattered, as SMPI places
@@ -441,13 +613,15 @@ static void test_node_link(const struct model_params *p)
 }
 
 /* model.csv: with the ppn column (2: the intra-node set) and without it
- * (written before: every row inter-node); another ppn is refused. */
+ * (written before: every row inter-node); another ppn is refused, and an
+ * uplink of no flow. */
 static void test_csv(void)
 {
     static const char *const files[] = {
         MODEL_CSV_HEADER "\noneway,2,1,0,3.5,1,0.1\noneway,1,1,0,7,1,0.2\n",
         MODEL_CSV_LEGACY_HEADER "\noneway,1,0,7,1,0.2\n",
-        MODEL_CSV_HEADER "\noneway,3,1,0,3.5,1,0.1\n"};
+        MODEL_CSV_HEADER "\noneway,3,1,0,3.5,1,0.1\n",
+        MODEL_CSV_HEADER "\nuplink,1,4,0,3.5,1,0.1\n"};
     char path[] = "/tmp/test_model_csv_XXXXXX";
     int fd = mkstemp(path);
     CHECK(fd >= 0);
@@ -455,7 +629,7 @@ static void test_csv(void)
         return;
     }
     close(fd);
-    for (int f = 0; f < 3; f++) {
+    for (int f = 0; f < 4; f++) {
         FILE *out = fopen(path, "w");
         fputs(files[f], out);
         fclose(out);
@@ -463,7 +637,7 @@ static void test_csv(void)
         size_t n = 0;
         double cost = 0;
         int rc = model_csv_read(path, &obs, &n, &cost);
-        CHECK_INT(f == 2 ? -1 : 0, rc);
+        CHECK_INT(f >= 2 ? -1 : 0, rc);
         if (f == 0 && rc == 0) {
             CHECK_INT(2, (int)n);
             CHECK_INT(1, obs[0].is_intra);
@@ -482,7 +656,7 @@ static void test_csv(void)
 
 int main(void)
 {
-    struct model_obs obs[2 * (N_SIZES * 11 + 8)];
+    struct model_obs obs[2 * (N_SIZES * 11 + 8) + 32];
     size_t n = synthetic(obs);
     struct model_params *p;
     CHECK_INT(0, model_params_fit(obs, n, &p));
@@ -496,6 +670,9 @@ int main(void)
     p = NULL;
     test_backbone(obs, n);
     test_placement(obs, n);
+    test_uplink(obs, n);
+    test_lanes(obs, n);
+    test_rdv_hop(obs, n);
     test_split();
     test_csv();
     CHECK_INT(0, model_params_fit(obs, n, &p));
