@@ -5,8 +5,9 @@
 # allreduce and allgather, 1 B .. 1 MiB by factors of 4, on whole nodes
 # (block placement), every flat algorithm at segments 0, 8 KiB and 64 KiB,
 # and node-aware methods: every inter-node algorithm and segment with the
-# intra-node phases linear or binomial (unsegmented; allgather: a linear or
-# binomial gather up), allreduce with 4 leaders per node too;
+# intra-node phases linear, binomial (unsegmented) or an 8 KiB pipeline
+# (allgather: a linear or binomial gather up, a linear or binomial bcast
+# down), allreduce with 4 leaders per node too;
 # the library's default (SMPI's ompi selector) timed at every point. Then
 # per point (results/bench/node.csv) the best node-aware method against
 # the best flat one and the default, the tuned choice (either kind)
@@ -29,10 +30,10 @@ msgs='{ min = 1; max = 1048576; factor = 4; }'
 segs='[0, 8192, 65536]'
 out=${BENCH_OUT:-results/bench/node}
 algorithms='algorithms     = {
-    bcast     = ["*", "node:*/*+linear/0", "node:*/*+binomial/0"];
-    reduce    = ["*", "node:linear/0+*/*", "node:binomial/0+*/*"];
+    bcast     = ["*", "node:*/*+linear/0", "node:*/*+binomial/0", "node:*/*+pipeline/8192"];
+    reduce    = ["*", "node:linear/0+*/*", "node:binomial/0+*/*", "node:pipeline/8192+*/*"];
     allreduce = ["*", "node:linear/0+*/*+linear/0", "node:binomial/0+*/*+binomial/0",
-                 "node4:binomial/0+*/*+binomial/0"];
+                 "node:pipeline/8192+*/*+pipeline/8192", "node4:binomial/0+*/*+binomial/0"];
     allgather = ["*", "node:linear+*+linear/0", "node:linear+*+binomial/0", "node:binomial/0+*+binomial/0"];
 };'
 # SMPI 3.32's algorithms that know the nodes (two-level, SMP-aware): each
