@@ -353,6 +353,13 @@ bench-ppn: all
 bench-ppn-tuned: all
 	@tests/bench/ppn_tuned.sh
 
+# Node-aware methods (issue 35): swept beside the flat algorithms on ndr.xml
+# and ddr.xml, 4 nodes of 8 and of 32 ranks, against the best flat method,
+# the library default and SMPI's SMP-aware algorithms forced; decisions held
+# out every other size (results/bench/node.{txt,csv}, node-refs.csv).
+bench-node: all
+	@tests/bench/node.sh
+
 # bench-runtime at 16 nodes x 8 ranks per node on ndr.xml and ddr.xml
 # (results/bench/runtime-ppn8.txt).
 bench-runtime-ppn: all
@@ -486,7 +493,7 @@ clean:
 
 .PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust bench-adaptive \
         bench-decision bench-between bench-between-tune bench-model bench-runtime bench-truth \
-        bench-runtime-overhead bench-scale bench-ppn bench-ppn-tuned bench-runtime-ppn bench-model-ppn bench-model-node bench-model-256 bench-model-fattree golden-decision fuzz demo install format clean
+        bench-runtime-overhead bench-scale bench-ppn bench-ppn-tuned bench-node bench-runtime-ppn bench-model-ppn bench-model-node bench-model-256 bench-model-fattree golden-decision fuzz demo install format clean
 .SECONDARY:
 
 -include $(OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) \

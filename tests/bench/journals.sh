@@ -89,3 +89,90 @@ journal_merge() {
         fi
     done
 }
+
+# Sweeps of ranks per node (ppn_tuned.sh, node.sh): a hostfile, a config,
+# one sweep with its command and wall time, SMPI's algorithm forced as a
+# reference. They read $runs (the run directories' parent), $log (where
+# the commands go), $msgs and $segs (the config's message and segment
+# sizes).
+
+# ppn_hosts PREFIX PROCS PPNS: a hostfile whose first nodes can hold every
+# layout: node k gets the largest ranks per node p with k < PROCS / p.
+ppn_hosts() {
+    local prefix=$1 procs=$2 ppns=$3 k p n
+    for ((k = 0; k < procs; k++)); do
+        n=0
+        for p in ${ppns//,/ }; do
+            [ $((k < procs / p)) = 0 ] || [ "$p" -le "$n" ] || n=$p
+        done
+        [ "$n" = 0 ] || echo "$prefix$k:$n"
+    done
+}
+
+# ppn_sweep NAME PLATFORM HOSTS CFG [CFG-FLAG]: one sweep (skipped with
+# BENCH_SWEEP=no), its command and wall time into $log. A sweep with a
+# forced SMPI algorithm (CFG-FLAG) may abort inside SimGrid: said in the
+# log, and the bench goes on without that reference.
+ppn_sweep() {
+    local name=$1 plat=$2 hostfile=$3 cfg=$4 flag=${5:-} np cmd start
+    np=$(awk -F: '{ n += $2 } END { print n }' "$hostfile")
+    cmd="smpirun -np $np -hostfile $hostfile -platform conf/platforms/$plat.xml --cfg=smpi/simulate-computation:no --cfg=smpi/coll-selector:ompi $flag --log=root.thres:critical build/autotune-smpi -c $cfg"
+    if [ "${BENCH_SWEEP:-yes}" != no ]; then
+        echo "$cmd"
+        start=$SECONDS
+        if nice -n 19 $cmd > "$runs/$name.out" 2> "$runs/$name.err"; then
+            # a resume that measured nothing keeps the sweep's own time
+            grep -q ' 0 experiments run' "$runs/$name.out" && [ -s "$runs/$name.wall" ] ||
+                echo "$((SECONDS - start))" > "$runs/$name.wall"
+        elif [ -n "$flag" ]; then
+            echo "aborted: $(grep -m1 CRITICAL "$runs/$name.err" | sed 's/.*CRITICAL\] //')" > "$runs/$name.wall"
+        else
+            cat "$runs/$name.err" >&2
+            exit 1
+        fi
+        rm -f "$runs/$name.err" "$runs/$name.out"
+    fi
+    local wall
+    wall=$(cat "$runs/$name.wall" 2>/dev/null || echo '?')
+    case $wall in aborted*) ;; *) wall="$wall s wall when swept" ;; esac
+    echo "# $name: $cmd ($wall)" >> "$log"
+}
+
+# ppn_config CFG RUN COLLECTIVES PROCS PPNS [LINE]: an exhaustive sweep's
+# config, one repetition (deterministic), the library's default timed at
+# every point; LINE (a key, such as `algorithms`) added as it is.
+ppn_config() {
+    cat > "$1" <<CFG
+output         = "$2";
+collectives    = $3;
+procs          = [$4];
+ranks_per_node = [$5];
+message_sizes  = $msgs;
+segment_sizes  = $segs;
+search         = "exhaustive";
+measure        = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
+baseline       = true;
+${6:-}
+CFG
+}
+
+# ppn_reference NAME PLATFORM HOSTS COLL ALG PROCS PPNS OPTIMAL: SMPI's
+# algorithm ALG of COLL forced for a whole sweep (--cfg=smpi/COLL:ALG),
+# timed as the default there (the run NAME-COLL-ALG), against the times of
+# OPTIMAL (an optimal.csv) at the same points: rows "PLATFORM,PPN,COLL,
+# BYTES,ALG,REFERENCE_US,OPTIMAL_US,RATIO" on stdout (none if it aborted).
+ppn_reference() {
+    local name=$1 plat=$2 hostfile=$3 coll=$4 alg=$5 procs=$6 ppns=$7 optimal=$8 ours
+    local rname=$name-$coll-$alg
+    # one algorithm of ours beside the default (the sweep needs one)
+    case $coll in allreduce) ours=recursive_doubling ;; allgather) ours=ring ;; *) ours=linear ;; esac
+    ppn_config "$runs/$rname.cfg" "$runs/$rname" "[\"$coll\"]" "$procs" "$ppns" \
+        "algorithms     = { $coll = [\"$ours\"]; };"
+    ppn_sweep "$rname" "$plat" "$hostfile" "$runs/$rname.cfg" "--cfg=smpi/$coll:$alg" >&2
+    awk -F, -v plat="$plat" -v ref="$alg" -v coll="$coll" '
+        FNR == 1 { file++; next }
+        file == 1 && $1 == coll { best[$3 "," $4] = $7 }
+        file == 2 && $5 == "default" && (($3 "," $4) in best) {
+            printf "%s,%s,%s,%s,%s,%.3f,%.3f,%.4f\n", plat, $3, coll, $4, ref, $8, best[$3 "," $4], $8 / best[$3 "," $4] }' \
+        "$optimal" "$runs/$rname/measurements.csv" 2> /dev/null || true
+}

@@ -31,63 +31,6 @@ mkdir -p results/bench "$runs"
 log=$out.txt.part
 : > "$log"
 
-# hosts PREFIX PROCS PPNS: a hostfile whose first nodes can hold every
-# layout: node k gets the largest ranks per node p with k < PROCS / p.
-hosts() {
-    local prefix=$1 procs=$2 ppns=$3 k p n
-    for ((k = 0; k < procs; k++)); do
-        n=0
-        for p in ${ppns//,/ }; do
-            [ $((k < procs / p)) = 0 ] || [ "$p" -le "$n" ] || n=$p
-        done
-        [ "$n" = 0 ] || echo "$prefix$k:$n"
-    done
-}
-
-# sweep NAME PLATFORM HOSTS CFG [CFG-FLAG]: one sweep (skipped with
-# BENCH_SWEEP=no), its command and wall time into the log. A sweep with a
-# forced SMPI algorithm (CFG-FLAG) may abort inside SimGrid: said in the
-# log, and the bench goes on without that reference.
-sweep() {
-    local name=$1 plat=$2 hostfile=$3 cfg=$4 flag=${5:-} np cmd start
-    np=$(awk -F: '{ n += $2 } END { print n }' "$hostfile")
-    cmd="smpirun -np $np -hostfile $hostfile -platform conf/platforms/$plat.xml --cfg=smpi/simulate-computation:no --cfg=smpi/coll-selector:ompi $flag --log=root.thres:critical build/autotune-smpi -c $cfg"
-    if [ "${BENCH_SWEEP:-yes}" != no ]; then
-        echo "$cmd"
-        start=$SECONDS
-        if nice -n 19 $cmd > "$runs/$name.out" 2> "$runs/$name.err"; then
-            # a resume that measured nothing keeps the sweep's own time
-            grep -q ' 0 experiments run' "$runs/$name.out" && [ -s "$runs/$name.wall" ] ||
-                echo "$((SECONDS - start))" > "$runs/$name.wall"
-        elif [ -n "$flag" ]; then
-            echo "aborted: $(grep -m1 CRITICAL "$runs/$name.err" | sed 's/.*CRITICAL\] //')" > "$runs/$name.wall"
-        else
-            cat "$runs/$name.err" >&2
-            exit 1
-        fi
-        rm -f "$runs/$name.err" "$runs/$name.out"
-    fi
-    local wall
-    wall=$(cat "$runs/$name.wall" 2>/dev/null || echo '?')
-    case $wall in aborted*) ;; *) wall="$wall s wall when swept" ;; esac
-    echo "# $name: $cmd ($wall)" >> "$log"
-}
-
-config() { # CFG RUN COLLECTIVES PROCS PPNS [LINE]
-    cat > "$1" <<CFG
-output         = "$2";
-collectives    = $3;
-procs          = [$4];
-ranks_per_node = [$5];
-message_sizes  = $msgs;
-segment_sizes  = $segs;
-search         = "exhaustive";
-measure        = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
-baseline       = true;
-${6:-}
-CFG
-}
-
 csv=$out.csv
 echo "platform,ppn,collective,msg_bytes,reference,reference_us,tuned_us,ratio" > "$csv.part"
 summary=$out.summary.part
@@ -96,9 +39,9 @@ for spec in $specs; do
     IFS=: read -r plat procs ppns <<< "$spec"
     prefix=$(cluster_prefix "$plat")
     name=ppn-tuned-$plat-$procs
-    hosts "$prefix" "$procs" "$ppns" > "$runs/$name.hosts"
-    config "$runs/$name.cfg" "$runs/$name" "$colls" "$procs" "$ppns"
-    sweep "$name" "$plat" "$runs/$name.hosts" "$runs/$name.cfg"
+    ppn_hosts "$prefix" "$procs" "$ppns" > "$runs/$name.hosts"
+    ppn_config "$runs/$name.cfg" "$runs/$name" "$colls" "$procs" "$ppns"
+    ppn_sweep "$name" "$plat" "$runs/$name.hosts" "$runs/$name.cfg"
     run=$runs/$name
     {
         echo
@@ -120,21 +63,8 @@ for spec in $specs; do
             "$run/speedup.csv"
     } >> "$summary"
     for ref in $references; do
-        coll=${ref%%:*}
-        alg=${ref#*:}
-        rname=$name-$coll-$alg
-        # one algorithm of ours beside the default (the sweep needs one)
-        case $coll in allreduce) ours=recursive_doubling ;; allgather) ours=ring ;; *) ours=linear ;; esac
-        config "$runs/$rname.cfg" "$runs/$rname" "[\"$coll\"]" "$procs" "$ppns" \
-            "algorithms     = { $coll = [\"$ours\"]; };"
-        sweep "$rname" "$plat" "$runs/$name.hosts" "$runs/$rname.cfg" "--cfg=smpi/$coll:$alg"
-        # The reference (default/0 here) against the tuned optimum there.
-        awk -F, -v plat="$plat" -v ref="$alg" -v coll="$coll" '
-            FNR == 1 { file++; next }
-            file == 1 && $1 == coll { best[$3 "," $4] = $7 }
-            file == 2 && $5 == "default" && (($3 "," $4) in best) {
-                printf "%s,%s,%s,%s,%s,%.3f,%.3f,%.4f\n", plat, $3, coll, $4, ref, $8, best[$3 "," $4], $8 / best[$3 "," $4] }' \
-            "$run/optimal.csv" "$runs/$rname/measurements.csv" >> "$csv.part" 2> /dev/null || true
+        ppn_reference "$name" "$plat" "$runs/$name.hosts" "${ref%%:*}" "${ref#*:}" "$procs" "$ppns" \
+            "$run/optimal.csv" >> "$csv.part"
     done
     {
         echo "SMPI's node-aware algorithms, each forced for a whole sweep, against the tuned optimum (ratio = reference / tuned):"
