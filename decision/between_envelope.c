@@ -17,16 +17,15 @@
 enum { MAX_CANDIDATES = 64 };
 
 struct curve {
-    int k, n;
-    double s[3], y[3];
+    int k;
+    struct between_curve c;
 };
 
 static int envelope_at(const struct curve *c, int n, double s)
 {
     int best = 0;
     for (int i = 1; i < n; i++) {
-        if (between_knots_at(c[i].n, c[i].s, c[i].y, s) <
-            between_knots_at(c[best].n, c[best].s, c[best].y, s)) {
+        if (between_curve_at(&c[i].c, s) < between_curve_at(&c[best].c, s)) {
             best = i;
         }
     }
@@ -73,11 +72,11 @@ static int candidates(const struct run_data *r, const struct run_grid *g,
             continue;
         }
         c[n].k = k;
-        c[n].n = between_method_curve(r, g, a, b, k, c[n].s, c[n].y);
-        if (c[n].n == 0 && i < 0) {
+        int n_knots = between_method_curve(r, g, a, b, k, &c[n].c);
+        if (n_knots == 0 && i < 0) {
             return 0; /* a neighbour's method cannot run: nothing to say */
         }
-        n += c[n].n > 0;
+        n += n_knots > 0;
     }
     return n;
 }
@@ -89,8 +88,7 @@ static double crossing(const struct curve *x, const struct curve *y, double s0,
 {
     for (int it = 0; it < 60; it++) {
         double s = (s0 + s1) / 2;
-        double f = between_knots_at(x->n, x->s, x->y, s) -
-                   between_knots_at(y->n, y->s, y->y, s);
+        double f = between_curve_at(&x->c, s) - between_curve_at(&y->c, s);
         *(f > 0 ? &s1 : &s0) = s;
     }
     return (s0 + s1) / 2;
