@@ -41,9 +41,12 @@ bool between_third_can_run(const struct run_data *r, const struct run_grid *g,
                            long a, long b, int k)
 {
     long seg = r->methods[k].segment_bytes, m_a = g->msgs[a % g->n_msgs];
+    struct between_curve c;
     return g->time_us[a * r->n_methods + k] > 0 &&
-           g->time_us[b * r->n_methods + k] > 0 && !(seg > 0 && seg >= m_a) &&
-           g->msgs[b % g->n_msgs] <= THIRD_MAX_GAP * m_a;
+           g->time_us[b * r->n_methods + k] > 0 &&
+           g->msgs[b % g->n_msgs] <= THIRD_MAX_GAP * m_a &&
+           (!(seg > 0 && seg >= m_a) ||
+            between_model_curve(r, g, a, b, k, &c) > 0);
 }
 
 /* Whether method k is within THIRD_NEAR of the optimum at cell a or b. */
