@@ -8,6 +8,7 @@
 #   robust-NN   the 12 dense runs the between rules were developed on
 #   heldout-NN  4 dense runs of platforms generated after them (seed 7)
 #   grig, frodo the shipped default and wide runs
+#   fe32        issue 37's 32-node Fast Ethernet cluster, never tuned on
 #   unseen-NN   4 platforms generated after the corrected predictor was
 #               written (tests/bench/corrected-sweep.sh, seed 20261128),
 #               swept once, never tuned on
@@ -36,6 +37,18 @@ for name in default-grig search-grig-wide default-frodo search-frodo-wide; do
     cluster=${cluster%-wide}
     runs+=("$name:results/bench-runs/$name:results/bench-runs/model-$cluster/model.csv")
 done
+# fe32: issue 37's 32-node Fast Ethernet cluster (never tuned on), its
+# tables from the committed journal by a resumed sweep that measures nothing
+if [ -s results/bench-runs/model-fe32/model.csv ]; then
+    dir=build/bench/corrected/fe32
+    if [ ! -s "$dir/optimal.csv" ]; then
+        mkdir -p "$dir"
+        cp results/bench-runs/fe32/journal "$dir/journal"
+        sed "s#^output *=.*#output = \"$dir\";#" results/bench-runs/fe32.cfg > "$dir.cfg"
+        BENCH_SWEEP=yes bench_sweep 32 results/bench-runs/fe32.xml "$dir.cfg" > /dev/null
+    fi
+    runs+=("fe32:$dir:results/bench-runs/model-fe32/model.csv")
+fi
 for xml in conf/platforms/unseen/unseen-*.xml; do
     name=$(basename "$xml" .xml)
     [ -s "results/bench-runs/model-$name/model.csv" ] || continue
@@ -88,6 +101,7 @@ mv "$tmp/csv" "$out"
     echo "# before: measured times interpolated between the two training sizes; after: the corrected model (--model)"
     awk -F, '/^#|^run/ { next }
         { f = $1; sub(/-[0-9]+$/, "", f); if (f ~ /grig|frodo/) f = "grig+frodo"
+          if (f ~ /fe32|unseen/) f = "unseen+fe32"
           k = sprintf("%-11s %-6s %-6s %-6s", f, $2, $3, $4)
           n[k]++; s[k] += $6; if ($6 > wm[k]) wm[k] = $6; if ($7 > wx[k]) wx[k] = $7
           if ($5 != "-" && $5 > wl[k]) wl[k] = $5 }
