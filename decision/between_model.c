@@ -56,11 +56,11 @@ void run_model_destroy(struct run_model *m, int n_grids)
 static int grid_alloc(const struct run_data *r, const struct run_grid *g,
                       struct model_grid *mg)
 {
-    mg->n_fine = (g->n_msgs - 1) * STEPS + 1;
+    mg->n_fine = g->n_msgs > 0 ? (g->n_msgs - 1) * STEPS + 1 : 0;
     size_t n_times = (size_t)g->n_procs * (size_t)mg->n_fine * r->n_methods;
-    mg->fine = malloc((size_t)mg->n_fine * sizeof *mg->fine);
-    mg->pos = malloc((size_t)mg->n_fine * sizeof *mg->pos);
-    mg->time_us = malloc(n_times * sizeof *mg->time_us);
+    mg->fine = malloc((size_t)mg->n_fine * sizeof *mg->fine + 1);
+    mg->pos = malloc((size_t)mg->n_fine * sizeof *mg->pos + 1);
+    mg->time_us = malloc(n_times * sizeof *mg->time_us + 1);
     if (!mg->fine || !mg->pos || !mg->time_us) {
         return -1;
     }
