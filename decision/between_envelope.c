@@ -36,7 +36,8 @@ static int envelope_at(const struct curve *c, int n, double s)
  * smaller message size, b a larger, at most THIRD_MAX_GAP times it): timed
  * at both, and, if segmented, segmented at a too (below its segment size
  * it runs unsegmented, and where between the two its segmented times
- * start is not known). */
+ * start is not known); either need not hold where the corrected model
+ * gives its curve between them (it knows both). */
 bool between_third_can_run(const struct run_data *r, const struct run_grid *g,
                            long a, long b, int k)
 {
@@ -44,15 +45,23 @@ bool between_third_can_run(const struct run_data *r, const struct run_grid *g,
     struct between_curve c;
     return g->time_us[a * r->n_methods + k] > 0 &&
            g->time_us[b * r->n_methods + k] > 0 &&
-           g->msgs[b % g->n_msgs] <= THIRD_MAX_GAP * m_a &&
-           (!(seg > 0 && seg >= m_a) ||
+           ((g->msgs[b % g->n_msgs] <= THIRD_MAX_GAP * m_a &&
+             !(seg > 0 && seg >= m_a)) ||
             between_model_curve(r, g, a, b, k, &c) > 0);
 }
 
-/* Whether method k is within THIRD_NEAR of the optimum at cell a or b. */
+/* Whether method k is within THIRD_NEAR of the optimum at cell a or b;
+ * or, where the two are more than THIRD_MAX_GAP apart, the corrected model
+ * gives its curve between them (a method can be the fastest far from both
+ * without being near at either, and only the model can say where). */
 bool between_third_is_near(const struct run_data *r, const struct run_grid *g,
                            long a, long b, int k)
 {
+    struct between_curve c;
+    if (g->msgs[b % g->n_msgs] > THIRD_MAX_GAP * g->msgs[a % g->n_msgs] &&
+        between_model_curve(r, g, a, b, k, &c) > 0) {
+        return true;
+    }
     return g->time_us[a * r->n_methods + k] <=
                (1 + THIRD_NEAR) * g->best_us[a] ||
            g->time_us[b * r->n_methods + k] <= (1 + THIRD_NEAR) * g->best_us[b];
