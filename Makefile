@@ -383,6 +383,11 @@ bench-between: all
 	@tests/bench/between.sh
 bench-between-tune: all
 	@tests/bench/between.sh tune
+# The decisions between measured sizes with and without the corrected
+# model (issue 36): results/bench/corrected.{csv,txt}; the unseen family's
+# sweeps and calibrations: tests/bench/corrected-sweep.sh.
+bench-corrected: all
+	@tests/bench/corrected.sh
 
 # libautotune's per-call overhead on MPI_COMM_SELF against PMPI_Bcast, with
 # a decision that says default (lookup, then the library), one that runs
@@ -492,8 +497,8 @@ clean:
 	rm -rf build
 
 .PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust bench-adaptive \
-        bench-decision bench-between bench-between-tune bench-model bench-runtime bench-truth \
-        bench-runtime-overhead bench-scale bench-ppn bench-ppn-tuned bench-node bench-runtime-ppn bench-model-ppn bench-model-node bench-model-256 bench-model-fattree golden-decision fuzz demo install format clean
+        bench-decision bench-between bench-between-tune bench-corrected bench-model bench-runtime bench-truth \
+        bench-runtime-overhead bench-scale bench-ppn bench-ppn-tuned bench-node bench-runtime-ppn bench-model-ppn bench-model-node bench-model-uplink bench-model-256 bench-model-fattree golden-decision fuzz demo install format clean
 .SECONDARY:
 
 -include $(OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) \

@@ -22,6 +22,7 @@
 struct run_args {
     const char *cmd;
     const char *run;
+    const char *model_path; /* --model; NULL: RUN/model.csv, if there */
     const char *stem;
     const char *colls[MAX_COLLS];
     int n_colls;
@@ -156,6 +157,10 @@ static const char *take_between(void *args, const char *option,
         RUN_ARGS_OPTION("--between", NULL, CLI_CHOICE, between, 0, 0,          \
                         "cross|pair|next", take_between,                       \
                         "what a size between two training sizes takes"),       \
+        RUN_ARGS_OPTION("--model", "FILE", CLI_TEXT, model_path, 0, 0, NULL,   \
+                        NULL,                                                  \
+                        "the calibration between measured sizes (default: "    \
+                        "RUN/model.csv, if there)"),                           \
         RUN_ARGS_OPTION("--misses", NULL, CLI_FLAG, is_misses, 0, 0, NULL,     \
                         NULL, "print every point off its optimum, on stderr"), \
         RUN_ARGS_OPTION("-o", "STEM", CLI_TEXT, stem, 0, 0, NULL, NULL,        \
@@ -596,6 +601,7 @@ int tree_run_main(int argc, char **argv)
         goto done;
     }
     if (run_data_load(a.run, a.n_colls ? a.colls : NULL, a.n_colls, &r) ||
+        run_data_load_model(r, a.run, a.model_path) ||
         train_scores_alloc(r, &s)) {
         goto done;
     }
@@ -685,7 +691,9 @@ int quadtree_main(int argc, char **argv)
     if (a.train.accuracy_pct < 0) {
         a.train.accuracy_pct = 100;
     }
-    if (run_data_load(a.run, a.colls, 1, &r) || train_scores_alloc(r, &s)) {
+    if (run_data_load(a.run, a.colls, 1, &r) ||
+        run_data_load_model(r, a.run, a.model_path) ||
+        train_scores_alloc(r, &s)) {
         goto done;
     }
     const struct run_grid *grid = &r->grids[0];

@@ -129,10 +129,11 @@ static void export_context_of(const char *run, const struct journal *j,
 /* The cuts between measured sizes, from the times the run measured
  * (measurements.csv, or an unfinished sweep's journal); none without
  * them (predictions: then the next measured size's method). */
-static int export_cuts_of(const char *run, const struct journal *j,
-                          bool has_times, const struct measurement *rows,
-                          size_t n, long **cuts, long **procs_cuts,
-                          struct export_insert **inserts, size_t *n_inserts)
+static int export_cuts_of(const char *run, const char *model_path,
+                          const struct journal *j, bool has_times,
+                          const struct measurement *rows, size_t n, long **cuts,
+                          long **procs_cuts, struct export_insert **inserts,
+                          size_t *n_inserts)
 {
     struct run_data *r = NULL;
     *cuts = *procs_cuts = NULL;
@@ -141,7 +142,9 @@ static int export_cuts_of(const char *run, const struct journal *j,
     if (!has_times) {
         return 0; /* predictions, or a run without its methods' times */
     }
-    if (run_data_load_with_journal(run, j, NULL, 0, &r) != 0) {
+    if (run_data_load_with_journal(run, j, NULL, 0, &r) != 0 ||
+        run_data_load_model(r, run, model_path) != 0) {
+        run_data_destroy(r);
         return -1;
     }
     int rc =
@@ -152,6 +155,7 @@ static int export_cuts_of(const char *run, const struct journal *j,
 
 struct export_args {
     const char *run, *format_name, *out_path;
+    const char *model_path; /* NULL: RUN/model.csv, if there */
     bool assume_commutative;
     int ppn; /* 0: not given */
 };
@@ -191,6 +195,10 @@ static const struct cli_option export_options[] = {
      NULL, false, false,
      "only the rules of N ranks per node (formats without a ranks-per-node "
      "key need it when the run tuned several)"},
+    {"--model", "FILE", CLI_TEXT, offsetof(struct export_args, model_path), 0,
+     0, NULL, NULL, false, false,
+     "the calibration between measured sizes (default: RUN/model.csv, if "
+     "there)"},
 };
 
 static const struct cli_spec export_cli = {
@@ -207,7 +215,7 @@ static const struct cli_spec export_cli = {
 
 static int cmd_export(int argc, char **argv)
 {
-    struct export_args a = {NULL, NULL, NULL, false, 0};
+    struct export_args a = {NULL, NULL, NULL, NULL, false, 0};
     int bad = cli_parse(&export_cli, argc, argv, &a, stderr);
     if (bad) {
         return bad;
@@ -247,8 +255,9 @@ static int cmd_export(int argc, char **argv)
     ctx.is_lineless = !t.is_lined;
     long *cuts = NULL, *procs_cuts = NULL;
     struct export_insert *inserts = NULL;
-    int rc = export_cuts_of(run, j, t.has_measured && !t.is_predicted, rows, n,
-                            &cuts, &procs_cuts, &inserts, &ctx.n_inserts);
+    int rc =
+        export_cuts_of(run, a.model_path, j, t.has_measured && !t.is_predicted,
+                       rows, n, &cuts, &procs_cuts, &inserts, &ctx.n_inserts);
     ctx.msg_cuts = cuts;
     ctx.procs_cuts = procs_cuts;
     ctx.inserts = inserts;

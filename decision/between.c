@@ -110,45 +110,54 @@ long between_cut(long lo_value, long hi_value, int n,
     return cut < hi_value ? cut : hi_value - 1;
 }
 
-/* Method k's log time between cells a and b of g as knots (s[], y[]; 2 or
- * 3 of them; see struct between_diff); 0 when it cannot run at either. */
+double between_curve_at(const struct between_curve *c, double s)
+{
+    return between_knots_at(c->n, c->s, c->y, s);
+}
+
+/* Method k's log time between cells a and b of g into *c; c->n, 0 when it
+ * cannot run at either. */
 int between_method_curve(const struct run_data *r, const struct run_grid *g,
-                         long a, long b, int k, double *s, double *y)
+                         long a, long b, int k, struct between_curve *c)
 {
     const double *ta = g->time_us + a * r->n_methods;
     const double *tb = g->time_us + b * r->n_methods;
+    c->n = 0;
     if (ta[k] <= 0 || tb[k] <= 0) {
         return 0;
     }
+    if (between_model_curve(r, g, a, b, k, c) > 0) {
+        return c->n;
+    }
     long m_lo = g->msgs[a % g->n_msgs], m_hi = g->msgs[b % g->n_msgs];
     long seg = r->methods[k].segment_bytes;
-    s[0] = 0;
-    y[0] = log(ta[k]);
+    c->s[0] = 0;
+    c->y[0] = log(ta[k]);
     if (seg > m_lo && seg < m_hi) {
         char label[RUN_LABEL_MAX];
         method_label(label, sizeof label, r->methods[k].algorithm, 0);
         int k0 = run_data_find_method(r, label);
         if (k0 >= 0 && ta[k0] > 0 && tb[k0] > 0) {
-            s[1] = log((double)seg / (double)m_lo) /
-                   log((double)m_hi / (double)m_lo);
-            y[1] = log(ta[k0]) + s[1] * (log(tb[k0]) - log(ta[k0]));
-            s[2] = 1;
-            y[2] = log(tb[k]);
-            return 3;
+            c->s[1] = log((double)seg / (double)m_lo) /
+                      log((double)m_hi / (double)m_lo);
+            c->y[1] = log(ta[k0]) + c->s[1] * (log(tb[k0]) - log(ta[k0]));
+            c->s[2] = 1;
+            c->y[2] = log(tb[k]);
+            return c->n = 3;
         }
     }
-    s[1] = 1;
-    y[1] = log(tb[k]);
-    return 2;
+    c->s[1] = 1;
+    c->y[1] = log(tb[k]);
+    return c->n = 2;
 }
 
 bool between_add(const struct run_data *r, const struct run_grid *g,
                  long cell_lo, long cell_hi, int k_lo, int k_hi,
                  struct between_diff *diff)
 {
-    double s_lo[3], y_lo[3], s_hi[3], y_hi[3];
-    int n_lo = between_method_curve(r, g, cell_lo, cell_hi, k_lo, s_lo, y_lo);
-    int n_hi = between_method_curve(r, g, cell_lo, cell_hi, k_hi, s_hi, y_hi);
+    struct between_curve lo, hi;
+    int n_lo = between_method_curve(r, g, cell_lo, cell_hi, k_lo, &lo);
+    int n_hi = between_method_curve(r, g, cell_lo, cell_hi, k_hi, &hi);
     if (n_lo == 0 || n_hi == 0) {
         return false; /* one cannot run there: nothing to interpolate */
     }
@@ -157,12 +166,11 @@ bool between_add(const struct run_data *r, const struct run_grid *g,
     diff->n = 0;
     while (i < n_lo || j < n_hi) {
         double x =
-            j >= n_hi || (i < n_lo && s_lo[i] <= s_hi[j]) ? s_lo[i] : s_hi[j];
-        i += i < n_lo && s_lo[i] == x;
-        j += j < n_hi && s_hi[j] == x;
+            j >= n_hi || (i < n_lo && lo.s[i] <= hi.s[j]) ? lo.s[i] : hi.s[j];
+        i += i < n_lo && lo.s[i] == x;
+        j += j < n_hi && hi.s[j] == x;
         diff->s[diff->n] = x;
-        diff->f[diff->n] = between_knots_at(n_lo, s_lo, y_lo, x) -
-                           between_knots_at(n_hi, s_hi, y_hi, x);
+        diff->f[diff->n] = between_curve_at(&lo, x) - between_curve_at(&hi, x);
         diff->n++;
     }
     return true;

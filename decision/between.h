@@ -20,10 +20,25 @@ double between_knots_at(int n, const double *xs, const double *f, double x);
 /* The value at s in [0, 1] between lo and hi, linear in log value
  * (1023.99999 is 1024). */
 long between_value_at(long lo, long hi, double s);
-/* Method k's log time between cells a and b of g as knots (s[], y[]; 2 or
- * 3 of them; see struct between_diff); 0 when it cannot run at either. */
+/* A method's log time between two cells as knots (s ascending from 0 to
+ * 1, see struct between_diff). */
+struct between_curve {
+    int n;
+    double s[BETWEEN_CURVE_KNOTS], y[BETWEEN_CURVE_KNOTS];
+};
+/* Method k's log time between cells a and b of g into *c; c->n, 0 when it
+ * cannot run at either. */
 int between_method_curve(const struct run_data *r, const struct run_grid *g,
-                         long a, long b, int k, double *s, double *y);
+                         long a, long b, int k, struct between_curve *c);
+/* The value of c at s. */
+double between_curve_at(const struct between_curve *c, double s);
+
+/* ---- between_model.c ---- */
+/* Method k's corrected model curve between cells a and b of g (message
+ * sizes at one procs, both timed); 0 when r has no model or it cannot
+ * price k there (then the measured times are interpolated). */
+int between_model_curve(const struct run_data *r, const struct run_grid *g,
+                        long a, long b, int k, struct between_curve *c);
 
 /* ---- between_envelope.c ---- */
 /* A piece of the envelope: method k for values in (from, to]. */

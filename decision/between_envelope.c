@@ -17,16 +17,15 @@
 enum { MAX_CANDIDATES = 64 };
 
 struct curve {
-    int k, n;
-    double s[3], y[3];
+    int k;
+    struct between_curve c;
 };
 
 static int envelope_at(const struct curve *c, int n, double s)
 {
     int best = 0;
     for (int i = 1; i < n; i++) {
-        if (between_knots_at(c[i].n, c[i].s, c[i].y, s) <
-            between_knots_at(c[best].n, c[best].s, c[best].y, s)) {
+        if (between_curve_at(&c[i].c, s) < between_curve_at(&c[best].c, s)) {
             best = i;
         }
     }
@@ -37,20 +36,32 @@ static int envelope_at(const struct curve *c, int n, double s)
  * smaller message size, b a larger, at most THIRD_MAX_GAP times it): timed
  * at both, and, if segmented, segmented at a too (below its segment size
  * it runs unsegmented, and where between the two its segmented times
- * start is not known). */
+ * start is not known); either need not hold where the corrected model
+ * gives its curve between them (it knows both). */
 bool between_third_can_run(const struct run_data *r, const struct run_grid *g,
                            long a, long b, int k)
 {
     long seg = r->methods[k].segment_bytes, m_a = g->msgs[a % g->n_msgs];
+    struct between_curve c;
     return g->time_us[a * r->n_methods + k] > 0 &&
-           g->time_us[b * r->n_methods + k] > 0 && !(seg > 0 && seg >= m_a) &&
-           g->msgs[b % g->n_msgs] <= THIRD_MAX_GAP * m_a;
+           g->time_us[b * r->n_methods + k] > 0 &&
+           ((g->msgs[b % g->n_msgs] <= THIRD_MAX_GAP * m_a &&
+             !(seg > 0 && seg >= m_a)) ||
+            between_model_curve(r, g, a, b, k, &c) > 0);
 }
 
-/* Whether method k is within THIRD_NEAR of the optimum at cell a or b. */
+/* Whether method k is within THIRD_NEAR of the optimum at cell a or b;
+ * or, where the two are more than THIRD_MAX_GAP apart, the corrected model
+ * gives its curve between them (a method can be the fastest far from both
+ * without being near at either, and only the model can say where). */
 bool between_third_is_near(const struct run_data *r, const struct run_grid *g,
                            long a, long b, int k)
 {
+    struct between_curve c;
+    if (g->msgs[b % g->n_msgs] > THIRD_MAX_GAP * g->msgs[a % g->n_msgs] &&
+        between_model_curve(r, g, a, b, k, &c) > 0) {
+        return true;
+    }
     return g->time_us[a * r->n_methods + k] <=
                (1 + THIRD_NEAR) * g->best_us[a] ||
            g->time_us[b * r->n_methods + k] <= (1 + THIRD_NEAR) * g->best_us[b];
@@ -73,11 +84,11 @@ static int candidates(const struct run_data *r, const struct run_grid *g,
             continue;
         }
         c[n].k = k;
-        c[n].n = between_method_curve(r, g, a, b, k, c[n].s, c[n].y);
-        if (c[n].n == 0 && i < 0) {
+        int n_knots = between_method_curve(r, g, a, b, k, &c[n].c);
+        if (n_knots == 0 && i < 0) {
             return 0; /* a neighbour's method cannot run: nothing to say */
         }
-        n += c[n].n > 0;
+        n += n_knots > 0;
     }
     return n;
 }
@@ -89,8 +100,7 @@ static double crossing(const struct curve *x, const struct curve *y, double s0,
 {
     for (int it = 0; it < 60; it++) {
         double s = (s0 + s1) / 2;
-        double f = between_knots_at(x->n, x->s, x->y, s) -
-                   between_knots_at(y->n, y->s, y->y, s);
+        double f = between_curve_at(&x->c, s) - between_curve_at(&y->c, s);
         *(f > 0 ? &s1 : &s0) = s;
     }
     return (s0 + s1) / 2;

@@ -25,52 +25,73 @@ static bool is_third(const struct run_data *r, const struct run_grid *grid,
     return is_near;
 }
 
-/* Method k's log time at site t's procs i, at s in [0, 1]. */
-static double curve_at(const struct run_data *r, const struct run_grid *grid,
-                       const struct between_site *t, int i, int k, double at)
+/* The curves at a site's procs (one per procs): its lower side's
+ * methods, its upper side's and a candidate's. */
+struct site_curves {
+    struct between_curve *lo, *hi, *x;
+};
+
+/* Each procs i's curve of method k (-1: the lower side's, -2: the
+ * upper's) into c[i]; n = 0 where it cannot run. */
+static void site_curves_of(const struct run_data *r,
+                           const struct run_grid *grid,
+                           const struct between_site *t, int k,
+                           struct between_curve *c)
 {
-    double s[3], y[3];
-    long ca = (long)t->ps[i] * grid->n_msgs + t->ma;
-    int n = between_method_curve(r, grid, ca, ca + (t->mb - t->ma), k, s, y);
-    return n > 0 ? between_knots_at(n, s, y, at) : NAN;
+    for (int i = 0; i < t->n; i++) {
+        long ca = (long)t->ps[i] * grid->n_msgs + t->ma;
+        int m = k == -1 ? t->k_lo[i] : k == -2 ? t->k_hi[i] : k;
+        between_method_curve(r, grid, ca, ca + (t->mb - t->ma), m, &c[i]);
+    }
 }
 
-/* At s, summed over site t's procs: the cost of method `from` less that of
- * method `to`, each against the faster of the two sides' methods there
- * (from, to: -1 the lower side's, -2 the upper's, else r's index). */
-static double cost_change(const struct run_data *r, const struct run_grid *grid,
-                          const struct between_site *t, int from, int to,
+/* Curve c at s in [0, 1]; NAN when the method cannot run. */
+static double curve_at(const struct between_curve *c, double at)
+{
+    return c->n > 0 ? between_curve_at(c, at) : NAN;
+}
+
+/* The curve of procs i that `which` names (-1 the lower side's, -2 the
+ * upper's, -3 the candidate's). */
+static const struct between_curve *site_curve(const struct site_curves *sc,
+                                              int which, int i)
+{
+    return which == -1 ? &sc->lo[i] : which == -2 ? &sc->hi[i] : &sc->x[i];
+}
+
+/* At s, summed over site t's procs: the cost of curve `from` less that of
+ * curve `to` (site_curve's), each against the faster of the two sides'
+ * methods there. */
+static double cost_change(const struct between_site *t,
+                          const struct site_curves *sc, int from, int to,
                           double at)
 {
     double sum = 0;
     for (int i = 0; i < t->n; i++) {
-        double f_lo = curve_at(r, grid, t, i, t->k_lo[i], at);
-        double f_hi = curve_at(r, grid, t, i, t->k_hi[i], at);
+        double f_lo = curve_at(&sc->lo[i], at);
+        double f_hi = curve_at(&sc->hi[i], at);
         double ref = f_lo < f_hi ? f_lo : f_hi;
-        int a = from == -1 ? t->k_lo[i] : from == -2 ? t->k_hi[i] : from;
-        int b = to == -1 ? t->k_lo[i] : to == -2 ? t->k_hi[i] : to;
-        sum += expm1(curve_at(r, grid, t, i, a, at) - ref) -
-               expm1(curve_at(r, grid, t, i, b, at) - ref);
+        sum += expm1(curve_at(site_curve(sc, from, i), at) - ref) -
+               expm1(curve_at(site_curve(sc, to, i), at) - ref);
     }
     return sum;
 }
 
-/* Where between samples j - 1 and j the change from one method to the
+/* Where between samples j - 1 and j the change from one curve to the
  * next (cost_change) turns from a loss to a gain or back; the middle when
  * it does not. */
-static double change_at(const struct run_data *r, const struct run_grid *grid,
-                        const struct between_site *t, int from, int to, int j)
+static double change_at(const struct between_site *t,
+                        const struct site_curves *sc, int from, int to, int j)
 {
     double s0 = (double)(j - 1) / BETWEEN_N_SAMPLES,
            s1 = (double)j / BETWEEN_N_SAMPLES;
-    double f0 = cost_change(r, grid, t, from, to, s0);
-    if ((f0 > 0) == (cost_change(r, grid, t, from, to, s1) > 0)) {
+    double f0 = cost_change(t, sc, from, to, s0);
+    if ((f0 > 0) == (cost_change(t, sc, from, to, s1) > 0)) {
         return (s0 + s1) / 2;
     }
     for (int it = 0; it < 60; it++) {
         double s = (s0 + s1) / 2;
-        *((cost_change(r, grid, t, from, to, s) > 0) == (f0 > 0) ? &s0 : &s1) =
-            s;
+        *((cost_change(t, sc, from, to, s) > 0) == (f0 > 0) ? &s0 : &s1) = s;
     }
     return (s0 + s1) / 2;
 }
@@ -78,9 +99,11 @@ static double change_at(const struct run_data *r, const struct run_grid *grid,
 /* The third method of site t that lowers the summed penalty most (against
  * the faster of the two sides' methods, over its procs and the samples
  * between the two sizes), the samples [*j0, *j1) it takes; -1 when none
- * lowers it, -2 out of memory. */
+ * lowers it, -2 out of memory. sc holds the two sides' curves; its
+ * candidate's are overwritten. */
 static int third_choice(const struct run_data *r, const struct run_grid *grid,
-                        const struct between_site *t, int *j0, int *j1)
+                        const struct between_site *t,
+                        const struct site_curves *sc, int *j0, int *j1)
 {
     enum { N = BETWEEN_N_SAMPLES + 1 };
     double lo[N] = {0}, hi[N] = {0};
@@ -91,10 +114,8 @@ static int third_choice(const struct run_data *r, const struct run_grid *grid,
     }
     for (int i = 0; i < t->n; i++) {
         for (int j = 0; j < N; j++) {
-            double f_lo = curve_at(r, grid, t, i, t->k_lo[i],
-                                   (double)j / BETWEEN_N_SAMPLES);
-            double f_hi = curve_at(r, grid, t, i, t->k_hi[i],
-                                   (double)j / BETWEEN_N_SAMPLES);
+            double f_lo = curve_at(&sc->lo[i], (double)j / BETWEEN_N_SAMPLES);
+            double f_hi = curve_at(&sc->hi[i], (double)j / BETWEEN_N_SAMPLES);
             ref[i * N + j] = f_lo < f_hi ? f_lo : f_hi;
             lo[j] += expm1(f_lo - ref[i * N + j]);
             hi[j] += expm1(f_hi - ref[i * N + j]);
@@ -117,12 +138,13 @@ static int third_choice(const struct run_data *r, const struct run_grid *grid,
         if (!is_third(r, grid, t, k)) {
             continue;
         }
+        site_curves_of(r, grid, t, k, sc->x);
         double x[N] = {0};
         for (int i = 0; i < t->n; i++) {
             for (int j = 0; j < N; j++) {
-                x[j] += expm1(
-                    curve_at(r, grid, t, i, k, (double)j / BETWEEN_N_SAMPLES) -
-                    ref[i * N + j]);
+                x[j] +=
+                    expm1(curve_at(&sc->x[i], (double)j / BETWEEN_N_SAMPLES) -
+                          ref[i * N + j]);
             }
         }
         /* the lower method on [0, a), the third on [a, b), the upper on
@@ -206,14 +228,28 @@ int between_site_third(const struct between_placer *pl,
     if (t->n == 0 || hi - lo < 2) {
         return -1;
     }
-    int k = third_choice(pl->r, grid, t, &j0, &j1);
-    if (k < 0) {
-        return k;
+    struct site_curves sc = {
+        malloc((size_t)t->n * sizeof *sc.lo),
+        malloc((size_t)t->n * sizeof *sc.hi),
+        malloc((size_t)t->n * sizeof *sc.x),
+    };
+    int k = -2;
+    if (sc.lo && sc.hi && sc.x) {
+        site_curves_of(pl->r, grid, t, -1, sc.lo);
+        site_curves_of(pl->r, grid, t, -2, sc.hi);
+        k = third_choice(pl->r, grid, t, &sc, &j0, &j1);
     }
-    /* the ends, between the samples: where the lower side's method gives
-     * way to the third, and the third to the upper side's */
-    *c0 = between_value_at(lo, hi, change_at(pl->r, grid, t, -1, k, j0));
-    *c1 = between_value_at(lo, hi, change_at(pl->r, grid, t, k, -2, j1));
-    *c1 = *c1 < hi ? *c1 : hi - 1;
-    return *c1 > *c0 ? decision_method(pl, k) : -1;
+    if (k >= 0) {
+        /* the ends, between the samples: where the lower side's method
+         * gives way to the third, and the third to the upper side's */
+        site_curves_of(pl->r, grid, t, k, sc.x);
+        *c0 = between_value_at(lo, hi, change_at(t, &sc, -1, -3, j0));
+        *c1 = between_value_at(lo, hi, change_at(t, &sc, -3, -2, j1));
+        *c1 = *c1 < hi ? *c1 : hi - 1;
+        k = *c1 > *c0 ? decision_method(pl, k) : -1;
+    }
+    free(sc.lo);
+    free(sc.hi);
+    free(sc.x);
+    return k;
 }

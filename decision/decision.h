@@ -55,6 +55,9 @@ struct run_data {
     /* the model's predicted times (autotune predict), nothing measured:
      * every cell's optimum is_inferred */
     bool is_predicted;
+    /* the calibration the cuts between measured sizes correct, NULL:
+     * none (run_data_load_model, run_data_set_model) */
+    struct run_model *model;
 };
 
 /* Reads RUN/optimal.csv and RUN/measurements.csv; collectives (n of them,
@@ -75,6 +78,19 @@ int run_data_load_with_journal(const char *run_dir,
                                const char *const *collectives, int n,
                                struct run_data **out);
 void run_data_destroy(struct run_data *r);
+/* The model's time of r's method k at (procs, msg_bytes) on grid g: 0 and
+ * *time_us, 1 when it has none, -1 on an error already said. */
+typedef int (*run_model_fn)(void *arg, const struct run_data *r, int g, int k,
+                            int procs, long msg_bytes, double *time_us);
+/* The calibration at path, or with path NULL at run_dir/model.csv when
+ * there (none: r keeps no model): between measured sizes, the decisions
+ * then follow the model's times corrected by what was measured
+ * (decision/between_model.c). 0, or 1 with one line (a bad calibration). */
+int run_data_load_model(struct run_data *r, const char *run_dir,
+                        const char *path);
+/* The same with the model's times from fn (arg borrowed; tests give
+ * synthetic ones). 0, or -1 out of memory. */
+int run_data_set_model(struct run_data *r, run_model_fn fn, void *arg);
 int run_data_find_method(const struct run_data *r, const char *label);
 /* The distinct collectives of r's grids into names (room for n_grids;
  * borrowed from r), in grid order; their count. */
@@ -492,8 +508,12 @@ int train_exact(const struct train_options *opt, const struct run_data *r,
  * method whose segment size lies strictly between the two message sizes is
  * its algorithm unsegmented up to that size (a segment at least the message
  * is no segmentation): its algorithm's own curve there, then a line to its
- * own time at the larger size. */
-enum { BETWEEN_KNOTS = 4 };
+ * own time at the larger size. With a calibration (r->model), a method
+ * the model prices is instead the model's time corrected by its residuals
+ * at the two sizes (model_corrected_at), at up to BETWEEN_CURVE_KNOTS
+ * knots (between_model.c); across communicator sizes, interpolated as
+ * without. */
+enum { BETWEEN_CURVE_KNOTS = 33, BETWEEN_KNOTS = 2 * BETWEEN_CURVE_KNOTS };
 struct between_diff {
     int n;
     double s[BETWEEN_KNOTS], f[BETWEEN_KNOTS];

@@ -38,4 +38,8 @@ struct decision_cuts {
 int decision_root_cuts(const struct decision *d, int root,
                        struct decision_cuts *procs, struct decision_cuts *msgs);
 
+/* Frees a run's model (between_model.c; n_grids: the run's). */
+struct run_model;
+void run_model_destroy(struct run_model *m, int n_grids);
+
 #endif

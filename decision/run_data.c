@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "decision/decision.h"
+#include "decision/internal.h"
 #include "store/tables.h"
 
 void run_data_destroy(struct run_data *r)
@@ -25,6 +26,7 @@ void run_data_destroy(struct run_data *r)
         free(grid->time_us);
         free(grid->is_inferred);
     }
+    run_model_destroy(r->model, r->n_grids);
     free(r->grids);
     free(r->ppn);
     free(r->methods);

@@ -297,4 +297,47 @@ double model_accuracy_quantile(struct model_accuracy *a, double q);
 /* Frees the ratios; a is zeroed, ready for reuse. */
 void model_accuracy_clear(struct model_accuracy *a);
 
+/* ---- The corrected predictor (model/corrected.c) ---- */
+
+/* The model's time of method k at (procs, msg_bytes) on one grid (one
+ * collective at one ranks per node; what k names is the caller's): 0 and
+ * *time_us (> 0), 1 when there is none (the method does not apply there,
+ * the model cannot price it), -1 on an error already said. */
+typedef int (*model_source_fn)(void *arg, int k, int procs, long msg_bytes,
+                               double *time_us);
+
+/* What was measured on that grid: cell (p, m) is procs[p] x msgs[m],
+ * row-major; time_us[cell * n_methods + k] > 0 where method k was timed
+ * and may be used (<= 0: not timed, cannot run, or held out). Borrowed. */
+struct model_measured {
+    int n_procs, n_msgs, n_methods;
+    const int *procs; /* ascending */
+    const long *msgs; /* ascending */
+    const double *time_us;
+};
+
+/* A corrected prediction: the model's time times exp(residual), where
+ * the residual log(measured / predicted) of the method is interpolated
+ * linearly in log message size between the nearest measured sizes below
+ * and above at each of the nearest measured communicator sizes below and
+ * above, then linearly in log communicator size between those two (one
+ * side only: its residual; at a measured point: its own). */
+struct model_estimate {
+    double time_us;
+    double residual;
+    /* how much the neighbours' residuals disagree, in log time: half the
+     * range of those used (several), the residual's own size (one: how
+     * far the model is off, with nothing to say the correction carries),
+     * INFINITY (none: the model's time uncorrected) */
+    double uncertainty;
+    int n_neighbours; /* measured points the residual comes from, <= 4 */
+};
+
+/* Method k's corrected prediction at (procs, msg_bytes), any point, from
+ * the points measured in m and the model's times from src: 0, 1 when the
+ * model has no time for k at that point, -1 when src failed. */
+int model_corrected_at(const struct model_measured *m, model_source_fn src,
+                       void *arg, int k, int procs, long msg_bytes,
+                       struct model_estimate *out);
+
 #endif

@@ -1,0 +1,135 @@
+/* The corrected predictor (model.h): the model's time of a method at any
+ * point, corrected by the residuals log(measured / predicted) of that method
+ * at the neighbouring measured points, interpolated in log-log space; at a
+ * measured point it is the measured time. */
+#include <math.h>
+#include <stdbool.h>
+
+#include "model/model.h"
+
+/* Where a value lies between two, linear in log value (0 at lo, 1 at hi;
+ * values below 1 as 1: a message of 0 bytes). */
+static double log_position(double lo, double hi, double x)
+{
+    double a = log(fmax(lo, 1)), b = log(fmax(hi, 1));
+    return b > a ? (log(fmax(x, 1)) - a) / (b - a) : 0;
+}
+
+/* The residual of method k at cell (p, j): 0 and *res, 1 when it was not
+ * measured there or the model has no time there, -1 on src's error. */
+static int cell_residual(const struct model_measured *m, model_source_fn src,
+                         void *arg, int k, int p, int j, double *res)
+{
+    double t = m->time_us[((long)p * m->n_msgs + j) * m->n_methods + k];
+    double q;
+    if (!(t > 0)) {
+        return 1;
+    }
+    int rc = src(arg, k, m->procs[p], m->msgs[j], &q);
+    if (rc != 0) {
+        return rc;
+    }
+    *res = log(t / q);
+    return 0;
+}
+
+/* The residuals used for one estimate, and how they combine. */
+struct used {
+    double v[4];
+    int n;
+};
+
+/* Row p's residual at msg_bytes: between the nearest measured sizes below
+ * (at or) and above; 0, 1 when the row has none, -1 on src's error. */
+static int row_residual(const struct model_measured *m, model_source_fn src,
+                        void *arg, int k, int p, long msg_bytes, double *res,
+                        struct used *u)
+{
+    int at = 0;
+    while (at < m->n_msgs && m->msgs[at] <= msg_bytes) {
+        at++;
+    }
+    /* below: indexes < at (msgs <= msg_bytes); above: >= at */
+    double r_lo = 0, r_hi = 0;
+    int lo = -1, hi = -1, rc;
+    for (int j = at - 1; j >= 0 && lo < 0; j--) {
+        if ((rc = cell_residual(m, src, arg, k, p, j, &r_lo)) < 0) {
+            return -1;
+        }
+        lo = rc == 0 ? j : -1;
+    }
+    bool is_exact = lo >= 0 && m->msgs[lo] == msg_bytes;
+    for (int j = at; j < m->n_msgs && hi < 0 && !is_exact; j++) {
+        if ((rc = cell_residual(m, src, arg, k, p, j, &r_hi)) < 0) {
+            return -1;
+        }
+        hi = rc == 0 ? j : -1;
+    }
+    if (lo < 0 && hi < 0) {
+        return 1;
+    }
+    if (lo >= 0) {
+        u->v[u->n++] = r_lo;
+    }
+    if (hi >= 0) {
+        u->v[u->n++] = r_hi;
+    }
+    if (lo < 0 || hi < 0) {
+        *res = lo >= 0 ? r_lo : r_hi;
+        return 0;
+    }
+    double s = log_position((double)m->msgs[lo], (double)m->msgs[hi],
+                            (double)msg_bytes);
+    *res = r_lo + s * (r_hi - r_lo);
+    return 0;
+}
+
+int model_corrected_at(const struct model_measured *m, model_source_fn src,
+                       void *arg, int k, int procs, long msg_bytes,
+                       struct model_estimate *out)
+{
+    double q;
+    int rc = src(arg, k, procs, msg_bytes, &q);
+    if (rc != 0) {
+        return rc;
+    }
+    int at = 0;
+    while (at < m->n_procs && m->procs[at] <= procs) {
+        at++;
+    }
+    struct used u = {.n = 0};
+    double r_lo = 0, r_hi = 0;
+    int lo = -1, hi = -1;
+    for (int p = at - 1; p >= 0 && lo < 0; p--) {
+        if ((rc = row_residual(m, src, arg, k, p, msg_bytes, &r_lo, &u)) < 0) {
+            return -1;
+        }
+        lo = rc == 0 ? p : -1;
+    }
+    bool is_exact = lo >= 0 && m->procs[lo] == procs;
+    for (int p = at; p < m->n_procs && hi < 0 && !is_exact; p++) {
+        if ((rc = row_residual(m, src, arg, k, p, msg_bytes, &r_hi, &u)) < 0) {
+            return -1;
+        }
+        hi = rc == 0 ? p : -1;
+    }
+    double res = 0;
+    if (lo >= 0 && hi >= 0) {
+        double s = log_position(m->procs[lo], m->procs[hi], (double)procs);
+        res = r_lo + s * (r_hi - r_lo);
+    } else if (lo >= 0 || hi >= 0) {
+        res = lo >= 0 ? r_lo : r_hi;
+    }
+    double least = INFINITY, most = -INFINITY;
+    for (int i = 0; i < u.n; i++) {
+        least = fmin(least, u.v[i]);
+        most = fmax(most, u.v[i]);
+    }
+    out->time_us = q * exp(res);
+    out->residual = res;
+    out->n_neighbours = u.n;
+    out->uncertainty = u.n == 0   ? INFINITY
+                       : u.n == 1 ? fabs(u.v[0])
+                                  : (most - least) / 2;
+    return 0;
+}
