@@ -115,6 +115,17 @@ int main(void)
     CHECK_INT(3, grid_point_methods(&c, 0, 8, methods));
     config_free(&c);
 
+    /* "*" at one segment size: the 7 segmented bcast algorithms at 1024,
+     * scatter_allgather and scatter_allgather_ring (unsegmented) bare, as
+     * "*" with a segment "*" gives them */
+    CHECK_INT(0, load("collectives = [\"bcast\"];\nprocs = [8];\n"
+                      "ranks_per_node = [4];\nmessage_sizes = [8];\n"
+                      "segment_sizes = [0, 1024];\n"
+                      "algorithms = { bcast = [\"node:*/1024+linear\"]; };",
+                      &c));
+    CHECK_INT(9, c.n_node_methods[0]);
+    config_free(&c);
+
     unlink(path);
     return check_exit();
 }
