@@ -8,7 +8,8 @@
 # (the inter-node linear bcast at one rank per node plus the intra-node one
 # on one node); a sweep killed midway and resumed ends with the
 # uninterrupted run's records and tables (workers learn a method by its
-# phases); a config naming a phase's algorithm wrongly is refused in one
+# phases); compare --segments 0 leaves out node-aware methods of segmented
+# phases; a config naming a phase's algorithm wrongly is refused in one
 # line.
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -74,6 +75,14 @@ awk -F, 'NR > 1 && $1 == "bcast" && $6 == 0 { t[$2, $3, $4, $5] = $8 }
         if (n < 6) { print "only " n " compositions checked"; bad++ }
         exit bad > 0
     }' "$m" || fail "a linear + linear bcast does not take what its phases take"
+
+# compare --segments 0 replays what a sweep of segment size 0 alone would
+# have timed: node-aware methods, none with a 1024-byte phase
+build/autotune compare -r "$tmp/full" --segments 0 --trace exhaustive > /dev/null 2> "$tmp/seg0.err" ||
+    fail "compare --segments 0: $(head -3 "$tmp/seg0.err")"
+grep -q '^trace exhaustive .* node:[^ ]* ' "$tmp/seg0.err" || fail "compare --segments 0 replayed no node-aware method"
+grep '^trace exhaustive .* node:[^ ]*/1024' "$tmp/seg0.err" | head -3 | grep . &&
+    fail "compare --segments 0 replayed node-aware methods of 1024-byte phases"
 
 # kill -9 midway, resume: the uninterrupted run's records and tables
 write_cfg part
