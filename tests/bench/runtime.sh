@@ -203,6 +203,29 @@ CFG
                     is_node ? "*" : " ", $1, $2, $4, $5, fm[k], fus[k], $11, $12, $13, fs[k], $14
                 printf "                in the app: without %.6f s, flat-only %.6f s, node-aware %.6f s\n", $6, tf[k], tn[k] }
             END { printf "%s: node-aware methods chosen at %d of %d points\n", c, chosen, points }'
+        # libautotune makes the node and leaders' communicators at the first
+        # node-aware call: once per run, beyond the sweep's per-call times.
+        # Twice the iterations split each point's seconds in the app into a
+        # call's (a = (t2 - t1) / (calls2 - calls1)) and once (t1 - calls1 a).
+        long_args=${app_args/-i 40/-i 80}
+        for d in flat node; do
+            dec=$run.dec
+            [ "$d" = node ] || dec=$flat.dec
+            echo "# AUTOTUNE_DECISION=$dec AUTOTUNE_PROFILE=$run-$d-i80.prof smpirun ... build/tests/rt-smpi/$app $long_args"
+            long=$(AUTOTUNE_DECISION=$dec AUTOTUNE_PROFILE=$run-$d-i80.prof smpi "$c" build/tests/rt-smpi/$app $long_args | app_time)
+            echo "$c: app time at -i 80 with the $d decision: $long s"
+        done
+        build/autotune profile "$prof" -r "$run" -n 1000 | awk -v c="$c" -v f1="$flat-tuned.prof" -v n1="$run-tuned.prof" \
+            -v f2="$run-flat-i80.prof" -v n2="$run-node-i80.prof" '
+            function load(file, calls, secs,   line, f) {
+                while ((getline line < file) > 0) { split(line, f, " ")
+                    if (line !~ /^#/ && f[6] != "") { k = f[1] " " f[2] " " f[4]; calls[k] = f[5]; secs[k] = f[6] } } }
+            BEGIN { load(f1, cf1, sf1); load(n1, cn1, sn1); load(f2, cf2, sf2); load(n2, cn2, sn2) }
+            $1 ~ /^[a-z]+$/ && NF == 14 && $11 ~ /^node/ {
+                k = $1 " " $2 " " $4
+                an = (sn2[k] - sn1[k]) / (cn2[k] - cn1[k]); af = (sf2[k] - sf1[k]) / (cf2[k] - cf1[k])
+                printf "%s: %s %d B in the app: node-aware %.3f us a call + %.3f ms once, flat-only %.3f us a call + %.3f ms once\n", c, $1, $4,
+                    1e6 * an, 1e3 * (sn1[k] - cn1[k] * an), 1e6 * af, 1e3 * (sf1[k] - cf1[k] * af) }'
     else
     echo "# per point: seconds in the app (the profiles), without and with, and the predicted saving"
     build/autotune profile "$prof" -r "$run" -n 1000 | awk -v tuned="$run-tuned.prof" '
