@@ -145,8 +145,8 @@ profile       = "$prof";
 segment_sizes = [0, 1024, 4096, 16384, 65536];
 search        = "exhaustive";
 measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5;$measure_arrival };
-${extra}
 CFG
+    [ -z "$extra" ] || echo "$extra" >>"$run.cfg"
     echo "# smpirun ... build/autotune-smpi -c $run.cfg"
     if [ "$node" = 1 ]; then
         # the sweep's own count and wall time, kept beside the run (a
