@@ -9,6 +9,12 @@
 #include "model/model.h"
 #include "tune/grid.h"
 
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
 /* The most bytes phase ph of a node-aware method of coll sends in one
  * message at msg_bytes, on any layout of c: its own buffer bound on its
  * communicator (a node's ranks, or one rank per node), of the count the
@@ -55,12 +61,10 @@ static int has_listed_twin(const struct config *c, int ci, int m,
         }
     }
     int t = is_long ? coll_plan_method(coll, &twin) : -1;
-    for (int k = 0; t >= 0 && k < c->n_node_methods[ci]; k++) {
-        if (c->node_methods[ci][k] == t) {
-            return 1;
-        }
-    }
-    return 0;
+    /* node_methods is ascending (config.c sorts it) */
+    return t >= 0 &&
+           bsearch(&t, c->node_methods[ci], (size_t)c->n_node_methods[ci],
+                   sizeof c->node_methods[ci][0], cmp_int) != NULL;
 }
 
 /* The candidate methods at a point, grouped by algorithm in table order,
