@@ -208,6 +208,11 @@ static void request_from_command(const double *cmd, struct measure_request *req)
 {
     req->coll = coll_table[(int)cmd[CMD_COLL]];
     req->alg = command_method(cmd, req->coll);
+    if (req->alg < 0 && cmd[CMD_NODE_LEADERS] != 0) {
+        /* out of memory: the worker cannot time what rank 0 asks */
+        fprintf(stderr, "autotune: out of memory naming a node-aware method\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
     req->nodes = NULL;
     req->msg_bytes = (long)cmd[CMD_MSG_BYTES];
     req->seg_bytes = (int)cmd[CMD_SEG_BYTES];
