@@ -856,13 +856,18 @@ static void settings_of(const struct config *c, const int *node_of_rank,
 }
 
 /* Without ranks_per_node, one line if the ranks the sweep times share
- * nodes: they are timed as launched and recorded as one rank per node. */
+ * nodes (they are timed as launched and recorded as one rank per node),
+ * and one if the config lists node-aware methods (never timed). */
 static void note_shared_nodes(const struct config *c, const int *node_of_rank)
 {
     int largest = c->procs[c->n_procs - 1];
     struct nodes_layout used;
     if (c->is_ppn_given) {
         return;
+    }
+    if (c->has_node_methods) {
+        printf("autotune: note: without ranks_per_node no node-aware method "
+               "is timed (each is recorded as not applicable)\n");
     }
     nodes_layout(node_of_rank, largest, &used);
     if (used.n_nodes < largest) {

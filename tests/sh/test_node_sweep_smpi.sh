@@ -10,7 +10,7 @@
 # uninterrupted run's records and tables (workers learn a method by its
 # phases); compare --segments 0 leaves out node-aware methods of segmented
 # phases; a config naming a phase's algorithm wrongly is refused in one
-# line.
+# line; without ranks_per_node none is timed, and a note says so.
 set -u
 . "$(dirname "$0")/lib.sh"
 command -v smpirun >/dev/null || { echo "smpirun not found (apt-get install libsimgrid-dev)"; exit 77; }
@@ -104,6 +104,14 @@ grep -q "bad.cfg:[0-9]*: algorithms.bcast: .*no bcast algorithm 'nosuch'" "$tmp/
     fail "refusal does not name file:line, key and algorithm: $(cat "$tmp/bad.out")"
 [ -e "$tmp/bad/journal" ] && [ "$(records "$tmp/bad/journal")" -gt 0 ] &&
     fail "a refused config recorded something"
+
+# without ranks_per_node: one note, every node-aware record not applicable
+sed '/^ranks_per_node/d; s|"'"$tmp"'/full"|"'"$tmp"'/flat"|' "$tmp/full.cfg" > "$tmp/flat.cfg"
+sweep flat > "$tmp/flat.out" 2>&1 || { cat "$tmp/flat.out"; fail "sweep without ranks_per_node"; }
+grep -q "^autotune: note: without ranks_per_node no node-aware method is timed" "$tmp/flat.out" ||
+    fail "no note on node-aware methods without ranks_per_node"
+awk '$1 == "m" && $6 ~ /^node/ && $8 != 0 { bad++ } END { exit bad > 0 }' "$tmp/flat/journal" ||
+    fail "a node-aware method timed without ranks_per_node"
 
 [ $fails -eq 0 ] && echo "test_node_sweep_smpi: ok"
 exit $((fails > 0))
