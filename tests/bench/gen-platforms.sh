@@ -2,14 +2,16 @@
 # Generates the robustness benchmark's family of simulated clusters
 # (conf/platforms/robust/robust-NN.xml) from a fixed seed, so that anyone can
 # regenerate the committed files byte for byte:
-#   tests/bench/gen-platforms.sh [count] [seed] [name]
+#   tests/bench/gen-platforms.sh [count] [seed] [name] [lo:hi]
 # (name: the family, robust by default, into conf/platforms/NAME/NAME-NN.xml;
 # heldout, 8 of seed 7, is the family the model strategy was checked on
-# after its development, never tuned against).
+# after its development, never tuned against; lo:hi the link bandwidth's
+# range in Gb/s, 1:100 unless given: 0.08:0.2 draws Fast-Ethernet-like
+# clusters).
 # Each platform draws, log-uniformly where a range spans decades:
 #   nodes          16, 24, 32, 48 or 64 (one rank per node)
 #   latency        1..100 us per node link
-#   bandwidth      1..100 Gb/s per node link, full duplex
+#   bandwidth      1..100 Gb/s per node link (or lo..hi), full duplex
 #   backbone       a shared switch of 0.25..1x the nodes' total bandwidth,
 #                  or a two-level fat tree (leaf switches of 4 or 8 nodes,
 #                  1 or 2 uplinks each)
@@ -29,13 +31,16 @@ cd "$(dirname "$0")/../.."
 count=${1:-12}
 seed=${2:-20261124}
 family=${3:-robust}
+bw_range=${4:-1:100}
 out=conf/platforms/$family
 mkdir -p "$out"
 rm -f "$out"/"$family"-*.xml
 # The default family's files name no family (byte for byte as committed).
 args="$count $seed"
 [ "$family" = robust ] || args="$args $family"
-awk -v count="$count" -v seed="$seed" -v out="$out" -v family="$family" -v args="$args" '
+[ "$bw_range" = 1:100 ] || args="$args $bw_range"
+awk -v count="$count" -v seed="$seed" -v out="$out" -v family="$family" -v args="$args" \
+    -v bw_lo="${bw_range%:*}" -v bw_hi="${bw_range#*:}" '
 function rnd() {            # uniform in [0, 1)
     state = (state * 1103515245 + 12345) % 2147483648
     return state / 2147483648
@@ -52,7 +57,7 @@ BEGIN {
         nodes = nodes_of[1 + (i - 1) % 5]
         is_fat = i % 4 == 0 && (nodes % 8 == 0 || nodes % 4 == 0)
         lat = logu(1, 100)              # us
-        bw = logu(1, 100)               # Gb/s
+        bw = logu(bw_lo, bw_hi)         # Gb/s
         share = 0.25 + 0.75 * rnd()
         os = logu(0.2, 10)              # us
         eager = eager_of[1 + pick(4)]
