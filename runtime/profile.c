@@ -278,10 +278,18 @@ static int summarise_arrivals(const struct gathered *g, const long *rows,
         malloc((size_t)(n_spreads ? n_spreads : 1) * sizeof *spreads);
     double *offsets = malloc((size_t)procs * sizeof *offsets);
     const double **times = malloc((size_t)procs * sizeof *times);
-    if (!spreads || !offsets || !times) {
+    /* The offsets of every sampled call, kept where the point's vectors
+     * fit a line: PROFILE_VECTORS_MAX of them, spread over the run, go
+     * into the profile. */
+    bool is_kept = procs <= PROFILE_VECTOR_PROCS_MAX && n_spreads > 0;
+    double *all = is_kept
+                      ? malloc((size_t)n_spreads * (size_t)procs * sizeof *all)
+                      : NULL;
+    if (!spreads || !offsets || !times || (is_kept && !all)) {
         free(spreads);
         free(offsets);
         free(times);
+        free(all);
         return -1;
     }
     n_spreads = 0;
@@ -310,6 +318,11 @@ static int summarise_arrivals(const struct gathered *g, const long *rows,
                 offsets[k] = (times[k][j] - least) * 1e6;
                 spread = offsets[k] > spread ? offsets[k] : spread;
             }
+            /* listed from the root (rank root + i at i) */
+            int root = ra[L_ROOT] >= 0 ? (int)ra[L_ROOT] : 0;
+            for (int i = 0; is_kept && i < procs; i++) {
+                all[n_spreads * procs + i] = offsets[(root + i) % procs];
+            }
             spreads[n_spreads++] = spread;
             counts[profile_shape_of(offsets, procs, (int)ra[L_ROOT])]++;
         }
@@ -330,10 +343,25 @@ static int summarise_arrivals(const struct gathered *g, const long *rows,
             }
         }
     }
+    /* Evenly over the sampled calls, from the first. */
+    int n_vectors =
+        n_spreads < PROFILE_VECTORS_MAX ? (int)n_spreads : PROFILE_VECTORS_MAX;
+    pt->vectors_us =
+        all && n_vectors > 0
+            ? malloc((size_t)n_vectors * (size_t)procs * sizeof *pt->vectors_us)
+            : NULL;
+    for (int v = 0; pt->vectors_us && v < n_vectors; v++) {
+        long j = (long)v * n_spreads / n_vectors;
+        memcpy(&pt->vectors_us[v * procs], &all[j * procs],
+               (size_t)procs * sizeof *all);
+    }
+    pt->n_vectors = pt->vectors_us ? n_vectors : 0;
+    int rc = all && n_vectors > 0 && !pt->vectors_us ? -1 : 0;
     free(spreads);
     free(offsets);
     free(times);
-    return 0;
+    free(all);
+    return rc;
 }
 
 /* Rank 0: merges the gathered entries into the profile. Each rank of a
@@ -528,7 +556,7 @@ done:
                 prof.path, why);
         remove(prof.part); /* nothing half-written stays behind */
     }
-    free(p.points);
+    profile_clear(&p);
     free(longs);
     free(secs);
     free(own);

@@ -410,7 +410,34 @@ struct arrival {
     int *order;        /* ARRIVAL_UNIFORM: n_ranks entries, the draw */
     MPI_Comm comm;     /* ARRIVAL_BARRIER: the point's communicator */
     unsigned long calls;
+    int n_vectors;  /* recorded calls replayed: this rank's delay in */
+    double *own_us; /* each (n_vectors), in place of the shape's */
 };
+
+enum { VECTORS_TAG = 9312 };
+
+/* Recorded calls (params n_vectors > 0): comm rank 0, which holds them,
+ * sends each rank its delay in each over ctl, into a->own_us (allocated
+ * on every rank; col: n_vectors doubles on rank 0). */
+static int arrival_share(struct arrival *a, const struct config_measure *p,
+                         double *col, MPI_Comm ctl)
+{
+    int n = a->n_vectors, err = MPI_SUCCESS;
+    if (a->rank != 0) {
+        return MPI_Recv(a->own_us, n, MPI_DOUBLE, 0, VECTORS_TAG, ctl,
+                        MPI_STATUS_IGNORE);
+    }
+    for (int r = 0; r < a->n_ranks && err == MPI_SUCCESS; r++) {
+        double *to = r == 0 ? a->own_us : col;
+        for (int k = 0; k < n; k++) {
+            to[k] = p->vectors_us[(long)k * a->n_ranks + r];
+        }
+        if (r > 0) {
+            err = MPI_Send(col, n, MPI_DOUBLE, r, VECTORS_TAG, ctl);
+        }
+    }
+    return err;
+}
 
 /* SplitMix64: the draw must be the same on every rank and every run. */
 static uint64_t arrival_next(uint64_t *state)
@@ -429,6 +456,9 @@ static uint64_t arrival_next(uint64_t *state)
 static double arrival_delay_s(struct arrival *a)
 {
     unsigned long call = a->calls++;
+    if (a->n_vectors > 0) {
+        return a->own_us[call % (unsigned long)a->n_vectors] * 1e-6;
+    }
     switch (a->kind) {
     case ARRIVAL_UNIFORM: {
         if (a->n_ranks < 2) {
@@ -547,9 +577,24 @@ int measure_run(const struct measure_request *req, MPI_Comm comm, MPI_Comm ctl,
         arrival.order = malloc((size_t)n_ranks * sizeof *arrival.order);
         failed |= arrival.order == NULL;
     }
+    double *col = NULL;
+    if (p->n_vectors > 0) {
+        arrival.n_vectors = p->n_vectors;
+        arrival.own_us = malloc((size_t)p->n_vectors * sizeof *arrival.own_us);
+        col = rank == 0 ? malloc((size_t)p->n_vectors * sizeof *col) : NULL;
+        failed |= !arrival.own_us || (rank == 0 && (!col || !p->vectors_us));
+    }
     if (any_failed(failed, ctl)) {
         fprintf(stderr, "autotune: out of memory for a %ld-byte %s\n",
                 req->msg_bytes, coll->name);
+        free(col);
+        goto done;
+    }
+    failed =
+        p->n_vectors > 0 && arrival_share(&arrival, p, col, ctl) != MPI_SUCCESS;
+    free(col);
+    if (any_failed(failed, ctl)) {
+        fprintf(stderr, "autotune: sharing the recorded arrivals failed\n");
         goto done;
     }
     /* Collective and agreed: every rank fails or none. */
@@ -631,5 +676,6 @@ done:
     }
     free(times);
     free(arrival.order);
+    free(arrival.own_us);
     return rc;
 }
