@@ -3,7 +3,9 @@
  * seconds", each optionally followed by its "arrival calls_sampled
  * spread_median_us spread_p90_us shape" line and that by up to
  * PROFILE_VECTORS_MAX "offsets o_0 ... o_procs-1" lines (a sampled call's
- * offsets in us, listed from the root); '#' starts a comment line. A
+ * offsets in us, listed from the root) and a "next collective msg_bytes
+ * gap_us" line (the call that most often followed, and the mean time
+ * before it); '#' starts a comment line. A
  * point appears once. */
 #include <ctype.h>
 #include <errno.h>
@@ -320,6 +322,32 @@ int profile_load(const char *path, struct profile **out)
             follows = line_no;
             continue;
         }
+        if (strncmp(s, "next", 4) == 0 && (s[4] == ' ' || s[4] == '\t')) {
+            /* after its point's arrival line or an offsets line */
+            struct profile_point *last = &p->points[p->n_points - 1];
+            char name[STORE_NAME_MAX + 1], tail;
+            long long msg;
+            double gap;
+            if (follows != line_no - 1) {
+                err = "a next line follows its point's arrival or offsets "
+                      "lines";
+                goto bad;
+            }
+            if (sscanf(s + 5, "%32s %lld %lf %c", name, &msg, &gap, &tail) !=
+                    3 ||
+                strspn(name, "abcdefghijklmnopqrstuvwxyz_") != strlen(name) ||
+                strlen(name) >= sizeof last->next_collective || msg < 0 ||
+                msg > LONG_MAX || !isfinite(gap)) {
+                err = "expected 'next collective msg_bytes gap_us'";
+                goto bad;
+            }
+            snprintf(last->next_collective, sizeof last->next_collective, "%s",
+                     name);
+            last->next_msg_bytes = (long)msg;
+            last->next_gap_us = gap;
+            follows = 0; /* nothing follows it */
+            continue;
+        }
         if (strncmp(s, "offsets", 7) == 0 && (s[7] == ' ' || s[7] == '\t')) {
             /* after its point's arrival line or another offsets line */
             if (follows != line_no - 1) {
@@ -387,7 +415,8 @@ int profile_write(FILE *f, const struct profile *p)
     fprintf(f, PROFILE_HEADER "\nranks %d\n", p->n_ranks);
     fprintf(f, "# collective procs per_node msg_bytes calls seconds; then "
                "arrival calls_sampled spread_median_us spread_p90_us shape; "
-               "offsets of sampled calls (us, from the root)\n");
+               "offsets of sampled calls (us, from the root); next "
+               "collective msg_bytes gap_us\n");
     for (int i = 0; i < p->n_points; i++) {
         const struct profile_point *pt = &p->points[i];
         fprintf(f, "%s %d %d %ld %ld %.9g\n", pt->collective, pt->procs,
@@ -402,6 +431,10 @@ int profile_write(FILE *f, const struct profile *p)
                     fprintf(f, " %.3f", pt->vectors_us[k * pt->procs + r]);
                 }
                 fputc('\n', f);
+            }
+            if (pt->next_collective[0]) {
+                fprintf(f, "next %s %ld %.3f\n", pt->next_collective,
+                        pt->next_msg_bytes, pt->next_gap_us);
             }
         }
     }

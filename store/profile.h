@@ -62,6 +62,13 @@ struct profile_point {
      * mod procs at i; from rank 0 without a root); owned. */
     int n_vectors;
     double *vectors_us;
+    /* The call that most often came next on the point's communicator (a
+     * "next" line; next_collective "" when none was recorded), and the
+     * mean time from a rank's end of a call to its entry into the next:
+     * what the application's ranks start as they leave a call. */
+    char next_collective[STORE_NAME_MAX];
+    long next_msg_bytes;
+    double next_gap_us;
 };
 
 struct profile {

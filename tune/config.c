@@ -952,6 +952,21 @@ static void profile_vectors(const struct profile_point *pt,
     gp->vectors_us = pt->vectors_us;
 }
 
+/* A profile point's next call, run behind each timed call where the
+ * profile names one this build has (a gap beyond MAX_SPREAD_US: none). */
+static void profile_next(const struct profile_point *pt,
+                         struct config_point *gp)
+{
+    gp->next_coll = pt->arrival.sampled > 0 && pt->next_collective[0]
+                        ? coll_find(pt->next_collective)
+                        : NULL;
+    gp->next_msg_bytes = pt->next_msg_bytes;
+    gp->next_gap_us = pt->next_gap_us > 0 ? pt->next_gap_us : 0;
+    if (gp->next_gap_us > MAX_SPREAD_US) {
+        gp->next_coll = NULL;
+    }
+}
+
 /* The profile's points of the configured collectives (all it names when
  * `collectives` is not given), costliest first, each at its ranks per
  * node; a message of 0 bytes or a communicator of one process (a local
@@ -1016,6 +1031,7 @@ static int profile_points(const struct reader *r, const config_setting_t *s,
             .ci = ci, .procs = pt->procs, .ppn = ppn, .msg_bytes = msg};
         profile_pattern(&pt->arrival, gp);
         profile_vectors(pt, gp);
+        profile_next(pt, gp);
         gp->unrecorded_line = pt->arrival.sampled > 0 ? 0 : pt->line;
         procs[n_procs++] = pt->procs;
         if (has_data) {

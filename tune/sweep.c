@@ -48,7 +48,11 @@ enum {
     CMD_CLOCK_SYNC,
     CMD_ARRIVAL, /* measure.arrival */
     CMD_SPREAD_US,
-    CMD_VECTORS,      /* the recorded calls replayed (measure_run sends them) */
+    CMD_VECTORS,   /* the recorded calls replayed (measure_run sends them) */
+    CMD_NEXT_COLL, /* the call run behind each timed one: index in
+                      coll_table, -1 none; its bytes, the gap before it */
+    CMD_NEXT_BYTES,
+    CMD_NEXT_GAP_US,
     CMD_NODE_LEADERS, /* a node-aware method: its leaders per node (0: a
                          table algorithm, CMD_ALG) and its phases, each an
                          index in its collective's table (-1: unused) and
@@ -226,6 +230,10 @@ static void request_from_command(const double *cmd, struct measure_request *req)
     req->params.spread_us = cmd[CMD_SPREAD_US];
     req->params.n_vectors = (int)cmd[CMD_VECTORS];
     req->params.vectors_us = NULL; /* rank 0 sets them */
+    req->params.next_coll =
+        cmd[CMD_NEXT_COLL] >= 0 ? coll_table[(int)cmd[CMD_NEXT_COLL]] : NULL;
+    req->params.next_msg_bytes = (long)cmd[CMD_NEXT_BYTES];
+    req->params.next_gap_us = cmd[CMD_NEXT_GAP_US];
     req->is_native = cmd[CMD_NATIVE] != 0;
     req->is_clock_sync = cmd[CMD_CLOCK_SYNC] != 0;
 }
@@ -597,6 +605,9 @@ static void record_pattern(const struct sweep *s, int procs, long msg_bytes,
     m->spread_us = c->measure.spread_us;
     m->n_vectors = 0;
     m->vectors_us = NULL;
+    m->next_coll = NULL;
+    m->next_msg_bytes = 0;
+    m->next_gap_us = 0;
     if (c->measure.arrival != ARRIVAL_PROFILE) {
         return;
     }
@@ -611,6 +622,9 @@ static void record_pattern(const struct sweep *s, int procs, long msg_bytes,
             m->spread_us = gp->spread_us;
             m->n_vectors = gp->n_vectors;
             m->vectors_us = gp->vectors_us;
+            m->next_coll = gp->next_coll;
+            m->next_msg_bytes = gp->next_msg_bytes;
+            m->next_gap_us = gp->next_gap_us;
             return;
         }
     }
@@ -680,6 +694,10 @@ static int sweep_time(struct sweep *s, int procs, long msg_bytes,
             [CMD_ARRIVAL] = pattern.arrival,
             [CMD_SPREAD_US] = pattern.spread_us,
             [CMD_VECTORS] = pattern.n_vectors,
+            [CMD_NEXT_COLL] =
+                pattern.next_coll ? coll_table_index(pattern.next_coll) : -1,
+            [CMD_NEXT_BYTES] = (double)pattern.next_msg_bytes,
+            [CMD_NEXT_GAP_US] = pattern.next_gap_us,
             [CMD_NATIVE] = want.is_native,
             [CMD_CLOCK_SYNC] = clock_sync_due(s, p, procs),
         };
@@ -792,6 +810,13 @@ static uint32_t profile_patterns_crc(const struct config *c)
             n = snprintf(line, sizeof line, "%08x %.17g", (unsigned)crc,
                          gp->vectors_us[k]);
             crc = journal_crc32(line, (size_t)n);
+        }
+        if (gp->next_coll) {
+            n = snprintf(line, sizeof line, "%08x next %s %ld %.17g",
+                         (unsigned)crc, gp->next_coll->name, gp->next_msg_bytes,
+                         gp->next_gap_us);
+            crc = journal_crc32(line, n < (int)sizeof line ? (size_t)n
+                                                           : sizeof line - 1);
         }
     }
     return crc;

@@ -3,7 +3,7 @@
  *
  *   arrival_probe COLL BYTES root_last SPREAD_US [reps]
  *   arrival_probe COLL BYTES barrier [reps]
- *   arrival_probe COLL BYTES offsets O_0,..,O_P-1/O_0,.. [reps]
+ *   arrival_probe COLL BYTES offsets O_0,..,O_P-1/O_0,.. [reps [NEXT N]]
  *
  * COLL is bcast, reduce or allreduce (the library's, root 0, MPI_BYTE or
  * MPI_UNSIGNED_CHAR with MPI_SUM). Each repetition starts at an instant a
@@ -12,6 +12,8 @@
  *   it; the time is the last rank's end minus the instant;
  * - offsets: repetition i has rank r call O_r of the (i mod K)-th of the
  *   K '/'-separated lists (us) after that instant; the time as root_last;
+ *   with NEXT N, each rank calls the library's NEXT (a COLL or allgather)
+ *   of N bytes as soon as it leaves COLL (untimed);
  * - barrier: every rank enters MPI_Barrier at the instant, reads MPI_Wtime
  *   when it leaves, calls; the time is the largest of the ranks' own
  *   times from barrier exit to end (what IMB and OSU report).
@@ -50,6 +52,10 @@ static int call(const char *coll, void *send, void *recv, int n)
     if (strcmp(coll, "reduce") == 0) {
         return MPI_Reduce(send, recv, n, MPI_UNSIGNED_CHAR, MPI_SUM, 0,
                           MPI_COMM_WORLD);
+    }
+    if (strcmp(coll, "allgather") == 0) {
+        return MPI_Allgather(send, n, MPI_BYTE, recv, n, MPI_BYTE,
+                             MPI_COMM_WORLD);
     }
     return MPI_Allreduce(send, recv, n, MPI_UNSIGNED_CHAR, MPI_SUM,
                          MPI_COMM_WORLD);
@@ -95,11 +101,14 @@ int main(int argc, char **argv)
         return 2;
     }
     int n = atoi(argv[2]);
+    const char *next = is_offsets && argc > 7 ? argv[6] : NULL;
+    int next_n = next ? atoi(argv[7]) : 0;
+    int size_n = next_n * size > n * size ? next_n * size : n * size;
     double spread_s = is_root_last ? atof(argv[4]) * 1e-6 : 0;
     int arg_reps = is_root_last || is_offsets ? 5 : 4;
     int reps = argc > arg_reps ? atoi(argv[arg_reps]) : 3;
-    unsigned char *send = calloc((size_t)n + 1, 1);
-    unsigned char *recv = calloc((size_t)n + 1, 1);
+    unsigned char *send = calloc((size_t)size_n + 1, 1);
+    unsigned char *recv = calloc((size_t)size_n + 1, 1);
     double *times = calloc((size_t)reps, sizeof *times);
     double *max = calloc((size_t)reps, sizeof *max);
     if (!send || !recv || !times || !max || reps < 1) {
@@ -117,6 +126,9 @@ int main(int argc, char **argv)
             wait_until(start + own_us[i % n_lists] * 1e-6);
             call(coll, send, recv, n);
             times[i] = MPI_Wtime() - start;
+            if (next) {
+                call(next, send, recv, next_n);
+            }
         } else {
             wait_until(start + (rank == 0 ? spread_s : 0));
             call(coll, send, recv, n);

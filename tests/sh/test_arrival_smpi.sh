@@ -7,8 +7,8 @@
 # another pattern is refused in one line naming measure.arrival;
 # measure.arrival = "profile" times each point as its profile point's
 # pattern written out does (its recorded calls, where the profile has
-# them, as a hand loop replaying them does), and refuses a resume with
-# another profile's.
+# them, as a hand loop replaying them does, and with the call that came
+# next behind it), and refuses a resume with another profile's.
 set -u
 . "$(dirname "$0")/lib.sh"
 command -v smpirun >/dev/null || { echo "smpirun not found (apt-get install libsimgrid-dev)"; exit 77; }
@@ -213,6 +213,25 @@ cmp -s <(awk -F, '$1 == "reduce" {print $5, $8}' "$tmp/calls/measurements.csv") 
     <(awk -F, '$1 == "reduce" {print $5, $8}' "$tmp/calls-shape/measurements.csv") &&
     fail "recorded calls time as the uniform shape"
 echo "recorded calls: reduce and allreduce as the hand loop replays them"
+
+# A profile naming the call that came next ("next" line): each rank runs
+# the library's allgather of 64 KiB as soon as it leaves each timed
+# reduce, as the application's ranks did, and the reduce's time is what
+# the hand loop doing the same takes (the ranks the library's reduce lets
+# go early load the network its root still receives on); without the next
+# call it is less.
+sed '/^allreduce/,$d' "$tmp/calls.prof" > "$tmp/next.prof"
+echo "next allgather 65536 0.000" >> "$tmp/next.prof"
+sed "s#$tmp/calls#$tmp/next#g" "$tmp/calls.cfg" > "$tmp/next.cfg"
+sweep next > "$tmp/next.out" 2>&1 || { cat "$tmp/next.out"; fail "next: sweep"; }
+harness=$(awk -F, '$1 == "reduce" && $5 == "default" {print $10, $11}' "$tmp/next/measurements.csv" 2>/dev/null)
+hand=$(probe reduce 65536 offsets "${stair// /,}/${turned// /,}" 2 allgather 65536 2>"$tmp/probe.err" |
+    sed -n 's/^time_us //p' | sort -n | tr '\n' ' ')
+alone=$(awk -F, '$1 == "reduce" && $5 == "default" {print $10, $11}' "$tmp/calls/measurements.csv" 2>/dev/null)
+[ -n "$harness" ] && [ -n "$hand" ] && [ "$harness " = "$hand" ] ||
+    fail "next call: reduce 65536 B: harness (least, most) '$harness', hand loop '$hand'"
+[ -n "$alone" ] && [ "$alone" != "$harness" ] || fail "next call: the same times without it ('$alone')"
+echo "next call: the library's reduce $harness us with the allgather behind it, $alone us alone"
 
 # The text report says the pattern the speedups hold under, "together"
 # too.

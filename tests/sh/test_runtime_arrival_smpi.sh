@@ -8,7 +8,7 @@
 # 1 us and its shape the one the delays make; every call sampled, or of
 # 1100 calls every fourth (275: the sample of 512 halved twice); up to 16
 # of the sampled calls' offsets kept as they were (offsets lines), each
-# the delays to within 1 us;
+# the delays to within 1 us; the next call (each pattern's own again);
 # `autotune profile` shows them; a sweep with measure.arrival = "profile"
 # times its reduce point (replaying its recorded calls, the root 50 us
 # late) as the pattern written out does; a malformed
@@ -78,6 +78,15 @@ for run in "none 20" "binomial 20" "none 1100"; do
             if (NF != n + 1) exit 1
             for (i = 1; i <= n; i++) { d = $(i + 1) - w[i]; if (d > 1 || d < -1) exit 1 } }' "$tmp/offsets" ||
             fail "$run: $coll $procs $msg: offsets $(head -1 "$tmp/offsets"), want $want_offsets"
+        # The call that came next: the pattern's own (each calls it again,
+        # a period later: the mean gap between 0 and the period, 5 ms).
+        read -r tag next_coll next_msg gap < <(awk -v c="$coll" -v p="$procs" -v m="$msg" '
+            $1 == c && $2 == p && $4 == m && NF == 6 { at = 1; next }
+            at && $1 == "next" { print; exit }
+            at && $1 != "offsets" && $1 != "arrival" { exit }' "$tmp/a.prof")
+        [ "$tag $next_coll $next_msg" = "next $coll $msg" ] &&
+            awk -v g="$gap" 'BEGIN { exit !(g > 0 && g < 5000) }' ||
+            fail "$run: $coll $procs $msg: next line '$tag $next_coll $next_msg $gap'"
     done < <(grep '^arrival: ' "$tmp/out")
 done
 

@@ -102,6 +102,10 @@ static void check_arrivals(void)
     };
     points[0].n_vectors = 2;
     points[0].vectors_us = vectors;
+    snprintf(points[0].next_collective, sizeof points[0].next_collective,
+             "allgather");
+    points[0].next_msg_bytes = 65536;
+    points[0].next_gap_us = 12.5;
     struct profile p = {.n_ranks = 4, .n_points = 2, .points = points};
     struct profile *back = write_and_load(&p);
     if (back && back->n_points == 2) {
@@ -113,9 +117,13 @@ static void check_arrivals(void)
         for (int i = 0; back->points[0].vectors_us && i < 8; i++) {
             CHECK(back->points[0].vectors_us[i] == vectors[i]);
         }
+        CHECK_STR("allgather", back->points[0].next_collective);
+        CHECK_INT(65536, back->points[0].next_msg_bytes);
+        CHECK(back->points[0].next_gap_us == 12.5);
         CHECK_INT(0, back->points[1].arrival.sampled); /* none written */
         CHECK_INT(0, back->points[1].n_vectors);
-        CHECK_INT(8, back->points[1].line); /* after two offsets lines */
+        CHECK_STR("", back->points[1].next_collective);
+        CHECK_INT(9, back->points[1].line); /* after offsets and next */
     }
     profile_destroy(back);
 
@@ -165,7 +173,7 @@ static void check_arrivals(void)
     expect_load("autotune-profile 1\nranks 4\narrival 1 2 3 uniform\n",
                 "3: an arrival line follows its point's line");
 
-    /* Damaged offsets lines (recorded calls). */
+    /* Damaged offsets and next lines. */
     const char *arrived = "autotune-profile 1\nranks 4\nbcast 4 1 8 1 0\n"
                           "arrival 1 2 3 uniform\n";
     struct {
@@ -180,6 +188,16 @@ static void check_arrivals(void)
         {"offsets 0 1 2 3 4", "5: more offsets than the point's procs"},
         {"# comment\noffsets 0 1 2 3",
          "6: an offsets line follows its point's arrival line"},
+        {"next allgather 64", "5: expected 'next collective msg_bytes "
+                              "gap_us'"},
+        {"next allgather 64 1 x", "5: expected 'next collective msg_bytes "
+                                  "gap_us'"},
+        {"next Allgather 64 1", "5: expected 'next collective msg_bytes "
+                                "gap_us'"},
+        {"next allgather 64 1\noffsets 0 1 2 3",
+         "6: an offsets line follows its point's arrival line"},
+        {"next allgather 64 1\nnext allgather 64 1",
+         "6: a next line follows its point's arrival or offsets lines"},
     };
     for (size_t i = 0; i < sizeof bad_offsets / sizeof bad_offsets[0]; i++) {
         snprintf(text, sizeof text, "%s%s\n", arrived, bad_offsets[i].line);
