@@ -19,9 +19,11 @@
 /* Longs per entry when gathered: collective, procs, per_node, msg_bytes
  * (the point), comm_id, root (the stream of calls), rank (KEY_LONGS, the
  * order they merge in), then calls, arrivals, stride, n_samples (-1: a
- * sample was lost). SAMPLES_MAX: the entry times kept per entry, every
- * stride-th call's, so that they span the whole run. */
-enum { PACKED_LONGS = 11, KEY_LONGS = 7, POINT_LONGS = 4, STREAM_LONGS = 6 };
+ * sample was lost), the next call's collective (-1: none), msg_bytes and
+ * the mean time before it (ns).
+ * SAMPLES_MAX: the entry times kept per entry, every stride-th call's, so
+ * that they span the whole run. */
+enum { PACKED_LONGS = 14, KEY_LONGS = 7, POINT_LONGS = 4, STREAM_LONGS = 6 };
 enum { SAMPLES_MIN = 16, SAMPLES_MAX = 512 };
 
 struct autotune_profile autotune_prof;
@@ -38,6 +40,12 @@ static struct {
      * then (0 where MPI_WTIME_IS_GLOBAL). Samples are times since base_s. */
     int is_clock_global;
     double base_s, offset0_s;
+    /* Per communicator, the entry of this rank's last call on it. */
+    struct last_call {
+        long comm_id;
+        int entry;
+    } * last;
+    int n_last, cap_last;
 } prof;
 
 static unsigned long hash_point(int coll, int procs, long msg_bytes,
@@ -112,6 +120,47 @@ static void sample(struct autotune_profile_entry *e, double t)
     e->samples[e->n_samples++] = t;
 }
 
+/* Call entry i, entered at start_s, follows this rank's last call on
+ * communicator comm_id: a vote for i as that call's entry's next (a
+ * majority vote: one candidate, kept while its votes outnumber the
+ * others'), and the time between where i is the candidate. */
+static void follow(long comm_id, int i, double start_s)
+{
+    int k = 0;
+    while (k < prof.n_last && prof.last[k].comm_id != comm_id) {
+        k++;
+    }
+    if (k == prof.n_last) {
+        if (prof.n_last == prof.cap_last) {
+            int cap = prof.cap_last ? 2 * prof.cap_last : 8;
+            struct last_call *grown =
+                realloc(prof.last, (size_t)cap * sizeof *grown);
+            if (!grown) {
+                return; /* out of memory: no vote */
+            }
+            prof.last = grown;
+            prof.cap_last = cap;
+        }
+        prof.last[prof.n_last++] = (struct last_call){comm_id, i};
+        return;
+    }
+    struct autotune_profile_entry *prev =
+        &autotune_prof.entries[prof.last[k].entry];
+    if (prev->next_votes == 0) { /* a new candidate: its own gaps */
+        prev->next_entry = i;
+        prev->gap_sum_s = 0;
+        prev->n_gaps = 0;
+    }
+    if (prev->next_entry == i) {
+        prev->next_votes++;
+        prev->gap_sum_s += start_s - prev->end_s;
+        prev->n_gaps++;
+    } else {
+        prev->next_votes--;
+    }
+    prof.last[k].entry = i;
+}
+
 int autotune_profile_entry(enum autotune_coll coll,
                            const struct autotune_comm_state *s, long msg_bytes,
                            int root, double start_s)
@@ -127,6 +176,7 @@ int autotune_profile_entry(enum autotune_coll coll,
             if (procs > 1) {
                 sample(e, start_s - prof.base_s);
             }
+            follow(s->id, i - 1, start_s);
             return i - 1;
         }
     }
@@ -149,6 +199,7 @@ int autotune_profile_entry(enum autotune_coll coll,
     if (procs > 1) {
         sample(&autotune_prof.entries[prof.n], start_s - prof.base_s);
     }
+    follow(s->id, prof.n, start_s);
     return prof.n++;
 }
 
@@ -241,7 +292,10 @@ enum {
     L_CALLS,
     L_ARRIVALS,
     L_STRIDE,
-    L_SAMPLES
+    L_SAMPLES,
+    L_NEXT_COLL,
+    L_NEXT_MSG,
+    L_NEXT_GAP_NS
 };
 
 /* What rank 0 merges: the gathered entries' longs (PACKED_LONGS each),
@@ -278,10 +332,18 @@ static int summarise_arrivals(const struct gathered *g, const long *rows,
         malloc((size_t)(n_spreads ? n_spreads : 1) * sizeof *spreads);
     double *offsets = malloc((size_t)procs * sizeof *offsets);
     const double **times = malloc((size_t)procs * sizeof *times);
-    if (!spreads || !offsets || !times) {
+    /* The offsets of every sampled call, kept where the point's vectors
+     * fit a line: PROFILE_VECTORS_MAX of them, spread over the run, go
+     * into the profile. */
+    bool is_kept = procs <= PROFILE_VECTOR_PROCS_MAX && n_spreads > 0;
+    double *all = is_kept
+                      ? malloc((size_t)n_spreads * (size_t)procs * sizeof *all)
+                      : NULL;
+    if (!spreads || !offsets || !times || (is_kept && !all)) {
         free(spreads);
         free(offsets);
         free(times);
+        free(all);
         return -1;
     }
     n_spreads = 0;
@@ -310,6 +372,11 @@ static int summarise_arrivals(const struct gathered *g, const long *rows,
                 offsets[k] = (times[k][j] - least) * 1e6;
                 spread = offsets[k] > spread ? offsets[k] : spread;
             }
+            /* listed from the root (rank root + i at i) */
+            int root = ra[L_ROOT] >= 0 ? (int)ra[L_ROOT] : 0;
+            for (int i = 0; is_kept && i < procs; i++) {
+                all[n_spreads * procs + i] = offsets[(root + i) % procs];
+            }
             spreads[n_spreads++] = spread;
             counts[profile_shape_of(offsets, procs, (int)ra[L_ROOT])]++;
         }
@@ -330,10 +397,25 @@ static int summarise_arrivals(const struct gathered *g, const long *rows,
             }
         }
     }
+    /* Evenly over the sampled calls, from the first. */
+    int n_vectors =
+        n_spreads < PROFILE_VECTORS_MAX ? (int)n_spreads : PROFILE_VECTORS_MAX;
+    pt->vectors_us =
+        all && n_vectors > 0
+            ? malloc((size_t)n_vectors * (size_t)procs * sizeof *pt->vectors_us)
+            : NULL;
+    for (int v = 0; pt->vectors_us && v < n_vectors; v++) {
+        long j = (long)v * n_spreads / n_vectors;
+        memcpy(&pt->vectors_us[v * procs], &all[j * procs],
+               (size_t)procs * sizeof *all);
+    }
+    pt->n_vectors = pt->vectors_us ? n_vectors : 0;
+    int rc = all && n_vectors > 0 && !pt->vectors_us ? -1 : 0;
     free(spreads);
     free(offsets);
     free(times);
-    return 0;
+    free(all);
+    return rc;
 }
 
 /* Rank 0: merges the gathered entries into the profile. Each rank of a
@@ -369,8 +451,24 @@ static int merge(const struct gathered *g, int n_ranks, struct profile *p)
         for (b = a;
              b < n && compare_prefix(&rows[b * ROW], ra, POINT_LONGS) == 0;
              b++) {
-            pt->calls += rows[b * ROW + L_CALLS];
-            pt->seconds += g->seconds[rows[b * ROW + PACKED_LONGS]];
+            const long *rb = &rows[b * ROW];
+            pt->calls += rb[L_CALLS];
+            pt->seconds += g->seconds[rb[PACKED_LONGS]];
+            /* the first row's (the lowest communicator, root, rank);
+             * the time before it the mean of its stream's ranks' */
+            if (!pt->next_collective[0] && rb[L_NEXT_COLL] >= 0) {
+                snprintf(
+                    pt->next_collective, sizeof pt->next_collective, "%s",
+                    autotune_coll_name((enum autotune_coll)rb[L_NEXT_COLL]));
+                pt->next_msg_bytes = rb[L_NEXT_MSG];
+                long gap_ns = 0, k = 0;
+                for (; b + k < n && compare_prefix(&rows[(b + k) * ROW], rb,
+                                                   STREAM_LONGS) == 0;
+                     k++) {
+                    gap_ns += rows[(b + k) * ROW + L_NEXT_GAP_NS];
+                }
+                pt->next_gap_us = (double)gap_ns / (double)k * 1e-3;
+            }
         }
         pt->calls = (pt->calls + pt->procs / 2) / pt->procs;
         pt->seconds /= pt->procs;
@@ -428,6 +526,12 @@ static long pack(long *longs, double *secs, double drift, double **samples)
         l[L_ARRIVALS] = e->arrivals;
         l[L_STRIDE] = e->stride;
         l[L_SAMPLES] = e->cap_samples < 0 ? -1 : e->n_samples;
+        const struct autotune_profile_entry *next =
+            e->next_votes > 0 ? &autotune_prof.entries[e->next_entry] : NULL;
+        l[L_NEXT_COLL] = next ? next->coll : -1;
+        l[L_NEXT_MSG] = next ? next->msg_bytes : 0;
+        l[L_NEXT_GAP_NS] =
+            e->n_gaps > 0 ? lround(1e9 * e->gap_sum_s / (double)e->n_gaps) : 0;
         secs[i] = e->seconds;
         for (int j = 0; j < l[L_SAMPLES]; j++) {
             double t = e->samples[j];
@@ -528,7 +632,7 @@ done:
                 prof.path, why);
         remove(prof.part); /* nothing half-written stays behind */
     }
-    free(p.points);
+    profile_clear(&p);
     free(longs);
     free(secs);
     free(own);
@@ -557,7 +661,9 @@ void autotune_profile_stop(void)
     }
     free(autotune_prof.entries);
     free(prof.slots);
+    free(prof.last);
     autotune_prof.entries = NULL;
     prof.slots = NULL;
-    prof.cap = prof.n = 0;
+    prof.last = NULL;
+    prof.cap = prof.n = prof.n_last = prof.cap_last = 0;
 }

@@ -109,6 +109,13 @@ struct autotune_profile_entry {
     long stride;    /* a power of two: when samples fill, every other goes */
     int n_samples, cap_samples; /* cap_samples -1: a sample was lost */
     double *samples;
+    /* The entry of the call that most often came next on the same
+     * communicator (a majority vote: next_votes > 0 when it stands), and
+     * the time from a call's end to its entry, summed over the n_gaps
+     * calls it followed; end_s the last call's end (PMPI_Wtime). */
+    int next_entry;
+    long next_votes, n_gaps;
+    double gap_sum_s, end_s;
 };
 struct autotune_profile {
     int is_on;
@@ -140,7 +147,8 @@ static inline int autotune_call_end(const struct autotune_choice *ch, int rc)
         struct autotune_profile_entry *e =
             &autotune_prof.entries[ch->profile_index - 1];
         e->calls++;
-        e->seconds += PMPI_Wtime() - ch->start_s;
+        e->end_s = PMPI_Wtime();
+        e->seconds += e->end_s - ch->start_s;
     }
     return rc;
 }

@@ -1,8 +1,12 @@
 /* The profile's text form: the header line PROFILE_HEADER, "ranks N",
  * then one line per point "collective procs per_node msg_bytes calls
  * seconds", each optionally followed by its "arrival calls_sampled
- * spread_median_us spread_p90_us shape" line; '#' starts a comment line.
- * A point appears once. */
+ * spread_median_us spread_p90_us shape" line and that by up to
+ * PROFILE_VECTORS_MAX "offsets o_0 ... o_procs-1" lines (a sampled call's
+ * offsets in us, listed from the root) and a "next collective msg_bytes
+ * gap_us" line (the call that most often followed, and the mean time
+ * before it); '#' starts a comment line. A
+ * point appears once. */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -66,10 +70,20 @@ enum profile_shape profile_shape_of(const double *offset_us, int n, int root)
     return shape;
 }
 
+void profile_clear(struct profile *p)
+{
+    for (int i = 0; i < p->n_points; i++) {
+        free(p->points[i].vectors_us);
+    }
+    free(p->points);
+    p->points = NULL;
+    p->n_points = 0;
+}
+
 void profile_destroy(struct profile *p)
 {
     if (p) {
-        free(p->points);
+        profile_clear(p);
         free(p);
     }
 }
@@ -199,6 +213,47 @@ static int parse_arrival(const char *text, struct profile_arrival *a,
     return -1;
 }
 
+/* An offsets line (after "offsets") appended to pt's vectors; a message
+ * in err. */
+static int parse_offsets(const char *text, struct profile_point *pt,
+                         const char **err)
+{
+    if (pt->n_vectors >= PROFILE_VECTORS_MAX) {
+        *err = "more offsets lines than a point keeps (16)";
+        return -1;
+    }
+    if (pt->procs > PROFILE_VECTOR_PROCS_MAX) {
+        *err = "offsets on more than 128 ranks";
+        return -1;
+    }
+    double *grown =
+        realloc(pt->vectors_us, (size_t)(pt->n_vectors + 1) *
+                                    (size_t)pt->procs * sizeof *grown);
+    if (!grown) {
+        *err = "out of memory";
+        return -1;
+    }
+    pt->vectors_us = grown;
+    double *v = &grown[(size_t)pt->n_vectors * (size_t)pt->procs];
+    const char *c = text;
+    for (int i = 0; i < pt->procs; i++) {
+        char *end;
+        errno = 0;
+        v[i] = strtod(c, &end);
+        if (end == c || errno != 0 || !isfinite(v[i]) || v[i] < 0) {
+            *err = "expected 'offsets' and one time >= 0 (us) per rank";
+            return -1;
+        }
+        c = end;
+    }
+    if (c[strspn(c, " \t")] != '\0') {
+        *err = "more offsets than the point's procs";
+        return -1;
+    }
+    pt->n_vectors++;
+    return 0;
+}
+
 static int add_point(struct profile *p, size_t *cap,
                      const struct profile_point *pt)
 {
@@ -216,8 +271,8 @@ int profile_load(const char *path, struct profile **out)
 {
     FILE *f = fopen(path, "r");
     struct profile *p = calloc(1, sizeof *p);
-    char line[512];
-    int line_no = 0, rc = -1, repeat = 0;
+    char line[2048];
+    int line_no = 0, rc = -1, repeat = 0, follows = 0;
     size_t cap = 0;
     const char *err = NULL;
     *out = NULL;
@@ -264,6 +319,45 @@ int profile_load(const char *path, struct profile **out)
             if (parse_arrival(s + 8, &last->arrival, &err) != 0) {
                 goto bad;
             }
+            follows = line_no;
+            continue;
+        }
+        if (strncmp(s, "next", 4) == 0 && (s[4] == ' ' || s[4] == '\t')) {
+            /* after its point's arrival line or an offsets line */
+            struct profile_point *last = &p->points[p->n_points - 1];
+            char name[STORE_NAME_MAX + 1], tail;
+            long long msg;
+            double gap;
+            if (follows != line_no - 1) {
+                err = "a next line follows its point's arrival or offsets "
+                      "lines";
+                goto bad;
+            }
+            if (sscanf(s + 5, "%32s %lld %lf %c", name, &msg, &gap, &tail) !=
+                    3 ||
+                strspn(name, "abcdefghijklmnopqrstuvwxyz_") != strlen(name) ||
+                strlen(name) >= sizeof last->next_collective || msg < 0 ||
+                msg > LONG_MAX || !isfinite(gap)) {
+                err = "expected 'next collective msg_bytes gap_us'";
+                goto bad;
+            }
+            snprintf(last->next_collective, sizeof last->next_collective, "%s",
+                     name);
+            last->next_msg_bytes = (long)msg;
+            last->next_gap_us = gap;
+            follows = 0; /* nothing follows it */
+            continue;
+        }
+        if (strncmp(s, "offsets", 7) == 0 && (s[7] == ' ' || s[7] == '\t')) {
+            /* after its point's arrival line or another offsets line */
+            if (follows != line_no - 1) {
+                err = "an offsets line follows its point's arrival line";
+                goto bad;
+            }
+            if (parse_offsets(s + 8, &p->points[p->n_points - 1], &err) != 0) {
+                goto bad;
+            }
+            follows = line_no;
             continue;
         }
         struct profile_point pt;
@@ -320,7 +414,9 @@ int profile_write(FILE *f, const struct profile *p)
 {
     fprintf(f, PROFILE_HEADER "\nranks %d\n", p->n_ranks);
     fprintf(f, "# collective procs per_node msg_bytes calls seconds; then "
-               "arrival calls_sampled spread_median_us spread_p90_us shape\n");
+               "arrival calls_sampled spread_median_us spread_p90_us shape; "
+               "offsets of sampled calls (us, from the root); next "
+               "collective msg_bytes gap_us\n");
     for (int i = 0; i < p->n_points; i++) {
         const struct profile_point *pt = &p->points[i];
         fprintf(f, "%s %d %d %ld %ld %.9g\n", pt->collective, pt->procs,
@@ -329,6 +425,17 @@ int profile_write(FILE *f, const struct profile *p)
             fprintf(f, "arrival %ld %.3f %.3f %s\n", pt->arrival.sampled,
                     pt->arrival.spread_median_us, pt->arrival.spread_p90_us,
                     shape_names[pt->arrival.shape]);
+            for (int k = 0; k < pt->n_vectors; k++) {
+                fputs("offsets", f);
+                for (int r = 0; r < pt->procs; r++) {
+                    fprintf(f, " %.3f", pt->vectors_us[k * pt->procs + r]);
+                }
+                fputc('\n', f);
+            }
+            if (pt->next_collective[0]) {
+                fprintf(f, "next %s %ld %.3f\n", pt->next_collective,
+                        pt->next_msg_bytes, pt->next_gap_us);
+            }
         }
     }
     return ferror(f) ? -1 : 0;

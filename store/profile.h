@@ -33,6 +33,11 @@ struct profile_arrival {
     enum profile_shape shape; /* the most frequent among the sampled */
 };
 
+/* Calls whose offsets a point keeps as they were (its "offsets" lines),
+ * on communicators of up to PROFILE_VECTOR_PROCS_MAX ranks: the pattern
+ * measure.arrival = "profile" replays. */
+enum { PROFILE_VECTORS_MAX = 16, PROFILE_VECTOR_PROCS_MAX = 128 };
+
 /* The shape's name in the file ("root_last"). */
 const char *profile_shape_name(enum profile_shape shape);
 /* The shape of one call from each rank's arrival offset (after the first
@@ -52,6 +57,18 @@ struct profile_point {
     double seconds;
     int line; /* of the file profile_load read it from (else 0) */
     struct profile_arrival arrival;
+    /* n_vectors sampled calls' arrival offsets (us after the call's first
+     * arrival), procs each, listed from the root's rank (rank root + i
+     * mod procs at i; from rank 0 without a root); owned. */
+    int n_vectors;
+    double *vectors_us;
+    /* The call that most often came next on the point's communicator (a
+     * "next" line; next_collective "" when none was recorded), and the
+     * mean time from a rank's end of a call to its entry into the next:
+     * what the application's ranks start as they leave a call. */
+    char next_collective[STORE_NAME_MAX];
+    long next_msg_bytes;
+    double next_gap_us;
 };
 
 struct profile {
@@ -64,6 +81,8 @@ struct profile {
  * Caller frees *out with profile_destroy. */
 int profile_load(const char *path, struct profile **out);
 void profile_destroy(struct profile *p);
+/* Frees p's points (and their vectors), not p. */
+void profile_clear(struct profile *p);
 /* The text form, points in the order given. 0 or -1. */
 int profile_write(FILE *f, const struct profile *p);
 /* Orders the points costliest first (seconds, then calls, descending; ties

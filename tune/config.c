@@ -931,6 +931,42 @@ static void profile_pattern(const struct profile_arrival *a,
     }
 }
 
+/* A profile point's recorded calls, replayed in place of its shape where
+ * it has them on the point's procs (delays beyond MAX_SPREAD_US are not
+ * replayed: the shape is). */
+static void profile_vectors(const struct profile_point *pt,
+                            struct config_point *gp)
+{
+    gp->n_vectors = 0;
+    gp->vectors_us = NULL;
+    if (pt->arrival.sampled <= 0 || pt->n_vectors <= 0 ||
+        pt->procs != gp->procs) {
+        return;
+    }
+    for (long i = 0; i < (long)pt->n_vectors * pt->procs; i++) {
+        if (!(pt->vectors_us[i] <= MAX_SPREAD_US)) {
+            return;
+        }
+    }
+    gp->n_vectors = pt->n_vectors;
+    gp->vectors_us = pt->vectors_us;
+}
+
+/* A profile point's next call, run behind each timed call where the
+ * profile names one this build has (a gap beyond MAX_SPREAD_US: none). */
+static void profile_next(const struct profile_point *pt,
+                         struct config_point *gp)
+{
+    gp->next_coll = pt->arrival.sampled > 0 && pt->next_collective[0]
+                        ? coll_find(pt->next_collective)
+                        : NULL;
+    gp->next_msg_bytes = pt->next_msg_bytes;
+    gp->next_gap_us = pt->next_gap_us > 0 ? pt->next_gap_us : 0;
+    if (gp->next_gap_us > MAX_SPREAD_US) {
+        gp->next_coll = NULL;
+    }
+}
+
 /* The profile's points of the configured collectives (all it names when
  * `collectives` is not given), costliest first, each at its ranks per
  * node; a message of 0 bytes or a communicator of one process (a local
@@ -994,6 +1030,8 @@ static int profile_points(const struct reader *r, const config_setting_t *s,
         *gp = (struct config_point){
             .ci = ci, .procs = pt->procs, .ppn = ppn, .msg_bytes = msg};
         profile_pattern(&pt->arrival, gp);
+        profile_vectors(pt, gp);
+        profile_next(pt, gp);
         gp->unrecorded_line = pt->arrival.sampled > 0 ? 0 : pt->line;
         procs[n_procs++] = pt->procs;
         if (has_data) {

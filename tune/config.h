@@ -36,6 +36,19 @@ struct config_measure {
     double rse; /* stop when the relative standard error is below this */
     enum config_arrival arrival;
     double spread_us; /* the shapes' (uniform and after): >= 0 */
+    /* measure.arrival = "profile" at a point with recorded calls: call i
+     * of an experiment delays rank r by vectors_us[(i mod n_vectors) x
+     * procs + r] (us), in place of the shape; vectors_us on comm rank 0
+     * only (measure_run sends each rank its own). */
+    int n_vectors;
+    const double *vectors_us;
+    /* measure.arrival = "profile" where the profile names the call that
+     * came next: each rank runs the library's next_coll (root 0) on
+     * next_msg_bytes, next_gap_us after it leaves each timed call, as the
+     * application's ranks start it (untimed; NULL: none). */
+    const struct coll_def *next_coll;
+    long next_msg_bytes;
+    double next_gap_us;
 };
 
 /* Whose algorithms are timed: ours (collectives/) or the MPI library's,
@@ -56,6 +69,15 @@ struct config_point {
     enum config_arrival arrival;
     double spread_us;
     int unrecorded_line;
+    /* The profile point's recorded calls (n_vectors x procs offsets, us,
+     * from the root; the profile's): replayed in place of the shape. */
+    int n_vectors;
+    const double *vectors_us;
+    /* The profile point's next call (next_coll NULL: none), which each rank
+     * starts next_gap_us after it leaves a timed call. */
+    const struct coll_def *next_coll;
+    long next_msg_bytes;
+    double next_gap_us;
 };
 
 /* A communicator the sweep times on: procs ranks, ppn on each of

@@ -417,7 +417,39 @@ struct arrival {
     int *order;        /* ARRIVAL_UNIFORM: n_ranks entries, the draw */
     MPI_Comm comm;     /* ARRIVAL_BARRIER: the point's communicator */
     unsigned long calls;
+    int n_vectors;  /* recorded calls replayed: this rank's delay in */
+    double *own_us; /* each (n_vectors), in place of the shape's */
+    /* The application's next call, run (untimed) next_gap_s after each
+     * timed call on each rank; next_run NULL: none. */
+    coll_fn next_run;
+    struct coll_args next_args;
+    double next_gap_s;
 };
+
+enum { VECTORS_TAG = 9312 };
+
+/* Recorded calls (params n_vectors > 0): comm rank 0, which holds them,
+ * sends each rank its delay in each over ctl, into a->own_us (allocated
+ * on every rank; col: n_vectors doubles on rank 0). */
+static int arrival_share(struct arrival *a, const struct config_measure *p,
+                         double *col, MPI_Comm ctl)
+{
+    int n = a->n_vectors, err = MPI_SUCCESS;
+    if (a->rank != 0) {
+        return MPI_Recv(a->own_us, n, MPI_DOUBLE, 0, VECTORS_TAG, ctl,
+                        MPI_STATUS_IGNORE);
+    }
+    for (int r = 0; r < a->n_ranks && err == MPI_SUCCESS; r++) {
+        double *to = r == 0 ? a->own_us : col;
+        for (int k = 0; k < n; k++) {
+            to[k] = p->vectors_us[(long)k * a->n_ranks + r];
+        }
+        if (r > 0) {
+            err = MPI_Send(col, n, MPI_DOUBLE, r, VECTORS_TAG, ctl);
+        }
+    }
+    return err;
+}
 
 /* SplitMix64: the draw must be the same on every rank and every run. */
 static uint64_t arrival_next(uint64_t *state)
@@ -436,6 +468,9 @@ static uint64_t arrival_next(uint64_t *state)
 static double arrival_delay_s(struct arrival *a)
 {
     unsigned long call = a->calls++;
+    if (a->n_vectors > 0) {
+        return a->own_us[call % (unsigned long)a->n_vectors] * 1e-6;
+    }
     switch (a->kind) {
     case ARRIVAL_UNIFORM: {
         if (a->n_ranks < 2) {
@@ -487,16 +522,26 @@ static int window_call(struct start_window *w, struct arrival *a, coll_fn run,
     coll_temp_share(1);
     err = err == MPI_SUCCESS ? run(args) : err;
     coll_temp_share(0);
-    double end = MPI_Wtime();
-    double u[5] = {end - w->offset_s, err != MPI_SUCCESS, is_late, w->lag_s,
-                   end - began};
+    double end = MPI_Wtime(), next_end = end;
+    if (a->next_run && err == MPI_SUCCESS) {
+        /* as the application's ranks start it: its traffic meets the
+         * timed call's tail on the ranks still in it */
+        clock_wait_until(end + a->next_gap_s);
+        err = a->next_run(&a->next_args);
+        next_end = MPI_Wtime();
+    }
+    double u[6] = {end - w->offset_s, err != MPI_SUCCESS,    is_late, w->lag_s,
+                   end - began,       next_end - w->offset_s};
     /* The reduction overlaps the call's tail on ranks that end early, so
-     * its size is part of every time: the fifth number only where used. */
-    int n_max = a->kind == ARRIVAL_BARRIER ? 5 : 4;
+     * its size is part of every time: the fifth and sixth numbers only
+     * where used. */
+    int n_max = a->next_run ? 6 : a->kind == ARRIVAL_BARRIER ? 5 : 4;
     if (control_max(u, n_max, ctl) != MPI_SUCCESS || u[1] != 0) {
         return -1;
     }
-    w->lag_s = MPI_Wtime() - w->offset_s - u[0];
+    /* The next window from the last end, of the next call where it ran. */
+    double last_end = a->next_run ? fmax(u[0], u[5]) : u[0];
+    w->lag_s = MPI_Wtime() - w->offset_s - last_end;
     /* Whole nanoseconds: below MPI_Wtime's resolution, and it keeps
      * simulated times free of rounding noise from the absolute clock. */
     double time_s = a->kind == ARRIVAL_BARRIER ? u[4] : u[0] - w->next_s;
@@ -507,8 +552,24 @@ static int window_call(struct start_window *w, struct arrival *a, coll_fn run,
     w->width_s = u[2] != 0 ? 2 * w->width_s
                            : fmax(fmax(2 * u[3], 0.9 * w->width_s),
                                   WINDOW_FLOOR_NS * 1e-9);
-    w->next_s = u[0] + w->width_s;
+    w->next_s = last_end + w->width_s;
     return 0;
+}
+
+/* A call of coll on msg_bytes of the harness's buffers, root 0. Bytes with
+ * a sum: every message size is exact, every MPI has it. */
+static struct coll_args buffer_args(const struct coll_def *coll, long msg_bytes,
+                                    MPI_Comm comm)
+{
+    return (struct coll_args){
+        .sendbuf = coll->send_blocks == BLOCKS_NONE ? NULL : send_buf,
+        .recvbuf = coll->send_blocks == BLOCKS_NONE ? send_buf : recv_buf,
+        .count = (int)msg_bytes,
+        .dtype = coll->is_reduction ? MPI_UNSIGNED_CHAR : MPI_BYTE,
+        .op = coll->is_reduction ? MPI_SUM : MPI_OP_NULL,
+        .root = 0,
+        .comm = comm,
+    };
 }
 
 int measure_run(const struct measure_request *req, MPI_Comm comm, MPI_Comm ctl,
@@ -545,6 +606,14 @@ int measure_run(const struct measure_request *req, MPI_Comm comm, MPI_Comm ctl,
         coll_buffer_bytes(coll->send_blocks, n_ranks, req->msg_bytes);
     long recv_bytes =
         coll_buffer_bytes(coll->recv_blocks, n_ranks, req->msg_bytes);
+    const struct coll_def *next = p->next_coll;
+    if (next) { /* the next call shares the buffers */
+        long nb =
+            coll_buffer_bytes(next->send_blocks, n_ranks, p->next_msg_bytes);
+        send_bytes = nb > send_bytes ? nb : send_bytes;
+        nb = coll_buffer_bytes(next->recv_blocks, n_ranks, p->next_msg_bytes);
+        recv_bytes = nb > recv_bytes ? nb : recv_bytes;
+    }
     int failed =
         ensure_buffers(
             (size_t)(send_bytes > recv_bytes ? send_bytes : recv_bytes)) != 0;
@@ -554,9 +623,24 @@ int measure_run(const struct measure_request *req, MPI_Comm comm, MPI_Comm ctl,
         arrival.order = malloc((size_t)n_ranks * sizeof *arrival.order);
         failed |= arrival.order == NULL;
     }
+    double *col = NULL;
+    if (p->n_vectors > 0) {
+        arrival.n_vectors = p->n_vectors;
+        arrival.own_us = malloc((size_t)p->n_vectors * sizeof *arrival.own_us);
+        col = rank == 0 ? malloc((size_t)p->n_vectors * sizeof *col) : NULL;
+        failed |= !arrival.own_us || (rank == 0 && (!col || !p->vectors_us));
+    }
     if (any_failed(failed, ctl)) {
         fprintf(stderr, "autotune: out of memory for a %ld-byte %s\n",
                 req->msg_bytes, coll->name);
+        free(col);
+        goto done;
+    }
+    failed =
+        p->n_vectors > 0 && arrival_share(&arrival, p, col, ctl) != MPI_SUCCESS;
+    free(col);
+    if (any_failed(failed, ctl)) {
+        fprintf(stderr, "autotune: sharing the recorded arrivals failed\n");
         goto done;
     }
     /* Collective and agreed: every rank fails or none. */
@@ -564,18 +648,14 @@ int measure_run(const struct measure_request *req, MPI_Comm comm, MPI_Comm ctl,
         goto done;
     }
 
-    /* Bytes with a sum: every message size is exact, every MPI has it. */
-    struct coll_args args = {
-        .sendbuf = coll->send_blocks == BLOCKS_NONE ? NULL : send_buf,
-        .recvbuf = coll->send_blocks == BLOCKS_NONE ? send_buf : recv_buf,
-        .count = (int)req->msg_bytes,
-        .dtype = coll->is_reduction ? MPI_UNSIGNED_CHAR : MPI_BYTE,
-        .op = coll->is_reduction ? MPI_SUM : MPI_OP_NULL,
-        .root = 0,
-        .comm = run_comm,
-        .seg_bytes = is_segmented ? req->seg_bytes : 0,
-        .chain_fanout = req->chain_fanout,
-    };
+    struct coll_args args = buffer_args(coll, req->msg_bytes, run_comm);
+    args.seg_bytes = is_segmented ? req->seg_bytes : 0;
+    args.chain_fanout = req->chain_fanout;
+    if (next) {
+        arrival.next_run = next->reference;
+        arrival.next_gap_s = p->next_gap_us * 1e-6;
+        arrival.next_args = buffer_args(next, p->next_msg_bytes, comm);
+    }
     if (window_open(&w, ctl, p->warmup + p->max_reps) != 0) {
         goto failed;
     }
@@ -646,5 +726,6 @@ done:
     }
     free(times);
     free(arrival.order);
+    free(arrival.own_us);
     return rc;
 }

@@ -48,6 +48,11 @@ enum {
     CMD_CLOCK_SYNC,
     CMD_ARRIVAL, /* measure.arrival */
     CMD_SPREAD_US,
+    CMD_VECTORS,   /* the recorded calls replayed (measure_run sends them) */
+    CMD_NEXT_COLL, /* the call run behind each timed one: index in
+                      coll_table, -1 none; its bytes, the gap before it */
+    CMD_NEXT_BYTES,
+    CMD_NEXT_GAP_US,
     CMD_NODE_LEADERS, /* a node-aware method: its leaders per node (0: a
                          table algorithm, CMD_ALG) and its phases, each an
                          index in its collective's table (-1: unused) and
@@ -223,6 +228,12 @@ static void request_from_command(const double *cmd, struct measure_request *req)
     req->params.rse = cmd[CMD_RSE];
     req->params.arrival = (enum config_arrival)cmd[CMD_ARRIVAL];
     req->params.spread_us = cmd[CMD_SPREAD_US];
+    req->params.n_vectors = (int)cmd[CMD_VECTORS];
+    req->params.vectors_us = NULL; /* rank 0 sets them */
+    req->params.next_coll =
+        cmd[CMD_NEXT_COLL] >= 0 ? coll_table[(int)cmd[CMD_NEXT_COLL]] : NULL;
+    req->params.next_msg_bytes = (long)cmd[CMD_NEXT_BYTES];
+    req->params.next_gap_us = cmd[CMD_NEXT_GAP_US];
     req->is_native = cmd[CMD_NATIVE] != 0;
     req->is_clock_sync = cmd[CMD_CLOCK_SYNC] != 0;
 }
@@ -583,26 +594,37 @@ static int clock_sync_due(struct sweep *s, const struct placement *p, int procs)
  * journaled before it is returned. */
 /* The pattern a record of (the current collective, procs, the current
  * ppn, msg_bytes) is timed under: measure.arrival's; under "profile", the
- * grid point's of that key, or (a surrogate's pipeline on fewer ranks than
- * any point) the current point's. */
+ * grid point's of that key (its recorded calls, if it has them), or (a
+ * surrogate's pipeline on fewer ranks than any point) the current point's
+ * shape. */
 static void record_pattern(const struct sweep *s, int procs, long msg_bytes,
-                           enum config_arrival *arrival, double *spread_us)
+                           struct config_measure *m)
 {
     const struct config *c = s->cfg;
-    *arrival = c->measure.arrival;
-    *spread_us = c->measure.spread_us;
+    m->arrival = c->measure.arrival;
+    m->spread_us = c->measure.spread_us;
+    m->n_vectors = 0;
+    m->vectors_us = NULL;
+    m->next_coll = NULL;
+    m->next_msg_bytes = 0;
+    m->next_gap_us = 0;
     if (c->measure.arrival != ARRIVAL_PROFILE) {
         return;
     }
-    *arrival = s->arrival;
-    *spread_us = s->spread_us;
+    m->arrival = s->arrival;
+    m->spread_us = s->spread_us;
     for (int i = 0; i < c->n_points; i++) {
         const struct config_point *gp = &c->points[i];
         if (coll_table_index(c->colls[gp->ci]) == s->coll_index &&
             gp->procs == procs && gp->ppn == s->ppn &&
             gp->msg_bytes == msg_bytes) {
-            *arrival = gp->arrival;
-            *spread_us = gp->spread_us;
+            m->arrival = gp->arrival;
+            m->spread_us = gp->spread_us;
+            m->n_vectors = gp->n_vectors;
+            m->vectors_us = gp->vectors_us;
+            m->next_coll = gp->next_coll;
+            m->next_msg_bytes = gp->next_msg_bytes;
+            m->next_gap_us = gp->next_gap_us;
             return;
         }
     }
@@ -651,12 +673,11 @@ static int sweep_time(struct sweep *s, int procs, long msg_bytes,
         const struct config *c = s->cfg;
         int ppn = point_placement(s);
         const struct placement *p = placement_of(s, ppn);
-        enum config_arrival arrival;
-        double spread_us;
+        struct config_measure pattern;
         if (!p) {
             return -1;
         }
-        record_pattern(s, procs, msg_bytes, &arrival, &spread_us);
+        record_pattern(s, procs, msg_bytes, &pattern);
         double cmd[CMD_LEN] = {
             [CMD_OP] = OP_MEASURE,
             [CMD_COLL] = s->coll_index,
@@ -670,8 +691,13 @@ static int sweep_time(struct sweep *s, int procs, long msg_bytes,
             [CMD_MIN_REPS] = c->measure.min_reps,
             [CMD_MAX_REPS] = c->measure.max_reps,
             [CMD_RSE] = c->measure.rse,
-            [CMD_ARRIVAL] = arrival,
-            [CMD_SPREAD_US] = spread_us,
+            [CMD_ARRIVAL] = pattern.arrival,
+            [CMD_SPREAD_US] = pattern.spread_us,
+            [CMD_VECTORS] = pattern.n_vectors,
+            [CMD_NEXT_COLL] =
+                pattern.next_coll ? coll_table_index(pattern.next_coll) : -1,
+            [CMD_NEXT_BYTES] = (double)pattern.next_msg_bytes,
+            [CMD_NEXT_GAP_US] = pattern.next_gap_us,
             [CMD_NATIVE] = want.is_native,
             [CMD_CLOCK_SYNC] = clock_sync_due(s, p, procs),
         };
@@ -692,6 +718,7 @@ static int sweep_time(struct sweep *s, int procs, long msg_bytes,
         }
         request_from_command(cmd, &req);
         req.nodes = s->subs[slot].nodes;
+        req.params.vectors_us = pattern.vectors_us;
         if (measure_run(&req, s->subs[slot].comm, s->subs[slot].ctl, &m) != 0) {
             return -1;
         }
@@ -778,6 +805,19 @@ static uint32_t profile_patterns_crc(const struct config *c)
                          config_arrival_names[gp->arrival], gp->spread_us);
         crc = journal_crc32(line,
                             n < (int)sizeof line ? (size_t)n : sizeof line - 1);
+        /* recorded calls chained after (none: the CRC of older journals) */
+        for (long k = 0; k < (long)gp->n_vectors * gp->procs; k++) {
+            n = snprintf(line, sizeof line, "%08x %.17g", (unsigned)crc,
+                         gp->vectors_us[k]);
+            crc = journal_crc32(line, (size_t)n);
+        }
+        if (gp->next_coll) {
+            n = snprintf(line, sizeof line, "%08x next %s %ld %.17g",
+                         (unsigned)crc, gp->next_coll->name, gp->next_msg_bytes,
+                         gp->next_gap_us);
+            crc = journal_crc32(line, n < (int)sizeof line ? (size_t)n
+                                                           : sizeof line - 1);
+        }
     }
     return crc;
 }

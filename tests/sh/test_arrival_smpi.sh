@@ -6,7 +6,9 @@
 # pattern resumes into a byte-identical measurements.csv; a resume under
 # another pattern is refused in one line naming measure.arrival;
 # measure.arrival = "profile" times each point as its profile point's
-# pattern written out does, and refuses a resume with another profile's.
+# pattern written out does (its recorded calls, where the profile has
+# them, as a hand loop replaying them does, and with the call that came
+# next behind it), and refuses a resume with another profile's.
 set -u
 . "$(dirname "$0")/lib.sh"
 command -v smpirun >/dev/null || { echo "smpirun not found (apt-get install libsimgrid-dev)"; exit 77; }
@@ -164,6 +166,72 @@ elif [ "$(grep -c "conflicts with the recorded sweep: measure.arrival.patterns (
     fail "profile refusal: $(grep -m1 conflict "$tmp/prof2.out")"
 fi
 [ "$(md5sum < "$tmp/prof/journal")" = "$before" ] || fail "the refused profile journal changed"
+
+# A profile with recorded calls (offsets lines): each is replayed as it
+# was, call i of an experiment the (i mod 2)-th, rather than its point's
+# shape; the library's reduce (the root first in the staircase, then
+# last) and allreduce each take what the hand loop replaying the same
+# offsets takes, call for call (the smallest and largest of the two).
+stair="0 30 60 90 120 150 180 210"
+turned="210 0 30 60 90 120 150 180"
+cat > "$tmp/calls.prof" <<PROF
+autotune-profile 1
+ranks 8
+reduce 8 1 65536 10 0.5
+arrival 10 210.000 210.000 uniform
+offsets $stair
+offsets $turned
+allreduce 8 1 8 10 0.1
+arrival 10 210.000 210.000 uniform
+offsets $stair
+offsets $turned
+PROF
+cat > "$tmp/calls.cfg" <<CFG
+output        = "$tmp/calls";
+profile       = "$tmp/calls.prof";
+segment_sizes = [0];
+measure       = { warmup = 0; min_reps = 2; max_reps = 2; rse = 0.5;
+                  arrival = "profile"; };
+CFG
+sweep calls > "$tmp/calls.out" 2>&1 || { cat "$tmp/calls.out"; fail "calls: sweep"; }
+for point in "reduce 65536" "allreduce 8"; do
+    set -- $point
+    harness=$(awk -F, -v c=$1 -v b=$2 '$1 == c && $4 == b && $5 == "default" {print $10, $11}' \
+        "$tmp/calls/measurements.csv" 2>/dev/null)
+    hand=$(probe $1 $2 offsets "${stair// /,}/${turned// /,}" 2 2>"$tmp/probe.err" |
+        sed -n 's/^time_us //p' | sort -n | tr '\n' ' ')
+    [ -n "$harness" ] && [ -n "$hand" ] && [ "$harness " = "$hand" ] ||
+        fail "recorded calls: $1 $2 B: harness (least, most) '$harness', hand loop '$hand'"
+done
+# Not the staircase's shape (uniform, 210 us) drawn at random: the
+# recorded calls changed something.
+write_cfg calls-shape '{ spread_us = 210.0; shape = "uniform"; }' '"reduce"' 65536
+sed -i 's/warmup = 1; min_reps = 3; max_reps = 6; rse = 0.05;/warmup = 0; min_reps = 2; max_reps = 2; rse = 0.5;/; s/^segment_sizes .*/segment_sizes = [0];/' \
+    "$tmp/calls-shape.cfg"
+sweep calls-shape > "$tmp/calls-shape.out" 2>&1 || fail "calls-shape: sweep"
+cmp -s <(awk -F, '$1 == "reduce" {print $5, $8}' "$tmp/calls/measurements.csv") \
+    <(awk -F, '$1 == "reduce" {print $5, $8}' "$tmp/calls-shape/measurements.csv") &&
+    fail "recorded calls time as the uniform shape"
+echo "recorded calls: reduce and allreduce as the hand loop replays them"
+
+# A profile naming the call that came next ("next" line): each rank runs
+# the library's allgather of 64 KiB as soon as it leaves each timed
+# reduce, as the application's ranks did, and the reduce's time is what
+# the hand loop doing the same takes (the ranks the library's reduce lets
+# go early load the network its root still receives on); without the next
+# call it is less.
+sed '/^allreduce/,$d' "$tmp/calls.prof" > "$tmp/next.prof"
+echo "next allgather 65536 0.000" >> "$tmp/next.prof"
+sed "s#$tmp/calls#$tmp/next#g" "$tmp/calls.cfg" > "$tmp/next.cfg"
+sweep next > "$tmp/next.out" 2>&1 || { cat "$tmp/next.out"; fail "next: sweep"; }
+harness=$(awk -F, '$1 == "reduce" && $5 == "default" {print $10, $11}' "$tmp/next/measurements.csv" 2>/dev/null)
+hand=$(probe reduce 65536 offsets "${stair// /,}/${turned// /,}" 2 allgather 65536 2>"$tmp/probe.err" |
+    sed -n 's/^time_us //p' | sort -n | tr '\n' ' ')
+alone=$(awk -F, '$1 == "reduce" && $5 == "default" {print $10, $11}' "$tmp/calls/measurements.csv" 2>/dev/null)
+[ -n "$harness" ] && [ -n "$hand" ] && [ "$harness " = "$hand" ] ||
+    fail "next call: reduce 65536 B: harness (least, most) '$harness', hand loop '$hand'"
+[ -n "$alone" ] && [ "$alone" != "$harness" ] || fail "next call: the same times without it ('$alone')"
+echo "next call: the library's reduce $harness us with the allgather behind it, $alone us alone"
 
 # The text report says the pattern the speedups hold under, "together"
 # too.

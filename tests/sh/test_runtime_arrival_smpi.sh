@@ -6,9 +6,12 @@
 # communicators of the same size whose schedules are 1 ms apart, no
 # delay); the profile's spread (median and p90) is the delays' to within
 # 1 us and its shape the one the delays make; every call sampled, or of
-# 1100 calls every fourth (275: the sample of 512 halved twice);
+# 1100 calls every fourth (275: the sample of 512 halved twice); up to 16
+# of the sampled calls' offsets kept as they were (offsets lines), each
+# the delays to within 1 us; the next call (each pattern's own again);
 # `autotune profile` shows them; a sweep with measure.arrival = "profile"
-# times its reduce point as the pattern written out does; a malformed
+# times its reduce point (replaying its recorded calls, the root 50 us
+# late) as the pattern written out does; a malformed
 # arrival line is one line file:line, exit 1.
 source "$(dirname "$0")/lib.sh"
 for tool in smpicc smpirun; do
@@ -23,6 +26,14 @@ kept() {
     while [ $(((n + s - 1) / s)) -gt 512 ]; do s=$((2 * s)); done
     echo $(((n + s - 1) / s))
 }
+
+# Each pattern's delays (us) by rank, listed from its root's rank (the
+# reduce's root is rank 2, the second bcast's rank 1); the two
+# communicators of 2 ranks both have their second rank 20 us late.
+declare -A offsets=(
+    ["bcast 4 8"]="0 10 20 30" ["reduce 4 8"]="50 0 0 0"
+    ["allreduce 4 8"]="0 40 0 0" ["bcast 4 16"]="0 25 25 25"
+    ["allreduce 2 16"]="0 20" ["allgather 4 8"]="0 0 0 0")
 
 for run in "none 20" "binomial 20" "none 1100"; do
     read -r decision iterations <<<"$run"
@@ -52,6 +63,30 @@ for run in "none 20" "binomial 20" "none 1100"; do
             d1 = a - s; d2 = b - s; exit !(d1 <= 1 && d1 >= -1 && d2 <= 1 && d2 >= -1) }' ||
             fail "$run: $coll $procs $msg: spread $p50 / $p90 us, want $spread"
         [ "$got_shape" = "$shape" ] || fail "$run: $coll $procs $msg: shape $got_shape, want $shape"
+        # The calls kept as recorded: min(16, sampled) offsets lines, each
+        # the delays (from the root's rank round) to within 1 us.
+        want_offsets=${offsets["$coll $procs $msg"]}
+        want_lines=$((want_sampled < 16 ? want_sampled : 16))
+        awk -v c="$coll" -v p="$procs" -v m="$msg" '
+            $1 == c && $2 == p && $4 == m && NF == 6 { at = NR + 1; next }
+            at && NR > at && $1 == "offsets" { print; at++; next }
+            at && NR > at { exit }' "$tmp/a.prof" >"$tmp/offsets"
+        [ "$(wc -l <"$tmp/offsets")" = "$want_lines" ] ||
+            fail "$run: $coll $procs $msg: $(wc -l <"$tmp/offsets") offsets lines, want $want_lines"
+        awk -v want="$want_offsets" '{
+            n = split(want, w, " ")
+            if (NF != n + 1) exit 1
+            for (i = 1; i <= n; i++) { d = $(i + 1) - w[i]; if (d > 1 || d < -1) exit 1 } }' "$tmp/offsets" ||
+            fail "$run: $coll $procs $msg: offsets $(head -1 "$tmp/offsets"), want $want_offsets"
+        # The call that came next: the pattern's own (each calls it again,
+        # a period later: the mean gap between 0 and the period, 5 ms).
+        read -r tag next_coll next_msg gap < <(awk -v c="$coll" -v p="$procs" -v m="$msg" '
+            $1 == c && $2 == p && $4 == m && NF == 6 { at = 1; next }
+            at && $1 == "next" { print; exit }
+            at && $1 != "offsets" && $1 != "arrival" { exit }' "$tmp/a.prof")
+        [ "$tag $next_coll $next_msg" = "next $coll $msg" ] &&
+            awk -v g="$gap" 'BEGIN { exit !(g > 0 && g < 5000) }' ||
+            fail "$run: $coll $procs $msg: next line '$tag $next_coll $next_msg $gap'"
     done < <(grep '^arrival: ' "$tmp/out")
 done
 
@@ -74,8 +109,9 @@ tune() { # NAME ARRIVAL [GRID]
 tune from-profile '"profile"'
 tune written-out '{ spread_us = 50.0; shape = "root_last"; }' 'procs = [4];
 message_sizes = [8];'
-got=$(awk -F, '$1 == "reduce" && $2 == 4 && $4 == 8' "$tmp/from-profile/measurements.csv" 2>/dev/null)
-want=$(awk -F, 'NR > 1' "$tmp/written-out/measurements.csv" 2>/dev/null)
+# (The times, not cost_s: the recorded calls are sent to the ranks first.)
+got=$(awk -F, '$1 == "reduce" && $2 == 4 && $4 == 8 { NF--; print }' OFS=, "$tmp/from-profile/measurements.csv" 2>/dev/null)
+want=$(awk -F, 'NR > 1 { NF--; print }' OFS=, "$tmp/written-out/measurements.csv" 2>/dev/null)
 [ -n "$got" ] && [ "$got" = "$want" ] || fail "reduce 4 x 8 B under the profile's pattern: '$got', written out: '$want'"
 grep -q ' measure.arrival=profile ' "$tmp/from-profile/journal" || fail "the journal does not record measure.arrival=profile"
 

@@ -1,7 +1,7 @@
 /* The profile's text form: what profile_write writes, profile_load reads
- * back (arrival lines too, and a profile without them as before); points
- * sort costliest first; each damaged line is refused with path:line; the
- * arrival shapes' rules on hand-made offsets. */
+ * back (arrival and offsets lines too, and a profile without them as
+ * before); points sort costliest first; each damaged line is refused with
+ * path:line; the arrival shapes' rules on hand-made offsets. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +11,23 @@
 #include "store/profile.h"
 
 static char path[] = "/tmp/test_profile_XXXXXX";
+
+static const struct profile_arrival spread = {21, 30.0, 30.5, PROFILE_UNIFORM},
+                                    none = {0, 0, 0, PROFILE_TOGETHER};
+
+static struct profile_point point(const char *collective, int procs,
+                                  int per_node, long msg_bytes, long calls,
+                                  double seconds, struct profile_arrival a)
+{
+    struct profile_point pt = {.procs = procs,
+                               .per_node = per_node,
+                               .msg_bytes = msg_bytes,
+                               .calls = calls,
+                               .seconds = seconds,
+                               .arrival = a};
+    snprintf(pt.collective, sizeof pt.collective, "%s", collective);
+    return pt;
+}
 
 static void write_text(const char *text)
 {
@@ -72,15 +89,23 @@ static struct profile *write_and_load(const struct profile *p)
     return back;
 }
 
-/* Arrival lines: written after their point and read back; a profile
- * without them (as before they existed) reads as before; each damaged one
- * is path:line; the shapes of hand-made arrivals. */
+/* Arrival and offsets lines: written after their point and read back (the
+ * offsets value for value, 3 decimals); a profile without them (as before
+ * they existed) reads as before; each damaged one is path:line; the shapes
+ * of hand-made arrivals. */
 static void check_arrivals(void)
 {
+    double vectors[] = {0, 10.5, 20, 30.25, 30.25, 0, 10.5, 20};
     struct profile_point points[] = {
-        {"bcast", 4, 1, 8, 21, 0.5, 0, {21, 30.0, 30.5, PROFILE_UNIFORM}},
-        {"allreduce", 4, 1, 8, 20, 0.25, 0, {0, 0, 0, PROFILE_TOGETHER}},
+        point("bcast", 4, 1, 8, 21, 0.5, spread),
+        point("allreduce", 4, 1, 8, 20, 0.25, none),
     };
+    points[0].n_vectors = 2;
+    points[0].vectors_us = vectors;
+    snprintf(points[0].next_collective, sizeof points[0].next_collective,
+             "allgather");
+    points[0].next_msg_bytes = 65536;
+    points[0].next_gap_us = 12.5;
     struct profile p = {.n_ranks = 4, .n_points = 2, .points = points};
     struct profile *back = write_and_load(&p);
     if (back && back->n_points == 2) {
@@ -88,8 +113,17 @@ static void check_arrivals(void)
         CHECK_INT(21, a->sampled);
         CHECK(a->spread_median_us == 30.0 && a->spread_p90_us == 30.5);
         CHECK_STR("uniform", profile_shape_name(a->shape));
+        CHECK_INT(2, back->points[0].n_vectors);
+        for (int i = 0; back->points[0].vectors_us && i < 8; i++) {
+            CHECK(back->points[0].vectors_us[i] == vectors[i]);
+        }
+        CHECK_STR("allgather", back->points[0].next_collective);
+        CHECK_INT(65536, back->points[0].next_msg_bytes);
+        CHECK(back->points[0].next_gap_us == 12.5);
         CHECK_INT(0, back->points[1].arrival.sampled); /* none written */
-        CHECK_INT(6, back->points[1].line); /* after bcast's arrival line */
+        CHECK_INT(0, back->points[1].n_vectors);
+        CHECK_STR("", back->points[1].next_collective);
+        CHECK_INT(9, back->points[1].line); /* after offsets and next */
     }
     profile_destroy(back);
 
@@ -139,6 +173,47 @@ static void check_arrivals(void)
     expect_load("autotune-profile 1\nranks 4\narrival 1 2 3 uniform\n",
                 "3: an arrival line follows its point's line");
 
+    /* Damaged offsets and next lines. */
+    const char *arrived = "autotune-profile 1\nranks 4\nbcast 4 1 8 1 0\n"
+                          "arrival 1 2 3 uniform\n";
+    struct {
+        const char *line, *want;
+    } bad_offsets[] = {
+        {"offsets 0 1 2", "5: expected 'offsets' and one time >= 0 (us) per "
+                          "rank"},
+        {"offsets 0 1 -2 3", "5: expected 'offsets' and one time >= 0 (us) "
+                             "per rank"},
+        {"offsets 0 1 2 x", "5: expected 'offsets' and one time >= 0 (us) "
+                            "per rank"},
+        {"offsets 0 1 2 3 4", "5: more offsets than the point's procs"},
+        {"# comment\noffsets 0 1 2 3",
+         "6: an offsets line follows its point's arrival line"},
+        {"next allgather 64", "5: expected 'next collective msg_bytes "
+                              "gap_us'"},
+        {"next allgather 64 1 x", "5: expected 'next collective msg_bytes "
+                                  "gap_us'"},
+        {"next Allgather 64 1", "5: expected 'next collective msg_bytes "
+                                "gap_us'"},
+        {"next allgather 64 1\noffsets 0 1 2 3",
+         "6: an offsets line follows its point's arrival line"},
+        {"next allgather 64 1\nnext allgather 64 1",
+         "6: a next line follows its point's arrival or offsets lines"},
+    };
+    for (size_t i = 0; i < sizeof bad_offsets / sizeof bad_offsets[0]; i++) {
+        snprintf(text, sizeof text, "%s%s\n", arrived, bad_offsets[i].line);
+        expect_load(text, bad_offsets[i].want);
+    }
+    expect_load("autotune-profile 1\nranks 4\nbcast 4 1 8 1 0\n"
+                "offsets 0 1 2 3\n",
+                "4: an offsets line follows its point's arrival line");
+    char many[2048];
+    int at = snprintf(many, sizeof many, "%s", arrived);
+    for (int i = 0; i < 17; i++) {
+        at +=
+            snprintf(many + at, sizeof many - (size_t)at, "offsets 0 1 2 3\n");
+    }
+    expect_load(many, "21: more offsets lines than a point keeps (16)");
+
     /* Offsets in us, by rank; root -1: none. */
     struct {
         double offsets[5];
@@ -172,9 +247,9 @@ int main(void)
     close(fd);
 
     struct profile_point points[] = {
-        {"bcast", 4, 1, 1024, 10, 0.25, 0, {0, 0, 0, PROFILE_TOGETHER}},
-        {"allreduce", 4, 2, 8, 100, 1.5, 0, {0, 0, 0, PROFILE_TOGETHER}},
-        {"barrier", 4, 1, 0, 3, 0.25, 0, {0, 0, 0, PROFILE_TOGETHER}},
+        point("bcast", 4, 1, 1024, 10, 0.25, none),
+        point("allreduce", 4, 2, 8, 100, 1.5, none),
+        point("barrier", 4, 1, 0, 3, 0.25, none),
     };
     struct profile p = {.n_ranks = 4, .n_points = 3, .points = points};
     profile_sort_by_cost(&p);
