@@ -302,7 +302,7 @@ double model_params_stream_work_us(const struct model_params *p)
 {
     struct model_p2p q;
     model_params_at(p, MODEL_STREAM_BYTES, 0, 0, &q);
-    return fmax(0, q.gap_us - q.isend_us);
+    return q.work_us;
 }
 
 int model_lane_is_shared(double pair_us, double alone_us, double work_us)
@@ -683,6 +683,11 @@ void model_params_at(const struct model_params *p, long msg_bytes, int pending,
     out->transfer_us = lerp(x0, a->transfer_us, x1, b->transfer_us, x);
     out->recv_late_us = lerp(x0, a->recv_late_us, x1, b->recv_late_us, x);
     out->gap_us = lerp(x0, a->gap_us, x1, b->gap_us, x);
+    /* The bandwidth term of an eager message: its one-way time's growth
+     * over the smallest eager size measured (a rendezvous's gap is its
+     * transfer, nothing hides it). */
+    double bandwidth_us =
+        is_rdv ? 0 : fmax(0, out->transfer_us - set->sizes[0].transfer_us);
     if (pending < 0) {
         pending = 0;
     }
@@ -698,6 +703,7 @@ void model_params_at(const struct model_params *p, long msg_bytes, int pending,
         out->isend_us = lerp(model_pending_levels[l], y0,
                              model_pending_levels[l + 1], y1, pending);
     }
+    out->work_us = fmax(fmax(0, out->gap_us - out->isend_us), bandwidth_us);
 }
 
 int model_csv_read(const char *path, struct model_obs **obs, size_t *n,

@@ -3,8 +3,9 @@
  * overheads; a message costs the intra-node parameters between two ranks
  * of one node (rank r on node r / ppn), the inter-node ones otherwise; it
  * leaves when posted (or, rendezvous or where eager data waits for the
- * receive, once its receive is posted) as a flow of gap - Isend
- * microseconds of work. An inter-node flow is on its sender's node's
+ * receive, once its receive is posted) as a flow of its work_us (the gap
+ * less the Isend, at least the bandwidth term of an eager message) at the
+ * full rate. An inter-node flow is on its sender's node's
  * uplink and receiver's node's downlink, each shared equally among the
  * inter-node flows of all the node's ranks (one NIC: as TCP and SimGrid
  * share them); a flow between two switches also on its source switch's
@@ -238,7 +239,7 @@ static int depart(struct replay *r, struct message *m)
     }
     /* The flow starts then; one of no work has ended already. */
     m->depart = t;
-    m->work = m->src == m->dst ? 0 : fmax(0, m->p.gap_us - m->p.isend_us);
+    m->work = m->src == m->dst ? 0 : m->p.work_us;
     if (m->work <= 0) {
         finished(r, m, t);
         return 1;
