@@ -101,6 +101,13 @@ enum model_quantity {
                           size) from world rank 0 to `pending`, alone: how
                           a rendezvous scales a longer route (from 2
                           switches) */
+    MODEL_Q_MIX,       /* the flow from the second rank of the first switch
+                          with two to world rank `msg_bytes` on another
+                          switch, alone (`pending` 0) or while the first
+                          sends to that second rank (`pending` 1): the
+                          slowest one's time (what a node's flow within its
+                          switch does to its flows out of it; from 2
+                          switches) */
     MODEL_N_QUANTITIES
 };
 /* isend is measured at these numbers of pending sends (those below the
@@ -229,6 +236,14 @@ double model_params_hop_extra_us(const struct model_params *p, int a, int b);
  * 1-byte hop's extra between them (a handshake crosses the route too; on
  * SimGrid, its latency factor); 1 where not measured. */
 double model_params_rdv_hop_factor(const struct model_params *p);
+/* How many flows at a node link's full rate the flows between a node and
+ * other switches carry together while the node also has a flow within its
+ * switch (SimGrid's fat trees of 2 uplinks per leaf slow them by a third:
+ * a pipeline forwarding across leaves), from the mix observations as
+ * model_params_uplink_flows from its: C = w / (T(mixed) - T(alone) + w);
+ * 0 (not limited) where T(mixed) is within 5 % of T(alone) or C >= 1, and
+ * where not measured. */
+double model_params_mix_flows(const struct model_params *p);
 /* The largest size measured eager (0 if none). */
 long model_params_eager_max(const struct model_params *p);
 
@@ -262,7 +277,9 @@ void model_schedule_split(const struct model_schedule *s, int ppn,
  * node's and receiver's node's links, shared equally among the inter-node
  * flows on each, between two switches also on their uplink and downlink
  * of its destination's lane (within model_params_uplink_flows), all of
- * them within the backbone's capacity, and arrives
+ * them within the backbone's capacity, and where its node also has a flow
+ * within its switch, a flow to or from another switch within
+ * model_params_mix_flows with the node's others, and arrives
  * its latency after; an intra-node message shares nothing (SimGrid's
  * loopback is a FATPIPE); a receive waits for its message; rendezvous data
  * leaves once its receive is posted). *time_us is the last rank's end.

@@ -408,6 +408,47 @@ static void test_uplink(struct model_obs *obs, size_t n)
     model_params_destroy(flat);
 }
 
+/* A node with a flow within its switch and one out of it: the mix rows
+ * say the crossing flow took a 256 KiB flow's work w longer beside the
+ * other one, so it went at half rate: C = w / (w + w) = 0.5. 0 -> 1
+ * (within {0, 1, 2, 3}) and 1 -> 4 (out of it) at once, 10000 bytes each
+ * (W_10000 us of work from 10): 1 -> 4 at half rate while 0 -> 1 lasts
+ * (until 10 + W: W / 2 done), then the rest at full rate, ending at 10 +
+ * 1.5 W, and arriving LAT_10000 + 3 (the longer route) later; 0 -> 1
+ * unslowed. Without the rows 163, with 1 -> 2 (within) for 1 -> 4 160. */
+/* Rank 1 receives 10000 bytes from 0 while it sends as many to `to`. */
+static double forward(const struct model_params *p, int to)
+{
+    struct model_schedule *s = model_schedule_create(8);
+    send(s, 0, 1, 10000);
+    int rq = model_schedule_add(s, 1, RECORD_IRECV, 0, 1, 10000, 0);
+    int sq = model_schedule_add(s, 1, RECORD_ISEND, to, 1, 10000, 0);
+    model_schedule_add(s, 1, RECORD_WAIT, 0, 0, 0, sq);
+    model_schedule_add(s, 1, RECORD_WAIT, 0, 0, 0, rq);
+    recv(s, to, 1, 10000);
+    double t = replay(s, p);
+    model_schedule_destroy(s);
+    return t;
+}
+
+static void test_mix(struct model_obs *obs, size_t n)
+{
+    const double w = 2623.44 - 3;
+    const struct model_obs rows[] = {{MODEL_Q_MIX, 4, 0, 1000, 0},
+                                     {MODEL_Q_MIX, 4, 1, 1000 + w, 0}};
+    struct model_params *flat = fit_two_switches(obs, n, NULL, 0);
+    struct model_params *p = fit_two_switches(obs, n, rows, 2);
+    if (p && flat) {
+        CHECK_NEAR(0.5, model_params_mix_flows(p));
+        CHECK_NEAR(0, model_params_mix_flows(flat));
+        CHECK_NEAR(13 + 1.5 * W_10000 + LAT_10000, forward(p, 4));
+        CHECK_NEAR(163, forward(flat, 4));
+        CHECK_NEAR(160, forward(p, 2));
+    }
+    model_params_destroy(p);
+    model_params_destroy(flat);
+}
+
 /* The lanes: two flows to 4 and 5 at once took a flow's work longer than
  * the one to 4 alone (shared), to 4 and 6 no longer (not): lanes {0, 2,
  * 4, 5} and {1, 3, 6, 7}. Out of switch {0, 1, 2, 3}, flows to 4 and 6
@@ -711,6 +752,7 @@ int main(void)
     test_placement(obs, n);
     test_uplink(obs, n);
     test_lanes(obs, n);
+    test_mix(obs, n);
     test_rdv_hop(obs, n);
     test_split();
     test_csv();
