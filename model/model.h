@@ -101,6 +101,13 @@ enum model_quantity {
                           size) from world rank 0 to `pending`, alone: how
                           a rendezvous scales a longer route (from 2
                           switches) */
+    MODEL_Q_MIX,       /* the flow from the second rank of the first switch
+                          with two to world rank `msg_bytes` on another
+                          switch, alone (`pending` 0) or while the first
+                          sends to that second rank (`pending` 1): the
+                          slowest one's time (what a node's flow within its
+                          switch does to its flows out of it; from 2
+                          switches) */
     MODEL_N_QUANTITIES
 };
 /* isend is measured at these numbers of pending sends (those below the
@@ -158,6 +165,13 @@ struct model_p2p {
     double transfer_us;  /* from the send's return to the data's arrival */
     double recv_late_us; /* from posting a late receive to its completion */
     double gap_us;       /* the sender's (and receiver's) time per message */
+    /* A flow's time on a link at the full rate: the gap less the Isend
+     * (what the sender's overhead does not hide), but for an eager message
+     * at least its one-way time's growth over the smallest eager size's
+     * (the bandwidth term: back-to-back messages that each take longer on
+     * the link than their Isend go at the link's pace, as the stream
+     * measured them, yet many senders' tiny messages share nothing) */
+    double work_us;
 };
 void model_params_at(const struct model_params *p, long msg_bytes, int pending,
                      int is_intra, struct model_p2p *out);
@@ -174,8 +188,8 @@ double model_params_backbone_flows(const struct model_params *p);
 /* How many flows at a node link's full rate the uplink of node a's switch
  * (and its downlink: links are taken as symmetric) carries at once. From
  * that switch's uplink observations: k flows out of it at once took T(k),
- * one alone T(1), each of work w (a MODEL_STREAM_BYTES message's gap less
- * its Isend, as the replay prices it); shared by the replay's rule they
+ * one alone T(1), each of work w (a MODEL_STREAM_BYTES message's work_us,
+ * as the replay prices it); shared by the replay's rule they
  * take T(1) - w + k w / C, so C = k w / (T(k) - T(1) + w). 0 (not limited)
  * where T(k) is within 5 % of T(1) or C >= k, and where nothing was
  * measured (no placement, one switch, a calibration from before uplinks
@@ -201,7 +215,7 @@ int model_params_n_lanes(const struct model_params *p);
 enum { MODEL_MAX_LANES = 4 };
 int model_lane_is_shared(double pair_us, double alone_us, double work_us);
 /* A flow's work at the uplinks' and lanes' message size: the inter-node
- * gap less the Isend at MODEL_STREAM_BYTES (as the replay prices it). */
+ * work_us at MODEL_STREAM_BYTES (as the replay prices it). */
 double model_params_stream_work_us(const struct model_params *p);
 /* Ranks whose hop is within this fraction of the least hop measured share
  * a switch (a fat tree's leaf): on the fat trees simulated, a leaf's hop
@@ -222,6 +236,14 @@ double model_params_hop_extra_us(const struct model_params *p, int a, int b);
  * 1-byte hop's extra between them (a handshake crosses the route too; on
  * SimGrid, its latency factor); 1 where not measured. */
 double model_params_rdv_hop_factor(const struct model_params *p);
+/* How many flows at a node link's full rate the flows between a node and
+ * other switches carry together while the node also has a flow within its
+ * switch (SimGrid's fat trees of 2 uplinks per leaf slow them by a third:
+ * a pipeline forwarding across leaves), from the mix observations as
+ * model_params_uplink_flows from its: C = w / (T(mixed) - T(alone) + w);
+ * 0 (not limited) where T(mixed) is within 5 % of T(alone) or C >= 1, and
+ * where not measured. */
+double model_params_mix_flows(const struct model_params *p);
 /* The largest size measured eager (0 if none). */
 long model_params_eager_max(const struct model_params *p);
 
@@ -251,11 +273,13 @@ void model_schedule_split(const struct model_schedule *s, int ppn,
 /* Replays the schedule with the parameters at ppn ranks per node, in time
  * order (LogGP-like: each rank's clock advances by its overheads; a message
  * costs the intra- or inter-node parameters by whether its two ranks share
- * a node; an inter-node message is a flow of its gap's work on its sender's
+ * a node; an inter-node message is a flow of its work_us on its sender's
  * node's and receiver's node's links, shared equally among the inter-node
  * flows on each, between two switches also on their uplink and downlink
  * of its destination's lane (within model_params_uplink_flows), all of
- * them within the backbone's capacity, and arrives
+ * them within the backbone's capacity, and where its node also has a flow
+ * within its switch, a flow to or from another switch within
+ * model_params_mix_flows with the node's others, and arrives
  * its latency after; an intra-node message shares nothing (SimGrid's
  * loopback is a FATPIPE); a receive waits for its message; rendezvous data
  * leaves once its receive is posted). *time_us is the last rank's end.

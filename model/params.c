@@ -11,8 +11,8 @@
 #include <string.h>
 
 const char *const model_quantity_names[MODEL_N_QUANTITIES] = {
-    "isend",  "send",  "oneway", "recv_late", "stream1", "streamK",
-    "reduce", "pairs", "hop",    "uplink",    "lane",    "hop_rdv"};
+    "isend", "send", "oneway", "recv_late", "stream1", "streamK", "reduce",
+    "pairs", "hop",  "uplink", "lane",      "hop_rdv", "mix"};
 
 const int model_pending_levels[MODEL_N_LEVELS] = {0, 1, 3, 7, 15};
 #define N_LEVELS MODEL_N_LEVELS
@@ -66,6 +66,7 @@ struct model_params {
      * lane was) and their number (0: none). */
     int *lane_of, n_lanes;
     double rdv_hop_factor; /* 1: not measured */
+    double mix_flows;      /* 0: not limited */
 };
 
 void model_params_destroy(struct model_params *p)
@@ -298,11 +299,36 @@ static void fit_rdv_hop(const struct model_obs *obs, size_t n,
     }
 }
 
+double model_params_mix_flows(const struct model_params *p)
+{
+    return p->mix_flows;
+}
+
+/* The mixed flows' capacity from the mix observations (alone, mixed), as
+ * fit_uplinks does each uplink's. */
+static void fit_mix(const struct model_obs *obs, size_t n,
+                    struct model_params *p)
+{
+    double alone = NAN, mixed = NAN;
+    for (size_t i = 0; i < n; i++) {
+        if (obs[i].q == MODEL_Q_MIX && !obs[i].is_intra) {
+            *(obs[i].pending ? &mixed : &alone) = obs[i].value_us;
+        }
+    }
+    double work =
+        model_params_has_inter(p) ? model_params_stream_work_us(p) : 0;
+    p->mix_flows = 0;
+    if (!isnan(alone) && !isnan(mixed) && work > 0 && mixed > 1.05 * alone) {
+        double flows = work / (mixed - alone + work);
+        p->mix_flows = flows < 1 ? flows : 0;
+    }
+}
+
 double model_params_stream_work_us(const struct model_params *p)
 {
     struct model_p2p q;
     model_params_at(p, MODEL_STREAM_BYTES, 0, 0, &q);
-    return fmax(0, q.gap_us - q.isend_us);
+    return q.work_us;
 }
 
 int model_lane_is_shared(double pair_us, double alone_us, double work_us)
@@ -596,6 +622,7 @@ int model_params_fit(const struct model_obs *obs, size_t n,
         goto done;
     }
     fit_rdv_hop(obs, n, p);
+    fit_mix(obs, n, p);
     *out = p;
     p = NULL;
     rc = 0;
@@ -683,6 +710,11 @@ void model_params_at(const struct model_params *p, long msg_bytes, int pending,
     out->transfer_us = lerp(x0, a->transfer_us, x1, b->transfer_us, x);
     out->recv_late_us = lerp(x0, a->recv_late_us, x1, b->recv_late_us, x);
     out->gap_us = lerp(x0, a->gap_us, x1, b->gap_us, x);
+    /* The bandwidth term of an eager message: its one-way time's growth
+     * over the smallest eager size measured (a rendezvous's gap is its
+     * transfer, nothing hides it). */
+    double bandwidth_us =
+        is_rdv ? 0 : fmax(0, out->transfer_us - set->sizes[0].transfer_us);
     if (pending < 0) {
         pending = 0;
     }
@@ -698,6 +730,7 @@ void model_params_at(const struct model_params *p, long msg_bytes, int pending,
         out->isend_us = lerp(model_pending_levels[l], y0,
                              model_pending_levels[l + 1], y1, pending);
     }
+    out->work_us = fmax(fmax(0, out->gap_us - out->isend_us), bandwidth_us);
 }
 
 int model_csv_read(const char *path, struct model_obs **obs, size_t *n,
@@ -790,6 +823,14 @@ int model_csv_read(const char *path, struct model_obs **obs, size_t *n,
             fprintf(stderr,
                     "%s:%d: hop_rdv: rank %d: a rank below %d expected\n", path,
                     lineno, o.pending, MODEL_MAX_RANK);
+            goto done;
+        }
+        if (o.q == MODEL_Q_MIX &&
+            (o.msg_bytes >= MODEL_MAX_RANK || o.pending > 1)) {
+            fprintf(stderr,
+                    "%s:%d: mix: rank %ld, %d: a rank below %d and 0 (alone) "
+                    "or 1 (mixed) expected\n",
+                    path, lineno, o.msg_bytes, o.pending, MODEL_MAX_RANK);
             goto done;
         }
         struct model_obs *more = grow(rows, &cap, count + 1, sizeof *more, 64);

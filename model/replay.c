@@ -3,15 +3,18 @@
  * overheads; a message costs the intra-node parameters between two ranks
  * of one node (rank r on node r / ppn), the inter-node ones otherwise; it
  * leaves when posted (or, rendezvous or where eager data waits for the
- * receive, once its receive is posted) as a flow of gap - Isend
- * microseconds of work. An inter-node flow is on its sender's node's
+ * receive, once its receive is posted) as a flow of its work_us (the gap
+ * less the Isend, at least the bandwidth term of an eager message) at the
+ * full rate. An inter-node flow is on its sender's node's
  * uplink and receiver's node's downlink, each shared equally among the
  * inter-node flows of all the node's ranks (one NIC: as TCP and SimGrid
  * share them); a flow between two switches also on its source switch's
  * uplink and its destination switch's downlink of its destination's lane,
  * each within the capacity measured (autotune model's uplink and lane
  * observations); all of them within the backbone's capacity where no
- * uplink is limited. An intra-node
+ * uplink is limited; where a node has flows both within its switch and
+ * to or from other switches, the latter within the mixed capacity
+ * measured (mix observations). An intra-node
  * flow shares nothing: SimGrid 3.32's loopback is a FATPIPE, and the
  * memory bandwidth concurrent copies on a real node share is not modelled
  * (nor the NUMA distance of two sockets, nor the node's link carrying its
@@ -89,6 +92,11 @@ struct replay {
      * each way (scratch); none when no switch's uplink is limited. */
     int n_links, n_lanes;
     double *uplink_flows, *sum_up, *sum_down;
+    /* Per node, whether an active flow of it stays within its switch and
+     * whether one leaves it (scratch; none when the mixed flows are not
+     * limited). */
+    int n_nodes;
+    char *is_within, *is_across;
 };
 
 /* The message has arrived (its flow ended): its waiters run again. */
@@ -238,7 +246,7 @@ static int depart(struct replay *r, struct message *m)
     }
     /* The flow starts then; one of no work has ended already. */
     m->depart = t;
-    m->work = m->src == m->dst ? 0 : fmax(0, m->p.gap_us - m->p.isend_us);
+    m->work = m->src == m->dst ? 0 : m->p.work_us;
     if (m->work <= 0) {
         finished(r, m, t);
         return 1;
@@ -441,12 +449,65 @@ static void share_link(struct replay *r, int s, int is_down, double capacity)
     }
 }
 
+/* Whether m, a flow of node's, goes to or comes from another switch (1),
+ * stays within node's switch (0), or is not node's (-1). */
+static int crosses(const struct replay *r, const struct message *m, int node)
+{
+    int a = model_node_of(m->src, r->ppn), b = model_node_of(m->dst, r->ppn);
+    if (m->is_intra || (a != node && b != node)) {
+        return -1;
+    }
+    return model_params_switch_of(r->params, a) !=
+           model_params_switch_of(r->params, b);
+}
+
+/* At each node with a flow within its switch and one out of it, the
+ * flows out of (or into) it from other switches capped at the one level
+ * at which together they carry the mixed capacity. */
+static void share_mixed(struct replay *r)
+{
+    double capacity = model_params_mix_flows(r->params);
+    memset(r->is_within, 0, (size_t)r->n_nodes);
+    memset(r->is_across, 0, (size_t)r->n_nodes);
+    for (int i = 0; i < r->n_active; i++) {
+        const struct message *m = &r->msgs[r->active[i]];
+        int ends[2] = {model_node_of(m->src, r->ppn),
+                       model_node_of(m->dst, r->ppn)};
+        for (int e = 0; e < 2; e++) {
+            int c = crosses(r, m, ends[e]);
+            if (c >= 0) {
+                (c ? r->is_across : r->is_within)[ends[e]] = 1;
+            }
+        }
+    }
+    for (int node = 0; node < r->n_nodes; node++) {
+        if (!r->is_within[node] || !r->is_across[node]) {
+            continue;
+        }
+        int k = 0;
+        for (int i = 0; i < r->n_active; i++) {
+            const struct message *m = &r->msgs[r->active[i]];
+            if (crosses(r, m, node) == 1) {
+                r->rates[k++] = m->rate;
+            }
+        }
+        double level = fill_level(r->rates, k, capacity);
+        for (int i = 0; i < r->n_active; i++) {
+            struct message *m = &r->msgs[r->active[i]];
+            if (crosses(r, m, node) == 1) {
+                m->rate = fmin(m->rate, level);
+            }
+        }
+    }
+}
+
 /* The flows' rates: each node's link shared equally among its inter-node
  * flows, a flow going at the rate of the busier of its two links; an
  * intra-node flow at its full rate; then each switch's uplink, then its
  * downlink, where the flows crossing it would carry more than its
- * capacity, and last the backbone, each capped at the one level that
- * fills it. */
+ * capacity, then each node's flows to or from other switches where it
+ * also has one within its switch, and last the backbone, each capped at
+ * the one level that fills it. */
 static int flows_rate(struct replay *r)
 {
     double sum = 0;
@@ -485,6 +546,9 @@ static int flows_rate(struct replay *r)
                 share_link(r, s, is_down, capacity);
             }
         }
+    }
+    if (r->is_within) {
+        share_mixed(r);
     }
     if (r->n_links > 0) {
         sum = 0;
@@ -652,7 +716,13 @@ int model_replay(const struct model_schedule *s, const struct model_params *p,
         fprintf(stderr, "model: out of memory replaying a schedule\n");
         goto done;
     }
-    if (uplinks_init(&r, n) != 0) {
+    if (model_params_mix_flows(p) > 0 && model_params_n_switches(p) >= 2) {
+        r.n_nodes = (n + r.ppn - 1) / r.ppn;
+        r.is_within = malloc((size_t)r.n_nodes);
+        r.is_across = malloc((size_t)r.n_nodes);
+        failed = !r.is_within || !r.is_across;
+    }
+    if (failed || uplinks_init(&r, n) != 0) {
         fprintf(stderr, "model: out of memory replaying a schedule\n");
         goto done;
     }
@@ -688,6 +758,8 @@ done:
     free(r.uplink_flows);
     free(r.sum_up);
     free(r.sum_down);
+    free(r.is_within);
+    free(r.is_across);
     free(r.msgs);
     return rc;
 }

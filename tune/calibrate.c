@@ -490,7 +490,8 @@ stop:;
 }
 
 /* Every rank of nodes_comm: this rank sends one message of m bytes to
- * rank dst and receives one from rank src (-1: none), every
+ * rank dst and receives one from rank src (-1: none; both: until both are
+ * done), every
  * such rank at once; rank 0 gets the slowest one's time, in us. With
  * start_s 0, from the barrier (each rank's own clock from its own exit:
  * the exits' skew is in the times); else from one instant, start_s after
@@ -508,7 +509,15 @@ static double flows_rep(int dst, int src, double start_s, int m)
         clock_wait_until(t0);
     }
     if (dst >= 0) {
+        /* Both: the receive posted first, into the buffer's second half
+         * (sized for two messages of MODEL_STREAM_BYTES). */
+        MPI_Request recv = MPI_REQUEST_NULL;
+        if (src >= 0) {
+            MPI_Irecv(buffer + m, m, MPI_BYTE, src, MODEL_TAG, nodes_comm,
+                      &recv);
+        }
         MPI_Send(buffer, m, MPI_BYTE, dst, MODEL_TAG, nodes_comm);
+        MPI_Wait(&recv, MPI_STATUS_IGNORE);
         t = MPI_Wtime() - t0;
     } else if (src >= 0) {
         MPI_Recv(buffer, m, MPI_BYTE, src, MODEL_TAG, nodes_comm,
@@ -767,7 +776,8 @@ static int placement_run(int rank, int world_size, struct journal *j,
 /* Every rank of nodes_comm: one experiment of n flows of m bytes (rank
  * 0's n and m; n 0 or less: none, the end of the experiments), flow f
  * from rank src[f] to rank dst[f] (rank 0's arrays, world_size each), each
- * rank in at most one flow: n_warmup, then n_reps timed, into times on
+ * rank the source of one flow at most and the destination of one at most:
+ * n_warmup, then n_reps timed, into times on
  * rank 0. Returns n. */
 static int flows_cmd(int n, int m, int *src, int *dst, double *times)
 {
@@ -1012,9 +1022,36 @@ static int rdv_hop_measure(struct uplinks *u, const struct model_params *p,
     return 0;
 }
 
+/* Rank 0: the flow from the second rank b of the first switch with two
+ * to the first rank c off that switch, alone and while the first rank a
+ * sends to b (a pipeline forwarding out of its switch): mix c,0 and c,1. */
+static int mix_measure(struct uplinks *u)
+{
+    int a, b, c = -1;
+    if (two_ranks(u, -1, &a, &b) != 0) {
+        return 0;
+    }
+    for (int r = 0; r < u->world_size && c < 0; r++) {
+        c = u->switch_of[r] != u->switch_of[a] ? r : -1;
+    }
+    if (c < 0) {
+        return 0;
+    }
+    for (int mixed = 0; mixed < 2; mixed++) {
+        double t;
+        u->src[0] = b, u->dst[0] = c, u->src[1] = a, u->dst[1] = b;
+        if (flows_get(u->j, MODEL_Q_MIX, c, mixed, 1 + mixed, u->src, u->dst,
+                      &t, u->cost_s, u->n_new) != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* Every rank of nodes_comm, from 2 switches (rank 0's switch_of and
- * n_switches from placement_run): the lanes, the uplinks, then the
- * rendezvous hop (sizes: the calibration's, on rank 0); rank 0
+ * n_switches from placement_run): the lanes, the uplinks, the
+ * rendezvous hop (sizes: the calibration's, on rank 0), then the mixed
+ * flows; rank 0
  * drives, journals the observations the journal lacks and adds every
  * one's cost to *cost_s. */
 static int uplinks_run(int rank, int world_size, const int *switch_of,
@@ -1077,6 +1114,9 @@ static int uplinks_run(int rank, int world_size, const int *switch_of,
         }
         if (rc == 0) {
             rc = rdv_hop_measure(&u, p, sizes, n_sizes);
+        }
+        if (rc == 0) {
+            rc = mix_measure(&u);
         }
         model_params_destroy(p);
         free(u.lane_of);
@@ -1188,9 +1228,9 @@ static void placement_print(const struct journal *j, int n_nodes)
         }
         printf("autotune model: placement: %d switches, %d lanes, uplinks "
                "carrying %.2f to %.2f flows (0: not limited), rendezvous hop "
-               "factor %.2f\n",
+               "factor %.2f, mixed flows %.2f\n",
                model_params_n_switches(p), model_params_n_lanes(p), least, most,
-               model_params_rdv_hop_factor(p));
+               model_params_rdv_hop_factor(p), model_params_mix_flows(p));
     }
     model_params_destroy(p);
     free(obs);
@@ -1238,11 +1278,11 @@ int calibrate_run(const char *config_path, bool is_fresh)
                "parameters not measured (priced as intra-node)\n");
     }
     clock_enter_epoch();
-    /* Twice the largest size: the reduction's two operands; at least the
-     * pairs' message. */
+    /* Twice the largest size: the reduction's two operands; at least two
+     * flows' messages (a rank receiving one while it sends one). */
     size_t buffer_bytes = 2 * (size_t)max_size + 1;
-    if (buffer_bytes < MODEL_STREAM_BYTES) {
-        buffer_bytes = MODEL_STREAM_BYTES;
+    if (buffer_bytes < 2 * MODEL_STREAM_BYTES) { /* a flow each way */
+        buffer_bytes = 2 * MODEL_STREAM_BYTES;
     }
     buffer = calloc(buffer_bytes, 1);
     int has_buffer = buffer != NULL, all_have;

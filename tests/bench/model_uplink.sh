@@ -40,7 +40,7 @@ all_row() { # RUN MODEL: predict's "all" row, without its name
 }
 {
     echo "# tests/bench/model_uplink.sh ($(date -u +%F)): the pure model on the generated fat trees,"
-    echo "# before (no uplink, lane or hop_rdv rows) and after the uplinks"
+    echo "# before (no uplink, lane, hop_rdv or mix rows) and after the uplinks"
     echo "# calibration: smpirun -np NP -platform conf/platforms/FAMILY/NAME.xml ... build/autotune-smpi model -c $dir/model-NAME.cfg"
     echo "#   (resumed from results/bench-runs/model-NAME/model.journal)"
     echo "# tables: a resumed sweep of a copy of results/bench-runs/NAME; prediction: build/autotune predict -r COPY --model MODEL.csv"
@@ -54,7 +54,7 @@ all_row() { # RUN MODEL: predict's "all" row, without its name
         esac
         xml=conf/platforms/${name%-*}/$name.xml
         calibrate "$name" "$xml" "$dir/model-$name"
-        grep -v '^uplink,\|^lane,\|^hop_rdv,' "$dir/model-$name/model.csv" >"$dir/model-$name-before.csv"
+        grep -v '^uplink,\|^lane,\|^hop_rdv,\|^mix,' "$dir/model-$name/model.csv" >"$dir/model-$name-before.csv"
         run=build/bench/model/tables-$name
         run_tables "$name" "$run"
         cost() { awk -F, 'NR > 1 { s += $7 } END { printf "%.3f", s }' "$1"; }

@@ -32,6 +32,13 @@ static double gap_of(long m)
     return 2 + 0.01 * (double)m;
 }
 
+/* A 10000-byte flow's work: its bandwidth term, the one-way time's growth
+ * over the smallest eager size's (0.01 us/byte over 9999 bytes), above its
+ * gap less its Isend (102 - 10); its latency after it, transfer 150 less
+ * that. */
+#define W_10000 (0.01 * 9999)
+#define LAT_10000 (150 - W_10000)
+
 static size_t synthetic(struct model_obs *obs)
 {
     static const int levels[] = {0, 1, 3, 7, 15};
@@ -71,6 +78,13 @@ static void test_fit(const struct model_params *p)
     CHECK_NEAR(60, q.transfer_us);
     CHECK_NEAR(12, q.gap_us);
     CHECK_NEAR(5, q.recv_late_us);
+    /* A flow's work: the bandwidth term 0.01 * 999 above gap 12 - Isend
+     * 10 (eager); a rendezvous's its gap less its Isend. */
+    CHECK_NEAR(0.01 * 999, q.work_us);
+    model_params_at(p, 1, 0, 0, &q);
+    CHECK_NEAR(0, q.work_us);
+    model_params_at(p, 131072, 0, 0, &q);
+    CHECK_NEAR(2 + 0.01 * 131072 - 3, q.work_us);
     /* Between measured sizes of one mode: linear. */
     model_params_at(p, 5000, 0, 0, &q);
     CHECK_NEAR(100, q.transfer_us);
@@ -151,16 +165,39 @@ static void test_replay(const struct model_params *p)
     model_schedule_destroy(s);
 
     /* Links are shared: 0 sends 10000 bytes to 1 (at 10) and to 2 (at 20),
-     * each 92 us of work on 0's uplink (gap 102 - Isend 10). The first
-     * runs alone for 10 us, then both at half rate: it ends at 20 + 82 * 2
-     * = 184, the second with 10 us left at full rate at 194; each arrives
-     * its remaining latency (transfer 150 - work 92 = 58) later. */
+     * each W_10000 us of work on 0's uplink. The first runs alone for 10
+     * us, then both at half rate: it ends at 20 + 2 (W - 10) = 2 W, the
+     * second with 10 us left at full rate at 2 W + 10; each arrives its
+     * remaining latency (LAT_10000) later. */
     s = model_schedule_create(3);
     send(s, 0, 1, 10000);
     send(s, 0, 2, 10000);
     recv(s, 1, 0, 10000);
     recv(s, 2, 0, 10000);
-    CHECK_NEAR(194 + 58, replay(s, p));
+    CHECK_NEAR(2 * W_10000 + 10 + LAT_10000, replay(s, p));
+    model_schedule_destroy(s);
+
+    /* Many small messages back to back (a segmented method's): 0 posts 4
+     * Isends of 10000 bytes to 1, which posted its 4 receives first. The
+     * Isends end at 10, 21, 33, 46 (1 us dearer per pending send); each
+     * flow's W_10000 = 99.99 us of work is longer than the next Isend, so
+     * 0's link is busy from 10 on: the four end together at 10 + 4 W (the
+     * last posted, with most left, last), and it arrives LAT_10000 later:
+     * the link's pace, as the stream measured it (with the gap less the
+     * Isend, 92 to 89 us of work, the link was idle between them). */
+    s = model_schedule_create(2);
+    int rqs[4], sqs[4];
+    for (int i = 0; i < 4; i++) {
+        rqs[i] = model_schedule_add(s, 1, RECORD_IRECV, 0, 1, 10000, 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        sqs[i] = model_schedule_add(s, 0, RECORD_ISEND, 1, 1, 10000, 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        model_schedule_add(s, 0, RECORD_WAIT, 0, 0, 0, sqs[i]);
+        model_schedule_add(s, 1, RECORD_WAIT, 0, 0, 0, rqs[i]);
+    }
+    CHECK_NEAR(10 + 4 * W_10000 + LAT_10000, replay(s, p));
     model_schedule_destroy(s);
 
     /* A ring on 4, 3 steps of receive-from-left, send-to-right: 70 each. */
@@ -246,8 +283,8 @@ static void test_record(const struct model_params *p)
 
 /* The backbone: 4 pairs at once took twice one pair's time, so it carries
  * 2 flows at full rate. 4 disjoint pairs sending 10000 bytes at once (each
- * 92 us of work from 10) share it at half rate: they end at 10 + 184 and
- * arrive 58 later; 2 pairs are not slowed (10 + 92 + 58). */
+ * W_10000 us of work from 10) share it at half rate: they end at 10 + 2 W
+ * and arrive LAT_10000 later; 2 pairs are not slowed (10 + 150). */
 static void test_backbone(struct model_obs *obs, size_t n)
 {
     struct model_params *p = NULL;
@@ -264,7 +301,8 @@ static void test_backbone(struct model_obs *obs, size_t n)
             send(s, r, r + 4, 10000);
             recv(s, r + 4, r, 10000);
         }
-        CHECK_NEAR(n_pairs == 4 ? 194 + 58 : 160, replay(s, p));
+        CHECK_NEAR(n_pairs == 4 ? 10 + 2 * W_10000 + LAT_10000 : 160,
+                   replay(s, p));
         model_schedule_destroy(s);
     }
     model_params_destroy(p);
@@ -332,10 +370,10 @@ static double flows(const struct model_params *p, int k, const int *src,
 /* The uplinks: 4 flows out of a switch at once took 3 flows' work (w, a
  * 262144-byte message's gap less its Isend: 2623.44 - 3) longer than one,
  * so each switch's uplink carries 1 flow at full rate (C = k w / (T(k) -
- * T(1) + w)). k flows of 10000 bytes (92 us of work after os 10, then 58
- * of latency and 3 of the longer route) across the switches share it:
- * the work takes k times as long, 10 + 92 k + 61; k flows within a switch
- * take 160 as without uplinks. */
+ * T(1) + w)). k flows of 10000 bytes (W_10000 us of work after os 10,
+ * then LAT_10000 of latency and 3 of the longer route) across the switches
+ * share it: the work takes k times as long, 10 + W k + LAT + 3; k flows
+ * within a switch take 160 as without uplinks. */
 static void test_uplink(struct model_obs *obs, size_t n)
 {
     const double w = 2623.44 - 3;
@@ -357,8 +395,8 @@ static void test_uplink(struct model_obs *obs, size_t n)
         CHECK_NEAR(0, model_params_uplink_flows(flat, 6));
         CHECK_NEAR(0, model_params_backbone_flows(p));
         for (int k = 1; k <= 3; k++) {
-            CHECK_NEAR(10 + 92 * k + 61, flows(p, k, src, across));
-            CHECK_NEAR(10 + 92 + 61, flows(flat, k, src, across));
+            CHECK_NEAR(13 + W_10000 * k + LAT_10000, flows(p, k, src, across));
+            CHECK_NEAR(163, flows(flat, k, src, across));
         }
         /* 0 -> 3 and 2 -> 1 within a switch, 1 -> 5 across: unslowed */
         CHECK_NEAR(160, flows(p, 2, within_src, within));
@@ -370,10 +408,52 @@ static void test_uplink(struct model_obs *obs, size_t n)
     model_params_destroy(flat);
 }
 
+/* A node with a flow within its switch and one out of it: the mix rows
+ * say the crossing flow took a 256 KiB flow's work w longer beside the
+ * other one, so it went at half rate: C = w / (w + w) = 0.5. 0 -> 1
+ * (within {0, 1, 2, 3}) and 1 -> 4 (out of it) at once, 10000 bytes each
+ * (W_10000 us of work from 10): 1 -> 4 at half rate while 0 -> 1 lasts
+ * (until 10 + W: W / 2 done), then the rest at full rate, ending at 10 +
+ * 1.5 W, and arriving LAT_10000 + 3 (the longer route) later; 0 -> 1
+ * unslowed. Without the rows 163, with 1 -> 2 (within) for 1 -> 4 160. */
+/* Rank 1 receives 10000 bytes from 0 while it sends as many to `to`. */
+static double forward(const struct model_params *p, int to)
+{
+    struct model_schedule *s = model_schedule_create(8);
+    send(s, 0, 1, 10000);
+    int rq = model_schedule_add(s, 1, RECORD_IRECV, 0, 1, 10000, 0);
+    int sq = model_schedule_add(s, 1, RECORD_ISEND, to, 1, 10000, 0);
+    model_schedule_add(s, 1, RECORD_WAIT, 0, 0, 0, sq);
+    model_schedule_add(s, 1, RECORD_WAIT, 0, 0, 0, rq);
+    recv(s, to, 1, 10000);
+    double t = replay(s, p);
+    model_schedule_destroy(s);
+    return t;
+}
+
+static void test_mix(struct model_obs *obs, size_t n)
+{
+    const double w = 2623.44 - 3;
+    const struct model_obs rows[] = {{MODEL_Q_MIX, 4, 0, 1000, 0},
+                                     {MODEL_Q_MIX, 4, 1, 1000 + w, 0}};
+    struct model_params *flat = fit_two_switches(obs, n, NULL, 0);
+    struct model_params *p = fit_two_switches(obs, n, rows, 2);
+    if (p && flat) {
+        CHECK_NEAR(0.5, model_params_mix_flows(p));
+        CHECK_NEAR(0, model_params_mix_flows(flat));
+        CHECK_NEAR(13 + 1.5 * W_10000 + LAT_10000, forward(p, 4));
+        CHECK_NEAR(163, forward(flat, 4));
+        CHECK_NEAR(160, forward(p, 2));
+    }
+    model_params_destroy(p);
+    model_params_destroy(flat);
+}
+
 /* The lanes: two flows to 4 and 5 at once took a flow's work longer than
  * the one to 4 alone (shared), to 4 and 6 no longer (not): lanes {0, 2,
  * 4, 5} and {1, 3, 6, 7}. Out of switch {0, 1, 2, 3}, flows to 4 and 6
- * do not share its uplink, flows to 4 and 5 do (10 + 2 * 92 + 61). */
+ * do not share its uplink, flows to 4 and 5 do (13 + 2 W_10000 +
+ * LAT_10000). */
 static void test_lanes(struct model_obs *obs, size_t n)
 {
     const double w = 2623.44 - 3, t = 1000;
@@ -395,7 +475,7 @@ static void test_lanes(struct model_obs *obs, size_t n)
         }
         static const int src[] = {0, 1}, apart[] = {4, 6}, shared[] = {4, 5};
         CHECK_NEAR(163, flows(p, 2, src, apart));
-        CHECK_NEAR(10 + 2 * 92 + 61, flows(p, 2, src, shared));
+        CHECK_NEAR(13 + 2 * W_10000 + LAT_10000, flows(p, 2, src, shared));
     }
     model_params_destroy(p);
     /* 5 lanes (4, 5, 6, 7 and 0 each apart, each then timed alone as a
@@ -417,7 +497,7 @@ static void test_lanes(struct model_obs *obs, size_t n)
         CHECK_INT(1, model_params_n_lanes(p));
         CHECK_INT(0, model_params_lane_of(p, 6));
         static const int src[] = {0, 1}, apart[] = {4, 6};
-        CHECK_NEAR(10 + 2 * 92 + 61, flows(p, 2, src, apart));
+        CHECK_NEAR(13 + 2 * W_10000 + LAT_10000, flows(p, 2, src, apart));
     }
     model_params_destroy(p);
     /* 3 tried against lane {4} only (apart) and never alone: not known,
@@ -594,9 +674,9 @@ static void test_intra(struct model_obs *obs, size_t n)
 }
 
 /* A node's link is shared by its ranks: ranks 0 and 1 each send 10000
- * bytes (92 us of work from 10) to ranks 2 and 3. On 4 nodes each flow has
- * its own links: 10 + 92 + 58 = 160. At 2 per node both flows leave node
- * 0 and enter node 1 at once, at half rate: 10 + 184 + 58. */
+ * bytes (W_10000 us of work from 10) to ranks 2 and 3. On 4 nodes each
+ * flow has its own links: 10 + 150 = 160. At 2 per node both flows leave
+ * node 0 and enter node 1 at once, at half rate: 10 + 2 W + LAT_10000. */
 static void test_node_link(const struct model_params *p)
 {
     struct model_schedule *s = model_schedule_create(4);
@@ -608,7 +688,7 @@ static void test_node_link(const struct model_params *p)
     CHECK_INT(0, model_replay(s, p, 1, &t));
     CHECK_NEAR(160, t);
     CHECK_INT(0, model_replay(s, p, 2, &t));
-    CHECK_NEAR(194 + 58, t);
+    CHECK_NEAR(10 + 2 * W_10000 + LAT_10000, t);
     model_schedule_destroy(s);
 }
 
@@ -672,6 +752,7 @@ int main(void)
     test_placement(obs, n);
     test_uplink(obs, n);
     test_lanes(obs, n);
+    test_mix(obs, n);
     test_rdv_hop(obs, n);
     test_split();
     test_csv();
