@@ -16,6 +16,9 @@
  * penalty (every other message size) on the committed dense runs
  * (tests/bench/between.sh tune, results/bench/between-tune.csv). */
 #define TREE_RUN_MIN_OBJS 1
+/* tree -r's leaf budget (issue 36: at most 25 leaves; make bench-corrected
+ * measured no held-out mean worse than C4.5's pruning at this budget) */
+#define TREE_RUN_MAX_LEAVES 25
 #define QUADTREE_DEPTH 4
 
 /* What both commands accept; each reads the fields it needs. */
@@ -174,6 +177,10 @@ static const struct cli_option tree_run_options[] = {
                     take_confidence, "C4.5's pruning confidence, percent (25)"),
     {"--collectives", "a,b", CLI_CUSTOM, 0, 0, 0, NULL, take_collective, false,
      true, "these collectives only"},
+    RUN_ARGS_OPTION("--leaves", "N", CLI_INT, train.max_leaves, 0, 1000000,
+                    NULL, NULL,
+                    "the grown tree cut to at most N leaves by penalty "
+                    "(25; 0: C4.5's pruning)"),
     RUN_ARGS_OPTION("--combined", NULL, CLI_FLAG, train.is_combined, 0, 0, NULL,
                     NULL, "one tree for all collectives"),
     RUN_ARGS_OPTION("--exact", NULL, CLI_FLAG, is_exact, 0, 0, NULL, NULL,
@@ -596,6 +603,7 @@ int tree_run_main(int argc, char **argv)
     /* -m 1 held out best on the committed runs (make bench-between-tune);
      * tree -f keeps c4.5's -m 2 */
     a.train.c45.min_objs = TREE_RUN_MIN_OBJS;
+    a.train.max_leaves = TREE_RUN_MAX_LEAVES;
     if (parse_args(argc, argv, &tree_run_cli, &a)) {
         status = 2; /* a usage error */
         goto done;

@@ -1167,6 +1167,14 @@ int c45_classify(const struct c45_tree *t, const float *values, int *class_out)
     return 0;
 }
 
+void c45_node_make_leaf(struct c45_node *n, int leaf_class)
+{
+    node_free_branches(n);
+    n->type = C45_LEAF;
+    n->leaf_class = leaf_class;
+    n->errors = n->items - n->class_dist[leaf_class];
+}
+
 static int node_size(const struct c45_node *t)
 {
     int n = 1;

@@ -113,6 +113,10 @@ int c45_prune(struct c45_tree *t, const struct c45_data *d,
 /* A deep copy; caller frees. Destroy accepts NULL. */
 int c45_tree_copy(const struct c45_tree *t, struct c45_tree **out);
 void c45_tree_destroy(struct c45_tree *t);
+/* Makes node n of a tree a leaf of class leaf_class (its subtree freed;
+ * errors: its training weight of other classes), for pruning beyond
+ * C4.5's own (train.c's leaf budget). */
+void c45_node_make_leaf(struct c45_node *n, int leaf_class);
 /* Number of nodes, leaves included (C4.5's "Size"). */
 int c45_tree_size(const struct c45_tree *t);
 /* The class C4.5 predicts for one item (n_attrs values as in c45_data):

@@ -412,6 +412,9 @@ struct train_options {
                                equally good labels there (train_labels) */
     bool is_majority;       /* leaves keep C4.5's class, depth-limited
                                quadtree leaves the most common method */
+    int max_leaves;         /* C4.5 trees: the tree C4.5 grows, cut to at
+                               most this many leaves where that loses the
+                               least penalty (train.c); 0: C4.5's pruning */
     int holdout_folds;      /* 0: none; 2 when every other value of an axis */
     enum holdout_axis {
         HOLDOUT_POINTS, /* folds of grid points */

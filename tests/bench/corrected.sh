@@ -12,8 +12,9 @@
 #   unseen-NN   4 platforms generated after the corrected predictor was
 #               written (tests/bench/corrected-sweep.sh, seed 20261128),
 #               swept once, never tuned on
-# C4.5 twice: the defaults (-m 1 -c 25), and -m 4 (smaller trees: at most
-# 33 leaves here, the defaults' up to 45). Figures:
+# C4.5 twice: the defaults (-m 1, --leaves 25: the grown tree cut to 25
+# leaves by penalty; C4.5's own pruning had up to 45 here), and -m 4.
+# Figures:
 # results/bench/corrected.csv and .txt.
 set -eu -o pipefail
 cd "$(dirname "$0")/../.."
