@@ -12,6 +12,12 @@
 #   unseen-NN   4 platforms generated after the corrected predictor was
 #               written (tests/bench/corrected-sweep.sh, seed 20261128),
 #               swept once, never tuned on
+#   heldout2-NN, heldout3-NN  the generated fat trees of the model's
+#               uplink work (tests/bench/model_uplink.sh)
+#   final-NN, finalfe-NN  8 platforms generated at session 25's start,
+#               before its rules were fixed (corrected-sweep.sh 4 20261129
+#               final; 4 20261130 finalfe 0.08:0.2, Fast-Ethernet-like),
+#               swept once, never shown to the rules' developers
 # C4.5 twice: the defaults (-m 1, --leaves 25: the grown tree cut to 25
 # leaves by penalty; C4.5's own pruning had up to 45 here), and -m 4.
 # Figures:
@@ -51,8 +57,11 @@ if [ -s results/bench-runs/model-fe32/model.csv ]; then
     fi
     runs+=("fe32:$dir:results/bench-runs/model-fe32/model.csv")
 fi
-for xml in conf/platforms/unseen/unseen-*.xml; do
+for xml in conf/platforms/unseen/unseen-*.xml conf/platforms/heldout2/heldout2-*.xml \
+    conf/platforms/heldout3/heldout3-*.xml conf/platforms/final/final-*.xml \
+    conf/platforms/finalfe/finalfe-*.xml; do
     name=$(basename "$xml" .xml)
+    [ -s "results/bench-runs/$name/journal" ] || continue
     [ -s "results/bench-runs/model-$name/model.csv" ] || continue
     run_tables "$name" "build/bench/between/$name"
     runs+=("$name:build/bench/between/$name:results/bench-runs/model-$name/model.csv")
