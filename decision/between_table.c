@@ -167,12 +167,14 @@ static int msg_cut(const struct run_data *r, const struct run_grid *grid,
 }
 
 enum { MAX_BEYOND = 64, BEYOND_MAX = 16 };
+#define BEYOND_BYTES (256.0 * 1024 * 1024)
 
 /* Past row i, the largest training size at its procs (cell c, the row
  * below it at cell c_below, -1: none): where the corrected model
  * (between_model_beyond) says another method is the fastest, up to one
  * training step beyond it (the factor from the size below; 16 without
- * one), its pieces as inserts; the last piece holds beyond. Without a
+ * one; at most BEYOND_MAX, and BEYOND_BYTES over its procs), its pieces
+ * as inserts; the last piece holds beyond. Without a
  * model, or where it cannot price row i's method, nothing: row i's
  * method holds beyond, as before. */
 static int beyond_last(const struct run_data *r, const struct run_grid *grid,
@@ -183,7 +185,12 @@ static int beyond_last(const struct run_data *r, const struct run_grid *grid,
     long below = c_below >= 0 ? grid->msgs[c_below % grid->n_msgs] : 0;
     double factor = below > 0 ? (double)m / (double)below : 16;
     factor = factor < 2 ? 2 : factor > BEYOND_MAX ? BEYOND_MAX : factor;
-    if (!r->model || m < 1 || (double)m * factor > 1e15) {
+    /* the model replays the whole message on every rank: at most
+     * BEYOND_BYTES over the communicator (minutes on 64 ranks at 16 MiB
+     * with 512 B segments, every method) */
+    double most = (double)BEYOND_BYTES / grid->procs[c / grid->n_msgs];
+    factor = (double)m * factor > most ? most / (double)m : factor;
+    if (!r->model || m < 1 || factor < 2) {
         return 0;
     }
     long to = (long)((double)m * factor);
