@@ -40,6 +40,16 @@ double between_curve_at(const struct between_curve *c, double s);
 int between_model_curve(const struct run_data *r, const struct run_grid *g,
                         long a, long b, int k, struct between_curve *c);
 
+/* Method k's corrected model curve past the largest training size of a
+ * communicator size (cell a, timed), from its size (s = 0) to to_bytes
+ * (s = 1, linear in log size): the model's times corrected by the
+ * residual at a, moved by its log-slope from a_far (the training size
+ * below a at the same procs, -1: none; where k was not timed there, held
+ * constant); 0 when r has no model or it cannot price k there. */
+int between_model_beyond(const struct run_data *r, const struct run_grid *g,
+                         long a_far, long a, long to_bytes, int k,
+                         struct between_curve *c);
+
 /* ---- between_envelope.c ---- */
 /* A piece of the envelope: method k for values in (from, to]. */
 struct between_piece {

@@ -235,3 +235,48 @@ int between_model_curve(const struct run_data *r, const struct run_grid *g,
     }
     return c->n;
 }
+
+int between_model_beyond(const struct run_data *r, const struct run_grid *g,
+                         long a_far, long a, long to_bytes, int k,
+                         struct between_curve *c)
+{
+    c->n = 0;
+    const double *t = g->time_us;
+    long m_a = g->msgs[a % g->n_msgs];
+    if (!r->model || !(t[a * r->n_methods + k] > 0) || !(to_bytes > m_a) ||
+        (a_far >= 0 && a_far / g->n_msgs != a / g->n_msgs)) {
+        return 0;
+    }
+    int gi = (int)(g - r->grids);
+    int procs = g->procs[a / g->n_msgs];
+    /* what was measured: method k at the last size and the one before it
+     * (when there is one and k was timed there), nothing else */
+    double times[2] = {-1, t[a * r->n_methods + k]};
+    long msgs[2] = {m_a - 1, m_a};
+    if (a_far >= 0) {
+        times[0] = t[a_far * r->n_methods + k];
+        msgs[0] = g->msgs[a_far % g->n_msgs];
+    }
+    struct model_measured seen = {1, 2, 1, &procs, msgs, times};
+    struct source src = {r, gi, k};
+    double span = log((double)to_bytes) - log(fmax((double)m_a, 1));
+    /* a knot per doubling: past the measured sizes the model's times are
+     * near straight in log-log (bandwidth), and each costs a replay of the
+     * whole message */
+    int n = (int)ceil(span / log(2) - 1e-9) + 1;
+    n = n < 2 ? 2 : n > BETWEEN_CURVE_KNOTS ? BETWEEN_CURVE_KNOTS : n;
+    for (int i = 0; i < n; i++) {
+        double s = (double)i / (n - 1);
+        long bytes = i == 0 ? m_a : between_value_at(m_a, to_bytes, s);
+        struct model_estimate e;
+        if (model_corrected_at(&seen, cached_time, &src, 0, procs, bytes, &e) !=
+            0) {
+            return c->n = 0; /* the model cannot price k here */
+        }
+        c->s[c->n] =
+            i == 0 ? 0
+                   : (log((double)bytes) - log(fmax((double)m_a, 1))) / span;
+        c->y[c->n++] = log(e.time_us);
+    }
+    return c->n;
+}

@@ -2,6 +2,7 @@
  * per optimal-table row the cut below it at its procs and between its
  * procs and the next smaller measured ones, and the inserts of third
  * methods between two sizes (what the exports and the .dec write). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,32 @@ struct insert_list {
     size_t n, cap;
 };
 
+/* Adds an insert of method k for the sizes in (from, to] at row i's
+ * procs, below row i (or past it, the largest: above is i all the same). */
+static int add_insert(struct insert_list *inserts, const struct run_data *r,
+                      const struct measurement *row, size_t i, int k, long from,
+                      long to)
+{
+    struct export_insert *grown =
+        grow(inserts->v, &inserts->cap, inserts->n + 1, sizeof *grown, 16);
+    if (!grown) {
+        return -1;
+    }
+    inserts->v = grown;
+    struct export_insert *in = &inserts->v[inserts->n++];
+    memset(in, 0, sizeof *in);
+    in->m = *row;
+    snprintf(in->m.algorithm, sizeof in->m.algorithm, "%s",
+             r->methods[k].algorithm);
+    in->m.segment_bytes = r->methods[k].segment_bytes;
+    in->m.msg_bytes = to;
+    in->m.reps = 0;
+    in->m.mean_us = -1;
+    in->cut_below = from;
+    in->above = i;
+    return 0;
+}
+
 /* The message cut below row i (cell c of grid, its row below at cell
  * c_below): between_cut of the two rows' methods, or, where a third
  * method is the fastest between them (and inserts is not NULL), the start
@@ -131,23 +158,93 @@ static int msg_cut(const struct run_data *r, const struct run_grid *grid,
     int first = p[0].k == lo, last = p[n_p - 1].k == hi ? n_p - 1 : n_p;
     *cut = last < n_p ? p[last].from : p[n_p - 1].to;
     for (int t = first; t < last; t++) {
-        struct export_insert *grown =
-            grow(inserts->v, &inserts->cap, inserts->n + 1, sizeof *grown, 16);
-        if (!grown) {
+        if (add_insert(inserts, r, &rows[i], i, p[t].k, p[t].from, p[t].to) !=
+            0) {
             return -1;
         }
-        inserts->v = grown;
-        struct export_insert *in = &inserts->v[inserts->n++];
-        memset(in, 0, sizeof *in);
-        in->m = rows[i];
-        snprintf(in->m.algorithm, sizeof in->m.algorithm, "%s",
-                 r->methods[p[t].k].algorithm);
-        in->m.segment_bytes = r->methods[p[t].k].segment_bytes;
-        in->m.msg_bytes = p[t].to;
-        in->m.reps = 0;
-        in->m.mean_us = -1;
-        in->cut_below = p[t].from;
-        in->above = i;
+    }
+    return 0;
+}
+
+enum { MAX_BEYOND = 64, BEYOND_MAX = 16 };
+#define BEYOND_BYTES (64.0 * 1024 * 1024)
+
+/* Past row i, the largest training size at its procs (cell c, the row
+ * below it at cell c_below, -1: none): where the corrected model
+ * (between_model_beyond) says another method is the fastest, up to one
+ * training step beyond it (the factor from the size below; 16 without
+ * one; at most BEYOND_MAX, and BEYOND_BYTES over its procs), its pieces
+ * as inserts; the last piece holds beyond. Without a
+ * model, or where it cannot price row i's method, nothing: row i's
+ * method holds beyond, as before. */
+static int beyond_last(const struct run_data *r, const struct run_grid *grid,
+                       const struct measurement *rows, size_t i, long c,
+                       long c_below, struct insert_list *inserts)
+{
+    long m = rows[i].msg_bytes;
+    long below = c_below >= 0 ? grid->msgs[c_below % grid->n_msgs] : 0;
+    double factor = below > 0 ? (double)m / (double)below : 16;
+    factor = factor < 2 ? 2 : factor > BEYOND_MAX ? BEYOND_MAX : factor;
+    /* the model replays the whole message on every rank: at most
+     * BEYOND_BYTES over the communicator (with 256 MiB, the wide Grig
+     * run's held-out bcast took 394 s, against 57 s without replays past
+     * the largest size; with 64 MiB 70 s; the default runs' 1 MiB at 32
+     * ranks stays within it) */
+    double most = (double)BEYOND_BYTES / grid->procs[c / grid->n_msgs];
+    factor = (double)m * factor > most ? most / (double)m : factor;
+    if (!r->model || m < 1 || factor < 2) {
+        return 0;
+    }
+    long to = (long)((double)m * factor);
+    int own = row_method(r, &rows[i]), ks[MAX_BEYOND], n = 0;
+    struct between_curve curves[MAX_BEYOND];
+    const double *t_us = grid->time_us + c * r->n_methods;
+    for (int k = 0; k < r->n_methods && n < MAX_BEYOND && own >= 0; k++) {
+        long seg = r->methods[k].segment_bytes;
+        /* a time grows at most in proportion to the size (a latency plus
+         * a bandwidth term): a method more than `factor` times slower
+         * than row i's at its size cannot overtake it by `to` */
+        if ((k != own && !(t_us[k] > 0 && t_us[k] < factor * t_us[own])) ||
+            (seg > 0 && seg >= m) ||
+            between_model_beyond(r, grid, c_below, c, to, k, &curves[n]) == 0) {
+            if (k == own) {
+                return 0; /* nothing to compare it with */
+            }
+            continue;
+        }
+        ks[n++] = k;
+    }
+    /* the fastest at each sample (row i's own on ties); a piece of
+     * method k covers (from, to] */
+    int k_prev = own;
+    long from = m;
+    for (int j = 0; j <= BETWEEN_N_SAMPLES; j++) {
+        double s = (double)j / BETWEEN_N_SAMPLES, y_best = INFINITY;
+        int best = own;
+        for (int t = 0; t < n; t++) {
+            double y = between_curve_at(&curves[t], s);
+            if (y < y_best || (y == y_best && ks[t] == own)) {
+                y_best = y;
+                best = ks[t];
+            }
+        }
+        bool is_end = j == BETWEEN_N_SAMPLES;
+        if (best == k_prev && !is_end) {
+            continue;
+        }
+        long at = best == k_prev
+                      ? to
+                      : between_value_at(m, to, (j - 0.5) / BETWEEN_N_SAMPLES);
+        if (at > from && (k_prev != own || from > m) &&
+            add_insert(inserts, r, &rows[i], i, k_prev, from, at) != 0) {
+            return -1;
+        }
+        from = at > from ? at : from;
+        if (is_end && best != k_prev && to > from &&
+            add_insert(inserts, r, &rows[i], i, best, from, to) != 0) {
+            return -1;
+        }
+        k_prev = best;
     }
     return 0;
 }
@@ -212,6 +309,16 @@ int between_table_cuts(const struct run_data *r, const struct measurement *rows,
         if (below >= 0 &&
             msg_cut(r, grid, rows, (size_t)below, i, cells[below], cells[i],
                     inserts ? &added : NULL, &cuts[i]) != 0) {
+            goto oom;
+        }
+        int above = m + 1;
+        while (above < grid->n_msgs &&
+               grid_rows[between_cell_at(grid, 1, above, p)] < 0) {
+            above++;
+        }
+        if (inserts && above == grid->n_msgs &&
+            beyond_last(r, grid, rows, i, cells[i],
+                        below >= 0 ? cells[below] : -1, &added) != 0) {
             goto oom;
         }
     }

@@ -235,6 +235,22 @@ int decision_from_table(const struct measurement *rows, size_t n,
         if (count == 0) {
             continue; /* not tuned at this ppn: its root stays -1 */
         }
+        /* the measured range: the rows' (an insert past the largest
+         * measured size is predicted there, not measured) */
+        struct decision_range range = {sorted[0].m.procs, sorted[0].m.procs,
+                                       sorted[0].m.msg_bytes,
+                                       sorted[0].m.msg_bytes};
+        for (int i = 1; i < count; i++) {
+            const struct measurement *m = &sorted[i].m;
+            range.procs_min =
+                m->procs < range.procs_min ? m->procs : range.procs_min;
+            range.procs_max =
+                m->procs > range.procs_max ? m->procs : range.procs_max;
+            range.msg_min =
+                m->msg_bytes < range.msg_min ? m->msg_bytes : range.msg_min;
+            range.msg_max =
+                m->msg_bytes > range.msg_max ? m->msg_bytes : range.msg_max;
+        }
         for (size_t i = 0; i < n_inserts; i++) {
             if (strcmp(inserts[i].m.collective, coll) == 0 &&
                 row_ppn(&inserts[i].m) == at_ppn) {
@@ -244,14 +260,6 @@ int decision_from_table(const struct measurement *rows, size_t n,
             }
         }
         qsort(sorted, (size_t)count, sizeof *sorted, cmp_row);
-        struct decision_range range = {
-            sorted[0].m.procs, sorted[count - 1].m.procs, sorted[0].m.msg_bytes,
-            sorted[0].m.msg_bytes};
-        for (int i = 1; i < count; i++) {
-            long bytes = sorted[i].m.msg_bytes;
-            range.msg_min = bytes < range.msg_min ? bytes : range.msg_min;
-            range.msg_max = bytes > range.msg_max ? bytes : range.msg_max;
-        }
         if (build_collective(&b, t, count) ||
             decision_set_range(*out, t, &range)) {
             goto done;

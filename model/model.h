@@ -350,9 +350,11 @@ struct model_estimate {
     double time_us;
     double residual;
     /* how much the neighbours' residuals disagree, in log time: half the
-     * range of those used (several), the residual's own size (one: how
-     * far the model is off, with nothing to say the correction carries),
-     * INFINITY (none: the model's time uncorrected) */
+     * range of those used (several; past the measured sizes, with the
+     * residual the log-slope from the next measured size would give
+     * there, so it grows with the distance), the residual's own size (one:
+     * how far the model is off, with nothing to say the correction
+     * carries), INFINITY (none: the model's time uncorrected) */
     double uncertainty;
     int n_neighbours; /* measured points the residual comes from, <= 4 */
 };

@@ -154,14 +154,17 @@ for d in "$tmp/pred:predicted.csv" "$tmp/part:journal" "$run:optimal.csv"; do
         else
             # "RUN/optimal.csv:N: coll P=p m=b: ...": line N is the row of
             # that collective and P whose size is b, or the next measured
-            # one above b (a method between measured sizes goes with it).
+            # one above b (a method between measured sizes goes with it),
+            # or past the largest measured size (a method the corrected
+            # model places there: run has model.csv) the largest's.
             sed -n "s#^$dir/optimal\.csv:\([0-9]*\): \([a-z_]*\) P=\([0-9]*\) m=\([0-9]*\):.*#\1 \2 \3 \4#p" "$tmp/src.err" > "$tmp/lines.txt"
             [ -s "$tmp/lines.txt" ] || fail "export -r RUN --format $format: no line-numbered warning"
             while read -r n coll p m; do
                 awk -F, -v n="$n" -v c="$coll" -v p="$p" -v m="$m" '
-                    NR == n { ok = $1 == c && $2 == p && $3 + 0 >= m + 0 }
+                    $1 == c && $2 == p && $3 + 0 > most { most = $3 + 0; last = NR }
+                    NR == n { ok = $1 == c && $2 == p; at = $3 + 0 }
                     NR < n && $1 == c && $2 == p && $3 + 0 >= m + 0 { before = 1 }
-                    END { exit !(ok && !before) }' "$dir/optimal.csv" ||
+                    END { exit !(ok && !before && (at >= m + 0 || (n == last && m + 0 > most))) }' "$dir/optimal.csv" ||
                     fail "optimal.csv:$n is not the row of $coll P=$p m=$m: $(sed -n "${n}p" "$dir/optimal.csv")"
             done < "$tmp/lines.txt"
         fi

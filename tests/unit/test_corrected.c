@@ -4,7 +4,10 @@
  * corrected exactly between measured points; a third method that wins only
  * between two measured sizes (a dip the measured sizes miss) is found with
  * the model and, as the measured times alone cannot show it, not without;
- * also between sizes 256x apart, where it is near the optimum at neither. */
+ * also between sizes 256x apart, where it is near the optimum at neither;
+ * past the measured sizes, a model off by a factor that holds there is
+ * corrected exactly, and a method that wins only past the largest measured
+ * size is placed there. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -105,10 +108,39 @@ static void check_predictor(void)
     CHECK_INT(0, model_corrected_at(&seen, model_source, NULL, 0, 4, 64, &e));
     CHECK_INT(4, e.n_neighbours);
     CHECK_NEAR((0.07 * log(16.0) + 0.15 * log(4.0)) / 2, e.uncertainty, 1e-12);
-    /* beyond the measured sizes: the nearest one's residual */
+    /* beyond the measured sizes: the nearest one's residual, held; the
+     * uncertainty half the gap to what the slope from the size before
+     * would give (4096 -> 65536 is one step: 2^20 is one more), so it
+     * grows with the distance */
     CHECK_INT(0,
               model_corrected_at(&seen, model_source, NULL, 0, 8, 1 << 20, &e));
     CHECK_NEAR(drift(0, 8, 65536), e.residual, 1e-12);
+    CHECK_INT(2, e.n_neighbours);
+    CHECK_NEAR(0.07 * log(16.0) / 2, e.uncertainty, 1e-12);
+    CHECK_INT(0,
+              model_corrected_at(&seen, model_source, NULL, 0, 8, 1 << 24, &e));
+    CHECK_NEAR(drift(0, 8, 65536), e.residual, 1e-12);
+    CHECK_NEAR(2 * 0.07 * log(16.0) / 2, e.uncertainty, 1e-12);
+    /* a drift that holds in size (it varies in procs): past the measured
+     * sizes, above and below (1 B held out), corrected exactly */
+    for (int p = 0; p < N_P; p++) {
+        for (int m = 0; m < N_M; m++) {
+            double v = model_time(0, grid_procs[p], msgs[m]) *
+                       exp(0.3 + 0.15 * log((double)grid_procs[p]));
+            t[(p * N_M + m) * N_K] = m == 0 ? -1 : v;
+        }
+    }
+    static const int out_p[] = {2, 5, 32};
+    static const long out_m[] = {0, 1, 100000, 1L << 30};
+    for (size_t i = 0; i < sizeof out_p / sizeof *out_p; i++) {
+        for (size_t j = 0; j < sizeof out_m / sizeof *out_m; j++) {
+            CHECK_INT(0, model_corrected_at(&seen, model_source, NULL, 0,
+                                            out_p[i], out_m[j], &e));
+            CHECK_NEAR(model_time(0, out_p[i], out_m[j]) *
+                           exp(0.3 + 0.15 * log((double)out_p[i])),
+                       e.time_us, 1e-12);
+        }
+    }
     /* no model time: nothing to correct */
     CHECK_INT(1, model_corrected_at(&seen, model_source, NULL, 2, 8, 64, &e));
     /* a method never measured: the model's own time, uncertainty infinite */
@@ -171,7 +203,9 @@ static int run_model(void *arg, const struct run_data *r, int g, int k, int p,
 
 static const char *const algs[] = {"linear", "binomial", "knomial"};
 
-static bool write_run(char *dir)
+/* A run directory dir (a mkdtemp template) with its two tables open,
+ * their headers written; false when it cannot be made. */
+static bool open_run(char *dir, FILE **meas, FILE **opt)
 {
     if (!mkdtemp(dir)) {
         perror("mkdtemp");
@@ -180,27 +214,40 @@ static bool write_run(char *dir)
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/measurements.csv", dir);
-    FILE *meas = fopen(path, "w");
+    *meas = fopen(path, "w");
     snprintf(path, sizeof path, "%s/optimal.csv", dir);
-    FILE *opt = fopen(path, "w");
-    CHECK(meas && opt);
-    if (!meas || !opt) {
+    *opt = fopen(path, "w");
+    CHECK(*meas && *opt);
+    if (!*meas || !*opt) {
         exit(1);
     }
-    fprintf(meas, "collective,procs,msg_bytes,algorithm,segment_bytes,reps,"
-                  "mean_us,median_us,min_us,max_us,sd_us,cost_s\n");
-    fprintf(opt, "collective,procs,msg_bytes,algorithm,segment_bytes,"
-                 "time_us\n");
+    fprintf(*meas, "collective,procs,msg_bytes,algorithm,segment_bytes,reps,"
+                   "mean_us,median_us,min_us,max_us,sd_us,cost_s\n");
+    fprintf(*opt, "collective,procs,msg_bytes,algorithm,segment_bytes,"
+                  "time_us\n");
+    return true;
+}
+
+/* One measured bcast time of alg (unsegmented). */
+static void write_time(FILE *meas, int p, long m, const char *alg, double t)
+{
+    fprintf(meas, "bcast,%d,%ld,%s,0,1,%.17g,%.17g,%.17g,%.17g,0,0.001\n", p, m,
+            alg, t, t, t, t);
+}
+
+static bool write_run(char *dir)
+{
+    FILE *meas, *opt;
+    if (!open_run(dir, &meas, &opt)) {
+        return false;
+    }
     for (int p = 8; p <= 16; p += 8) {
         for (int i = 0; i < 2; i++) {
             long m = i ? now->hi : now->lo;
             int best = 0;
             for (int a = 0; a < 3; a++) {
                 double t = true_time(algs[a], m);
-                fprintf(meas,
-                        "bcast,%d,%ld,%s,0,1,%.17g,%.17g,%.17g,%.17g,0,"
-                        "0.001\n",
-                        p, m, algs[a], t, t, t, t);
+                write_time(meas, p, m, algs[a], t);
                 best = t < true_time(algs[best], m) ? a : best;
             }
             fprintf(opt, "bcast,%d,%ld,%s,0,%.17g\n", p, m, algs[best],
@@ -258,16 +305,26 @@ static void build(const char *dir, const struct run_data *r,
     free(ins);
 }
 
-static void check_decisions(void)
+/* The run write makes in dir (a mkdtemp template), loaded; NULL (dir
+ * removed) when it cannot be. */
+static struct run_data *make_run(char *dir, bool (*write)(char *))
 {
-    char dir[] = "/tmp/autotune-corrected-XXXXXX";
-    if (!write_run(dir)) {
-        return;
-    }
     struct run_data *r = NULL;
+    if (!write(dir)) {
+        return NULL;
+    }
     CHECK_INT(0, run_data_load(dir, NULL, 0, &r));
     if (!r) {
         remove_run(dir);
+    }
+    return r;
+}
+
+static void check_decisions(void)
+{
+    char dir[] = "/tmp/autotune-corrected-XXXXXX";
+    struct run_data *r = make_run(dir, write_run);
+    if (!r) {
         return;
     }
     /* the model's log time ratio of linear to binomial between the two
@@ -336,8 +393,96 @@ static void check_decisions(void)
     remove_run(dir);
 }
 
+/* ---- past the largest measured size ---- */
+
+/* linear (latency 10, 100 bytes per us) is the fastest at every measured
+ * size, 1, 4 and 16 KiB; binomial (latency 200, 200 bytes per us) only
+ * past 38000 B (10 + m / 100 = 200 + m / 200), beyond the largest. */
+static double beyond_time(const char *alg, int procs, long m)
+{
+    double scale = procs / 8.0;
+    return scale * (strcmp(alg, "linear") == 0 ? 10 + (double)m / 100
+                                               : 200 + (double)m / 200);
+}
+
+/* The model: the truth off by a factor per method and procs, the same at
+ * every size (so the residual held from the largest size is exact). */
+static int beyond_model(void *arg, const struct run_data *r, int g, int k,
+                        int p, long m, double *t)
+{
+    (void)arg;
+    (void)g;
+    const char *alg = r->methods[k].algorithm;
+    *t = beyond_time(alg, p, m) *
+         (strcmp(alg, "linear") == 0 ? 1.3 + p / 100.0 : 0.8);
+    return 0;
+}
+
+static bool write_beyond_run(char *dir)
+{
+    FILE *meas, *opt;
+    if (!open_run(dir, &meas, &opt)) {
+        return false;
+    }
+    for (int p = 8; p <= 16; p += 8) {
+        for (long m = 1024; m <= 16384; m *= 4) {
+            for (int a = 0; a < 2; a++) {
+                double t = beyond_time(algs[a], p, m);
+                write_time(meas, p, m, algs[a], t);
+            }
+            fprintf(opt, "bcast,%d,%ld,linear,0,%.17g\n", p, m,
+                    beyond_time("linear", p, m));
+        }
+    }
+    fclose(meas);
+    fclose(opt);
+    return true;
+}
+
+/* The exact decision and the exports' table place binomial where it wins
+ * past the largest measured size, the cut near the true crossing, with
+ * the model; without it, linear holds there. */
+static void check_beyond(void)
+{
+    char dir[] = "/tmp/autotune-beyond-XXXXXX";
+    struct run_data *r = make_run(dir, write_beyond_run);
+    if (!r) {
+        return;
+    }
+    CHECK_INT(0, run_data_set_model(r, beyond_model, NULL));
+    for (int with_model = 1; with_model >= 0; with_model--) {
+        if (!with_model) {
+            run_data_destroy(r);
+            r = NULL;
+            CHECK_INT(0, run_data_load(dir, NULL, 0, &r));
+        }
+        struct decision *d[3] = {NULL};
+        build(dir, r, d);
+        static const int at_p[] = {8, 16};
+        for (int i = 0; i < 3; i += 2) {
+            for (int j = 0; j < 2; j++) {
+                int p = at_p[j];
+                CHECK_STR("linear/0", choice(d[i], p, 16384));
+                CHECK_STR("linear/0", choice(d[i], p, 36000));
+                CHECK_STR(with_model ? "binomial/0" : "linear/0",
+                          choice(d[i], p, 40000));
+                CHECK_STR(with_model ? "binomial/0" : "linear/0",
+                          choice(d[i], p, 65536));
+                CHECK_STR(with_model ? "binomial/0" : "linear/0",
+                          choice(d[i], p, 1L << 24));
+            }
+        }
+        for (int i = 0; i < 3; i++) {
+            decision_destroy(d[i]);
+        }
+    }
+    run_data_destroy(r);
+    remove_run(dir);
+}
+
 int main(void)
 {
+    check_beyond();
     check_predictor();
     check_decisions();
     now = &far;
