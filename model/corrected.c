@@ -133,3 +133,49 @@ int model_corrected_at(const struct model_measured *m, model_source_fn src,
                                   : (most - least) / 2;
     return 0;
 }
+
+int model_corrected_choice(const struct model_measured *m, model_source_fn src,
+                           void *arg, const bool *is_seen, int procs,
+                           long msg_bytes, struct model_choice *out)
+{
+    struct model_estimate best = {0, 0, INFINITY, 0};
+    out->k = -1;
+    out->penalty = INFINITY;
+    /* the least corrected time among the methods measured nearby */
+    for (int k = 0; k < m->n_methods; k++) {
+        struct model_estimate e;
+        int rc = is_seen && !is_seen[k]
+                     ? 1
+                     : model_corrected_at(m, src, arg, k, procs, msg_bytes, &e);
+        if (rc < 0) {
+            return -1;
+        }
+        if (rc == 0 && isfinite(e.uncertainty) &&
+            (out->k < 0 || e.time_us < best.time_us)) {
+            best = e;
+            out->k = k;
+        }
+    }
+    if (out->k < 0) {
+        return 1;
+    }
+    /* how much it may lose: its time at the top of its uncertainty against
+     * each other's at the bottom of theirs */
+    double worst = 0;
+    for (int k = 0; k < m->n_methods; k++) {
+        struct model_estimate e;
+        if (k == out->k || (is_seen && !is_seen[k]) ||
+            model_corrected_at(m, src, arg, k, procs, msg_bytes, &e) != 0 ||
+            !isfinite(e.uncertainty)) {
+            continue;
+        }
+        double lose = best.time_us * exp(best.uncertainty) /
+                          (e.time_us * exp(-e.uncertainty)) -
+                      1;
+        worst = fmax(worst, lose);
+    }
+    out->time_us = best.time_us;
+    out->uncertainty = best.uncertainty;
+    out->penalty = worst;
+    return 0;
+}

@@ -5,6 +5,7 @@
 #ifndef MODEL_MODEL_H
 #define MODEL_MODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "collectives/record/record.h"
@@ -339,5 +340,23 @@ struct model_estimate {
 int model_corrected_at(const struct model_measured *m, model_source_fn src,
                        void *arg, int k, int procs, long msg_bytes,
                        struct model_estimate *out);
+
+/* The method a point takes by the corrected predictions: of the methods
+ * measured somewhere near (a finite uncertainty; is_seen[k] false: not
+ * measured on the grid at all, skipped; NULL: all asked), the one with the
+ * least corrected time; its predicted penalty is what it may lose to any
+ * other such method, its time at the top of its uncertainty against the
+ * other's at the bottom of theirs (exp(+-uncertainty)), 0 when none can
+ * beat it. */
+struct model_choice {
+    int k; /* -1: none */
+    double time_us, uncertainty, penalty;
+};
+
+/* The corrected choice at (procs, msg_bytes): 0, 1 when no method has a
+ * corrected prediction there, -1 when src failed. */
+int model_corrected_choice(const struct model_measured *m, model_source_fn src,
+                           void *arg, const bool *is_seen, int procs,
+                           long msg_bytes, struct model_choice *out);
 
 #endif
