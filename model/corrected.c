@@ -134,6 +134,15 @@ int model_corrected_at(const struct model_measured *m, model_source_fn src,
     return 0;
 }
 
+/* How far an estimate may be off for a choice between methods: the
+ * disagreement of its neighbours' residuals where there are several; 0
+ * where one (its own size says how far the model is off there, not how
+ * far the correction is: that holds nearby, in the test data). */
+static double spread(const struct model_estimate *e)
+{
+    return e->n_neighbours > 1 ? e->uncertainty : 0;
+}
+
 int model_corrected_choice(const struct model_measured *m, model_source_fn src,
                            void *arg, const bool *is_seen, int procs,
                            long msg_bytes, struct model_choice *out)
@@ -169,8 +178,8 @@ int model_corrected_choice(const struct model_measured *m, model_source_fn src,
             !isfinite(e.uncertainty)) {
             continue;
         }
-        double lose = best.time_us * exp(best.uncertainty) /
-                          (e.time_us * exp(-e.uncertainty)) -
+        double lose = best.time_us / e.time_us *
+                          exp(spread(&best) + spread(&e)) -
                       1;
         worst = fmax(worst, lose);
     }

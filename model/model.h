@@ -345,9 +345,10 @@ int model_corrected_at(const struct model_measured *m, model_source_fn src,
  * measured somewhere near (a finite uncertainty; is_seen[k] false: not
  * measured on the grid at all, skipped; NULL: all asked), the one with the
  * least corrected time; its predicted penalty is what it may lose to any
- * other such method, its time at the top of its uncertainty against the
- * other's at the bottom of theirs (exp(+-uncertainty)), 0 when none can
- * beat it. */
+ * other such method k, time_us / k's time x exp(spread + k's spread) - 1,
+ * a spread the uncertainty of an estimate from several neighbours (0 from
+ * one: the residual's size says how far the model is off, not how far the
+ * correction carries), 0 when none can beat it. */
 struct model_choice {
     int k; /* -1: none */
     double time_us, uncertainty, penalty;
