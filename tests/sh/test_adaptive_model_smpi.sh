@@ -25,6 +25,7 @@ segment_sizes = [0, 1024, 8192];
 algorithms    = { bcast = ["linear", "binomial", "pipeline", "split_binary", "scatter_allgather"]; };
 search        = "model";
 grid          = "adaptive";
+grid_options  = { max_penalty = 0.05; };
 measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
 baseline      = false;
 CFG
