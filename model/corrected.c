@@ -178,9 +178,8 @@ int model_corrected_choice(const struct model_measured *m, model_source_fn src,
             !isfinite(e.uncertainty)) {
             continue;
         }
-        double lose = best.time_us / e.time_us *
-                          exp(spread(&best) + spread(&e)) -
-                      1;
+        double lose =
+            best.time_us / e.time_us * exp(spread(&best) + spread(&e)) - 1;
         worst = fmax(worst, lose);
     }
     out->time_us = best.time_us;
