@@ -36,6 +36,7 @@ static int cell_residual(const struct model_measured *m, model_source_fn src,
 /* The residuals used for one estimate, and how they combine. */
 struct used {
     double v[4];
+    int p[4], j[4]; /* their cells */
     int n;
 };
 
@@ -69,9 +70,13 @@ static int row_residual(const struct model_measured *m, model_source_fn src,
         return 1;
     }
     if (lo >= 0) {
+        u->p[u->n] = p;
+        u->j[u->n] = lo;
         u->v[u->n++] = r_lo;
     }
     if (hi >= 0) {
+        u->p[u->n] = p;
+        u->j[u->n] = hi;
         u->v[u->n++] = r_hi;
     }
     if (lo < 0 || hi < 0) {
@@ -128,26 +133,67 @@ int model_corrected_at(const struct model_measured *m, model_source_fn src,
     out->time_us = q * exp(res);
     out->residual = res;
     out->n_neighbours = u.n;
+    for (int i = 0; i < u.n; i++) {
+        out->cell_p[i] = u.p[i];
+        out->cell_j[i] = u.j[i];
+    }
     out->uncertainty = u.n == 0   ? INFINITY
                        : u.n == 1 ? fabs(u.v[0])
                                   : (most - least) / 2;
     return 0;
 }
 
-/* How far an estimate may be off for a choice between methods: the
- * disagreement of its neighbours' residuals where there are several; 0
- * where one (its own size says how far the model is off there, not how
- * far the correction is: that holds nearby, in the test data). */
-static double spread(const struct model_estimate *e)
+/* How far the corrected ratio of method b's time to method k's may be
+ * off: at each neighbouring cell either estimate comes from where both
+ * were measured, log(t_b / t_k) - log(q_b / q_k) (the residuals' difference:
+ * they move together, so it varies far less than either); half the range of
+ * those differences, and INFINITY where fewer than 2 cells measured both (one
+ * cell says nothing of how the difference moves). 0 and *out, -1 on src's
+ * error. */
+static int difference_spread(const struct model_measured *m,
+                             model_source_fn src, void *arg, int b,
+                             const struct model_estimate *eb, int k,
+                             const struct model_estimate *ek, double *out)
 {
-    return e->n_neighbours > 1 ? e->uncertainty : 0;
+    int cp[8], cj[8], n = 0;
+    const struct model_estimate *es[2] = {eb, ek};
+    for (int s = 0; s < 2; s++) {
+        for (int i = 0; i < es[s]->n_neighbours; i++) {
+            bool is_dup = false;
+            for (int c = 0; c < n && !is_dup; c++) {
+                is_dup = cp[c] == es[s]->cell_p[i] && cj[c] == es[s]->cell_j[i];
+            }
+            if (!is_dup) {
+                cp[n] = es[s]->cell_p[i];
+                cj[n++] = es[s]->cell_j[i];
+            }
+        }
+    }
+    double least = INFINITY, most = -INFINITY;
+    int both = 0;
+    for (int c = 0; c < n; c++) {
+        double rb, rk;
+        int rc_b = cell_residual(m, src, arg, b, cp[c], cj[c], &rb);
+        int rc_k =
+            rc_b == 0 ? cell_residual(m, src, arg, k, cp[c], cj[c], &rk) : rc_b;
+        if (rc_b < 0 || rc_k < 0) {
+            return -1;
+        }
+        if (rc_b == 0 && rc_k == 0) {
+            least = fmin(least, rb - rk);
+            most = fmax(most, rb - rk);
+            both++;
+        }
+    }
+    *out = both < 2 ? INFINITY : (most - least) / 2;
+    return 0;
 }
 
 int model_corrected_choice(const struct model_measured *m, model_source_fn src,
                            void *arg, const bool *is_seen, int procs,
                            long msg_bytes, struct model_choice *out)
 {
-    struct model_estimate best = {0, 0, INFINITY, 0};
+    struct model_estimate best = {.uncertainty = INFINITY};
     out->k = -1;
     out->penalty = INFINITY;
     /* the least corrected time among the methods measured nearby */
@@ -178,8 +224,11 @@ int model_corrected_choice(const struct model_measured *m, model_source_fn src,
             !isfinite(e.uncertainty)) {
             continue;
         }
-        double lose =
-            best.time_us / e.time_us * exp(spread(&best) + spread(&e)) - 1;
+        double d;
+        if (difference_spread(m, src, arg, out->k, &best, k, &e, &d) < 0) {
+            return -1;
+        }
+        double lose = best.time_us / e.time_us * exp(d) - 1;
         worst = fmax(worst, lose);
     }
     out->time_us = best.time_us;

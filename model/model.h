@@ -332,6 +332,7 @@ struct model_estimate {
      * INFINITY (none: the model's time uncorrected) */
     double uncertainty;
     int n_neighbours; /* measured points the residual comes from, <= 4 */
+    int cell_p[4], cell_j[4]; /* those points' cells in m (procs, msgs) */
 };
 
 /* Method k's corrected prediction at (procs, msg_bytes), any point, from
@@ -345,10 +346,12 @@ int model_corrected_at(const struct model_measured *m, model_source_fn src,
  * measured somewhere near (a finite uncertainty; is_seen[k] false: not
  * measured on the grid at all, skipped; NULL: all asked), the one with the
  * least corrected time; its predicted penalty is what it may lose to any
- * other such method k, time_us / k's time x exp(spread + k's spread) - 1,
- * a spread the uncertainty of an estimate from several neighbours (0 from
- * one: the residual's size says how far the model is off, not how far the
- * correction carries), 0 when none can beat it. */
+ * other such method k, time_us / k's time x exp(d) - 1, d half the range of
+ * log(t / t_k) - log(q / q_k) over the neighbouring cells either estimate
+ * uses where both methods were measured (the two residuals move together:
+ * their difference is known far better than either), INFINITY where fewer
+ * than 2 such cells (nothing says how the ratio moves), 0 when none can
+ * beat it. */
 struct model_choice {
     int k; /* -1: none */
     double time_us, uncertainty, penalty;

@@ -33,10 +33,15 @@ static double model_time(int k, int p, long m)
                   : 200 * lg + 0.004 * (double)m * 2;
 }
 
-/* The model's error, linear in log size and log procs. */
+/* The model's error: method 0's linear in log size and log procs (the
+ * correction is exact); method 1's too plus a wave in log size, so the two
+ * methods' ratio is not linear between measured sizes and the corners of a
+ * rectangle disagree on it. */
 static double drift(int k, int p, long m)
 {
-    return (k == 0 ? 0.2 : -0.1) + 0.03 * log((double)m) - 0.1 * log((double)p);
+    double lm = log((double)m);
+    return (k == 0 ? 0.2 + 0.03 * lm : -0.1 + 0.03 * lm + 0.2 * sin(lm)) -
+           0.1 * log((double)p);
 }
 
 static double truth(int k, int p, long m)
@@ -166,6 +171,38 @@ static void test_crossing_methods_refine_to_the_optimum(void)
     CHECK(w.measured < N_PROCS * N_MSGS / 2);
 }
 
+/* The model for the penalty checks: every method 100 us everywhere. */
+static int flat_source(void *arg, int k, int p, long m, double *t)
+{
+    (void)arg, (void)k, (void)p, (void)m;
+    *t = 100;
+    return 0;
+}
+
+/* The penalty bound follows the two methods' ratio, not each one's own
+ * residual: where both are measured at two sizes with their times doubling
+ * together (each residual moves by log 2, their difference not at all),
+ * the choice between them cannot lose; where both were measured at one
+ * size only (3 % apart), nothing says how their ratio moves, so the choice
+ * is not trusted. */
+static void test_penalty_follows_the_ratio(void)
+{
+    static const int one_procs[] = {4};
+    static const long sizes[] = {1, 16, 256};
+    /* cell (0, j), methods 0 and 1 */
+    double together[] = {100, 110, 0, 0, 200, 220};
+    double once[] = {100, 103, 0, 0, 0, 0};
+    struct model_measured m = {1, 3, 2, one_procs, sizes, together};
+    struct model_choice c;
+    CHECK(model_corrected_choice(&m, flat_source, NULL, NULL, 4, 16, &c) == 0);
+    CHECK(c.k == 0);
+    CHECK(c.penalty == 0);
+    m.time_us = once;
+    CHECK(model_corrected_choice(&m, flat_source, NULL, NULL, 4, 16, &c) == 0);
+    CHECK(c.k == 0);
+    CHECK(c.penalty > 0.05);
+}
+
 int main(void)
 {
     for (int i = 0; i < N_PROCS; i++) {
@@ -174,6 +211,7 @@ int main(void)
     for (int i = 0; i < N_MSGS; i++) {
         msgs[i] = 1L << i;
     }
+    test_penalty_follows_the_ratio();
     test_one_method_measures_only_the_coarse_grid();
     test_crossing_methods_refine_to_the_optimum();
     return check_exit();
