@@ -147,9 +147,10 @@ int model_corrected_at(const struct model_measured *m, model_source_fn src,
  * off: at each neighbouring cell either estimate comes from where both
  * were measured, log(t_b / t_k) - log(q_b / q_k) (the residuals' difference:
  * they move together, so it varies far less than either); half the range of
- * those differences, and INFINITY where fewer than 2 cells measured both (one
- * cell says nothing of how the difference moves). 0 and *out, -1 on src's
- * error. */
+ * those differences; where fewer than 2 cells measured both (one cell says
+ * nothing of how the difference moves), the two estimates' own
+ * uncertainties added (a single neighbour's: how far the model is off
+ * there). 0 and *out, -1 on src's error. */
 static int difference_spread(const struct model_measured *m,
                              model_source_fn src, void *arg, int b,
                              const struct model_estimate *eb, int k,
@@ -185,7 +186,7 @@ static int difference_spread(const struct model_measured *m,
             both++;
         }
     }
-    *out = both < 2 ? INFINITY : (most - least) / 2;
+    *out = both >= 2 ? (most - least) / 2 : eb->uncertainty + ek->uncertainty;
     return 0;
 }
 

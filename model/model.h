@@ -349,9 +349,9 @@ int model_corrected_at(const struct model_measured *m, model_source_fn src,
  * other such method k, time_us / k's time x exp(d) - 1, d half the range of
  * log(t / t_k) - log(q / q_k) over the neighbouring cells either estimate
  * uses where both methods were measured (the two residuals move together:
- * their difference is known far better than either), INFINITY where fewer
- * than 2 such cells (nothing says how the ratio moves), 0 when none can
- * beat it. */
+ * their difference is known far better than either); where fewer than 2
+ * such cells, the two uncertainties added (nothing says how the ratio
+ * moves); 0 when none can beat it. */
 struct model_choice {
     int k; /* -1: none */
     double time_us, uncertainty, penalty;
