@@ -365,6 +365,12 @@ bench-node: all
 bench-runtime-ppn: all
 	@BENCH_PPN=8 tests/bench/runtime.sh 128 ndr ddr
 
+# bench-runtime-ppn with node-aware methods among the candidates: its
+# journals resumed, the app with the flat-only and the node-aware decision
+# (results/bench/runtime-node.txt; BENCH_SWEEP=no times nothing new).
+bench-runtime-node: all
+	@BENCH_NODE=1 BENCH_PPN=8 tests/bench/runtime.sh 128 ndr ddr
+
 # Decision functions: penalties of trees and quadtrees on the Grig runs and
 # the time of a decision (results/bench/decision-*).
 bench-decision: all build/libautotune-tool.a
@@ -498,7 +504,7 @@ clean:
 
 .PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust bench-adaptive \
         bench-decision bench-between bench-between-tune bench-corrected bench-model bench-runtime bench-truth \
-        bench-runtime-overhead bench-scale bench-ppn bench-ppn-tuned bench-node bench-runtime-ppn bench-model-ppn bench-model-node bench-model-uplink bench-model-256 bench-model-fattree golden-decision fuzz demo install format clean
+        bench-runtime-overhead bench-scale bench-ppn bench-ppn-tuned bench-node bench-runtime-ppn bench-runtime-node bench-model-ppn bench-model-node bench-model-uplink bench-model-256 bench-model-fattree golden-decision fuzz demo install format clean
 .SECONDARY:
 
 -include $(OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) \

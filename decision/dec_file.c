@@ -451,6 +451,16 @@ int decision_read(FILE *in, const char *path, FILE *err, struct decision **out)
             bad_line(&r, "a method (ALGORITHM/SEGMENT_BYTES)");
             goto done;
         }
+        /* a decision keeps RUN_LABEL_MAX - 1 bytes: cut, it would name
+         * another method (pipeline/000...) */
+        if (strlen(r.line) >= RUN_LABEL_MAX) {
+            char what[96];
+            snprintf(what, sizeof what,
+                     "a method (ALGORITHM/SEGMENT_BYTES) of at most %d bytes",
+                     RUN_LABEL_MAX - 1);
+            bad_line(&r, what);
+            goto done;
+        }
         if (!(names[i] = strdup(r.line))) {
             fprintf(err, "%s: out of memory\n", path);
             goto done;

@@ -218,6 +218,14 @@ static int resolve_method(const struct coll_def *c, const char *label,
         return 0;
     }
     if (node_is_method_name(name)) {
+        /* its segment sizes are its phases': "NAME/0" (method_label's) */
+        if (seg != 0) {
+            snprintf(err, size,
+                     "%s: method '%s': a node-aware method's segment sizes "
+                     "are in its phases (expected '%s/0')",
+                     c->name, label, label);
+            return -1;
+        }
         int m = coll_find_method(c, name, why, sizeof why);
         const struct node_plan *plan = m >= 0 ? coll_method_plan(c, m) : NULL;
         if (!plan || !(row->node_run = node_find(c->name))) {

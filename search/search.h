@@ -61,10 +61,6 @@ struct search_prior {
     const struct search_result *results;
 };
 
-struct search_point;
-/* The depth of method alg's tree at p (depths), -1 when none is known. */
-int search_depth(const struct search_point *p, int alg);
-
 struct search_point {
     const char *collective;
     int procs;
@@ -93,6 +89,12 @@ struct search_point {
     double costliest_us;
     const struct search_params *params;
 };
+
+/* The depth of method alg's tree at p (depths), -1 when none is known. */
+static inline int search_depth(const struct search_point *p, int alg)
+{
+    return p->depths && alg >= 0 && alg < p->n_depths ? p->depths[alg] : -1;
+}
 
 /* Answers a strategy's questions: the journal, a measurement or a replay. */
 struct search_oracle {

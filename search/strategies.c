@@ -25,11 +25,6 @@ static int search_exhaustive(const struct search_point *p,
     return 0;
 }
 
-int search_depth(const struct search_point *p, int alg)
-{
-    return p->depths && alg >= 0 && alg < p->n_depths ? p->depths[alg] : -1;
-}
-
 int search_method_index(const struct search_point *p, int alg, int seg_bytes)
 {
     for (int i = 0; i < p->n_methods; i++) {

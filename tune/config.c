@@ -340,7 +340,8 @@ static int cmp_int(const void *a, const void *b)
 /* The node-aware methods an algorithms entry names, into c's list for
  * collective ci (once each). A phase's algorithm "*" is each of its
  * collective's; its segment "*" (ALG/ followed by a star) each configured
- * segment size (an unsegmented algorithm takes none). */
+ * segment size; an unsegmented algorithm takes none (of "*" or of a size
+ * after "*": "*" followed by /1024). */
 struct node_expansion {
     const struct reader *r;
     const config_setting_t *at;
@@ -422,7 +423,7 @@ static int expand_phase(struct node_expansion *x, int k, char *name,
                 is_any_seg && alg->is_segmented
                     ? snprintf(name + used, COLL_METHOD_MAX - used, "%s%s/%d",
                                k ? "+" : "", alg->name, c->seg_sizes[j])
-                : slash && !is_any_seg
+                : slash && !is_any_seg && alg->is_segmented
                     ? snprintf(name + used, COLL_METHOD_MAX - used, "%s%s%s",
                                k ? "+" : "", alg->name, slash)
                     : snprintf(name + used, COLL_METHOD_MAX - used, "%s%s",

@@ -9,29 +9,62 @@
 #include "model/model.h"
 #include "tune/grid.h"
 
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The most bytes phase ph of a node-aware method of coll sends in one
+ * message at msg_bytes, on any layout of c: its own buffer bound on its
+ * communicator (a node's ranks, or one rank per node), of the count the
+ * phase moves (collectives of P blocks send up to P blocks at once: the
+ * alltoall's up gather sends a node's P-block blocks to its leader). */
+static long phase_bound(const struct config *c, const struct coll_def *coll,
+                        enum node_phase_id ph, long msg_bytes, int max_procs)
+{
+    int max_ppn = 1, max_nodes = 1;
+    for (int i = 0; i < c->n_layouts; i++) {
+        const struct config_layout *l = &c->layouts[i];
+        int ppn = l->ppn > 0 ? l->ppn : 1;
+        max_ppn = ppn > max_ppn ? ppn : max_ppn;
+        max_nodes = l->procs / ppn > max_nodes ? l->procs / ppn : max_nodes;
+    }
+    if (c->n_layouts == 0) {
+        max_ppn = max_nodes = max_procs;
+    }
+    const struct coll_def *pc = node_phase_coll(coll, ph);
+    enum coll_blocks most =
+        pc->send_blocks > pc->recv_blocks ? pc->send_blocks : pc->recv_blocks;
+    return coll_buffer_bytes(
+        most, ph == NODE_INTER ? max_nodes : max_ppn,
+        node_phase_count(coll, ph, msg_bytes, max_ppn, max_procs));
+}
+
 /* Whether node-aware method m of collective ci has a phase whose segment is
- * as large as the longest message (bound), and its twin with segment 0
- * there is listed too: the same method. */
-static int has_listed_twin(const struct config *c, int ci, int m, long bound)
+ * as large as the longest message that phase sends at msg_bytes, and its
+ * twin with segment 0 there is listed too: the same method. */
+static int has_listed_twin(const struct config *c, int ci, int m,
+                           long msg_bytes, int max_procs)
 {
     const struct coll_def *coll = c->colls[ci];
     struct node_plan twin = *coll_method_plan(coll, m);
     int is_long = 0;
     for (int ph = 0; ph < NODE_N_PHASES; ph++) {
         struct node_phase f = *node_plan_phase(&twin, (enum node_phase_id)ph);
-        if (f.alg && f.seg_bytes > 0 && f.seg_bytes >= bound) {
+        if (f.alg && f.seg_bytes > 0 &&
+            f.seg_bytes >= phase_bound(c, coll, (enum node_phase_id)ph,
+                                       msg_bytes, max_procs)) {
             f.seg_bytes = 0;
             node_plan_set(&twin, (enum node_phase_id)ph, f);
             is_long = 1;
         }
     }
     int t = is_long ? coll_plan_method(coll, &twin) : -1;
-    for (int k = 0; t >= 0 && k < c->n_node_methods[ci]; k++) {
-        if (c->node_methods[ci][k] == t) {
-            return 1;
-        }
-    }
-    return 0;
+    /* node_methods is ascending (config.c sorts it) */
+    return t >= 0 &&
+           bsearch(&t, c->node_methods[ci], (size_t)c->n_node_methods[ci],
+                   sizeof c->node_methods[ci][0], cmp_int) != NULL;
 }
 
 /* The candidate methods at a point, grouped by algorithm in table order,
@@ -40,8 +73,9 @@ static int has_listed_twin(const struct config *c, int ci, int m, long bound)
  * one of them is kept, and none when 0 is listed. Collectives of P blocks
  * (scatter, gather trees) send up to P blocks in one message, so there the
  * bound is P blocks, with P the largest of procs. A node-aware method with
- * such a segment in a phase is left out where its twin with segment 0
- * there is listed. */
+ * such a segment in a phase (bounded by what that phase sends: the
+ * alltoall's up gather sends P-block blocks) is left out where its twin
+ * with segment 0 there is listed. */
 int grid_point_methods(const struct config *c, int ci, long msg_bytes,
                        struct search_method *out)
 {
@@ -55,7 +89,7 @@ int grid_point_methods(const struct config *c, int ci, long msg_bytes,
     enum coll_blocks most = coll->send_blocks > coll->recv_blocks
                                 ? coll->send_blocks
                                 : coll->recv_blocks;
-    msg_bytes = coll_buffer_bytes(most, max_procs, msg_bytes);
+    long bound = coll_buffer_bytes(most, max_procs, msg_bytes);
     for (int k = 0; k < c->n_algs[ci]; k++) {
         int a = c->algs[ci][k];
         int is_segmented =
@@ -68,7 +102,7 @@ int grid_point_methods(const struct config *c, int ci, long msg_bytes,
         }
         for (int j = 0; j < c->n_segs; j++) {
             int seg = c->seg_sizes[j];
-            if (seg == 0 || seg < msg_bytes) {
+            if (seg == 0 || seg < bound) {
                 out[n++] = (struct search_method){a, seg};
             } else if (!has_zero) {
                 out[n++] = (struct search_method){a, seg};
@@ -80,7 +114,7 @@ int grid_point_methods(const struct config *c, int ci, long msg_bytes,
     }
     for (int k = 0; k < c->n_node_methods[ci]; k++) {
         int m = c->node_methods[ci][k];
-        if (!has_listed_twin(c, ci, m, msg_bytes)) {
+        if (!has_listed_twin(c, ci, m, msg_bytes, max_procs)) {
             out[n++] = (struct search_method){m, 0};
         }
     }

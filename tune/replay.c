@@ -215,6 +215,24 @@ bool seg_filter_keeps(const struct seg_filter *f, int seg_bytes)
     return f->n == 0;
 }
 
+/* Whether the filter keeps method alg of coll: its segment size, and a
+ * node-aware method's phases' (a sweep of the filter's sizes would have
+ * expanded a phase pattern to those only). */
+static bool seg_filter_keeps_method(const struct seg_filter *f,
+                                    const struct coll_def *coll, int alg,
+                                    int seg_bytes)
+{
+    const struct node_plan *plan = coll_method_plan(coll, alg);
+    for (int ph = 0; plan && ph < NODE_N_PHASES; ph++) {
+        const struct node_phase *phase =
+            node_plan_phase(plan, (enum node_phase_id)ph);
+        if (phase->alg && !seg_filter_keeps(f, phase->seg_bytes)) {
+            return false;
+        }
+    }
+    return seg_filter_keeps(f, seg_bytes);
+}
+
 /* Collects the records of one point in the order the sweep lists methods
  * (algorithm table order, segments ascending), those of the filter only. */
 static int gather_point(const struct record_index *ix,
@@ -240,7 +258,9 @@ static int gather_point(const struct record_index *ix,
          i++) {
         int alg =
             coll_find_method(rp->coll, ix->records[i]->algorithm, NULL, 0);
-        if (alg >= 0 && seg_filter_keeps(segs, ix->records[i]->segment_bytes)) {
+        if (alg >= 0 &&
+            seg_filter_keeps_method(segs, rp->coll, alg,
+                                    ix->records[i]->segment_bytes)) {
             found[n++] = (struct method_record){{alg, 0}, i};
             found[n - 1].method.seg_bytes = ix->records[i]->segment_bytes;
         }

@@ -208,6 +208,11 @@ static void request_from_command(const double *cmd, struct measure_request *req)
 {
     req->coll = coll_table[(int)cmd[CMD_COLL]];
     req->alg = command_method(cmd, req->coll);
+    if (req->alg < 0 && cmd[CMD_NODE_LEADERS] != 0) {
+        /* out of memory: the worker cannot time what rank 0 asks */
+        fprintf(stderr, "autotune: out of memory naming a node-aware method\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
     req->nodes = NULL;
     req->msg_bytes = (long)cmd[CMD_MSG_BYTES];
     req->seg_bytes = (int)cmd[CMD_SEG_BYTES];
@@ -851,13 +856,18 @@ static void settings_of(const struct config *c, const int *node_of_rank,
 }
 
 /* Without ranks_per_node, one line if the ranks the sweep times share
- * nodes: they are timed as launched and recorded as one rank per node. */
+ * nodes (they are timed as launched and recorded as one rank per node),
+ * and one if the config lists node-aware methods (never timed). */
 static void note_shared_nodes(const struct config *c, const int *node_of_rank)
 {
     int largest = c->procs[c->n_procs - 1];
     struct nodes_layout used;
     if (c->is_ppn_given) {
         return;
+    }
+    if (c->has_node_methods) {
+        printf("autotune: note: without ranks_per_node no node-aware method "
+               "is timed (each is recorded as not applicable)\n");
     }
     nodes_layout(node_of_rank, largest, &used);
     if (used.n_nodes < largest) {

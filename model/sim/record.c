@@ -3,6 +3,7 @@
  * the ops of each rank's program in a model_schedule. Compiled with
  * collectives/ against collectives/record/mpi.h (see the Makefile). */
 #include "collectives/collectives.h"
+#include "collectives/internal.h"
 #include "collectives/method.h"
 #include "model/model.h"
 
@@ -34,9 +35,11 @@ static void cancel_recv(void *ctx, int rank, int req)
     }
 }
 
-EXPORTED int model_record(const char *collective, const char *algorithm,
-                          int procs, long msg_bytes, int seg_bytes,
-                          int chain_fanout, struct model_schedule **out)
+/* model_record's schedule, rooted at root (a phase of a K-leader method
+ * runs on a node rooted at its rank k). */
+static int record_rooted(const char *collective, const char *algorithm,
+                         int procs, int root, long msg_bytes, int seg_bytes,
+                         int chain_fanout, struct model_schedule **out)
 {
     const struct coll_def *c = coll_find(collective);
     int a = c ? coll_find_alg(c, algorithm) : -1;
@@ -76,7 +79,7 @@ EXPORTED int model_record(const char *collective, const char *algorithm,
         .count = (int)msg_bytes,
         .dtype = c->is_reduction ? MPI_UNSIGNED_CHAR : MPI_BYTE,
         .op = c->is_reduction ? MPI_SUM : MPI_OP_NULL,
-        .root = 0,
+        .root = root,
         .comm = &comm,
         .seg_bytes = alg->is_segmented ? seg_bytes : 0,
         .chain_fanout = chain_fanout,
@@ -100,18 +103,27 @@ done:
     return rc;
 }
 
+EXPORTED int model_record(const char *collective, const char *algorithm,
+                          int procs, long msg_bytes, int seg_bytes,
+                          int chain_fanout, struct model_schedule **out)
+{
+    return record_rooted(collective, algorithm, procs, 0, msg_bytes, seg_bytes,
+                         chain_fanout, out);
+}
+
 /* Records alg of collective pc (a phase of a composition) once on n ranks
- * at count bytes and appends it to n_groups groups of s's ranks, group g's
- * rank i ranks[g * n + i] (a recording allocates the phase's buffers: once
- * for all nodes of one size): 0, 1 when alg does not apply at n, -1 on
- * error. */
+ * rooted at root at count bytes and appends it to n_groups groups of s's
+ * ranks, group g's rank i ranks[g * n + i] (a recording allocates the
+ * phase's buffers: once for all nodes of one size): 0, 1 when alg does not
+ * apply at n, -1 on error. */
 static int append_phase(struct model_schedule *s, const struct coll_def *pc,
-                        const struct node_phase *phase, int n, int n_groups,
-                        const int *ranks, long count, int chain_fanout)
+                        const struct node_phase *phase, int n, int root,
+                        int n_groups, const int *ranks, long count,
+                        int chain_fanout)
 {
     struct model_schedule *p;
-    int rc = model_record(pc->name, phase->alg->name, n, count,
-                          phase->seg_bytes, chain_fanout, &p);
+    int rc = record_rooted(pc->name, phase->alg->name, n, root, count,
+                           phase->seg_bytes, chain_fanout, &p);
     for (int g = 0; rc == 0 && g < n_groups; g++) {
         const int *group = ranks + (size_t)g * (size_t)n;
         for (int i = 0; rc == 0 && i < n; i++) {
@@ -147,10 +159,13 @@ static int record_node(const struct coll_def *c, const char *method, int procs,
         return -1;
     }
     int n_nodes = ppn > 0 ? (procs + ppn - 1) / ppn : 0;
+    int n_whole = ppn > 0 ? procs / ppn : 0, rest = ppn > 0 ? procs % ppn : 0;
+    int n_slices = plan.leaders;
     /* as the sweep: on one node or at one rank per node the composition is
-     * one of its phases, a flat method (collectives/node.h) */
-    if (plan.leaders != 1 || ppn < 2 || n_nodes < 2 ||
-        (procs % ppn != 0 && node_pads_blocks(c))) {
+     * one of its phases, a flat method (collectives/node.h); K leaders on
+     * nodes of K ranks at least (node_applies) */
+    if (ppn < 2 || n_nodes < 2 || (rest != 0 && node_pads_blocks(c)) ||
+        n_slices > ppn || (rest != 0 && n_slices > rest)) {
         return 1;
     }
     struct model_schedule *s = model_schedule_create(procs);
@@ -171,23 +186,35 @@ static int record_node(const struct coll_def *c, const char *method, int procs,
         }
         if (count > 0x7fffffffL) {
             rc = 1; /* beyond an int's count: node.c refuses it too */
-        } else if (ph == NODE_INTER) {
-            for (int n = 0; n < n_nodes; n++) {
-                ranks[n] = n * ppn;
+        }
+        /* K leaders: slice k of the vector on each node rooted at its rank
+         * k, among the ranks k of every node, as node.c cuts and runs it
+         * (an empty slice nowhere) */
+        for (int k = 0; rc == 0 && k < n_slices; k++) {
+            long slice = n_slices == 1
+                             ? count
+                             : coll_block_start((int)count, n_slices, k + 1) -
+                                   coll_block_start((int)count, n_slices, k);
+            if (n_slices > 1 && slice == 0) {
+                continue;
             }
-            rc = append_phase(s, pc, phase, n_nodes, 1, ranks, count,
-                              chain_fanout);
-        } else {
+            if (ph == NODE_INTER) {
+                for (int n = 0; n < n_nodes; n++) {
+                    ranks[n] = n * ppn + k;
+                }
+                rc = append_phase(s, pc, phase, n_nodes, 0, 1, ranks, slice,
+                                  chain_fanout);
+                continue;
+            }
             /* the whole nodes, then a last one of fewer ranks */
             for (int r = 0; r < procs; r++) {
                 ranks[r] = r;
             }
-            int n_whole = procs / ppn, rest = procs % ppn;
-            rc = append_phase(s, pc, phase, ppn, n_whole, ranks, count,
+            rc = append_phase(s, pc, phase, ppn, k, n_whole, ranks, slice,
                               chain_fanout);
             if (rc == 0 && rest > 0) {
-                rc = append_phase(s, pc, phase, rest, 1, ranks + n_whole * ppn,
-                                  count, chain_fanout);
+                rc = append_phase(s, pc, phase, rest, k, 1,
+                                  ranks + n_whole * ppn, slice, chain_fanout);
             }
         }
     }

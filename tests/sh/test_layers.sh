@@ -5,7 +5,8 @@
 # layers, lowest first:
 #   util (header-only) < store < collectives (native.c reads store's
 #   algorithm numbers; record/ is the recording MPI the model runs them
-#   over) < decision < model (model/sim drives collectives/record) <
+#   over) < model (model/sim drives collectives/record) < decision (its
+#   cuts between measured sizes follow the model's corrected times) <
 #   search < report < runtime < tune (the tuner as a library) < autotune
 #   (the command line).
 # MPI_ and PMPI_ symbols are the MPI library's (runtime/ and
@@ -16,7 +17,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-layers="util store collectives decision model search report runtime tune autotune"
+layers="util store collectives model decision search report runtime tune autotune"
 cycle_exempt=""
 # Links left out of the circles, each with why: decision.c's builders drop
 # the flattened form that flat.c builds from decision.c's nodes (one

@@ -8,8 +8,9 @@
 # (the inter-node linear bcast at one rank per node plus the intra-node one
 # on one node); a sweep killed midway and resumed ends with the
 # uninterrupted run's records and tables (workers learn a method by its
-# phases); a config naming a phase's algorithm wrongly is refused in one
-# line.
+# phases); compare --segments 0 leaves out node-aware methods of segmented
+# phases; a config naming a phase's algorithm wrongly is refused in one
+# line; without ranks_per_node none is timed, and a note says so.
 set -u
 . "$(dirname "$0")/lib.sh"
 command -v smpirun >/dev/null || { echo "smpirun not found (apt-get install libsimgrid-dev)"; exit 77; }
@@ -75,6 +76,14 @@ awk -F, 'NR > 1 && $1 == "bcast" && $6 == 0 { t[$2, $3, $4, $5] = $8 }
         exit bad > 0
     }' "$m" || fail "a linear + linear bcast does not take what its phases take"
 
+# compare --segments 0 replays what a sweep of segment size 0 alone would
+# have timed: node-aware methods, none with a 1024-byte phase
+build/autotune compare -r "$tmp/full" --segments 0 --trace exhaustive > /dev/null 2> "$tmp/seg0.err" ||
+    fail "compare --segments 0: $(head -3 "$tmp/seg0.err")"
+grep -q '^trace exhaustive .* node:[^ ]* ' "$tmp/seg0.err" || fail "compare --segments 0 replayed no node-aware method"
+grep '^trace exhaustive .* node:[^ ]*/1024' "$tmp/seg0.err" | head -3 | grep . &&
+    fail "compare --segments 0 replayed node-aware methods of 1024-byte phases"
+
 # kill -9 midway, resume: the uninterrupted run's records and tables
 write_cfg part
 total=$(records "$tmp/full/journal")
@@ -95,6 +104,14 @@ grep -q "bad.cfg:[0-9]*: algorithms.bcast: .*no bcast algorithm 'nosuch'" "$tmp/
     fail "refusal does not name file:line, key and algorithm: $(cat "$tmp/bad.out")"
 [ -e "$tmp/bad/journal" ] && [ "$(records "$tmp/bad/journal")" -gt 0 ] &&
     fail "a refused config recorded something"
+
+# without ranks_per_node: one note, every node-aware record not applicable
+sed '/^ranks_per_node/d; s|"'"$tmp"'/full"|"'"$tmp"'/flat"|' "$tmp/full.cfg" > "$tmp/flat.cfg"
+sweep flat > "$tmp/flat.out" 2>&1 || { cat "$tmp/flat.out"; fail "sweep without ranks_per_node"; }
+grep -q "^autotune: note: without ranks_per_node no node-aware method is timed" "$tmp/flat.out" ||
+    fail "no note on node-aware methods without ranks_per_node"
+awk '$1 == "m" && $6 ~ /^node/ && $8 != 0 { bad++ } END { exit bad > 0 }' "$tmp/flat/journal" ||
+    fail "a node-aware method timed without ranks_per_node"
 
 [ $fails -eq 0 ] && echo "test_node_sweep_smpi: ok"
 exit $((fails > 0))

@@ -36,12 +36,21 @@ for k in $(seq 0 $((rounds - 1))); do
 done
 run 8 4 "$tmp/n0.dec" "$coll" -r || fail "all cases: exit status"
 runtime_node_check "all cases, 8 ranks, block:4" 8 "$tmp/n0.dec" regular 2
-# A phase of no algorithm: one line from rank 0, the library's collectives.
-sed 's|^node:binomial/0+binomial/0/0$|node:binomial/0+nosuch/0/0|' "$tmp/n0.dec" >"$tmp/bad.dec"
-run 8 4 "$tmp/bad.dec" "$app" || fail "bad plan: exit status"
-grep -q "^runtime_app: ok$" "$tmp/out" || fail "bad plan: results"
-[ "$(grep -c "collectives run$" "$tmp/err")" -eq 1 ] &&
-    grep -qxF "libautotune: AUTOTUNE_DECISION=$tmp/bad.dec: bcast: method 'node:binomial/0+nosuch/0/0': no bcast algorithm 'nosuch'; the MPI library's collectives run" "$tmp/err" ||
-    fail "bad plan: $(cat "$tmp/err")"
+# A decision whose bcast label is LABEL: one line from rank 0 saying WHY,
+# the library's collectives.
+refused() { # CASE LABEL WHY
+    sed "s|^node:binomial/0+binomial/0/0\$|$2|" "$tmp/n0.dec" >"$tmp/bad.dec"
+    run 8 4 "$tmp/bad.dec" "$app" || fail "$1: exit status"
+    grep -q "^runtime_app: ok$" "$tmp/out" || fail "$1: results"
+    [ "$(grep -c "collectives run$" "$tmp/err")" -eq 1 ] &&
+        grep -qxF "libautotune: AUTOTUNE_DECISION=$tmp/bad.dec: bcast: method '$2': $3; the MPI library's collectives run" "$tmp/err" ||
+        fail "$1: $(cat "$tmp/err")"
+}
+# A phase of no algorithm.
+refused "bad plan" "node:binomial/0+nosuch/0/0" "no bcast algorithm 'nosuch'"
+# A node-aware label without its "/0": its last phase's segment is not
+# taken for the method's (node:binomial/0+binomial with 1024 ignored).
+refused "label without /0" "node:binomial/0+binomial/1024" \
+    "a node-aware method's segment sizes are in its phases (expected 'node:binomial/0+binomial/1024/0')"
 [ $fails -eq 0 ] || { echo "$fails failures"; exit 1; }
 echo "test_runtime_node_mpirun: ok"

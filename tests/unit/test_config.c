@@ -7,6 +7,7 @@
 
 #include "../check.h"
 #include "tune/config.h"
+#include "tune/grid.h"
 
 static char path[] = "/tmp/test_config_XXXXXX";
 
@@ -96,6 +97,33 @@ int main(void)
                       "message_sizes = [536870912];\nsegment_sizes = [0];",
                       &c));
     CHECK(config_check_world(&c, 4, nodes) != 0);
+    config_free(&c);
+
+    /* alltoall at 8 B on 2 nodes of 4: the up gather's blocks are P x 8 =
+     * 64 B, and binomial's leader receives two of them at once (128 B), so
+     * a 64 B segment splits it: not the segment-0 method's twin, both are
+     * candidates; at 256 B no message of that phase is longer (P blocks of
+     * a node's 4 ranks: 4 x 64 B), so 256 is the twin of 0 */
+    CHECK_INT(0, load("collectives = [\"alltoall\"];\nprocs = [8];\n"
+                      "ranks_per_node = [4];\nmessage_sizes = [8];\n"
+                      "segment_sizes = [0, 64, 256];\n"
+                      "algorithms = { alltoall = [\"linear\", "
+                      "\"node:binomial/*+linear+linear\"]; };",
+                      &c));
+    struct search_method methods[GRID_MAX_METHODS];
+    CHECK_INT(3, c.n_node_methods[0]);
+    CHECK_INT(3, grid_point_methods(&c, 0, 8, methods));
+    config_free(&c);
+
+    /* "*" at one segment size: the 7 segmented bcast algorithms at 1024,
+     * scatter_allgather and scatter_allgather_ring (unsegmented) bare, as
+     * "*" with a segment "*" gives them */
+    CHECK_INT(0, load("collectives = [\"bcast\"];\nprocs = [8];\n"
+                      "ranks_per_node = [4];\nmessage_sizes = [8];\n"
+                      "segment_sizes = [0, 1024];\n"
+                      "algorithms = { bcast = [\"node:*/1024+linear\"]; };",
+                      &c));
+    CHECK_INT(9, c.n_node_methods[0]);
     config_free(&c);
 
     unlink(path);

@@ -169,6 +169,24 @@ static void test_random_bytes(void)
                   "(ALGORITHM/SEGMENT_BYTES)\n");
 }
 
+/* A method longer than a decision keeps: refused, not cut to another
+ * (pipeline/000... cut short reads as pipeline/0). */
+static void test_long_method(void)
+{
+    char text[512];
+    char zeros[141];
+    memset(zeros, '0', sizeof zeros - 1);
+    zeros[sizeof zeros - 1] = '\0';
+    snprintf(text, sizeof text,
+             HEAD "methods 2\npipeline/%s1024\ndefault/0\ncollectives 1\n"
+                  "bcast 0\nnodes 1\nleaf 0\n",
+             zeros);
+    check_refused(text, false,
+                  "t.dec:4: 'pipeline/000000000000000000000000000000000000000"
+                  "...': expected a method (ALGORITHM/SEGMENT_BYTES) of at "
+                  "most 143 bytes\n");
+}
+
 /* chain_fanout: written when known, read back; a file without it reads
  * as 0 (the default); a bad or second line is an error. */
 static void test_chain_fanout(void)
@@ -405,6 +423,7 @@ int main(void)
     test_twice();
     test_child_wraps();
     test_random_bytes();
+    test_long_method();
     test_chain_fanout();
     test_trained();
     test_range();

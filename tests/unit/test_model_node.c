@@ -110,6 +110,18 @@ static void test_tallies(void)
      * leaders' ring on 2 swaps node blocks of 4 x 1000 B; each node's
      * binomial bcast moves all 8 blocks 3 times: 6 + 2 + 6 messages,
      * 6000 + 8000 + 48000 B. */
+    /* two leaders: each node's ranks 0 and 1 lead a slice of 500 B; per
+     * slice, each node's binomial reduce on 4 rooted at the slice's rank
+     * (3 messages, each reduced), the two leaders' recursive doubling (2
+     * messages, each reduced), each node's binomial bcast from that rank
+     * (3): twice the one-leader messages at half the bytes, over 4 + 4
+     * (ranks 0 <-> 4 and 1 <-> 5) inter-node messages of 500 B. */
+    check_tally("allreduce", "node2:binomial+recursive_doubling+binomial",
+                (struct tally){.n_sends = 28,
+                               .send_bytes = 14000,
+                               .n_inter = 4,
+                               .inter_bytes = 2000,
+                               .n_reduces = 16});
     check_tally("allgather", "node:linear+ring+binomial",
                 (struct tally){.n_sends = 14,
                                .send_bytes = 62000,
@@ -164,10 +176,32 @@ static void test_order(void)
     }
 }
 
+/* Two leaders: slice 1's leaders are each node's rank 1 (ranks 1 and 5
+ * exchange, never 0 and 5), slice 0's its rank 0. */
+static void test_two_leaders(void)
+{
+    struct model_schedule *s = NULL;
+    CHECK_INT(0, model_record_method("allreduce",
+                                     "node2:binomial+recursive_doubling+"
+                                     "binomial",
+                                     8, 4, 1000, 0, 1, &s));
+    if (s) {
+        int to_1 = 0, to_0 = 0;
+        for (int i = 0; i < s->ranks[5].n_ops; i++) {
+            const struct model_op *op = &s->ranks[5].ops[i];
+            to_1 += op->kind == RECORD_ISEND && op->peer == 1;
+            to_0 += op->kind == RECORD_ISEND && op->peer == 0;
+        }
+        CHECK_INT(1, to_1);
+        CHECK_INT(0, to_0);
+        model_schedule_destroy(s);
+    }
+}
+
 /* Where the sweep does not time a node-aware method, the model says it
  * does not apply: one rank per node, one node, uneven nodes for a
- * composition of blocks, several leaders. A flat name records as before;
- * an unknown phase is an error. */
+ * composition of blocks, more leaders than a node's ranks. A flat name records
+ * as before; an unknown phase is an error. */
 static void test_not_applicable(void)
 {
     struct model_schedule *s = NULL;
@@ -176,10 +210,15 @@ static void test_not_applicable(void)
     CHECK_INT(1, model_record_method("bcast", bcast, 8, 8, 1000, 0, 1, &s));
     CHECK_INT(1, model_record_method("allgather", "node:linear+ring+binomial",
                                      7, 4, 1000, 0, 1, &s));
+    /* K leaders need K ranks on every node (the last, 3, too) */
     CHECK_INT(1, model_record_method("allreduce",
-                                     "node2:binomial+recursive_doubling+"
+                                     "node4:binomial+recursive_doubling+"
                                      "binomial",
-                                     8, 4, 1000, 0, 1, &s));
+                                     7, 4, 1000, 0, 1, &s));
+    CHECK_INT(1, model_record_method("allreduce",
+                                     "node4:binomial+recursive_doubling+"
+                                     "binomial",
+                                     8, 2, 1000, 0, 1, &s));
     CHECK(s == NULL);
     /* uneven nodes (4 and 3 ranks) for a bcast: 1 + 3 + 2 messages */
     CHECK_INT(0, model_record_method("bcast", bcast, 7, 4, 1000, 0, 1, &s));
@@ -204,6 +243,7 @@ int main(void)
 {
     test_tallies();
     test_order();
+    test_two_leaders();
     test_not_applicable();
     return check_exit();
 }
