@@ -5,7 +5,6 @@
 #ifndef MODEL_MODEL_H
 #define MODEL_MODEL_H
 
-#include <stdbool.h>
 #include <stddef.h>
 
 #include "collectives/record/record.h"
@@ -332,7 +331,6 @@ struct model_estimate {
      * INFINITY (none: the model's time uncorrected) */
     double uncertainty;
     int n_neighbours; /* measured points the residual comes from, <= 4 */
-    int cell_p[4], cell_j[4]; /* those points' cells in m (procs, msgs) */
 };
 
 /* Method k's corrected prediction at (procs, msg_bytes), any point, from
@@ -343,15 +341,18 @@ int model_corrected_at(const struct model_measured *m, model_source_fn src,
                        struct model_estimate *out);
 
 /* The method a point takes by the corrected predictions: of the methods
- * measured somewhere near (a finite uncertainty; is_seen[k] false: not
- * measured on the grid at all, skipped; NULL: all asked), the one with the
- * least corrected time; its predicted penalty is what it may lose to any
- * other such method k, time_us / k's time x exp(d) - 1, d half the range of
- * log(t / t_k) - log(q / q_k) over the neighbouring cells either estimate
- * uses where both methods were measured (the two residuals move together:
- * their difference is known far better than either); where fewer than 2
- * such cells, the two uncertainties added (nothing says how the ratio
- * moves); 0 when none can beat it. */
+ * timed at the measured cells around it (the nearest measured sizes at or
+ * below and above in the nearest measured communicator sizes at or below
+ * and above: the smallest measured rectangle around it), the one with
+ * the least corrected time. Its predicted penalty is what it may lose to
+ * any other method the model prices there (model/corrected.c,
+ * choice_loss): bounded by how the two methods' ratio moves over the
+ * cells around that timed both (their residuals move together, so the
+ * ratio is known far better than either time); INFINITY (unknown: to be
+ * measured) for a method whose algorithm no cell around timed and that the
+ * model, with the choice's correction, ranks ahead of it; 0 when none can
+ * beat it. group[k]: method k's algorithm (methods of one algorithm at
+ * other segment sizes share it; NULL: each method its own). */
 struct model_choice {
     int k; /* -1: none */
     double time_us, uncertainty, penalty;
@@ -360,7 +361,7 @@ struct model_choice {
 /* The corrected choice at (procs, msg_bytes): 0, 1 when no method has a
  * corrected prediction there, -1 when src failed. */
 int model_corrected_choice(const struct model_measured *m, model_source_fn src,
-                           void *arg, const bool *is_seen, int procs,
+                           void *arg, const int *group, int procs,
                            long msg_bytes, struct model_choice *out);
 
 #endif

@@ -260,20 +260,23 @@ int grid_predictor_init(struct grid_predictor *gp)
     size_t n = (size_t)gp->n_rows * (size_t)gp->n_msgs * (size_t)gp->n_labels;
     gp->pred_us = malloc((n ? n : 1) * sizeof *gp->pred_us);
     gp->seen_us = calloc(n ? n : 1, sizeof *gp->seen_us);
-    gp->is_seen = calloc((size_t)gp->n_labels + 1, sizeof *gp->is_seen);
+    gp->group = malloc(((size_t)gp->n_labels + 1) * sizeof *gp->group);
     for (size_t i = 0; gp->pred_us && i < n; i++) {
         gp->pred_us[i] = -1;
     }
-    return gp->pred_us && gp->seen_us && gp->is_seen ? 0 : -1;
+    for (int k = 0; gp->group && k < gp->n_labels; k++) {
+        gp->group[k] = k;
+    }
+    return gp->pred_us && gp->seen_us && gp->group ? 0 : -1;
 }
 
 void grid_predictor_free(struct grid_predictor *gp)
 {
     free(gp->pred_us);
     free(gp->seen_us);
-    free(gp->is_seen);
+    free(gp->group);
     gp->pred_us = gp->seen_us = NULL;
-    gp->is_seen = NULL;
+    gp->group = NULL;
 }
 
 void grid_predictor_seen(struct grid_predictor *gp, int row, int mi, int k,
@@ -282,7 +285,6 @@ void grid_predictor_seen(struct grid_predictor *gp, int row, int mi, int k,
     gp->seen_us[((size_t)row * (size_t)gp->n_msgs + (size_t)mi) *
                     (size_t)gp->n_labels +
                 (size_t)k] = measured_us;
-    gp->is_seen[k] = true;
 }
 
 /* The predictor's view of one ppn: rows [start, end). */
@@ -348,7 +350,7 @@ int grid_predictor_predict(void *ctx, int row, int mi,
                                                  (size_t)gp->n_msgs *
                                                  (size_t)gp->n_labels};
     struct model_choice c;
-    int rc = model_corrected_choice(&m, predictor_model_time, &l, gp->is_seen,
+    int rc = model_corrected_choice(&m, predictor_model_time, &l, gp->group,
                                     gp->row_procs[row], gp->msgs[mi], &c);
     if (rc == 0) {
         *out = (struct refine_prediction){c.k, c.time_us, c.uncertainty,

@@ -3,8 +3,6 @@
 #ifndef TUNE_GRID_H
 #define TUNE_GRID_H
 
-#include <stdbool.h>
-
 #include "search/refine.h"
 #include "search/search.h"
 #include "tune/config.h"
@@ -66,8 +64,8 @@ int grid_predict_methods(const struct model_params *model,
  * one collective's grid of rows (ppn, procs) x msgs, rows of one ppn
  * together with procs ascending (refine_layers): the model's time of each
  * label at each point (pred_us, <= 0 none) and the times the searches
- * measured (seen_us, 0 none), both [(row * n_msgs + mi) * n_labels + k];
- * is_seen[k]: label k measured somewhere. The sweep and `autotune
+ * measured (seen_us, 0 none), both [(row * n_msgs + mi) * n_labels + k].
+ * The sweep and `autotune
  * compare` both predict here. */
 struct grid_predictor {
     const int *row_ppn, *row_procs;
@@ -75,9 +73,11 @@ struct grid_predictor {
     const long *msgs;
     int n_msgs, n_labels;
     double *pred_us, *seen_us;
-    bool *is_seen;
+    int *group; /* per label: its algorithm's number (labels of one
+                   algorithm at other segment sizes share it) */
 };
-/* Allocates the tables (pred_us all -1); 0 or -1 out of memory. */
+/* Allocates the tables (pred_us all -1, each label its own group); 0 or -1 out
+ * of memory. */
 int grid_predictor_init(struct grid_predictor *gp);
 void grid_predictor_free(struct grid_predictor *gp);
 /* Label k timed at (row, mi): measured_us. */

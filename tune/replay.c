@@ -864,6 +864,9 @@ static int grid_predictions(struct grid_replay *g, const int *ppn,
     if (grid_predictor_init(&g->gp) != 0) {
         return -1;
     }
+    for (int k = 0; k < g->n_labels; k++) {
+        g->gp.group[k] = g->labels[k].alg;
+    }
     for (int i = 0; i < g->n_procs * g->n_msgs; i++) {
         const double *predicted_us;
         if (gather_point(g->ix, g->points[i], g->fanout, g->segs, rp) != 0 ||

@@ -1228,6 +1228,9 @@ static int adaptive_predictions(struct adaptive_walk *a)
     if (grid_predictor_init(&a->gp) != 0) {
         return -1;
     }
+    for (int k = 0; k < a->n_methods; k++) {
+        a->gp.group[k] = a->methods[k].alg;
+    }
     for (int pi = 0; pi < a->n_procs; pi++) {
         for (int mi = 0; mi < a->n_sizes; mi++) {
             int n = grid_point_methods(c, a->w->ci, a->sizes[mi], cands);

@@ -98,8 +98,8 @@ static int predict(void *ctx, int pi, int mi, struct refine_prediction *out)
     struct model_measured m = {N_PROCS, N_MSGS, N_METHODS,
                                procs,   msgs,   w->times};
     struct model_choice c;
-    int rc = model_corrected_choice(&m, source, w, w->is_seen, procs[pi],
-                                    msgs[mi], &c);
+    int rc =
+        model_corrected_choice(&m, source, w, NULL, procs[pi], msgs[mi], &c);
     if (rc == 0) {
         *out = (struct refine_prediction){c.k, c.time_us, c.uncertainty,
                                           c.penalty};
@@ -171,36 +171,69 @@ static void test_crossing_methods_refine_to_the_optimum(void)
     CHECK(w.measured < N_PROCS * N_MSGS / 2);
 }
 
-/* The model for the penalty checks: every method 100 us everywhere. */
+/* The model for the penalty checks: methods 0 and 1 100 us everywhere,
+ * method 2 flat_fast_us (what the model says of a method never timed). */
+static double flat_fast_us;
+
 static int flat_source(void *arg, int k, int p, long m, double *t)
 {
-    (void)arg, (void)k, (void)p, (void)m;
-    *t = 100;
+    (void)arg, (void)p, (void)m;
+    *t = k == 2 ? flat_fast_us : 100;
     return 0;
 }
 
 /* The penalty bound follows the two methods' ratio, not each one's own
  * residual: where both are measured at two sizes with their times doubling
  * together (each residual moves by log 2, their difference not at all),
- * the choice between them cannot lose; where both were measured at one
- * size only (3 % apart, the model 50 % off), nothing says how their ratio
- * moves, so the choice is not trusted. */
+ * the choice between them cannot lose; where their ratio moves between
+ * the two sizes (1.10 at one, 0.90 at the other), it may. */
 static void test_penalty_follows_the_ratio(void)
 {
     static const int one_procs[] = {4};
     static const long sizes[] = {1, 16, 256};
-    /* cell (0, j), methods 0 and 1 */
-    double together[] = {100, 110, 0, 0, 200, 220};
-    double once[] = {150, 155, 0, 0, 0, 0};
-    struct model_measured m = {1, 3, 2, one_procs, sizes, together};
+    /* cell (0, j), methods 0, 1 and 2 (never timed) */
+    double together[] = {100, 110, 0, 0, 0, 0, 200, 220, 0};
+    double moving[] = {100, 110, 0, 0, 0, 0, 200, 180, 0};
+    struct model_measured m = {1, 3, 3, one_procs, sizes, together};
     struct model_choice c;
+    flat_fast_us = 1000;
     CHECK(model_corrected_choice(&m, flat_source, NULL, NULL, 4, 16, &c) == 0);
     CHECK(c.k == 0);
     CHECK(c.penalty == 0);
-    m.time_us = once;
+    m.time_us = moving;
+    CHECK(model_corrected_choice(&m, flat_source, NULL, NULL, 4, 16, &c) == 0);
+    CHECK(c.penalty > 0.05);
+}
+
+/* A method no point around timed, which the model ranks ahead of the
+ * choice there, is unknown: no correction of the methods measured predicts
+ * it, so the point's penalty is unbounded (the walk measures there; the
+ * model strategy times it); ranked far behind, it does not count. The
+ * group says which methods are one algorithm at other segment sizes: one
+ * of them timed around, the method is priced by the choice's correction
+ * instead (the strategy's segment walk reaches it). */
+static void test_untimed_method_ranked_ahead_is_unknown(void)
+{
+    static const int one_procs[] = {4};
+    static const long sizes[] = {1, 16, 256};
+    double together[] = {100, 110, 0, 0, 0, 0, 200, 220, 0};
+    struct model_measured m = {1, 3, 3, one_procs, sizes, together};
+    struct model_choice c;
+    flat_fast_us = 80; /* the model: 20 % faster than method 0 */
     CHECK(model_corrected_choice(&m, flat_source, NULL, NULL, 4, 16, &c) == 0);
     CHECK(c.k == 0);
-    CHECK(c.penalty > 0.05);
+    CHECK(isinf(c.penalty));
+    flat_fast_us = 300;
+    CHECK(model_corrected_choice(&m, flat_source, NULL, NULL, 4, 16, &c) == 0);
+    CHECK(c.penalty == 0);
+    /* method 2 is method 1 at another segment size: priced by method 0's
+     * correction at 16 B (x sqrt 2, halfway from x 1 to x 2 in log size),
+     * 80 us against method 0's 100 us: 25 % ahead */
+    static const int group[] = {0, 1, 1};
+    flat_fast_us = 80;
+    CHECK(model_corrected_choice(&m, flat_source, NULL, group, 4, 16, &c) == 0);
+    CHECK(isfinite(c.penalty));
+    CHECK(fabs(c.penalty - 0.25) < 1e-9);
 }
 
 int main(void)
@@ -212,6 +245,7 @@ int main(void)
         msgs[i] = 1L << i;
     }
     test_penalty_follows_the_ratio();
+    test_untimed_method_ranked_ahead_is_unknown();
     test_one_method_measures_only_the_coarse_grid();
     test_crossing_methods_refine_to_the_optimum();
     return check_exit();
