@@ -1472,8 +1472,7 @@ int config_load(const char *path, struct config *c)
     c->chain_fanout = TUNING_CHAIN_FANOUT;
     c->has_baseline = 1;
     c->search_params = (struct search_params)SEARCH_PARAMS_DEFAULT;
-    c->grid_max_penalty =
-        ((struct refine_params)REFINE_PARAMS_DEFAULT).max_penalty;
+    c->grid_max_penalty = 0; /* no grid_options: main's walk */
     c->ppn = malloc(sizeof *c->ppn);
     if (!c->ppn) {
         return -1;

@@ -593,7 +593,8 @@ static int compare_grid(const char *run, const struct record_index *ix,
                         const struct point_result **points, size_t n_points,
                         int fanout, const struct seg_filter *segs,
                         const struct search_params *params,
-                        const struct model_params *model, double model_cost_s);
+                        const struct model_params *model, double model_cost_s,
+                        double max_penalty);
 
 int replay_run(const struct replay_request *req)
 {
@@ -665,10 +666,11 @@ int replay_run(const struct replay_request *req)
     }
     int fanout = chain_fanout_of(j);
     if (is_grid) {
-        status = compare_grid(run, &ix, points, n_points, fanout, &segs,
-                              &params, model, model_cost_s) == 0
-                     ? 0
-                     : 1;
+        status =
+            compare_grid(run, &ix, points, n_points, fanout, &segs, &params,
+                         model, model_cost_s, req->max_penalty) == 0
+                ? 0
+                : 1;
         goto done;
     }
     if (!journal_has_settings(j)) {
@@ -781,6 +783,7 @@ struct grid_replay {
      * label of the collective, all labelled before the walk */
     struct grid_predictor gp;
     bool is_predicting;
+    double max_penalty; /* 0: the walk without predictions */
 };
 
 static int grid_label(struct grid_replay *g, const struct search_method *m)
@@ -1140,6 +1143,7 @@ static int grid_replay_strategy(const char *run, struct grid_replay *g,
     double *chosen_us = malloc(n_points * sizeof *chosen_us);
     const struct point_result **dense = malloc(n_points * sizeof *dense);
     struct refine_params params = REFINE_PARAMS_DEFAULT;
+    params.max_penalty = g->max_penalty;
     long cannot_run = 0;
     int rc = procs && ppn && msgs && out && chosen_us && dense ? 0 : -1;
     g->chosen_us = chosen_us;
@@ -1165,7 +1169,7 @@ static int grid_replay_strategy(const char *run, struct grid_replay *g,
         for (int i = 0; i < g->n_procs * g->n_msgs; i++) {
             chosen_us[i] = -1;
         }
-        bool is_predicting = g->model && !is_uniform;
+        bool is_predicting = g->model && !is_uniform && g->max_penalty > 0;
         grid_predictor_free(&g->gp);
         g->is_predicting = is_predicting;
         rc = is_predicting ? grid_predictions(g, ppn, procs, msgs) : 0;
@@ -1218,7 +1222,8 @@ static int compare_grid(const char *run, const struct record_index *ix,
                         const struct point_result **points, size_t n_points,
                         int fanout, const struct seg_filter *segs,
                         const struct search_params *params,
-                        const struct model_params *model, double model_cost_s)
+                        const struct model_params *model, double model_cost_s,
+                        double max_penalty)
 {
     struct ppn_set ppns = {0, NULL};
     int rc = ppn_set_of(points, n_points, &ppns);
@@ -1264,6 +1269,7 @@ static int compare_grid(const char *run, const struct record_index *ix,
             g->segs = segs;
             g->params = params;
             g->model = is_model_strategy(s) ? model : NULL;
+            g->max_penalty = max_penalty;
             g->strategy = &search_strategies[s];
             g->series = search_series_create();
             g->r = &r;

@@ -1319,10 +1319,11 @@ static int adaptive_collective(struct point_walk *w, const int *procs,
     params.max_penalty = c->grid_max_penalty;
     struct refine_oracle oracle = {adaptive_measure, adaptive_penalty,
                                    adaptive_between, a};
-    /* with a calibration (search = "model"), the corrected predictor */
+    /* with a calibration (search = "model") and grid_options set, the
+     * corrected predictor */
     struct refine_predictor predictor = {grid_predictor_predict,
                                          a ? &a->gp : NULL};
-    bool is_predicting = w->s->model != NULL;
+    bool is_predicting = w->s->model != NULL && c->grid_max_penalty > 0;
     rc = rc == 0 && is_predicting ? adaptive_predictions(a) : rc;
     rc = rc == 0
              ? refine_walk_layers_predicted(&grid, &params, &oracle,
