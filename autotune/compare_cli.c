@@ -70,6 +70,10 @@ static const struct cli_option compare_options[] = {
     {"--model-margin", "F", CLI_REAL,
      offsetof(struct compare_args, req.params.model_margin), 0, 1e9, NULL, NULL,
      false, false, "the model strategy times what is predicted within F"},
+    {"--max-penalty", "F", CLI_REAL,
+     offsetof(struct compare_args, req.max_penalty), 1e-9, 1e9, NULL, NULL,
+     false, false,
+     "with --grid and a model: the corrected walk (grid_options.max_penalty)"},
 };
 
 const struct cli_spec compare_cli = {
@@ -99,5 +103,10 @@ int compare_main(int argc, char **argv)
         return 2;
     }
     a.req.is_grid = a.grid == 0;
+    if (a.req.max_penalty > 0 && !a.req.is_grid) {
+        fprintf(stderr, "autotune compare: --max-penalty: needs --grid "
+                        "adaptive (it sets the grid walk's predictor)\n");
+        return 2;
+    }
     return replay_run(&a.req) == 0 ? 0 : 1;
 }

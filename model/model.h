@@ -366,4 +366,28 @@ int model_corrected_at(const struct model_measured *m, model_source_fn src,
                        void *arg, int k, int procs, long msg_bytes,
                        struct model_estimate *out);
 
+/* The method a point takes by the corrected predictions: of the methods
+ * timed at the measured cells around it (the nearest measured sizes at or
+ * below and above in the nearest measured communicator sizes at or below
+ * and above: the smallest measured rectangle around it), the one with
+ * the least corrected time. Its predicted penalty is what it may lose to
+ * any other method the model prices there (model/corrected.c,
+ * choice_loss): bounded by how the two methods' ratio moves over the
+ * cells around that timed both (their residuals move together, so the
+ * ratio is known far better than either time); INFINITY (unknown: to be
+ * measured) for a method whose algorithm no cell around timed and that the
+ * model, with the choice's correction, ranks ahead of it; 0 when none can
+ * beat it. group[k]: method k's algorithm (methods of one algorithm at
+ * other segment sizes share it; NULL: each method its own). */
+struct model_choice {
+    int k; /* -1: none */
+    double time_us, uncertainty, penalty;
+};
+
+/* The corrected choice at (procs, msg_bytes): 0, 1 when no method has a
+ * corrected prediction there, -1 when src failed. */
+int model_corrected_choice(const struct model_measured *m, model_source_fn src,
+                           void *arg, const int *group, int procs,
+                           long msg_bytes, struct model_choice *out);
+
 #endif

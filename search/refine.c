@@ -23,9 +23,17 @@ struct walker {
     const struct refine_grid *g;
     const struct refine_params *params;
     const struct refine_oracle *o;
+    const struct refine_predictor *pr; /* NULL: none */
     struct refine_point *out;
     struct rect_list pending, kept;
     char *wanted; /* per point: a corner of a split, to measure */
+    /* with a predicting oracle and max_penalty: each point's prediction,
+     * valid while n_measured is its stamp */
+    bool is_predicting;
+    struct refine_prediction *predicted;
+    long *stamp; /* per point: n_measured + 1 when predicted, -(..) none */
+    long n_measured;
+    int rc; /* the predictor's error */
 };
 
 static struct refine_point *at(const struct walker *w, int pi, int mi)
@@ -41,6 +49,7 @@ static int measure(struct walker *w, int pi, int mi)
     }
     int rc = w->o->measure(w->o->ctx, pi, mi, &pt->label, &pt->time_us);
     pt->is_measured = rc == 0;
+    w->n_measured++;
     return rc;
 }
 
@@ -235,12 +244,51 @@ static bool fits(const struct walker *w, const struct rect *r, int pi, int mi)
              fabs(got - want) > w->params->time_tolerance * want);
 }
 
+/* The prediction at the unmeasured point (pi, mi) from what is measured
+ * now, or NULL (none; an error is kept in w->rc). */
+static const struct refine_prediction *predicted(struct walker *w, int pi,
+                                                 int mi)
+{
+    size_t i = (size_t)pi * (size_t)w->g->n_msgs + (size_t)mi;
+    if (w->stamp[i] != w->n_measured + 1 && w->stamp[i] != -w->n_measured - 1) {
+        int rc = w->pr->predict(w->pr->ctx, pi, mi, &w->predicted[i]);
+        w->rc = rc < 0 && w->rc == 0 ? rc : w->rc;
+        w->stamp[i] = rc == 0 ? w->n_measured + 1 : -w->n_measured - 1;
+    }
+    return w->stamp[i] > 0 ? &w->predicted[i] : NULL;
+}
+
+/* With predictions: 3 (halve both axes) when the choice at an unmeasured
+ * point of r other than its corners may lose more than max_penalty, 0
+ * when none may, -1 when a point has no prediction. */
+static int predicted_axes(struct walker *w, const struct rect *r)
+{
+    int axes = 0;
+    for (int pi = r->p0; pi <= r->p1 && axes == 0; pi++) {
+        for (int mi = r->m0; mi <= r->m1 && axes == 0; mi++) {
+            bool is_corner =
+                (pi == r->p0 || pi == r->p1) && (mi == r->m0 || mi == r->m1);
+            if (is_corner || at(w, pi, mi)->is_measured) {
+                continue;
+            }
+            const struct refine_prediction *pr = predicted(w, pi, mi);
+            axes = !pr ? -1 : pr->penalty > w->params->max_penalty ? 3 : 0;
+        }
+    }
+    return axes;
+}
+
 /* Which axes to halve: 0 none, 1 procs, 2 messages, 3 both. An edge whose
  * ends disagree halves its axis; a measured point inside that does not
  * fit halves both. Only an axis with points between the corners halves. */
-static int split_axes(const struct walker *w, const struct rect *r)
+static int split_axes(struct walker *w, const struct rect *r)
 {
-    int axes = 0;
+    int axes = w->is_predicting ? predicted_axes(w, r) : -1;
+    if (axes >= 0) {
+        axes &= r->p1 - r->p0 <= 1 ? ~1 : ~0;
+        return axes & (r->m1 - r->m0 <= 1 ? ~2 : ~0);
+    }
+    axes = 0;
     if (!agree(w, r->p0, r->m0, r->p1, r->m0) ||
         !agree(w, r->p0, r->m1, r->p1, r->m1)) {
         axes |= 1;
@@ -341,14 +389,22 @@ static int coarse_msgs(const struct refine_grid *g, int step, int *idx)
     return n;
 }
 
-/* Every unmeasured point of a kept rectangle: its inherited method and
- * the corners' interpolated time. */
+/* Every unmeasured point of a kept rectangle: the predicted choice and
+ * time where there is a prediction, else its inherited method and the
+ * corners' interpolated time. */
 static void infer(struct walker *w, const struct rect *r)
 {
     for (int pi = r->p0; pi <= r->p1; pi++) {
         for (int mi = r->m0; mi <= r->m1; mi++) {
             struct refine_point *pt = at(w, pi, mi);
-            if (!pt->is_measured) {
+            const struct refine_prediction *pr =
+                w->is_predicting && !pt->is_measured ? predicted(w, pi, mi)
+                                                     : NULL;
+            if (pr) {
+                pt->label = pr->label;
+                pt->time_us = pr->time_us;
+                pt->uncertainty = pr->uncertainty;
+            } else if (!pt->is_measured) {
                 pt->label = inherited_label(w, r, pi, mi);
                 pt->time_us = interpolate(w, r, pi, mi);
             }
@@ -449,7 +505,7 @@ static int probe_rows(struct walker *w, int mi)
 static void clear(const struct refine_grid *g, struct refine_point *out)
 {
     for (size_t i = 0; i < (size_t)g->n_procs * (size_t)g->n_msgs; i++) {
-        out[i] = (struct refine_point){-1, -1, 0};
+        out[i] = (struct refine_point){-1, -1, 0, -1};
     }
 }
 
@@ -490,8 +546,10 @@ int refine_uniform(const struct refine_grid *g, int n_points,
 {
     int *cp = malloc(((size_t)g->n_procs + 1) * sizeof *cp);
     int *cm = malloc(((size_t)g->n_msgs + 1) * sizeof *cm);
-    struct refine_params none = {1, 0, 0, 0, 0, 0};
-    struct walker w = {g, &none, o, out, {NULL, 0, 0}, {NULL, 0, 0}, NULL};
+    struct refine_params none = {1, 0, 0, 0, 0, 0, 0};
+    struct walker w = {
+        g,     &none, o,    NULL, out, {NULL, 0, 0}, {NULL, 0, 0}, NULL,
+        false, NULL,  NULL, 0,    0};
     int rc = cp && cm ? 0 : -1;
     clear(g, out);
     /* as many procs as messages in proportion to the axes' lengths */
@@ -511,16 +569,37 @@ int refine_uniform(const struct refine_grid *g, int n_points,
 int refine_walk(const struct refine_grid *g, const struct refine_params *p,
                 const struct refine_oracle *o, struct refine_point *out)
 {
+    return refine_walk_predicted(g, p, o, NULL, out);
+}
+
+int refine_walk_predicted(const struct refine_grid *g,
+                          const struct refine_params *p,
+                          const struct refine_oracle *o,
+                          const struct refine_predictor *pr,
+                          struct refine_point *out)
+{
     int *cp = malloc(((size_t)g->n_procs + 1) * sizeof *cp);
     int *cm = malloc(((size_t)g->n_msgs + 1) * sizeof *cm);
-    struct walker w = {g,
-                       p,
-                       o,
-                       out,
-                       {NULL, 0, 0},
-                       {NULL, 0, 0},
-                       calloc((size_t)g->n_procs * (size_t)g->n_msgs, 1)};
-    int rc = cp && cm && w.wanted ? 0 : -1;
+    size_t n = (size_t)g->n_procs * (size_t)g->n_msgs;
+    bool is_predicting = pr && pr->predict && p->max_penalty > 0;
+    struct walker w = {
+        g,
+        p,
+        o,
+        pr,
+        out,
+        {NULL, 0, 0},
+        {NULL, 0, 0},
+        calloc(n ? n : 1, 1),
+        is_predicting,
+        is_predicting ? malloc((n ? n : 1) * sizeof *w.predicted) : NULL,
+        is_predicting ? calloc(n ? n : 1, sizeof *w.stamp) : NULL,
+        0,
+        0};
+    int rc =
+        cp && cm && w.wanted && (!is_predicting || (w.predicted && w.stamp))
+            ? 0
+            : -1;
     clear(g, out);
     if (rc == 0) {
         int n_cp = coarse_procs(g, cp);
@@ -532,11 +611,13 @@ int refine_walk(const struct refine_grid *g, const struct refine_params *p,
      * measured on their shared edge: check them all again until none
      * splits. */
     rc = rc == 0 ? settle(&w) : rc;
+    rc = rc == 0 ? w.rc : rc;
     /* A kept rectangle of many points with nothing measured inside: its
      * centre checks the corners' agreement and interpolation there (an
      * island of another method between agreeing corners); one that does
      * not fit splits the rectangle. */
-    while (rc == 0 && p->probe_points > 0 && probe(&w, p->probe_points)) {
+    while (rc == 0 && !is_predicting && p->probe_points > 0 &&
+           probe(&w, p->probe_points)) {
         rc = measure_wanted(&w);
         rc = rc == 0 ? settle(&w) : rc;
     }
@@ -545,16 +626,20 @@ int refine_walk(const struct refine_grid *g, const struct refine_params *p,
      * look (Grig's reduce at 21 to 23 ranks: binary, inherited from 17 and
      * 31, was up to 16.6 % behind below 1 KiB). */
     int row_mi = p->coarse_msg_step < g->n_msgs ? p->coarse_msg_step : 0;
-    if (rc == 0 && p->probe_rows && g->n_msgs > 1 && probe_rows(&w, row_mi)) {
+    if (rc == 0 && !is_predicting && p->probe_rows && g->n_msgs > 1 &&
+        probe_rows(&w, row_mi)) {
         rc = measure_wanted(&w);
         rc = rc == 0 ? settle(&w) : rc;
     }
     for (size_t i = 0; i < w.kept.n && rc == 0; i++) {
         infer(&w, &w.kept.r[i]);
     }
+    rc = rc == 0 ? w.rc : rc;
     free(w.pending.r);
     free(w.kept.r);
     free(w.wanted);
+    free(w.predicted);
+    free(w.stamp);
     free(cp);
     free(cm);
     return rc;
@@ -571,8 +656,9 @@ struct layer_walk {
     const struct refine_layers *g;
     const struct refine_params *p;
     const struct refine_oracle *o;
-    struct refine_point *out; /* the whole grid's */
-    char *from_ppn;           /* per point: inferred from the ppn around */
+    const struct refine_predictor *pr; /* NULL: none */
+    struct refine_point *out;          /* the whole grid's */
+    char *from_ppn; /* per point: inferred from the ppn around */
     const struct layer *layers;
     int k, lo, hi;
     char *is_coarse; /* per point of layer k: on its coarse grid */
@@ -665,6 +751,13 @@ static int layer_between(void *ctx, int a, int b, double f, int pi, int mi)
     return lw->o->between ? lw->o->between(lw->o->ctx, a, b, f, row, mi) : -1;
 }
 
+static int layer_predict(void *ctx, int pi, int mi,
+                         struct refine_prediction *out)
+{
+    struct layer_walk *lw = ctx;
+    return lw->pr->predict(lw->pr->ctx, lw->layers[lw->k].start + pi, mi, out);
+}
+
 /* The layers of g into layers (room for n_rows); returns how many. */
 static int split_layers(const struct refine_layers *g, struct layer *layers)
 {
@@ -686,6 +779,7 @@ static int walk_layer(struct layer_walk *lw, int k, int lo, int hi)
     struct refine_grid grid = {lw->g->procs + l->start, l->end - l->start,
                                lw->g->msg_bytes, lw->g->n_msgs};
     struct refine_oracle o = {layer_measure, layer_penalty, layer_between, lw};
+    struct refine_predictor pr = {layer_predict, lw};
     size_t first = (size_t)l->start * (size_t)lw->g->n_msgs;
     size_t n = (size_t)(l->end - l->start) * (size_t)lw->g->n_msgs;
     int n_cp = coarse_procs(&grid, lw->cp);
@@ -701,7 +795,8 @@ static int walk_layer(struct layer_walk *lw, int k, int lo, int hi)
     lw->k = k;
     lw->lo = lo;
     lw->hi = hi;
-    int rc = refine_walk(&grid, lw->p, &o, lw->out + first);
+    int rc = refine_walk_predicted(&grid, lw->p, &o, lw->pr ? &pr : NULL,
+                                   lw->out + first);
     for (size_t i = first; i < first + n; i++) {
         lw->out[i].is_measured &= !lw->from_ppn[i];
     }
@@ -725,11 +820,21 @@ int refine_walk_layers(const struct refine_layers *g,
                        const struct refine_params *p,
                        const struct refine_oracle *o, struct refine_point *out)
 {
+    return refine_walk_layers_predicted(g, p, o, NULL, out);
+}
+
+int refine_walk_layers_predicted(const struct refine_layers *g,
+                                 const struct refine_params *p,
+                                 const struct refine_oracle *o,
+                                 const struct refine_predictor *pr,
+                                 struct refine_point *out)
+{
     size_t n = (size_t)g->n_rows * (size_t)g->n_msgs;
     struct layer *layers = malloc(((size_t)g->n_rows + 1) * sizeof *layers);
     struct layer_walk lw = {g,
                             p,
                             o,
+                            pr && pr->predict ? pr : NULL,
                             out,
                             calloc(n ? n : 1, 1),
                             layers,
@@ -742,7 +847,7 @@ int refine_walk_layers(const struct refine_layers *g,
     int rc = layers && lw.from_ppn && lw.is_coarse && lw.cp && lw.cm ? 0 : -1;
     int n_layers = rc == 0 ? split_layers(g, layers) : 0;
     for (size_t i = 0; i < n; i++) {
-        out[i] = (struct refine_point){-1, -1, 0};
+        out[i] = (struct refine_point){-1, -1, 0, -1};
     }
     rc = rc == 0 && n_layers > 0 ? walk_layer(&lw, 0, -1, -1) : rc;
     rc = rc == 0 && n_layers > 1 ? walk_layer(&lw, n_layers - 1, -1, -1) : rc;

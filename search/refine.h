@@ -42,11 +42,18 @@ struct refine_params {
      * rectangles): a communicator size whose method differs from its
      * neighbours' over a band of message sizes shows there. */
     int probe_rows;
+    /* With an oracle that predicts (refine_walk_predicted) and this > 0:
+     * a rectangle is refined while the predicted penalty of the choice at
+     * one of its unmeasured points exceeds this fraction (or there is no
+     * prediction there: then as without one), and is kept otherwise,
+     * whatever its corners' methods; its points take the predicted choice;
+     * no probes (an unmeasured point's uncertainty says where to look). */
+    double max_penalty;
 };
 
 #define REFINE_PARAMS_DEFAULT                                                  \
     {                                                                          \
-        4, 0.25, 0.05, 0.25, 8, 1                                              \
+        4, 0.25, 0.05, 0.25, 8, 1, 0.05                                        \
     }
 
 /* One point of the grid, out[pi * n_msgs + mi]. */
@@ -54,6 +61,17 @@ struct refine_point {
     int label;      /* the caller's method label, -1 where nothing can run */
     double time_us; /* measured, or interpolated where inferred (-1: none) */
     int is_measured;
+    /* inferred from a prediction: its uncertainty in log time (how far
+     * time_us may be off, a factor exp(+-uncertainty)); -1 otherwise */
+    double uncertainty;
+};
+
+/* A prediction at an unmeasured point from what the walk measured so far
+ * (model/model.h, model_corrected_choice). */
+struct refine_prediction {
+    int label; /* the predicted best method */
+    double time_us, uncertainty;
+    double penalty; /* what the label may lose there (fraction) */
 };
 
 struct refine_oracle {
@@ -76,6 +94,14 @@ struct refine_oracle {
     void *ctx;
 };
 
+/* Where a calibration exists: the prediction at the unmeasured point
+ * (pi, mi) from the points measured so far (pi as the oracle's): 0, 1
+ * when there is none, < 0 an error that stops the walk. */
+struct refine_predictor {
+    int (*predict)(void *ctx, int pi, int mi, struct refine_prediction *out);
+    void *ctx;
+};
+
 /* Walks the grid: measures the coarse grid, then, rectangle by rectangle,
  * the midpoints between measured corners that disagree (or whose measured
  * points do not fit), until neighbours agree or are adjacent; then the
@@ -89,6 +115,17 @@ struct refine_oracle {
  * memory; points measured before an error keep is_measured. */
 int refine_walk(const struct refine_grid *g, const struct refine_params *p,
                 const struct refine_oracle *o, struct refine_point *out);
+
+/* refine_walk with predictions (pr; NULL or max_penalty 0: refine_walk):
+ * the coarse grid, then each rectangle halved while the choice at one of
+ * its unmeasured points may lose more than max_penalty by the prediction
+ * (measured in rounds, predictions anew after each); the points left take
+ * the predicted choice, time and uncertainty. Same returns. */
+int refine_walk_predicted(const struct refine_grid *g,
+                          const struct refine_params *p,
+                          const struct refine_oracle *o,
+                          const struct refine_predictor *pr,
+                          struct refine_point *out);
 
 /* The plain subsampling that refine_walk is measured against: an evenly
  * spaced sub-grid of about n_points points (both ends of each axis
@@ -124,6 +161,14 @@ struct refine_layers {
 int refine_walk_layers(const struct refine_layers *g,
                        const struct refine_params *p,
                        const struct refine_oracle *o, struct refine_point *out);
+
+/* refine_walk_layers, each layer walked by refine_walk_predicted (pr's pi
+ * the row). */
+int refine_walk_layers_predicted(const struct refine_layers *g,
+                                 const struct refine_params *p,
+                                 const struct refine_oracle *o,
+                                 const struct refine_predictor *pr,
+                                 struct refine_point *out);
 
 /* refine_uniform at each ppn, layer k (the k-th ppn of the grid's rows)
  * with n_points[k] points. Same returns. */

@@ -12,6 +12,7 @@
 
 #include "collectives/method.h"
 #include "collectives/nodes.h"
+#include "search/refine.h"
 #include "store/profile.h"
 #include "tune/config.h"
 #include "util/tuning.h"
@@ -798,6 +799,35 @@ static int read_grid(const struct reader *r, const config_setting_t *s,
     return 0;
 }
 
+/* grid_options = { max_penalty = F; } (search/refine.h). */
+static int read_grid_options(const struct reader *r, const config_setting_t *s,
+                             struct config *c)
+{
+    if (!config_setting_is_group(s)) {
+        report(r, s, "grid_options",
+               "expected a group like { max_penalty = 0.05; }");
+        return -1;
+    }
+    for (int i = 0; i < config_setting_length(s); i++) {
+        config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+        const char *name = config_setting_name(e);
+        char key[64];
+        snprintf(key, sizeof key, "grid_options.%s", name);
+        if (strcmp(name, "max_penalty") != 0) {
+            report(r, e, key, "unknown key (valid: max_penalty)");
+            return -1;
+        }
+        if (read_number(r, e, key, &c->grid_max_penalty) != 0) {
+            return -1;
+        }
+        if (!(c->grid_max_penalty > 0)) {
+            report(r, e, key, "%g is not a fraction > 0", c->grid_max_penalty);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 const char *const config_backend_names[] = {"own", "native"};
 
 static int read_backend(const struct reader *r, const config_setting_t *s,
@@ -1115,6 +1145,7 @@ static const struct config_key {
     {"algorithms", 0, read_algorithms},
     {"search", 0, read_search},
     {"grid", 0, read_grid},
+    {"grid_options", 0, read_grid_options},
     {"measure", 0, read_measure},
     {"chain_fanout", 0, read_chain_fanout},
     {"search_options", 0, read_search_options},
@@ -1479,6 +1510,7 @@ int config_load(const char *path, struct config *c)
     c->chain_fanout = TUNING_CHAIN_FANOUT;
     c->has_baseline = 1;
     c->search_params = (struct search_params)SEARCH_PARAMS_DEFAULT;
+    c->grid_max_penalty = 0; /* no grid_options: main's walk */
     c->ppn = malloc(sizeof *c->ppn);
     if (!c->ppn) {
         return -1;

@@ -137,6 +137,11 @@ struct config {
     /* grid = "adaptive": measure the points search/refine.h chooses, infer
      * the others. */
     int is_grid_adaptive;
+    /* grid_options.max_penalty: with a calibration, the walk refines where
+     * the predicted penalty of the inferred choice exceeds this fraction
+     * (refine_params.max_penalty); 0 (the key not set): the walk without
+     * predictions, the calibration unused by it. */
+    double grid_max_penalty;
 };
 
 /* Reads and validates path; on error prints one line "file:line: key: what"

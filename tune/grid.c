@@ -254,3 +254,107 @@ int grid_predict_methods(const struct model_params *model,
     }
     return 0;
 }
+
+int grid_predictor_init(struct grid_predictor *gp)
+{
+    size_t n = (size_t)gp->n_rows * (size_t)gp->n_msgs * (size_t)gp->n_labels;
+    gp->pred_us = malloc((n ? n : 1) * sizeof *gp->pred_us);
+    gp->seen_us = calloc(n ? n : 1, sizeof *gp->seen_us);
+    gp->group = malloc(((size_t)gp->n_labels + 1) * sizeof *gp->group);
+    for (size_t i = 0; gp->pred_us && i < n; i++) {
+        gp->pred_us[i] = -1;
+    }
+    for (int k = 0; gp->group && k < gp->n_labels; k++) {
+        gp->group[k] = k;
+    }
+    return gp->pred_us && gp->seen_us && gp->group ? 0 : -1;
+}
+
+void grid_predictor_free(struct grid_predictor *gp)
+{
+    free(gp->pred_us);
+    free(gp->seen_us);
+    free(gp->group);
+    gp->pred_us = gp->seen_us = NULL;
+    gp->group = NULL;
+}
+
+void grid_predictor_seen(struct grid_predictor *gp, int row, int mi, int k,
+                         double measured_us)
+{
+    gp->seen_us[((size_t)row * (size_t)gp->n_msgs + (size_t)mi) *
+                    (size_t)gp->n_labels +
+                (size_t)k] = measured_us;
+}
+
+/* The predictor's view of one ppn: rows [start, end). */
+struct predictor_layer {
+    const struct grid_predictor *gp;
+    int start, end;
+};
+
+/* The first index of a[0..n) (ascending) not below x. */
+static int lower_bound_int(const int *a, int n, int x)
+{
+    int lo = 0;
+    while (lo < n && a[lo] < x) {
+        lo++;
+    }
+    return lo;
+}
+
+/* The model's time of label k at a point of the layer (model_source_fn). */
+static int predictor_model_time(void *arg, int k, int procs, long msg_bytes,
+                                double *time_us)
+{
+    const struct predictor_layer *l = arg;
+    const struct grid_predictor *gp = l->gp;
+    int row = l->start + lower_bound_int(gp->row_procs + l->start,
+                                         l->end - l->start, procs);
+    int lo = 0, hi = gp->n_msgs - 1;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (gp->msgs[mid] < msg_bytes) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    if (row >= l->end || gp->row_procs[row] != procs ||
+        gp->msgs[lo] != msg_bytes) {
+        return 1;
+    }
+    *time_us = gp->pred_us[((size_t)row * (size_t)gp->n_msgs + (size_t)lo) *
+                               (size_t)gp->n_labels +
+                           (size_t)k];
+    return *time_us > 0 ? 0 : 1;
+}
+
+int grid_predictor_predict(void *ctx, int row, int mi,
+                           struct refine_prediction *out)
+{
+    const struct grid_predictor *gp = ctx;
+    struct predictor_layer l = {gp, row, row + 1};
+    while (l.start > 0 && gp->row_ppn[l.start - 1] == gp->row_ppn[row]) {
+        l.start--;
+    }
+    while (l.end < gp->n_rows && gp->row_ppn[l.end] == gp->row_ppn[row]) {
+        l.end++;
+    }
+    struct model_measured m = {l.end - l.start,
+                               gp->n_msgs,
+                               gp->n_labels,
+                               gp->row_procs + l.start,
+                               gp->msgs,
+                               gp->seen_us + (size_t)l.start *
+                                                 (size_t)gp->n_msgs *
+                                                 (size_t)gp->n_labels};
+    struct model_choice c;
+    int rc = model_corrected_choice(&m, predictor_model_time, &l, gp->group,
+                                    gp->row_procs[row], gp->msgs[mi], &c);
+    if (rc == 0) {
+        *out = (struct refine_prediction){c.k, c.time_us, c.uncertainty,
+                                          c.penalty};
+    }
+    return rc;
+}

@@ -3,6 +3,7 @@
 #ifndef TUNE_GRID_H
 #define TUNE_GRID_H
 
+#include "search/refine.h"
 #include "search/search.h"
 #include "tune/config.h"
 
@@ -58,5 +59,33 @@ int grid_predict_methods(const struct model_params *model,
                          long msg_bytes, int chain_fanout,
                          const struct search_method *methods, int n_methods,
                          double *predicted_us);
+
+/* The adaptive walk's corrected predictor (model_corrected_choice) over
+ * one collective's grid of rows (ppn, procs) x msgs, rows of one ppn
+ * together with procs ascending (refine_layers): the model's time of each
+ * label at each point (pred_us, <= 0 none) and the times the searches
+ * measured (seen_us, 0 none), both [(row * n_msgs + mi) * n_labels + k].
+ * The sweep and `autotune
+ * compare` both predict here. */
+struct grid_predictor {
+    const int *row_ppn, *row_procs;
+    int n_rows;
+    const long *msgs;
+    int n_msgs, n_labels;
+    double *pred_us, *seen_us;
+    int *group; /* per label: its algorithm's number (labels of one
+                   algorithm at other segment sizes share it) */
+};
+/* Allocates the tables (pred_us all -1, each label its own group); 0 or -1 out
+ * of memory. */
+int grid_predictor_init(struct grid_predictor *gp);
+void grid_predictor_free(struct grid_predictor *gp);
+/* Label k timed at (row, mi): measured_us. */
+void grid_predictor_seen(struct grid_predictor *gp, int row, int mi, int k,
+                         double measured_us);
+/* refine_predictor's predict (ctx a grid_predictor): the corrected choice
+ * at (row, mi) from what its ppn's rows measured. */
+int grid_predictor_predict(void *ctx, int row, int mi,
+                           struct refine_prediction *out);
 
 #endif

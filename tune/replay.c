@@ -593,7 +593,8 @@ static int compare_grid(const char *run, const struct record_index *ix,
                         const struct point_result **points, size_t n_points,
                         int fanout, const struct seg_filter *segs,
                         const struct search_params *params,
-                        const struct model_params *model, double model_cost_s);
+                        const struct model_params *model, double model_cost_s,
+                        double max_penalty);
 
 int replay_run(const struct replay_request *req)
 {
@@ -665,10 +666,11 @@ int replay_run(const struct replay_request *req)
     }
     int fanout = chain_fanout_of(j);
     if (is_grid) {
-        status = compare_grid(run, &ix, points, n_points, fanout, &segs,
-                              &params, model, model_cost_s) == 0
-                     ? 0
-                     : 1;
+        status =
+            compare_grid(run, &ix, points, n_points, fanout, &segs, &params,
+                         model, model_cost_s, req->max_penalty) == 0
+                ? 0
+                : 1;
         goto done;
     }
     if (!journal_has_settings(j)) {
@@ -777,6 +779,11 @@ struct grid_replay {
     int n_segs_run;
     int n_labels;
     double *chosen_us; /* per point: the strategy's choice where measured */
+    /* With the model (not uniform): the corrected predictor over every
+     * label of the collective, all labelled before the walk */
+    struct grid_predictor gp;
+    bool is_predicting;
+    double max_penalty; /* 0: the walk without predictions */
 };
 
 static int grid_label(struct grid_replay *g, const struct search_method *m)
@@ -829,7 +836,55 @@ static int grid_measure(void *ctx, int pi, int mi, int *label, double *time_us)
     *label = grid_label(g, &rp->methods[best]);
     *time_us = g->ix->records[rp->records[best]]->mean_us;
     g->chosen_us[pi * g->n_msgs + mi] = *time_us;
+    for (int k = 0; g->is_predicting && k < rp->n; k++) {
+        const struct measurement *rec = g->ix->records[rp->records[k]];
+        int lk = grid_label(g, &rp->methods[k]);
+        if (lk >= 0 && lk < g->gp.n_labels && g->r->charged[rp->records[k]] &&
+            rec->is_applicable) {
+            grid_predictor_seen(&g->gp, pi, mi, lk, rec->mean_us);
+        }
+    }
     return *label < 0 ? -1 : 0;
+}
+
+/* With the model: every method of the collective's points labelled, and
+ * the model's time of each at each point, in g->gp (rows ppn, procs and
+ * msgs borrowed). */
+static int grid_predictions(struct grid_replay *g, const int *ppn,
+                            const int *procs, const long *msgs)
+{
+    struct replay_point *rp = g->rp;
+    for (int i = 0; i < g->n_procs * g->n_msgs; i++) {
+        if (gather_point(g->ix, g->points[i], g->fanout, g->segs, rp) != 0) {
+            return -1;
+        }
+        for (int k = 0; k < rp->n; k++) {
+            grid_label(g, &rp->methods[k]);
+        }
+    }
+    g->gp = (struct grid_predictor){
+        ppn, procs, g->n_procs, msgs, g->n_msgs, g->n_labels, NULL, NULL, NULL};
+    if (grid_predictor_init(&g->gp) != 0) {
+        return -1;
+    }
+    for (int k = 0; k < g->n_labels; k++) {
+        g->gp.group[k] = g->labels[k].alg;
+    }
+    for (int i = 0; i < g->n_procs * g->n_msgs; i++) {
+        const double *predicted_us;
+        if (gather_point(g->ix, g->points[i], g->fanout, g->segs, rp) != 0 ||
+            point_predictions(g->model, rp, &predicted_us) != 0) {
+            return -1;
+        }
+        for (int k = 0; k < rp->n; k++) {
+            int lk = grid_label(g, &rp->methods[k]);
+            if (lk >= 0 && lk < g->gp.n_labels) {
+                g->gp.pred_us[(size_t)i * (size_t)g->n_labels + (size_t)lk] =
+                    predicted_us[k];
+            }
+        }
+    }
+    return 0;
 }
 
 /* The record of method m at the run's point pr, or NULL. */
@@ -1088,6 +1143,7 @@ static int grid_replay_strategy(const char *run, struct grid_replay *g,
     double *chosen_us = malloc(n_points * sizeof *chosen_us);
     const struct point_result **dense = malloc(n_points * sizeof *dense);
     struct refine_params params = REFINE_PARAMS_DEFAULT;
+    params.max_penalty = g->max_penalty;
     long cannot_run = 0;
     int rc = procs && ppn && msgs && out && chosen_us && dense ? 0 : -1;
     g->chosen_us = chosen_us;
@@ -1106,14 +1162,22 @@ static int grid_replay_strategy(const char *run, struct grid_replay *g,
         }
         struct refine_layers grid = {ppn, procs, g->n_procs, msgs, g->n_msgs};
         struct refine_oracle o = {grid_measure, grid_penalty, grid_between, g};
+        struct refine_predictor pr = {grid_predictor_predict, &g->gp};
         g->points = dense;
         g->coll = coll_find(points[at]->collective);
         g->n_labels = 0;
         for (int i = 0; i < g->n_procs * g->n_msgs; i++) {
             chosen_us[i] = -1;
         }
-        rc = is_uniform ? refine_uniform_layers(&grid, measured + c, &o, out)
-                        : refine_walk_layers(&grid, &params, &o, out);
+        bool is_predicting = g->model && !is_uniform && g->max_penalty > 0;
+        grid_predictor_free(&g->gp);
+        g->is_predicting = is_predicting;
+        rc = is_predicting ? grid_predictions(g, ppn, procs, msgs) : 0;
+        rc = rc != 0 ? rc
+             : is_uniform
+                 ? refine_uniform_layers(&grid, measured + c, &o, out)
+                 : refine_walk_layers_predicted(
+                       &grid, &params, &o, is_predicting ? &pr : NULL, out);
         rc = rc == 0 ? grid_score_points(g, out, sc, &cannot_run) : rc;
         /* the points the walk measured at each ppn (layer), in order */
         for (int row = 0; row < g->n_procs && rc == 0; row++) {
@@ -1150,6 +1214,7 @@ static int grid_replay_strategy(const char *run, struct grid_replay *g,
     free(out);
     free(chosen_us);
     free(dense);
+    grid_predictor_free(&g->gp);
     return rc;
 }
 
@@ -1157,7 +1222,8 @@ static int compare_grid(const char *run, const struct record_index *ix,
                         const struct point_result **points, size_t n_points,
                         int fanout, const struct seg_filter *segs,
                         const struct search_params *params,
-                        const struct model_params *model, double model_cost_s)
+                        const struct model_params *model, double model_cost_s,
+                        double max_penalty)
 {
     struct ppn_set ppns = {0, NULL};
     int rc = ppn_set_of(points, n_points, &ppns);
@@ -1203,6 +1269,7 @@ static int compare_grid(const char *run, const struct record_index *ix,
             g->segs = segs;
             g->params = params;
             g->model = is_model_strategy(s) ? model : NULL;
+            g->max_penalty = max_penalty;
             g->strategy = &search_strategies[s];
             g->series = search_series_create();
             g->r = &r;

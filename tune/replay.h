@@ -25,6 +25,8 @@ struct replay_request {
     const char *trace;      /* print this strategy's experiments, or NULL */
     bool is_misses;         /* print where a strategy missed the optimum */
     bool is_grid;           /* the adaptive grid walk instead (RUN/grid.csv) */
+    double max_penalty;     /* > 0: the grid walk of the model strategy with
+                               the corrected predictor (grid_options) */
     struct search_params params;
     struct seg_filter segs;
 };

@@ -1187,6 +1187,9 @@ struct adaptive_walk {
     int n_methods;
     long *row;
     double *chosen_us;
+    /* search = "model": the corrected predictor over every candidate,
+     * labelled before the walk (gp.n_labels of them) */
+    struct grid_predictor gp;
 };
 
 /* The label of method m (an algorithm at a configured segment size, so
@@ -1235,6 +1238,55 @@ static int adaptive_measure(void *ctx, int pi, int mi, int *label,
     const struct measurement *m = adaptive_record(a, pi, mi, *label);
     *time_us = m && m->is_applicable ? m->mean_us : -1;
     a->chosen_us[pi * a->n_sizes + mi] = *time_us;
+    /* what the search timed there, for the predictor's residuals */
+    for (int k = 0; a->gp.pred_us && k < a->gp.n_labels; k++) {
+        const struct measurement *rec = adaptive_record(a, pi, mi, k);
+        if (rec && rec->is_applicable && rec->mean_us > 0) {
+            grid_predictor_seen(&a->gp, pi, mi, k, rec->mean_us);
+        }
+    }
+    return 0;
+}
+
+/* search = "model": every candidate of the collective labelled and the
+ * model's time of each at each point into a->gp. */
+static int adaptive_predictions(struct adaptive_walk *a)
+{
+    const struct config *c = a->w->s->cfg;
+    const struct coll_def *coll = c->colls[a->w->ci];
+    struct search_method cands[GRID_MAX_METHODS];
+    double predicted_us[GRID_MAX_METHODS];
+    for (int mi = 0; mi < a->n_sizes; mi++) {
+        int n = grid_point_methods(c, a->w->ci, a->sizes[mi], cands);
+        for (int k = 0; k < n && a->n_methods < GRID_MAX_METHODS; k++) {
+            adaptive_label(a, &cands[k]);
+        }
+    }
+    a->gp = (struct grid_predictor){a->ppn,   a->procs,   a->n_procs,
+                                    a->sizes, a->n_sizes, a->n_methods,
+                                    NULL,     NULL,       NULL};
+    if (grid_predictor_init(&a->gp) != 0) {
+        return -1;
+    }
+    for (int k = 0; k < a->n_methods; k++) {
+        a->gp.group[k] = a->methods[k].alg;
+    }
+    for (int pi = 0; pi < a->n_procs; pi++) {
+        for (int mi = 0; mi < a->n_sizes; mi++) {
+            int n = grid_point_methods(c, a->w->ci, a->sizes[mi], cands);
+            if (grid_predict_methods(a->w->s->model, coll, a->procs[pi],
+                                     a->ppn[pi], a->sizes[mi], c->chain_fanout,
+                                     cands, n, predicted_us) != 0) {
+                return -1;
+            }
+            for (int k = 0; k < n; k++) {
+                int label = adaptive_label(a, &cands[k]);
+                a->gp.pred_us[((size_t)pi * (size_t)a->n_sizes + (size_t)mi) *
+                                  (size_t)a->gp.n_labels +
+                              (size_t)label] = predicted_us[k];
+            }
+        }
+    }
     return 0;
 }
 
@@ -1304,9 +1356,20 @@ static int adaptive_collective(struct point_walk *w, const int *procs,
     }
     struct refine_layers grid = {ppn, procs, n_procs, sizes, n_sizes};
     struct refine_params params = REFINE_PARAMS_DEFAULT;
+    params.max_penalty = c->grid_max_penalty;
     struct refine_oracle oracle = {adaptive_measure, adaptive_penalty,
                                    adaptive_between, a};
-    rc = rc == 0 ? refine_walk_layers(&grid, &params, &oracle, points) : rc;
+    /* with a calibration (search = "model") and grid_options set, the
+     * corrected predictor */
+    struct refine_predictor predictor = {grid_predictor_predict,
+                                         a ? &a->gp : NULL};
+    bool is_predicting = w->s->model != NULL && c->grid_max_penalty > 0;
+    rc = rc == 0 && is_predicting ? adaptive_predictions(a) : rc;
+    rc = rc == 0
+             ? refine_walk_layers_predicted(&grid, &params, &oracle,
+                                            is_predicting ? &predictor : NULL,
+                                            points)
+             : rc;
     size_t n_rows = 0;
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const struct refine_point *pt = &points[i];
@@ -1340,6 +1403,7 @@ static int adaptive_collective(struct point_walk *w, const int *procs,
     if (a) {
         free(a->row);
         free(a->chosen_us);
+        grid_predictor_free(&a->gp);
     }
     free(a);
     free(points);

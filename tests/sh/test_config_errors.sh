@@ -66,6 +66,10 @@ expect unknown_search "unknown_search.cfg:6: search: unknown strategy 'random' \
 search = \"random\";"
 expect steep_rise "steep_rise.cfg:6: search_options.steep_rise: -0.1 is not a fraction >= 0" "$good
 search_options = { steep_rise = -0.1; };"
+expect grid_penalty "grid_penalty.cfg:6: grid_options.max_penalty: 0 is not a fraction > 0" "$good
+grid_options = { max_penalty = 0.0; };"
+expect grid_key "grid_key.cfg:6: grid_options.bound: unknown key \(valid: max_penalty\)" "$good
+grid_options = { bound = 0.1; };"
 expect bad_rse       "bad_rse.cfg:6: measure.rse: 2 is not a fraction" "$good
 measure = { rse = 2.0; };"
 expect reps_order    "reps_order.cfg:6: measure: max_reps 3 is below min_reps 5" "$good
