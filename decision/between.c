@@ -45,16 +45,6 @@ static double penalty_slope(int n, const struct between_diff *diff, double s)
     return sum;
 }
 
-/* The value at s in [0, 1] between lo and hi, linear in log value
- * (1023.99999 is 1024). */
-long between_value_at(long lo, long hi, double s)
-{
-    double log_lo = log(lo > 1 ? (double)lo : 1);
-    double x = exp(log_lo + s * (log((double)hi) - log_lo));
-    long v = (long)floor(x * (1 + 1e-12));
-    return v < lo ? lo : v > hi ? hi : v;
-}
-
 long between_cut(long lo_value, long hi_value, int n,
                  const struct between_diff *diff)
 {

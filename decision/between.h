@@ -4,6 +4,7 @@
 #ifndef DECISION_BETWEEN_H
 #define DECISION_BETWEEN_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -18,8 +19,15 @@ enum { BETWEEN_N_SAMPLES = 256, BETWEEN_MAX_PIECES = 8 };
  * x. */
 double between_knots_at(int n, const double *xs, const double *f, double x);
 /* The value at s in [0, 1] between lo and hi, linear in log value
- * (1023.99999 is 1024). */
-long between_value_at(long lo, long hi, double s);
+ * (1023.99999 is 1024). Inline: between_model.c needs it and between.c
+ * calls between_model.c, so it lives with neither. */
+static inline long between_value_at(long lo, long hi, double s)
+{
+    double log_lo = log(lo > 1 ? (double)lo : 1);
+    double x = exp(log_lo + s * (log((double)hi) - log_lo));
+    long v = (long)floor(x * (1 + 1e-12));
+    return v < lo ? lo : v > hi ? hi : v;
+}
 /* A method's log time between two cells as knots (s ascending from 0 to
  * 1, see struct between_diff). */
 struct between_curve {
