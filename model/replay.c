@@ -22,8 +22,10 @@
  * remaining latency after the flow ends (the one-way time was measured
  * with the receive posted first; between ranks on other switches than
  * ranks 0 and 1, by as much longer as their hop, a rendezvous by that times
- * the measured rendezvous hop factor); eager data held for a receive
- * posted after the send arrives a late receive's time after it; a receive
+ * the measured rendezvous hop factor, which a rendezvous's sender waits
+ * for too: its send returns as the data arrives); eager data held for a
+ * receive posted after the send arrives a late receive's time after it; a
+ * receive
  * completes at the later of that and its posting plus the late-receive
  * time. Ranks and flows advance in time order. */
 #include "model/model.h"
@@ -42,10 +44,10 @@ struct message {
                      (one switch, or no uplink limited) */
     long bytes;
     struct model_p2p p;
-    double rdv_extra_us; /* a rendezvous's longer route (its hop extra times
-                            the rendezvous factor; 0 eager): its sender
-                            completes when the data arrives, that much
-                            later than between ranks 0 and 1 */
+    /* A rendezvous's longer route (its hop extra times the rendezvous
+     * factor; 0 eager): its sender completes when the data arrives, that
+     * much later than between ranks 0 and 1. */
+    double rdv_extra_us;
     double send_end;   /* the sender's clock after posting it */
     int is_send_first; /* its receive was not posted before the send */
     double recv_post;  /* NAN until a receive matches it */
