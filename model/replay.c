@@ -25,9 +25,8 @@
  * the measured rendezvous hop factor, which a rendezvous's sender waits
  * for too: its send returns as the data arrives); eager data held for a
  * receive posted after the send arrives a late receive's time after it; a
- * receive
- * completes at the later of that and its posting plus the late-receive
- * time. Ranks and flows advance in time order. */
+ * receive completes at the later of that and its posting plus the
+ * late-receive time. Ranks and flows advance in time order. */
 #include "model/model.h"
 #include "util/grow.h"
 
