@@ -11,7 +11,11 @@
 # measured). Shipped (their worst points examined while developing):
 # robust-04, -08, -12, heldout-04, -08; held out: heldout2-04, -08, -12
 # (tests/bench/gen-platforms.sh 12 20261128 heldout2, swept once, never
-# tuned against; only its fat trees are kept). Last, Grig (one switch):
+# tuned against; only its fat trees are kept) and heldout3-08, -12
+# (gen-platforms.sh 12 20261201 heldout3); final: final-04 and finalfe-04
+# (the final held-out families' fat trees, corrected-sweep.sh; their
+# committed calibrations predate the mix rows, which the resumed one
+# measures). Last, Grig (one switch):
 # its calibration resumed must be byte for byte the committed one, and its
 # predictions the same. Figures in results/bench/model-uplink.txt.
 set -eu
@@ -47,9 +51,11 @@ all_row() { # RUN MODEL: predict's "all" row, without its name
     echo "# targets (issue 36): p90 <= 1.05, max <= 1.25 on every generated fat tree"
     echo "# columns: points median p90 max optimal% ranking% penalty% max_pen%"
     echo "platform set | before | after | placement (after) | calibration cost s before -> after"
-    for name in robust-04 robust-08 robust-12 heldout-04 heldout-08 heldout2-04 heldout2-08 heldout2-12; do
+    for name in robust-04 robust-08 robust-12 heldout-04 heldout-08 heldout2-04 heldout2-08 heldout2-12 \
+        heldout3-08 heldout3-12 final-04 finalfe-04; do
         case $name in
-        heldout2-*) set=held-out ;;
+        heldout2-* | heldout3-*) set=held-out ;;
+        final*) set=final ;;
         *) set=shipped,dev ;;
         esac
         xml=conf/platforms/${name%-*}/$name.xml
