@@ -282,8 +282,9 @@ void model_schedule_split(const struct model_schedule *s, int ppn,
  * model_params_mix_flows with the node's others, and arrives
  * its latency after; an intra-node message shares nothing (SimGrid's
  * loopback is a FATPIPE); a receive waits for its message; rendezvous data
- * leaves once its receive is posted). *time_us is the last rank's end.
- * Fails with one line if the schedule deadlocks. */
+ * leaves once its receive is posted, and its send completes as the data
+ * arrives, a longer route's extra later too). *time_us is the last rank's
+ * end. Fails with one line if the schedule deadlocks. */
 int model_replay(const struct model_schedule *s, const struct model_params *p,
                  int ppn, double *time_us);
 

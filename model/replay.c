@@ -22,10 +22,11 @@
  * remaining latency after the flow ends (the one-way time was measured
  * with the receive posted first; between ranks on other switches than
  * ranks 0 and 1, by as much longer as their hop, a rendezvous by that times
- * the measured rendezvous hop factor); eager data held for a receive
- * posted after the send arrives a late receive's time after it; a receive
- * completes at the later of that and its posting plus the late-receive
- * time. Ranks and flows advance in time order. */
+ * the measured rendezvous hop factor, which a rendezvous's sender waits
+ * for too: its send returns as the data arrives); eager data held for a
+ * receive posted after the send arrives a late receive's time after it; a
+ * receive completes at the later of that and its posting plus the
+ * late-receive time. Ranks and flows advance in time order. */
 #include "model/model.h"
 #include "util/grow.h"
 
@@ -42,6 +43,10 @@ struct message {
                      (one switch, or no uplink limited) */
     long bytes;
     struct model_p2p p;
+    /* A rendezvous's longer route (its hop extra times the rendezvous
+     * factor; 0 eager): its sender completes when the data arrives, that
+     * much later than between ranks 0 and 1. */
+    double rdv_extra_us;
     double send_end;   /* the sender's clock after posting it */
     int is_send_first; /* its receive was not posted before the send */
     double recv_post;  /* NAN until a receive matches it */
@@ -302,6 +307,7 @@ static int post_send(struct replay *r, int rank, const struct model_op *op)
                 : model_params_hop_extra_us(r->params, src_node, dst_node);
         if (m->p.is_rendezvous) { /* its handshake crosses the route too */
             extra *= model_params_rdv_hop_factor(r->params);
+            m->rdv_extra_us = extra;
         }
         m->p.transfer_us = fmax(0, m->p.transfer_us + extra);
         if (m->p.waits_for_recv) { /* else a late receive is a local copy */
@@ -331,7 +337,7 @@ static int wait(struct replay *r, int rank, int req)
         if (!m->p.is_rendezvous) {
             done = m->send_end + rest;
         } else if (!isnan(m->finish)) {
-            done = m->finish + fmax(0, rest - m->work);
+            done = m->finish + fmax(0, rest + m->rdv_extra_us - m->work);
         } else {
             return 0;
         }

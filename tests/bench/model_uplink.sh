@@ -11,7 +11,11 @@
 # measured). Shipped (their worst points examined while developing):
 # robust-04, -08, -12, heldout-04, -08; held out: heldout2-04, -08, -12
 # (tests/bench/gen-platforms.sh 12 20261128 heldout2, swept once, never
-# tuned against; only its fat trees are kept). Last, Grig (one switch):
+# tuned against; only its fat trees are kept) and heldout3-08, -12
+# (gen-platforms.sh 12 20261201 heldout3); final: final-04 and finalfe-04
+# (the final held-out families' fat trees, corrected-sweep.sh; their
+# committed calibrations predate the mix rows, which the resumed one
+# measures). Last, Grig (one switch):
 # its calibration resumed must be byte for byte the committed one, and its
 # predictions the same. Figures in results/bench/model-uplink.txt.
 set -eu
@@ -47,9 +51,11 @@ all_row() { # RUN MODEL: predict's "all" row, without its name
     echo "# targets (issue 36): p90 <= 1.05, max <= 1.25 on every generated fat tree"
     echo "# columns: points median p90 max optimal% ranking% penalty% max_pen%"
     echo "platform set | before | after | placement (after) | calibration cost s before -> after"
-    for name in robust-04 robust-08 robust-12 heldout-04 heldout-08 heldout2-04 heldout2-08 heldout2-12; do
+    for name in robust-04 robust-08 robust-12 heldout-04 heldout-08 heldout2-04 heldout2-08 heldout2-12 \
+        heldout3-08 heldout3-12 final-04 finalfe-04; do
         case $name in
-        heldout2-*) set=held-out ;;
+        heldout2-* | heldout3-*) set=held-out ;;
+        final*) set=final ;;
         *) set=shipped,dev ;;
         esac
         xml=conf/platforms/${name%-*}/$name.xml
@@ -74,11 +80,13 @@ all_row() { # RUN MODEL: predict's "all" row, without its name
     echo "# search = \"model\": build/autotune compare -r COPY --model MODEL.csv (model row: points,experiments,seconds,speedup,mean%,max%,optimal%)"
     cat "$dir/compare.txt"
     # Grig: one switch, nothing more measured, the same predictions. The
-    # committed model.csv predates the ppn column (1 on every row here).
+    # rows without their ppn column (1 on every row here; a model.csv
+    # written before it has none).
     calibrate grig conf/platforms/grig.xml "$dir/model-grig"
-    rows() { awk -F, -v has_ppn="$2" 'NR > 1 { print has_ppn ? $1 "," $3 "," $4 "," $5 "," $6 "," $7 : $0 }' "$1"; }
+    rows() { awk -F, 'NR == 1 { has_ppn = $2 == "ppn" } NR > 1 { print has_ppn ? $1 "," $3 "," $4 "," $5 "," $6 "," $7 : $0 }' "$1"; }
     if grep -q ' 0 observations measured now' "$dir/model-grig.out" &&
-        [ "$(rows "$dir/model-grig/model.csv" 1)" = "$(rows results/bench-runs/model-grig/model.csv 0)" ]; then
+        [ -n "$(rows results/bench-runs/model-grig/model.csv)" ] &&
+        [ "$(rows "$dir/model-grig/model.csv")" = "$(rows results/bench-runs/model-grig/model.csv)" ]; then
         echo "grig: the resumed calibration measured nothing; its model.csv has the committed one's rows"
     else
         echo "grig: the resumed calibration measured something or its rows DIFFER from the committed ones"

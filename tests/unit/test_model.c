@@ -552,6 +552,56 @@ static void test_rdv_hop(struct model_obs *obs, size_t n)
     model_params_destroy(flat);
 }
 
+/* A reduce pipeline's chain 4 -> 1 -> 0 of two rendezvous segments of
+ * 131072 bytes (rank 4 on the other switch; a sender posts a segment once
+ * the one before is sent, rank 1 forwards each once it has it), with the
+ * rendezvous factor 3 of test_rdv_hop: Isend I = 3, the blocking send S =
+ * 3 + 150 + 0.01 * 131072, one-way S + 10, a flow's work W = gap - I = 2
+ * + 0.01 * 131072 - 3, the route across 3 us longer, 9 for a rendezvous.
+ * A rendezvous send completes once its data is there: across, S - I + 9
+ * after it leaves (SMPI's blocking send returns as the receive does), so
+ * rank 4's second segment leaves at I + (S - I + 9) + I; rank 1 has it
+ * S - I + 10 + 9 after that, forwards it (I) and rank 0 has it S - I + 10
+ * later (within the switch; rank 1's first forward, done by then, shares
+ * nothing with it: rank 1's link carries one flow each way). */
+static void test_rdv_chain(struct model_obs *obs, size_t n)
+{
+    const struct model_obs rows[] = {{MODEL_Q_HOP_RDV, 131072, 1, 1500, 0},
+                                     {MODEL_Q_HOP_RDV, 131072, 4, 1509, 0}};
+    const long m = 131072;
+    const double i = 3, s = 3 + 150 + 0.01 * (double)m;
+    struct model_params *p = fit_two_switches(obs, n, rows, 2);
+    struct model_schedule *c = model_schedule_create(8);
+    if (!p || !c) {
+        CHECK(p && c);
+        model_params_destroy(p);
+        model_schedule_destroy(c);
+        return;
+    }
+    int r1[2], r0[2];
+    for (int seg = 0; seg < 2; seg++) {
+        send(c, 4, 1, m);
+        r1[seg] = model_schedule_add(c, 1, RECORD_IRECV, 4, 1, m, 0);
+        r0[seg] = model_schedule_add(c, 0, RECORD_IRECV, 1, 1, m, 0);
+    }
+    int sent = -1;
+    for (int seg = 0; seg < 2; seg++) {
+        model_schedule_add(c, 1, RECORD_WAIT, 0, 0, 0, r1[seg]);
+        if (sent >= 0) {
+            model_schedule_add(c, 1, RECORD_WAIT, 0, 0, 0, sent);
+        }
+        sent = model_schedule_add(c, 1, RECORD_ISEND, 0, 1, m, 0);
+    }
+    model_schedule_add(c, 1, RECORD_WAIT, 0, 0, 0, sent);
+    for (int seg = 0; seg < 2; seg++) {
+        model_schedule_add(c, 0, RECORD_WAIT, 0, 0, 0, r0[seg]);
+    }
+    double second = i + (s - i + 9) + i;
+    CHECK_NEAR(second + (s - i + 10 + 9) + i + (s - i + 10), replay(c, p));
+    model_schedule_destroy(c);
+    model_params_destroy(p);
+}
+
 /* The placement from hops, as `autotune model` measures them: rank 0 to
  * every rank, then each rank not near rank 0 to the first rank of each
  * switch found. Switches {0, 1, 4} and {2, 3, 5} (scattered, as SMPI places
@@ -754,6 +804,7 @@ int main(void)
     test_lanes(obs, n);
     test_mix(obs, n);
     test_rdv_hop(obs, n);
+    test_rdv_chain(obs, n);
     test_split();
     test_csv();
     CHECK_INT(0, model_params_fit(obs, n, &p));
