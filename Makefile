@@ -335,6 +335,12 @@ bench-robust: all
 # (results/bench/adaptive.csv, adaptive-robust.csv); no new sweep.
 bench-adaptive: all
 	@tests/bench/adaptive.sh
+
+# What any adaptive walk must measure to keep every point within 10 %
+# (issue 36): bounds from the dense journals and the calibrations
+# (results/bench/adaptive-bound.txt); no new sweep.
+bench-adaptive-bound: all
+	@tests/bench/adaptive_bound.sh
 # Large simulated clusters (conf/platforms/fattree.xml, 64..1,024 ranks):
 # wall time, CPU time and peak memory (results/bench/scale.txt).
 bench-scale: all
@@ -502,7 +508,7 @@ format:
 clean:
 	rm -rf build
 
-.PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust bench-adaptive \
+.PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust bench-adaptive bench-adaptive-bound \
         bench-decision bench-between bench-between-tune bench-corrected bench-model bench-runtime bench-truth \
         bench-runtime-overhead bench-scale bench-ppn bench-ppn-tuned bench-node bench-runtime-ppn bench-runtime-node bench-model-ppn bench-model-node bench-model-uplink bench-model-256 bench-model-fattree golden-decision fuzz demo install format clean
 .SECONDARY:

@@ -74,6 +74,11 @@ static const struct cli_option compare_options[] = {
      offsetof(struct compare_args, req.max_penalty), 1e-9, 1e9, NULL, NULL,
      false, false,
      "with --grid and a model: the corrected walk (grid_options.max_penalty)"},
+    {"--bound", "F", CLI_REAL,
+     offsetof(struct compare_args, req.bound_tolerance), 1e-9, 1e9, NULL, NULL,
+     false, false,
+     "with --grid and a model: what any walk must measure to keep every "
+     "point within F"},
 };
 
 const struct cli_spec compare_cli = {
@@ -106,6 +111,11 @@ int compare_main(int argc, char **argv)
     if (a.req.max_penalty > 0 && !a.req.is_grid) {
         fprintf(stderr, "autotune compare: --max-penalty: needs --grid "
                         "adaptive (it sets the grid walk's predictor)\n");
+        return 2;
+    }
+    if (a.req.bound_tolerance > 0 && !a.req.is_grid) {
+        fprintf(stderr, "autotune compare: --bound: needs --grid adaptive "
+                        "(it bounds the grid walk)\n");
         return 2;
     }
     return replay_run(&a.req) == 0 ? 0 : 1;

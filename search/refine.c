@@ -364,14 +364,24 @@ static bool is_power_of_two(int n)
     return n > 0 && (n & (n - 1)) == 0;
 }
 
+static bool is_coarse_procs(const struct refine_grid *g, int i)
+{
+    int p = g->procs[i];
+    return i == 0 || i == g->n_procs - 1 || is_power_of_two(p) ||
+           is_power_of_two(p - 1) || is_power_of_two(p + 1);
+}
+
+static bool is_coarse_msg(const struct refine_grid *g, int step, int i)
+{
+    return i % step == 0 || i == g->n_msgs - 1;
+}
+
 /* The coarse grid's indices on one axis into idx; returns how many. */
 static int coarse_procs(const struct refine_grid *g, int *idx)
 {
     int n = 0;
     for (int i = 0; i < g->n_procs; i++) {
-        int p = g->procs[i];
-        if (i == 0 || i == g->n_procs - 1 || is_power_of_two(p) ||
-            is_power_of_two(p - 1) || is_power_of_two(p + 1)) {
+        if (is_coarse_procs(g, i)) {
             idx[n++] = i;
         }
     }
@@ -382,11 +392,23 @@ static int coarse_msgs(const struct refine_grid *g, int step, int *idx)
 {
     int n = 0;
     for (int i = 0; i < g->n_msgs; i++) {
-        if (i % step == 0 || i == g->n_msgs - 1) {
+        if (is_coarse_msg(g, step, i)) {
             idx[n++] = i;
         }
     }
     return n;
+}
+
+void refine_coarse_grid(const struct refine_grid *g,
+                        const struct refine_params *p, char *is_coarse)
+{
+    int step = p->coarse_msg_step > 0 ? p->coarse_msg_step : 1;
+    for (int pi = 0; pi < g->n_procs; pi++) {
+        for (int mi = 0; mi < g->n_msgs; mi++) {
+            is_coarse[(size_t)pi * (size_t)g->n_msgs + (size_t)mi] =
+                is_coarse_procs(g, pi) && is_coarse_msg(g, step, mi);
+        }
+    }
 }
 
 /* Every unmeasured point of a kept rectangle: the predicted choice and

@@ -116,6 +116,11 @@ struct refine_predictor {
 int refine_walk(const struct refine_grid *g, const struct refine_params *p,
                 const struct refine_oracle *o, struct refine_point *out);
 
+/* The coarse grid every walk measures first: is_coarse[pi * n_msgs + mi]
+ * set to 1 on it, 0 elsewhere. */
+void refine_coarse_grid(const struct refine_grid *g,
+                        const struct refine_params *p, char *is_coarse);
+
 /* refine_walk with predictions (pr; NULL or max_penalty 0: refine_walk):
  * the coarse grid, then each rectangle halved while the choice at one of
  * its unmeasured points may lose more than max_penalty by the prediction

@@ -3,6 +3,7 @@
  * cost_s of the experiments it asks for (once each: the journal is the cache),
  * and its choices are scored against the exhaustive optimum ([Pjesivac-Grbovic
  * 2006], eq. 6). */
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "collectives/collectives.h"
 #include "collectives/method.h"
 #include "model/model.h"
+#include "search/bound.h"
 #include "search/refine.h"
 #include "search/search.h"
 #include "store/journal.h"
@@ -595,6 +597,12 @@ static int compare_grid(const char *run, const struct record_index *ix,
                         const struct search_params *params,
                         const struct model_params *model, double model_cost_s,
                         double max_penalty);
+static int compare_bound(const char *run, const struct record_index *ix,
+                         const struct point_result **points, size_t n_points,
+                         int fanout, const struct seg_filter *segs,
+                         const struct search_params *params,
+                         const struct model_params *model, double model_cost_s,
+                         double tolerance);
 
 int replay_run(const struct replay_request *req)
 {
@@ -665,6 +673,21 @@ int replay_run(const struct replay_request *req)
         }
     }
     int fanout = chain_fanout_of(j);
+    if (is_grid && req->bound_tolerance > 0) {
+        if (!model) {
+            fprintf(stderr,
+                    "compare: --bound: %s has no calibration (give "
+                    "--model FILE)\n",
+                    run);
+            goto done;
+        }
+        status =
+            compare_bound(run, &ix, points, n_points, fanout, &segs, &params,
+                          model, model_cost_s, req->bound_tolerance) == 0
+                ? 0
+                : 1;
+        goto done;
+    }
     if (is_grid) {
         status =
             compare_grid(run, &ix, points, n_points, fanout, &segs, &params,
@@ -783,6 +806,9 @@ struct grid_replay {
      * label of the collective, all labelled before the walk */
     struct grid_predictor gp;
     bool is_predicting;
+    /* gp.pred_us holds every label's model time at every point (the
+     * bound's): the model strategy reads them, not the model again */
+    bool is_table_predicted;
     double max_penalty; /* 0: the walk without predictions */
 };
 
@@ -816,7 +842,17 @@ static int grid_measure(void *ctx, int pi, int mi, int *label, double *time_us)
     struct search_point sp;
     int depths[CONFIG_MAX_ALGS];
     const double *predicted_us;
-    if (point_predictions(g->model, rp, &predicted_us) != 0) {
+    if (g->is_table_predicted) {
+        static double table_us[MAX_METHODS];
+        size_t at = (size_t)(pi * g->n_msgs + mi) * (size_t)g->gp.n_labels;
+        for (int k = 0; k < rp->n; k++) {
+            int lk = grid_label(g, &rp->methods[k]);
+            table_us[k] = lk >= 0 && lk < g->gp.n_labels
+                              ? g->gp.pred_us[at + (size_t)lk]
+                              : -1;
+        }
+        predicted_us = table_us;
+    } else if (point_predictions(g->model, rp, &predicted_us) != 0) {
         return -1;
     }
     grid_search_point(&sp, rp->coll, rp->procs, rp->msg_bytes, rp->chain_fanout,
@@ -1261,21 +1297,22 @@ static int compare_grid(const char *run, const struct record_index *ix,
             continue;
         }
         for (int is_uniform = 0; is_uniform < 2 && rc == 0; is_uniform++) {
-            memset(g, 0, sizeof *g);
             memset(sc, 0, ((size_t)ppns.n + 1) * sizeof *sc);
-            g->ix = ix;
-            g->ppns = &ppns;
-            g->fanout = fanout;
-            g->segs = segs;
-            g->params = params;
-            g->model = is_model_strategy(s) ? model : NULL;
-            g->max_penalty = max_penalty;
-            g->strategy = &search_strategies[s];
-            g->series = search_series_create();
-            g->r = &r;
-            g->rp = rp;
-            g->segs_run = segs_run;
-            g->n_segs_run = n_segs_run;
+            struct grid_replay setup = {.ix = ix,
+                                        .ppns = &ppns,
+                                        .fanout = fanout,
+                                        .segs = segs,
+                                        .params = params,
+                                        .model =
+                                            is_model_strategy(s) ? model : NULL,
+                                        .strategy = &search_strategies[s],
+                                        .series = search_series_create(),
+                                        .r = &r,
+                                        .rp = rp,
+                                        .segs_run = segs_run,
+                                        .n_segs_run = n_segs_run,
+                                        .max_penalty = max_penalty};
+            *g = setup;
             rc = g->series ? grid_replay_strategy(run, g, points, n_points,
                                                   is_uniform, measured, sc)
                            : -1;
@@ -1315,5 +1352,319 @@ static int compare_grid(const char *run, const struct record_index *ix,
     free(g);
     free(rp);
     free(measured);
+    return rc;
+}
+
+/* --bound: what any walk must measure (search/bound.h) on each
+ * collective's dense grid, from the run's truth and the model. */
+
+struct bound_sums {
+    struct bound_result plain, coarse; /* without / with the coarse grid */
+    long coarse_points;
+    double exhaustive_s, model_pen_sum, model_pen_max;
+};
+
+static void bound_sums_add(struct bound_sums *to, const struct bound_sums *x)
+{
+    const struct bound_result *from[2] = {&x->plain, &x->coarse};
+    struct bound_result *into[2] = {&to->plain, &to->coarse};
+    for (int i = 0; i < 2; i++) {
+        into[i]->points += from[i]->points;
+        into[i]->must += from[i]->must;
+        into[i]->lower += from[i]->lower;
+        into[i]->lower_s += from[i]->lower_s;
+        into[i]->upper += from[i]->upper;
+        into[i]->upper_s += from[i]->upper_s;
+        into[i]->upper_penalty_sum += from[i]->upper_penalty_sum;
+        into[i]->upper_penalty_max =
+            fmax(into[i]->upper_penalty_max, from[i]->upper_penalty_max);
+        into[i]->must_free_max =
+            fmax(into[i]->must_free_max, from[i]->must_free_max);
+    }
+    to->coarse_points += x->coarse_points;
+    to->exhaustive_s += x->exhaustive_s;
+    to->model_pen_sum += x->model_pen_sum;
+    to->model_pen_max = fmax(to->model_pen_max, x->model_pen_max);
+}
+
+static void bound_print_row(const char *name, const struct bound_sums *s,
+                            double calibration_s)
+{
+    const struct bound_result *p = &s->plain, *c = &s->coarse;
+    double n = p->points ? (double)p->points : 1;
+    fprintf(stdout,
+            "%s,%ld,%.1f,%ld,%.1f,%ld,%.1f,%ld,%.1f,%.3f,%.3f,%.1f,%.1f,"
+            "%.3f,%.3f,%.3f,%.6f,%.6f,%.1f,%.1f,%.1f,%.1f,%.1f,%.6f,%.6f,"
+            "%.6f,%.6f\n",
+            name, p->points, 100 * (double)s->coarse_points / n, p->must,
+            100 * (double)p->must / n, p->lower, 100 * (double)p->lower / n,
+            p->upper, 100 * (double)p->upper / n,
+            100 * p->upper_penalty_sum / n, 100 * p->upper_penalty_max,
+            100 * (double)c->lower / n, 100 * (double)c->upper / n,
+            100 * p->must_free_max, 100 * s->model_pen_sum / n,
+            100 * s->model_pen_max, s->exhaustive_s, calibration_s,
+            s->exhaustive_s / calibration_s,
+            s->exhaustive_s / (calibration_s + p->lower_s),
+            s->exhaustive_s / (calibration_s + p->upper_s),
+            s->exhaustive_s / (calibration_s + c->lower_s),
+            s->exhaustive_s / (calibration_s + c->upper_s), p->lower_s,
+            p->upper_s, c->lower_s, c->upper_s);
+}
+
+/* The bound's inputs for the collective of g (its dense grid in g->points,
+ * rows ppn and procs, every label named by grid_predictions). */
+struct bound_inputs {
+    double *time_us;
+    char *has; /* per point and label: a record */
+    int *free_label, *hoped_label, *alg, *seg;
+    char *coarse;
+    double *cost_s;
+};
+
+static int bound_truth(struct grid_replay *g, struct bound_inputs *in,
+                       struct bound_sums *s)
+{
+    int n = g->n_procs * g->n_msgs, nl = g->n_labels;
+    struct replay_point *rp = g->rp;
+    for (int i = 0; i < n; i++) {
+        if (gather_point(g->ix, g->points[i], g->fanout, g->segs, rp) != 0) {
+            return -1;
+        }
+        for (int k = 0; k < rp->n; k++) {
+            const struct measurement *rec = g->ix->records[rp->records[k]];
+            int lk = grid_label(g, &rp->methods[k]);
+            if (lk < 0 || lk >= nl) {
+                continue;
+            }
+            size_t at = (size_t)i * (size_t)nl + (size_t)lk;
+            in->has[at] = 1;
+            in->time_us[at] = rec->is_applicable ? rec->mean_us : -1;
+            s->exhaustive_s += rec->is_applicable ? rec->cost_s : 0;
+            if (rec->is_applicable) {
+                grid_predictor_seen(&g->gp, i / g->n_msgs, i % g->n_msgs, lk,
+                                    rec->mean_us);
+            }
+        }
+    }
+    /* a label without a record at a point runs there unsegmented, as the
+     * walk's choices are scored (grid_score_points) */
+    for (int k = 0; k < nl; k++) {
+        in->alg[k] = g->labels[k].alg;
+        in->seg[k] = g->labels[k].seg_bytes;
+        struct search_method m = {g->labels[k].alg, 0};
+        int k0 = in->seg[k] > 0 ? grid_label(g, &m) : -1;
+        for (int i = 0; k0 >= 0 && k0 < nl && i < n; i++) {
+            size_t at = (size_t)i * (size_t)nl;
+            if (!in->has[at + (size_t)k]) {
+                in->time_us[at + (size_t)k] = in->time_us[at + (size_t)k0];
+            }
+        }
+    }
+    return g->n_labels == nl ? 0 : -1;
+}
+
+/* The pure model's choice at each point, and the corrected model's with
+ * every other point of the grid measured (its own records withheld). */
+static int bound_choices(struct grid_replay *g, struct bound_inputs *in,
+                         struct bound_sums *s)
+{
+    int n = g->n_procs * g->n_msgs, nl = g->n_labels;
+    double *saved = malloc((size_t)(nl ? nl : 1) * sizeof *saved);
+    if (!saved) {
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        const double *pred = g->gp.pred_us + (size_t)i * (size_t)nl;
+        const double *t = in->time_us + (size_t)i * (size_t)nl;
+        double *seen = g->gp.seen_us + (size_t)i * (size_t)nl;
+        double opt_us = -1;
+        in->free_label[i] = -1;
+        for (int k = 0; k < nl; k++) {
+            if (pred[k] > 0 &&
+                (in->free_label[i] < 0 || pred[k] < pred[in->free_label[i]])) {
+                in->free_label[i] = k;
+            }
+            opt_us = t[k] > 0 && (opt_us < 0 || t[k] < opt_us) ? t[k] : opt_us;
+        }
+        if (opt_us > 0) {
+            int f = in->free_label[i];
+            double pen =
+                f >= 0 && t[f] > 0 ? tuning_penalty(t[f], opt_us) : INFINITY;
+            s->model_pen_sum += pen;
+            s->model_pen_max = fmax(s->model_pen_max, pen);
+        }
+        memcpy(saved, seen, (size_t)nl * sizeof *saved);
+        memset(seen, 0, (size_t)nl * sizeof *seen);
+        struct refine_prediction p;
+        int rc =
+            grid_predictor_predict(&g->gp, i / g->n_msgs, i % g->n_msgs, &p);
+        memcpy(seen, saved, (size_t)nl * sizeof *saved);
+        if (rc < 0) {
+            free(saved);
+            return -1;
+        }
+        in->hoped_label[i] = rc == 0 ? p.label : -1;
+    }
+    free(saved);
+    return 0;
+}
+
+/* Each point's cost: the model strategy searching it (what the walk
+ * charges for measuring it); the coarse grid of each ppn's rows. */
+static int bound_costs(struct grid_replay *g, const int *ppn, const int *procs,
+                       const long *msgs, struct bound_inputs *in)
+{
+    int n = g->n_procs * g->n_msgs;
+    struct refine_params params = REFINE_PARAMS_DEFAULT;
+    g->is_predicting = false;
+    g->is_table_predicted = true;
+    for (int i = 0; i < n; i++) {
+        int label;
+        double time_us, before = g->r->seconds;
+        if (grid_measure(g, i / g->n_msgs, i % g->n_msgs, &label, &time_us) !=
+            0) {
+            return -1;
+        }
+        in->cost_s[i] = g->r->seconds - before;
+    }
+    g->is_table_predicted = false;
+    for (int row = 0, end; row < g->n_procs; row = end) {
+        for (end = row; end < g->n_procs && ppn[end] == ppn[row]; end++) {
+        }
+        struct refine_grid grid = {procs + row, end - row, msgs, g->n_msgs};
+        refine_coarse_grid(&grid, &params,
+                           in->coarse + (size_t)row * (size_t)g->n_msgs);
+    }
+    return 0;
+}
+
+static int bound_collective(struct grid_replay *g, const int *ppn,
+                            const int *procs, const long *msgs,
+                            double tolerance, struct bound_sums *s)
+{
+    if (grid_predictions(g, ppn, procs, msgs) != 0) {
+        return -1;
+    }
+    size_t n = (size_t)g->n_procs * (size_t)g->n_msgs, nl = (size_t)g->n_labels;
+    size_t n_cells = n * nl > 0 ? n * nl : 1;
+    struct bound_inputs in = {malloc(n_cells * sizeof *in.time_us),
+                              calloc(n_cells, 1),
+                              malloc((n ? n : 1) * sizeof *in.free_label),
+                              malloc((n ? n : 1) * sizeof *in.hoped_label),
+                              malloc((nl ? nl : 1) * sizeof *in.alg),
+                              malloc((nl ? nl : 1) * sizeof *in.seg),
+                              calloc(n ? n : 1, 1),
+                              malloc((n ? n : 1) * sizeof *in.cost_s)};
+    double *chosen_us = malloc((n ? n : 1) * sizeof *chosen_us);
+    int rc = in.time_us && in.has && in.free_label && in.hoped_label &&
+                     in.alg && in.seg && in.coarse && in.cost_s && chosen_us
+                 ? 0
+                 : -1;
+    g->chosen_us = chosen_us;
+    for (size_t i = 0; rc == 0 && i < n * nl; i++) {
+        in.time_us[i] = -1;
+    }
+    rc = rc == 0 ? bound_truth(g, &in, s) : rc;
+    rc = rc == 0 ? bound_choices(g, &in, s) : rc;
+    rc = rc == 0 ? bound_costs(g, ppn, procs, msgs, &in) : rc;
+    struct bound_map m = {
+        g->n_procs,    g->n_msgs, g->n_labels,    ppn,      in.time_us,
+        in.free_label, 1,         in.hoped_label, 1,        in.alg,
+        in.seg,        NULL,      in.cost_s,      tolerance};
+    rc = rc == 0 ? bound_grid(&m, &s->plain, NULL, NULL) : rc;
+    m.premeasured = in.coarse;
+    rc = rc == 0 ? bound_grid(&m, &s->coarse, NULL, NULL) : rc;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        s->coarse_points += in.coarse[i];
+    }
+    free(in.time_us);
+    free(in.has);
+    free(in.free_label);
+    free(in.hoped_label);
+    free(in.alg);
+    free(in.seg);
+    free(in.coarse);
+    free(in.cost_s);
+    free(chosen_us);
+    grid_predictor_free(&g->gp);
+    return rc;
+}
+
+static int compare_bound(const char *run, const struct record_index *ix,
+                         const struct point_result **points, size_t n_points,
+                         int fanout, const struct seg_filter *segs,
+                         const struct search_params *params,
+                         const struct model_params *model, double model_cost_s,
+                         double tolerance)
+{
+    struct ppn_set ppns = {0, NULL};
+    struct replay r = {ix, NULL, calloc(ix->n ? ix->n : 1, 1), 0, 0, 0, NULL};
+    struct grid_replay *g = calloc(1, sizeof *g);
+    struct replay_point *rp = malloc(sizeof *rp);
+    int *procs = malloc(n_points * sizeof *procs);
+    int *ppn = malloc(n_points * sizeof *ppn);
+    long *msgs = malloc(n_points * sizeof *msgs);
+    const struct point_result **dense = malloc(n_points * sizeof *dense);
+    struct bound_sums total = {0};
+    int segs_run[CONFIG_MAX_SEGS];
+    int n_segs_run = run_segments(ix, segs, segs_run);
+    int rc = ppn_set_of(points, n_points, &ppns);
+    rc = rc == 0 && r.charged && g && rp && procs && ppn && msgs && dense ? 0
+                                                                          : -1;
+    int s = 0;
+    while (s < search_strategies_size && !is_model_strategy(s)) {
+        s++;
+    }
+    if (rc == 0) {
+        struct grid_replay setup = {.ix = ix,
+                                    .ppns = &ppns,
+                                    .fanout = fanout,
+                                    .segs = segs,
+                                    .params = params,
+                                    .model = model,
+                                    .strategy = &search_strategies[s],
+                                    .series = search_series_create(),
+                                    .r = &r,
+                                    .rp = rp,
+                                    .segs_run = segs_run,
+                                    .n_segs_run = n_segs_run};
+        *g = setup;
+        rc = g->series ? 0 : -1;
+        printf("collective,points,coarse_pct,must,must_pct,lower,lower_pct,"
+               "upper,upper_pct,upper_mean_pct,upper_max_pct,"
+               "lower_coarse_pct,upper_coarse_pct,must_model_max_pct,"
+               "model_mean_pct,model_max_pct,exhaustive_s,calibration_s,"
+               "factor_ceiling,factor_lower,factor_upper,"
+               "factor_lower_coarse,factor_upper_coarse,lower_s,upper_s,"
+               "lower_coarse_s,upper_coarse_s\n");
+    }
+    for (size_t at = 0, next; at < n_points && rc == 0; at = next) {
+        next = grid_dense(run, points, n_points, at, dense, ppn, procs, msgs,
+                          &g->n_procs, &g->n_msgs, false);
+        if (g->n_procs == 0) {
+            continue;
+        }
+        struct bound_sums sums = {0};
+        g->points = dense;
+        g->coll = coll_find(points[at]->collective);
+        g->n_labels = 0;
+        rc = bound_collective(g, ppn, procs, msgs, tolerance, &sums);
+        if (rc == 0) {
+            bound_print_row(points[at]->collective, &sums, model_cost_s);
+            bound_sums_add(&total, &sums);
+        }
+    }
+    if (rc == 0) {
+        bound_print_row("total", &total, model_cost_s);
+    }
+    search_series_destroy(g ? g->series : NULL);
+    free(ppns.values);
+    free(r.charged);
+    free(g);
+    free(rp);
+    free(procs);
+    free(ppn);
+    free(msgs);
+    free(dense);
     return rc;
 }
