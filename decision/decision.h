@@ -569,6 +569,16 @@ int between_table_cuts(const struct run_data *r, const struct measurement *rows,
                        size_t n, long **msg_cuts, long **procs_cuts,
                        struct export_insert **inserts, size_t *n_inserts);
 
+/* Past cell c of grid g, the largest training size at its procs (c_below:
+ * the training size below it, -1: none), where method own was chosen:
+ * n_sizes sizes evenly in log size up to one training step beyond it (what
+ * the exact decision prices there: between_table_cuts) into sizes, and the
+ * corrected model's time of each method at each (times, n_sizes x
+ * n_methods; -1: a method it does not price, or that cannot overtake own
+ * by then). n_sizes, or 0: r has no model, or it cannot price own. */
+int between_beyond_times(const struct run_data *r, int g, long c, long c_below,
+                         int own, int n_sizes, long *sizes, double *times);
+
 /* Penalties of choices (fractions), for penalty_stats_compute. */
 struct train_scores {
     double *v; /* room for every cell of the run */

@@ -225,11 +225,142 @@ static bool has_ppn_attr(const struct run_data *r)
     return r->n_ppn > 1;
 }
 
+/* Items past the largest training size of each communicator size, where
+ * the run has a calibration (between_beyond_times: what the exact decision
+ * prices there): each labelled by the corrected model's fastest method,
+ * with every method's penalty there and a case weight, the sizes of one
+ * communicator size weighing one training size between them, so that the
+ * tree's last cut is placed by the model and the leaf budget prices it.
+ * Trees do not extrapolate: without these, the largest size's method holds
+ * beyond it. */
+struct beyond_items {
+    int n, cap;
+    int *grid, *procs, *label;
+    long *msgs;
+    float *weight;
+    double *penalty; /* n x n_methods, fractions */
+};
+
+/* Sizes per communicator size past the largest training size. */
+enum { BEYOND_ITEMS = 8 };
+
+static void beyond_items_free(struct beyond_items *b)
+{
+    free(b->grid);
+    free(b->procs);
+    free(b->label);
+    free(b->msgs);
+    free(b->weight);
+    free(b->penalty);
+    memset(b, 0, sizeof *b);
+}
+
+static int beyond_items_grow(struct beyond_items *b, int n_methods)
+{
+    if (b->n < b->cap) {
+        return 0;
+    }
+    int cap = b->cap ? 2 * b->cap : 64;
+    int *grid = realloc(b->grid, (size_t)cap * sizeof *grid);
+    b->grid = grid ? grid : b->grid;
+    int *procs = realloc(b->procs, (size_t)cap * sizeof *procs);
+    b->procs = procs ? procs : b->procs;
+    int *label = realloc(b->label, (size_t)cap * sizeof *label);
+    b->label = label ? label : b->label;
+    long *msgs = realloc(b->msgs, (size_t)cap * sizeof *msgs);
+    b->msgs = msgs ? msgs : b->msgs;
+    float *weight = realloc(b->weight, (size_t)cap * sizeof *weight);
+    b->weight = weight ? weight : b->weight;
+    double *pen =
+        realloc(b->penalty, (size_t)cap * n_methods * sizeof *b->penalty);
+    b->penalty = pen ? pen : b->penalty;
+    if (!grid || !procs || !label || !msgs || !weight || !pen) {
+        fprintf(stderr, "autotune tree: out of memory\n");
+        return -1;
+    }
+    b->cap = cap;
+    return 0;
+}
+
+/* The items past the largest training size (labels: train_labels of grid
+ * g) of each communicator size of grid g into b. */
+static int beyond_of_grid(const struct run_data *r, int g, const int *labels,
+                          struct beyond_items *b)
+{
+    const struct run_grid *grid = &r->grids[g];
+    int nm = r->n_methods;
+    long sizes[BEYOND_ITEMS];
+    double *times = malloc((size_t)BEYOND_ITEMS * nm * sizeof *times);
+    if (!times) {
+        fprintf(stderr, "autotune tree: out of memory\n");
+        return -1;
+    }
+    int rc = 0;
+    for (int p = 0; p < grid->n_procs && rc == 0; p++) {
+        long c = -1, c_below = -1;
+        for (int m = grid->n_msgs - 1; m >= 0 && c_below < 0; m--) {
+            long cell = (long)p * grid->n_msgs + m;
+            if (labels[cell] >= 0) {
+                *(c < 0 ? &c : &c_below) = cell;
+            }
+        }
+        int n = c < 0 ? 0
+                      : between_beyond_times(r, g, c, c_below, labels[c],
+                                             BEYOND_ITEMS, sizes, times);
+        for (int i = 0; i < n && rc == 0; i++) {
+            const double *t = times + (size_t)i * nm;
+            int best = labels[c];
+            for (int k = 0; k < nm; k++) {
+                best = t[k] > 0 && t[k] < t[best] ? k : best;
+            }
+            rc = beyond_items_grow(b, nm);
+            if (rc) {
+                break;
+            }
+            double *row = b->penalty + (size_t)b->n * nm;
+            for (int k = 0; k < nm; k++) {
+                /* a method the model does not price there: its penalty
+                 * at the largest size */
+                double own = grid->time_us[c * nm + k];
+                row[k] = t[k] > 0   ? tuning_penalty(t[k], t[best])
+                         : own >= 0 ? tuning_penalty(own, grid->best_us[c])
+                                    : 1000;
+            }
+            b->grid[b->n] = g;
+            b->procs[b->n] = grid->procs[p];
+            b->msgs[b->n] = sizes[i];
+            b->label[b->n] = best;
+            b->weight[b->n] = 1.0f / (float)n;
+            b->n++;
+        }
+    }
+    free(times);
+    return rc;
+}
+
 /* The C4.5 data set of grids g0..g1-1 (with a collective attribute when
  * they are of several collectives, ranks per node when the run has
  * several values), only cells outside fold skip (all when skip < 0). */
-int train_c45_data(const struct train_options *opt, const struct run_data *r,
-                   int g0, int g1, int skip, struct c45_data **out)
+/* An item's attribute values (train_c45_data's attributes) into v; their
+ * count. */
+static int item_values(bool has_coll, int coll, int procs, bool has_ppn,
+                       int ppn, long msg_bytes, float *v)
+{
+    int n_v = 0;
+    if (has_coll) {
+        v[n_v++] = (float)(coll + 1);
+    }
+    v[n_v++] = (float)procs;
+    if (has_ppn) {
+        v[n_v++] = (float)ppn;
+    }
+    v[n_v++] = (float)msg_bytes;
+    return n_v;
+}
+
+static int c45_data_of(const struct train_options *opt,
+                       const struct run_data *r, int g0, int g1, int skip,
+                       struct beyond_items *beyond, struct c45_data **out)
 {
     struct c45_data *d = NULL;
     int *labels = NULL;
@@ -268,19 +399,25 @@ int train_c45_data(const struct train_options *opt, const struct run_data *r,
             for (int m = 0; m < grid->n_msgs; m++) {
                 long cell = (long)p * grid->n_msgs + m;
                 float v[4];
-                int n_v = 0;
-                if (has_coll) {
-                    v[n_v++] = (float)(coll + 1);
-                }
-                v[n_v++] = (float)grid->procs[p];
-                if (has_ppn) {
-                    v[n_v++] = (float)grid->ppn;
-                }
-                v[n_v++] = (float)grid->msgs[m];
+                item_values(has_coll, coll, grid->procs[p], has_ppn, grid->ppn,
+                            grid->msgs[m], v);
                 if (labels[cell] >= 0 &&
                     c45_data_add_item(d, v, labels[cell])) {
                     goto fail;
                 }
+            }
+        }
+        int first = beyond ? beyond->n : 0;
+        if (beyond && beyond_of_grid(r, g, labels, beyond)) {
+            goto fail;
+        }
+        for (int i = first; beyond && i < beyond->n; i++) {
+            float v[4];
+            item_values(has_coll, coll, beyond->procs[i], has_ppn, grid->ppn,
+                        beyond->msgs[i], v);
+            if (c45_data_add_weighted_item(d, v, beyond->label[i],
+                                           beyond->weight[i])) {
+                goto fail;
             }
         }
     }
@@ -297,6 +434,12 @@ fail:
     free(names);
     c45_data_destroy(d);
     return -1;
+}
+
+int train_c45_data(const struct train_options *opt, const struct run_data *r,
+                   int g0, int g1, int skip, struct c45_data **out)
+{
+    return c45_data_of(opt, r, g0, g1, skip, NULL, out);
 }
 
 struct c45_result {
@@ -442,6 +585,7 @@ static int apply_budget(const struct flat_tree *f, int i, int j, int max,
  * programme over the tree's prunings (no greedy order). */
 static int prune_to_budget(const struct train_options *opt,
                            const struct run_data *r, int g0, int g1, int skip,
+                           const struct beyond_items *beyond,
                            const struct c45_data *data, struct c45_tree *tree)
 {
     int max = opt->max_leaves, nm = r->n_methods, rc = -1;
@@ -462,14 +606,25 @@ static int prune_to_budget(const struct train_options *opt,
         goto done;
     }
     flatten(&f, &n_kids, tree->root);
-    for (int g = g0; g < g1; g++) {
+    /* the items in train_c45_data's order: each grid's points, then its
+     * items past the largest size */
+    for (int g = g0, b = 0; g < g1; g++) {
         const struct run_grid *grid = &r->grids[g];
-        for (long c = 0; c < (long)grid->n_procs * grid->n_msgs; c++) {
-            if (!train_is_training(opt, r, g, c, skip)) {
-                continue;
+        long n_cells = (long)grid->n_procs * grid->n_msgs;
+        for (long c = 0; c < n_cells || (b < beyond->n && beyond->grid[b] == g);
+             c++) {
+            if (c < n_cells) {
+                if (!train_is_training(opt, r, g, c, skip)) {
+                    continue;
+                }
+                penalty_row(r, grid, c, row);
+            } else {
+                for (int k = 0; k < nm; k++) {
+                    row[k] = beyond->weight[b] * beyond->penalty[b * nm + k];
+                }
+                b++;
             }
             const float *v = data->values + (size_t)item++ * data->n_attrs;
-            penalty_row(r, grid, c, row);
             for (int i = 0;;
                  i = f.kids[f.first[i] + branch_of(f.nodes[i], v)]) {
                 for (int k = 0; k < nm; k++) {
@@ -548,8 +703,8 @@ static int tree_stats(const struct c45_data *data, struct c45_result *res)
  * committed runs, a little better than cutting the pruned tree, and much
  * better than cutting to the pruned tree's leaves: make bench-corrected). */
 static int c45_grow(const struct train_options *opt, const struct run_data *r,
-                    int g0, int g1, int skip, const struct c45_data *data,
-                    struct c45_result *res)
+                    int g0, int g1, int skip, const struct beyond_items *beyond,
+                    const struct c45_data *data, struct c45_result *res)
 {
     struct c45_tree *raw = NULL;
     bool is_changed;
@@ -567,7 +722,7 @@ static int c45_grow(const struct train_options *opt, const struct run_data *r,
         raw = NULL;
         res->grown_leaves = count_leaves(res->tree->root);
         if (res->grown_leaves > opt->max_leaves &&
-            prune_to_budget(opt, r, g0, g1, skip, data, res->tree)) {
+            prune_to_budget(opt, r, g0, g1, skip, beyond, data, res->tree)) {
             return -1;
         }
     }
@@ -580,9 +735,10 @@ static int c45_grow(const struct train_options *opt, const struct run_data *r,
  * class on ties): C4.5 labels a leaf with its most common class, which
  * can be far off at the points where it is not the optimum. Returns the
  * number of leaves changed, or -1. */
-int train_leaves_by_penalty(const struct train_options *opt,
-                            const struct run_data *r, int g0, int g1, int skip,
-                            struct decision *d)
+static int leaves_by_penalty(const struct train_options *opt,
+                             const struct run_data *r, int g0, int g1, int skip,
+                             const struct beyond_items *beyond,
+                             struct decision *d)
 {
     int n = r->n_methods, n_changed = 0;
     double *sum = calloc((size_t)d->n_nodes * n, sizeof *sum);
@@ -609,6 +765,16 @@ int train_leaves_by_penalty(const struct train_options *opt,
             is_reached[leaf] = 1;
         }
     }
+    for (int b = 0; beyond && b < beyond->n; b++) {
+        int g = beyond->grid[b];
+        int leaf = decision_leaf(d, train_table(d, r, g), beyond->procs[b],
+                                 beyond->msgs[b]);
+        for (int k = 0; k < n; k++) {
+            sum[(size_t)leaf * n + k] +=
+                beyond->weight[b] * beyond->penalty[(size_t)b * n + k];
+        }
+        is_reached[leaf] = 1;
+    }
     for (int leaf = 0; leaf < d->n_nodes; leaf++) {
         if (!is_reached[leaf]) {
             continue;
@@ -628,6 +794,13 @@ done:
     free(row);
     free(is_reached);
     return n_changed;
+}
+
+int train_leaves_by_penalty(const struct train_options *opt,
+                            const struct run_data *r, int g0, int g1, int skip,
+                            struct decision *d)
+{
+    return leaves_by_penalty(opt, r, g0, g1, skip, NULL, d);
 }
 
 /* Splits leaf `node` (method k) so that the cell of cut index i on one
@@ -732,12 +905,17 @@ int train_trees(const struct train_options *opt, const struct run_data *r,
         g1 = opt->is_combined ? r->n_grids : train_collective_end(r, g0);
         struct c45_data *data = NULL;
         struct c45_result res = {0};
-        int rc = train_c45_data(opt, r, g0, g1, skip, &data) ||
-                 c45_grow(opt, r, g0, g1, skip, data, &res) ||
+        /* past the largest size as the exact decision prices it: with a
+         * calibration, and cuts between sizes by the model's times */
+        struct beyond_items beyond = {0};
+        bool is_beyond = r->model && !opt->is_next_size && !opt->is_pair_only;
+        int rc = c45_data_of(opt, r, g0, g1, skip, is_beyond ? &beyond : NULL,
+                             &data) ||
+                 c45_grow(opt, r, g0, g1, skip, &beyond, data, &res) ||
                  add_tree(opt, r, g0, g1, res.tree, d);
         int n_changed = 0, n_given = 0, n_third = 0;
         if (rc == 0 && !opt->is_majority) {
-            n_changed = train_leaves_by_penalty(opt, r, g0, g1, skip, d);
+            n_changed = leaves_by_penalty(opt, r, g0, g1, skip, &beyond, d);
             rc = n_changed < 0;
         }
         for (int g = g0; rc == 0 && g < g1; g++) {
@@ -751,10 +929,17 @@ int train_trees(const struct train_options *opt, const struct run_data *r,
             n_third += third;
         }
         if (rc == 0 && report) {
-            fprintf(report, "%s: C4.5 tree (-m %d -c %g) from %d points\n",
+            fprintf(report, "%s: C4.5 tree (-m %d -c %g) from %d points",
                     opt->is_combined ? "combined" : r->grids[g0].name,
                     opt->c45.min_objs, (double)(opt->c45.cf * 100),
-                    data->n_items);
+                    data->n_items - beyond.n);
+            if (beyond.n > 0) {
+                fprintf(report,
+                        " and %d past the largest training sizes (the "
+                        "corrected model's fastest methods)",
+                        beyond.n);
+            }
+            fprintf(report, "\n");
             c45_print_tree(report, res.tree, data);
             if (opt->max_depth >= 0) {
                 fprintf(report,
@@ -806,6 +991,7 @@ int train_trees(const struct train_options *opt, const struct run_data *r,
         }
         c45_tree_destroy(res.tree);
         c45_data_destroy(data);
+        beyond_items_free(&beyond);
         if (rc) {
             return -1;
         }
