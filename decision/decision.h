@@ -415,6 +415,13 @@ struct train_options {
     int max_leaves;         /* C4.5 trees: the tree C4.5 grows, cut to at
                                most this many leaves where that loses the
                                least penalty (train.c); 0: C4.5's pruning */
+    bool is_worst_first;    /* that cut: among those of the least worst
+                               training penalty (each leaf's method, too,
+                               among those within it), the least total */
+    double stake_pct;       /* > 0: C4.5 grows with case weights 1 + the
+                               penalty at stake at a point (the largest of
+                               its training neighbours' labels there, %) /
+                               stake_pct, averaging 1; 0: every point 1 */
     int holdout_folds;      /* 0: none; 2 when every other value of an axis */
     enum holdout_axis {
         HOLDOUT_POINTS, /* folds of grid points */

@@ -341,6 +341,40 @@ static int beyond_of_grid(const struct run_data *r, int g, const int *labels,
 /* The C4.5 data set of grids g0..g1-1 (with a collective attribute when
  * they are of several collectives, ranks per node when the run has
  * several values), only cells outside fold skip (all when skip < 0). */
+/* The penalty at stake at training cell c of grid (labels: the training
+ * labels): the largest penalty there of a neighbouring training point's
+ * label (the nearest labelled along each axis, either side), what a leaf
+ * that groups c with that neighbour would lose at c; a method that cannot
+ * run there counts 1000 %. */
+static double at_stake(const struct run_data *r, const struct run_grid *grid,
+                       const int *labels, long c)
+{
+    int nm = r->n_methods, p = (int)(c / grid->n_msgs),
+        m = (int)(c % grid->n_msgs);
+    double x = 0;
+    const double *t = grid->time_us + c * nm;
+    for (int axis = 0; axis < 2; axis++) {
+        int at = axis == 0 ? p : m,
+            n = axis == 0 ? grid->n_procs : grid->n_msgs;
+        for (int side = -1; side <= 1; side += 2) {
+            for (int k = at + side; k >= 0 && k < n; k += side) {
+                long o = axis == 0 ? (long)k * grid->n_msgs + m
+                                   : (long)p * grid->n_msgs + k;
+                if (labels[o] < 0) {
+                    continue;
+                }
+                double pen =
+                    t[labels[o]] < 0
+                        ? 10
+                        : tuning_penalty(t[labels[o]], grid->best_us[c]);
+                x = pen > x ? pen : x;
+                break;
+            }
+        }
+    }
+    return x;
+}
+
 /* An item's attribute values (train_c45_data's attributes) into v; their
  * count. */
 static int item_values(bool has_coll, int coll, int procs, bool has_ppn,
@@ -401,8 +435,12 @@ static int c45_data_of(const struct train_options *opt,
                 float v[4];
                 item_values(has_coll, coll, grid->procs[p], has_ppn, grid->ppn,
                             grid->msgs[m], v);
+                double w = opt->stake_pct > 0
+                               ? 1 + 100 * at_stake(r, grid, labels, cell) /
+                                         opt->stake_pct
+                               : 1;
                 if (labels[cell] >= 0 &&
-                    c45_data_add_item(d, v, labels[cell])) {
+                    c45_data_add_weighted_item(d, v, labels[cell], (float)w)) {
                     goto fail;
                 }
             }
@@ -424,6 +462,17 @@ static int c45_data_of(const struct train_options *opt,
     if (d->n_items == 0) {
         fprintf(stderr, "autotune tree: no points to build from\n");
         goto fail;
+    }
+    /* case weights at stake average 1, as counts do: -m and C4.5's
+     * least split keep their scale */
+    if (opt->stake_pct > 0 && d->weights) {
+        double sum = 0;
+        for (int i = 0; i < d->n_items; i++) {
+            sum += d->weights[i];
+        }
+        for (int i = 0; i < d->n_items; i++) {
+            d->weights[i] = (float)(d->weights[i] * d->n_items / sum);
+        }
     }
     free(labels);
     free(names);
@@ -447,6 +496,7 @@ struct c45_result {
     int leaves, errors, n_items;
     int c45_leaves;   /* of C4.5's pruned tree */
     int grown_leaves; /* of the tree C4.5 grows, with a leaf budget; 0 */
+    double bound;     /* the leaves' worst training penalty allowed */
     float predicted_pct;
 };
 
@@ -576,17 +626,75 @@ static int apply_budget(const struct flat_tree *f, int i, int j, int max,
     return rc;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The least total penalty of each node's subtree cut to at most j leaves
+ * (cost), each leaf's cost and method: among the methods whose worst
+ * penalty over its points is at most bound, the least total (a leaf with
+ * none costs HUGE_VAL). 0 or -1. */
+static int dp_costs(const struct flat_tree *fp, const struct train_options *opt,
+                    int nm, int max, const double *sum, const double *worst,
+                    double bound, double *cost, double *leaf_cost,
+                    int *leaf_method)
+{
+    const struct flat_tree f = *fp;
+    int total = f.n;
+    double *knap = NULL;
+    for (int i = total - 1; i >= 0; i--) {
+        const double *s = sum + (size_t)i * nm;
+        const double *w = worst + (size_t)i * nm;
+        int best = f.nodes[i]->leaf_class;
+        for (int k = 0; k < nm && !opt->is_majority; k++) {
+            bool ok = w[k] <= bound, best_ok = w[best] <= bound;
+            best = (ok && !best_ok) || (ok == best_ok && s[k] < s[best]) ? k
+                                                                         : best;
+        }
+        leaf_method[i] = best;
+        leaf_cost[i] = w[best] <= bound ? s[best] : HUGE_VAL;
+        double *ci = cost + (size_t)i * (max + 1);
+        int nb = f.nodes[i]->n_branches;
+        ci[0] = HUGE_VAL;
+        for (int j = 1; j <= max; j++) {
+            ci[j] = leaf_cost[i];
+        }
+        if (nb == 0) {
+            continue;
+        }
+        free(knap);
+        knap = malloc((size_t)(nb + 1) * (max + 1) * sizeof *knap);
+        if (!knap) {
+            fprintf(stderr, "autotune tree: out of memory\n");
+            return -1;
+        }
+        knapsack(&f, i, max, cost, knap);
+        for (int j = 1; j <= max; j++) {
+            double split = knap[(size_t)nb * (max + 1) + j];
+            ci[j] = split < ci[j] ? split : ci[j];
+        }
+    }
+    free(knap);
+    return 0;
+}
+
 /* Prunes tree (built from data, the training points of grids g0..g1-1
  * outside fold skip, in train_c45_data's order) to at most
  * opt->max_leaves leaves at the least total penalty over those points,
  * each leaf taking the method of its least penalty (C4.5's class with
  * is_majority): the subtrees kept are the ones that save the most
  * penalty, rather than C4.5's majority-class errors. An exact dynamic
- * programme over the tree's prunings (no greedy order). */
+ * programme over the tree's prunings (no greedy order). With
+ * opt->is_worst_first, the least total among the cuts whose worst penalty
+ * at a training point is the least any cut reaches (*bound_out: that
+ * worst, which the leaves' methods keep; HUGE_VAL without). */
 static int prune_to_budget(const struct train_options *opt,
                            const struct run_data *r, int g0, int g1, int skip,
                            const struct beyond_items *beyond,
-                           const struct c45_data *data, struct c45_tree *tree)
+                           const struct c45_data *data, struct c45_tree *tree,
+                           double *bound_out)
 {
     int max = opt->max_leaves, nm = r->n_methods, rc = -1;
     struct flat_tree f = {0};
@@ -595,13 +703,14 @@ static int prune_to_budget(const struct train_options *opt,
     f.first = malloc((size_t)total * sizeof *f.first);
     f.kids = malloc((size_t)total * sizeof *f.kids);
     double *sum = calloc((size_t)total * nm, sizeof *sum);
+    double *worst = calloc((size_t)total * nm, sizeof *worst);
+    double *raw = malloc((size_t)nm * sizeof *raw);
     double *row = malloc((size_t)nm * sizeof *row);
     double *cost = malloc((size_t)total * (max + 1) * sizeof *cost);
     double *leaf_cost = malloc((size_t)total * sizeof *leaf_cost);
     int *leaf_method = malloc((size_t)total * sizeof *leaf_method);
-    double *knap = NULL;
     if (!f.nodes || !f.first || !f.kids || !sum || !row || !cost ||
-        !leaf_cost || !leaf_method) {
+        !leaf_cost || !leaf_method || !worst || !raw) {
         fprintf(stderr, "autotune tree: out of memory\n");
         goto done;
     }
@@ -618,9 +727,11 @@ static int prune_to_budget(const struct train_options *opt,
                     continue;
                 }
                 penalty_row(r, grid, c, row);
+                memcpy(raw, row, (size_t)nm * sizeof *raw);
             } else {
                 for (int k = 0; k < nm; k++) {
-                    row[k] = beyond->weight[b] * beyond->penalty[b * nm + k];
+                    raw[k] = beyond->penalty[b * nm + k];
+                    row[k] = beyond->weight[b] * raw[k];
                 }
                 b++;
             }
@@ -629,6 +740,8 @@ static int prune_to_budget(const struct train_options *opt,
                  i = f.kids[f.first[i] + branch_of(f.nodes[i], v)]) {
                 for (int k = 0; k < nm; k++) {
                     sum[(size_t)i * nm + k] += row[k];
+                    double *w = &worst[(size_t)i * nm + k];
+                    *w = raw[k] > *w ? raw[k] : *w;
                 }
                 if (f.nodes[i]->type == C45_LEAF) {
                     break;
@@ -636,34 +749,43 @@ static int prune_to_budget(const struct train_options *opt,
             }
         }
     }
-    for (int i = total - 1; i >= 0; i--) {
-        const double *s = sum + (size_t)i * nm;
-        int best = f.nodes[i]->leaf_class;
-        for (int k = 0; k < nm && !opt->is_majority; k++) {
-            best = s[k] < s[best] ? k : best;
-        }
-        leaf_method[i] = best;
-        leaf_cost[i] = s[best];
-        double *ci = cost + (size_t)i * (max + 1);
-        int nb = f.nodes[i]->n_branches;
-        ci[0] = HUGE_VAL;
-        for (int j = 1; j <= max; j++) {
-            ci[j] = leaf_cost[i];
-        }
-        if (nb == 0) {
-            continue;
-        }
-        free(knap);
-        knap = malloc((size_t)(nb + 1) * (max + 1) * sizeof *knap);
-        if (!knap) {
-            fprintf(stderr, "autotune tree: out of memory\n");
+    double bound = HUGE_VAL;
+    if (opt->is_worst_first) {
+        /* the least worst training penalty any cut reaches: each node's
+         * best method's worst is a candidate */
+        double *cand = malloc((size_t)total * sizeof *cand);
+        if (!cand) {
             goto done;
         }
-        knapsack(&f, i, max, cost, knap);
-        for (int j = 1; j <= max; j++) {
-            double split = knap[(size_t)nb * (max + 1) + j];
-            ci[j] = split < ci[j] ? split : ci[j];
+        for (int i = 0; i < total; i++) {
+            cand[i] = HUGE_VAL;
+            for (int k = 0; k < nm; k++) {
+                double w = worst[(size_t)i * nm + k];
+                cand[i] = w < cand[i] ? w : cand[i];
+            }
         }
+        qsort(cand, (size_t)total, sizeof *cand, cmp_double);
+        int lo = 0, hi = total - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (dp_costs(&f, opt, nm, max, sum, worst, cand[mid], cost,
+                         leaf_cost, leaf_method) < 0) {
+                free(cand);
+                goto done;
+            }
+            if (isfinite(cost[max])) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        bound = cand[lo];
+        free(cand);
+    }
+    *bound_out = bound;
+    if (dp_costs(&f, opt, nm, max, sum, worst, bound, cost, leaf_cost,
+                 leaf_method) < 0) {
+        goto done;
     }
     rc = apply_budget(&f, 0, max, max, cost, leaf_cost, leaf_method);
 done:
@@ -671,11 +793,12 @@ done:
     free(f.first);
     free(f.kids);
     free(sum);
+    free(worst);
+    free(raw);
     free(row);
     free(cost);
     free(leaf_cost);
     free(leaf_method);
-    free(knap);
     return rc;
 }
 
@@ -709,6 +832,7 @@ static int c45_grow(const struct train_options *opt, const struct run_data *r,
     struct c45_tree *raw = NULL;
     bool is_changed;
     memset(res, 0, sizeof *res);
+    res->bound = HUGE_VAL;
     if (c45_build(data, &opt->c45, &raw) || c45_tree_copy(raw, &res->tree) ||
         c45_prune(res->tree, data, &opt->c45, &is_changed)) {
         c45_tree_destroy(raw);
@@ -722,7 +846,8 @@ static int c45_grow(const struct train_options *opt, const struct run_data *r,
         raw = NULL;
         res->grown_leaves = count_leaves(res->tree->root);
         if (res->grown_leaves > opt->max_leaves &&
-            prune_to_budget(opt, r, g0, g1, skip, beyond, data, res->tree)) {
+            prune_to_budget(opt, r, g0, g1, skip, beyond, data, res->tree,
+                            &res->bound)) {
             return -1;
         }
     }
@@ -737,14 +862,15 @@ static int c45_grow(const struct train_options *opt, const struct run_data *r,
  * number of leaves changed, or -1. */
 static int leaves_by_penalty(const struct train_options *opt,
                              const struct run_data *r, int g0, int g1, int skip,
-                             const struct beyond_items *beyond,
+                             const struct beyond_items *beyond, double bound,
                              struct decision *d)
 {
     int n = r->n_methods, n_changed = 0;
     double *sum = calloc((size_t)d->n_nodes * n, sizeof *sum);
+    double *worst = calloc((size_t)d->n_nodes * n, sizeof *worst);
     double *row = malloc((size_t)n * sizeof *row);
     char *is_reached = calloc((size_t)d->n_nodes, 1);
-    if (!sum || !row || !is_reached) {
+    if (!sum || !worst || !row || !is_reached) {
         fprintf(stderr, "autotune tree: out of memory\n");
         n_changed = -1;
         goto done;
@@ -761,6 +887,8 @@ static int leaves_by_penalty(const struct train_options *opt,
             penalty_row(r, grid, c, row);
             for (int k = 0; k < n; k++) {
                 sum[(size_t)leaf * n + k] += row[k];
+                double *w = &worst[(size_t)leaf * n + k];
+                *w = row[k] > *w ? row[k] : *w;
             }
             is_reached[leaf] = 1;
         }
@@ -770,8 +898,10 @@ static int leaves_by_penalty(const struct train_options *opt,
         int leaf = decision_leaf(d, train_table(d, r, g), beyond->procs[b],
                                  beyond->msgs[b]);
         for (int k = 0; k < n; k++) {
-            sum[(size_t)leaf * n + k] +=
-                beyond->weight[b] * beyond->penalty[(size_t)b * n + k];
+            double pen = beyond->penalty[(size_t)b * n + k];
+            sum[(size_t)leaf * n + k] += beyond->weight[b] * pen;
+            double *w = &worst[(size_t)leaf * n + k];
+            *w = pen > *w ? pen : *w;
         }
         is_reached[leaf] = 1;
     }
@@ -780,9 +910,14 @@ static int leaves_by_penalty(const struct train_options *opt,
             continue;
         }
         const double *s_leaf = sum + (size_t)leaf * n;
+        const double *w = worst + (size_t)leaf * n;
         int best = d->leaf_method[leaf];
         for (int k = 0; k < n; k++) {
-            best = s_leaf[k] < s_leaf[best] ? k : best;
+            bool ok = w[k] <= bound, best_ok = w[best] <= bound;
+            best =
+                (ok && !best_ok) || (ok == best_ok && s_leaf[k] < s_leaf[best])
+                    ? k
+                    : best;
         }
         if (best != d->leaf_method[leaf]) {
             decision_set_leaf(d, leaf, best);
@@ -791,6 +926,7 @@ static int leaves_by_penalty(const struct train_options *opt,
     }
 done:
     free(sum);
+    free(worst);
     free(row);
     free(is_reached);
     return n_changed;
@@ -800,7 +936,7 @@ int train_leaves_by_penalty(const struct train_options *opt,
                             const struct run_data *r, int g0, int g1, int skip,
                             struct decision *d)
 {
-    return leaves_by_penalty(opt, r, g0, g1, skip, NULL, d);
+    return leaves_by_penalty(opt, r, g0, g1, skip, NULL, HUGE_VAL, d);
 }
 
 /* Splits leaf `node` (method k) so that the cell of cut index i on one
@@ -915,7 +1051,8 @@ int train_trees(const struct train_options *opt, const struct run_data *r,
                  add_tree(opt, r, g0, g1, res.tree, d);
         int n_changed = 0, n_given = 0, n_third = 0;
         if (rc == 0 && !opt->is_majority) {
-            n_changed = leaves_by_penalty(opt, r, g0, g1, skip, &beyond, d);
+            n_changed =
+                leaves_by_penalty(opt, r, g0, g1, skip, &beyond, res.bound, d);
             rc = n_changed < 0;
         }
         for (int g = g0; rc == 0 && g < g1; g++) {
