@@ -169,19 +169,18 @@ static int msg_cut(const struct run_data *r, const struct run_grid *grid,
 enum { MAX_BEYOND = 64, BEYOND_MAX = 16 };
 #define BEYOND_BYTES (64.0 * 1024 * 1024)
 
-/* Past row i, the largest training size at its procs (cell c, the row
- * below it at cell c_below, -1: none): where the corrected model
- * (between_model_beyond) says another method is the fastest, up to one
- * training step beyond it (the factor from the size below; 16 without
- * one; at most BEYOND_MAX, and BEYOND_BYTES over its procs), its pieces
- * as inserts; the last piece holds beyond. Without a
- * model, or where it cannot price row i's method, nothing: row i's
- * method holds beyond, as before. */
-static int beyond_last(const struct run_data *r, const struct run_grid *grid,
-                       const struct measurement *rows, size_t i, long c,
-                       long c_below, struct insert_list *inserts)
+/* Past cell c of grid, the largest training size at its procs (c_below
+ * the training size below it, -1: none): one training step beyond it (the
+ * factor from the size below; 16 without one; at most BEYOND_MAX, and
+ * BEYOND_BYTES over its procs) into *to, and the corrected model's curve
+ * (between_model_beyond) of method own and of each method that may
+ * overtake it by then (ks, curves: room for MAX_BEYOND); their count, 0
+ * without a model or where it cannot price own. */
+static int beyond_curves(const struct run_data *r, const struct run_grid *grid,
+                         long c, long c_below, int own, long *to, int *ks,
+                         struct between_curve *curves)
 {
-    long m = rows[i].msg_bytes;
+    long m = grid->msgs[c % grid->n_msgs];
     long below = c_below >= 0 ? grid->msgs[c_below % grid->n_msgs] : 0;
     double factor = below > 0 ? (double)m / (double)below : 16;
     factor = factor < 2 ? 2 : factor > BEYOND_MAX ? BEYOND_MAX : factor;
@@ -192,27 +191,72 @@ static int beyond_last(const struct run_data *r, const struct run_grid *grid,
      * ranks stays within it) */
     double most = (double)BEYOND_BYTES / grid->procs[c / grid->n_msgs];
     factor = (double)m * factor > most ? most / (double)m : factor;
-    if (!r->model || m < 1 || factor < 2) {
+    if (!r->model || m < 1 || factor < 2 || own < 0) {
         return 0;
     }
-    long to = (long)((double)m * factor);
-    int own = row_method(r, &rows[i]), ks[MAX_BEYOND], n = 0;
-    struct between_curve curves[MAX_BEYOND];
+    *to = (long)((double)m * factor);
+    int n = 0;
     const double *t_us = grid->time_us + c * r->n_methods;
-    for (int k = 0; k < r->n_methods && n < MAX_BEYOND && own >= 0; k++) {
+    for (int k = 0; k < r->n_methods && n < MAX_BEYOND; k++) {
         long seg = r->methods[k].segment_bytes;
         /* a time grows at most in proportion to the size (a latency plus
          * a bandwidth term): a method more than `factor` times slower
-         * than row i's at its size cannot overtake it by `to` */
+         * than own at its size cannot overtake it by `to` */
         if ((k != own && !(t_us[k] > 0 && t_us[k] < factor * t_us[own])) ||
             (seg > 0 && seg >= m) ||
-            between_model_beyond(r, grid, c_below, c, to, k, &curves[n]) == 0) {
+            between_model_beyond(r, grid, c_below, c, *to, k, &curves[n]) ==
+                0) {
             if (k == own) {
                 return 0; /* nothing to compare it with */
             }
             continue;
         }
         ks[n++] = k;
+    }
+    return n;
+}
+
+int between_beyond_times(const struct run_data *r, int g, long c, long c_below,
+                         int own, int n_sizes, long *sizes, double *times)
+{
+    const struct run_grid *grid = &r->grids[g];
+    int ks[MAX_BEYOND];
+    long to = 0, m = grid->msgs[c % grid->n_msgs];
+    struct between_curve curves[MAX_BEYOND];
+    int n = beyond_curves(r, grid, c, c_below, own, &to, ks, curves);
+    if (n == 0 || n_sizes < 1) {
+        return 0;
+    }
+    for (int i = 0; i < n_sizes; i++) {
+        double s = (double)(i + 1) / n_sizes;
+        sizes[i] = between_value_at(m, to, s);
+        double *row = times + (size_t)i * r->n_methods;
+        for (int k = 0; k < r->n_methods; k++) {
+            row[k] = -1;
+        }
+        for (int t = 0; t < n; t++) {
+            row[ks[t]] = exp(between_curve_at(&curves[t], s));
+        }
+    }
+    return n_sizes;
+}
+
+/* Past row i, the largest training size at its procs (cell c, the row
+ * below it at cell c_below, -1: none): where the corrected model says
+ * another method is the fastest, up to one training step beyond it
+ * (beyond_curves), its pieces as inserts; the last piece holds beyond.
+ * Without a model, or where it cannot price row i's method, nothing: row
+ * i's method holds beyond, as before. */
+static int beyond_last(const struct run_data *r, const struct run_grid *grid,
+                       const struct measurement *rows, size_t i, long c,
+                       long c_below, struct insert_list *inserts)
+{
+    long m = rows[i].msg_bytes, to = 0;
+    int own = row_method(r, &rows[i]), ks[MAX_BEYOND];
+    struct between_curve curves[MAX_BEYOND];
+    int n = beyond_curves(r, grid, c, c_below, own, &to, ks, curves);
+    if (n == 0) {
+        return 0;
     }
     /* the fastest at each sample (row i's own on ties); a piece of
      * method k covers (from, to] */

@@ -819,9 +819,10 @@ static int ctx_init(struct c45_ctx *c, const struct c45_data *d,
     }
     for (int i = 0; i < d->n_items; i++) {
         c->item[i] = i;
-        c->weight[i] = 1.0f;
+        c->weight[i] = d->weights ? d->weights[i] : 1.0f;
     }
-    c->is_all_known = true;
+    /* case weights are summed as fractional ones are, never counted */
+    c->is_all_known = !d->weights;
     return 0;
 }
 
@@ -1105,6 +1106,9 @@ int c45_prune(struct c45_tree *t, const struct c45_data *d,
     }
     if (t->item_order && t->n_item_order == d->n_items) {
         memcpy(c.item, t->item_order, sizeof(int) * (size_t)d->n_items);
+        for (int i = 0; d->weights && i < d->n_items; i++) {
+            c.weight[i] = d->weights[c.item[i]];
+        }
     }
     estimate_errors(&c, t->root, 0, d->n_items - 1, true);
     if (c.is_oom) {

@@ -31,9 +31,11 @@ struct c45_data {
     int n_attrs;
     struct c45_attr *attrs;
     int n_items;
-    int cap_items; /* rows allocated in values and classes */
-    float *values; /* n_items x n_attrs */
-    int *classes;  /* n_items, each 0..n_classes-1 */
+    int cap_items;  /* rows allocated in values and classes */
+    float *values;  /* n_items x n_attrs */
+    int *classes;   /* n_items, each 0..n_classes-1 */
+    float *weights; /* n_items case weights (cap_items allocated), or NULL:
+                       every item weighs 1, release 8's counts */
 };
 
 /* An empty data set with no attributes or classes yet; caller frees with
@@ -49,6 +51,12 @@ int c45_data_add_discrete(struct c45_data *d, const char *name, int n_values,
 int c45_data_add_continuous(struct c45_data *d, const char *name);
 /* Appends one item: n_attrs values as described above, and its class. */
 int c45_data_add_item(struct c45_data *d, const float *values, int class_idx);
+/* The same with a case weight (> 0): the tree is grown and pruned as if
+ * the item were weight items (fractions too), as release 8 weighs the parts
+ * of an item whose value is unknown. Without such items (every weight 1)
+ * the trees are release 8's byte for byte. */
+int c45_data_add_weighted_item(struct c45_data *d, const float *values,
+                               int class_idx, float weight);
 /* A new data set with d's schema and no items (for test data). */
 int c45_data_copy_schema(const struct c45_data *d, struct c45_data **out);
 

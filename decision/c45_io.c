@@ -54,6 +54,7 @@ void c45_data_destroy(struct c45_data *d)
     free(d->attrs);
     free(d->values);
     free(d->classes);
+    free(d->weights);
     free(d);
 }
 
@@ -161,12 +162,49 @@ int c45_data_add_item(struct c45_data *d, const float *values, int class_idx)
             return out_of_memory();
         }
         d->classes = cls;
+        if (d->weights) {
+            float *w = realloc(d->weights, sizeof(float) * (size_t)cap);
+            if (!w) {
+                return out_of_memory();
+            }
+            d->weights = w;
+        }
         d->cap_items = cap;
     }
     memcpy(d->values + (size_t)d->n_items * d->n_attrs, values,
            sizeof(float) * (size_t)d->n_attrs);
     d->classes[d->n_items] = class_idx;
+    if (d->weights) {
+        d->weights[d->n_items] = 1.0f;
+    }
     d->n_items++;
+    return 0;
+}
+
+int c45_data_add_weighted_item(struct c45_data *d, const float *values,
+                               int class_idx, float weight)
+{
+    if (!(weight > 0)) {
+        fprintf(stderr, "c45: case weight %g is not positive\n",
+                (double)weight);
+        return -1;
+    }
+    if (c45_data_add_item(d, values, class_idx)) {
+        return -1;
+    }
+    if (!d->weights && weight != 1.0f) {
+        d->weights = malloc(sizeof(float) * (size_t)d->cap_items);
+        if (!d->weights) {
+            d->n_items--;
+            return out_of_memory();
+        }
+        for (int i = 0; i < d->n_items; i++) {
+            d->weights[i] = 1.0f;
+        }
+    }
+    if (d->weights) {
+        d->weights[d->n_items - 1] = weight;
+    }
     return 0;
 }
 

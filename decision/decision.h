@@ -415,6 +415,13 @@ struct train_options {
     int max_leaves;         /* C4.5 trees: the tree C4.5 grows, cut to at
                                most this many leaves where that loses the
                                least penalty (train.c); 0: C4.5's pruning */
+    bool is_worst_first;    /* that cut: among those of the least worst
+                               training penalty (each leaf's method, too,
+                               among those within it), the least total */
+    double stake_pct;       /* > 0: C4.5 grows with case weights 1 + the
+                               penalty at stake at a point (the largest of
+                               its training neighbours' labels there, %) /
+                               stake_pct, averaging 1; 0: every point 1 */
     int holdout_folds;      /* 0: none; 2 when every other value of an axis */
     enum holdout_axis {
         HOLDOUT_POINTS, /* folds of grid points */
@@ -568,6 +575,16 @@ struct export_insert;
 int between_table_cuts(const struct run_data *r, const struct measurement *rows,
                        size_t n, long **msg_cuts, long **procs_cuts,
                        struct export_insert **inserts, size_t *n_inserts);
+
+/* Past cell c of grid g, the largest training size at its procs (c_below:
+ * the training size below it, -1: none), where method own was chosen:
+ * n_sizes sizes evenly in log size up to one training step beyond it (what
+ * the exact decision prices there: between_table_cuts) into sizes, and the
+ * corrected model's time of each method at each (times, n_sizes x
+ * n_methods; -1: a method it does not price, or that cannot overtake own
+ * by then). n_sizes, or 0: r has no model, or it cannot price own. */
+int between_beyond_times(const struct run_data *r, int g, long c, long c_below,
+                         int own, int n_sizes, long *sizes, double *times);
 
 /* Penalties of choices (fractions), for penalty_stats_compute. */
 struct train_scores {

@@ -225,11 +225,199 @@ static bool has_ppn_attr(const struct run_data *r)
     return r->n_ppn > 1;
 }
 
+/* Items past the largest training size of each communicator size, where
+ * the run has a calibration (between_beyond_times: what the exact decision
+ * prices there): each labelled by the corrected model's fastest method,
+ * with every method's penalty there and a case weight, the sizes of one
+ * communicator size weighing one training size between them, so that the
+ * tree's last cut is placed by the model and the leaf budget prices it.
+ * Trees do not extrapolate: without these, the largest size's method holds
+ * beyond it. */
+struct beyond_items {
+    int n, cap;
+    int *grid, *procs, *label;
+    long *msgs;
+    float *weight;   /* a share of one training size (1 / BEYOND_ITEMS) */
+    double *stake;   /* the penalty there of the largest size's label */
+    double *penalty; /* n x n_methods, fractions */
+};
+
+/* Sizes per communicator size past the largest training size. */
+enum { BEYOND_ITEMS = 8 };
+
+static void beyond_items_free(struct beyond_items *b)
+{
+    free(b->grid);
+    free(b->procs);
+    free(b->label);
+    free(b->msgs);
+    free(b->weight);
+    free(b->stake);
+    free(b->penalty);
+    memset(b, 0, sizeof *b);
+}
+
+static int beyond_items_grow(struct beyond_items *b, int n_methods)
+{
+    if (b->n < b->cap) {
+        return 0;
+    }
+    int cap = b->cap ? 2 * b->cap : 64;
+    int *grid = realloc(b->grid, (size_t)cap * sizeof *grid);
+    b->grid = grid ? grid : b->grid;
+    int *procs = realloc(b->procs, (size_t)cap * sizeof *procs);
+    b->procs = procs ? procs : b->procs;
+    int *label = realloc(b->label, (size_t)cap * sizeof *label);
+    b->label = label ? label : b->label;
+    long *msgs = realloc(b->msgs, (size_t)cap * sizeof *msgs);
+    b->msgs = msgs ? msgs : b->msgs;
+    float *weight = realloc(b->weight, (size_t)cap * sizeof *weight);
+    b->weight = weight ? weight : b->weight;
+    double *stake = realloc(b->stake, (size_t)cap * sizeof *stake);
+    b->stake = stake ? stake : b->stake;
+    double *pen =
+        realloc(b->penalty, (size_t)cap * n_methods * sizeof *b->penalty);
+    b->penalty = pen ? pen : b->penalty;
+    if (!grid || !procs || !label || !msgs || !weight || !stake || !pen) {
+        fprintf(stderr, "autotune tree: out of memory\n");
+        return -1;
+    }
+    b->cap = cap;
+    return 0;
+}
+
+/* The items past the largest training size (labels: train_labels of grid
+ * g) of each communicator size of grid g into b. */
+static int beyond_of_grid(const struct run_data *r, int g, const int *labels,
+                          struct beyond_items *b)
+{
+    const struct run_grid *grid = &r->grids[g];
+    int nm = r->n_methods;
+    long sizes[BEYOND_ITEMS];
+    double *times = malloc((size_t)BEYOND_ITEMS * nm * sizeof *times);
+    if (!times) {
+        fprintf(stderr, "autotune tree: out of memory\n");
+        return -1;
+    }
+    int rc = 0;
+    for (int p = 0; p < grid->n_procs && rc == 0; p++) {
+        long c = -1, c_below = -1;
+        for (int m = grid->n_msgs - 1; m >= 0 && c_below < 0; m--) {
+            long cell = (long)p * grid->n_msgs + m;
+            if (labels[cell] >= 0) {
+                *(c < 0 ? &c : &c_below) = cell;
+            }
+        }
+        int n = c < 0 ? 0
+                      : between_beyond_times(r, g, c, c_below, labels[c],
+                                             BEYOND_ITEMS, sizes, times);
+        for (int i = 0; i < n && rc == 0; i++) {
+            const double *t = times + (size_t)i * nm;
+            int best = labels[c];
+            for (int k = 0; k < nm; k++) {
+                best = t[k] > 0 && t[k] < t[best] ? k : best;
+            }
+            rc = beyond_items_grow(b, nm);
+            if (rc) {
+                break;
+            }
+            double *row = b->penalty + (size_t)b->n * nm;
+            for (int k = 0; k < nm; k++) {
+                /* a method the model does not price there: its penalty
+                 * at the largest size */
+                double own = grid->time_us[c * nm + k];
+                row[k] = t[k] > 0   ? tuning_penalty(t[k], t[best])
+                         : own >= 0 ? tuning_penalty(own, grid->best_us[c])
+                                    : 1000;
+            }
+            b->grid[b->n] = g;
+            b->procs[b->n] = grid->procs[p];
+            b->msgs[b->n] = sizes[i];
+            b->label[b->n] = best;
+            b->weight[b->n] = 1.0f / (float)n;
+            b->stake[b->n] = row[labels[c]];
+            b->n++;
+        }
+    }
+    free(times);
+    return rc;
+}
+
 /* The C4.5 data set of grids g0..g1-1 (with a collective attribute when
  * they are of several collectives, ranks per node when the run has
  * several values), only cells outside fold skip (all when skip < 0). */
-int train_c45_data(const struct train_options *opt, const struct run_data *r,
-                   int g0, int g1, int skip, struct c45_data **out)
+/* The penalty at stake at training cell c of grid (labels: the training
+ * labels): the largest penalty there of a neighbouring training point's
+ * label (the nearest labelled along each axis, either side), what a leaf
+ * that groups c with that neighbour would lose at c; a method that cannot
+ * run there counts 1000 %. */
+static double at_stake(const struct run_data *r, const struct run_grid *grid,
+                       const int *labels, long c)
+{
+    int nm = r->n_methods, p = (int)(c / grid->n_msgs),
+        m = (int)(c % grid->n_msgs);
+    double x = 0;
+    const double *t = grid->time_us + c * nm;
+    for (int axis = 0; axis < 2; axis++) {
+        int at = axis == 0 ? p : m,
+            n = axis == 0 ? grid->n_procs : grid->n_msgs;
+        for (int side = -1; side <= 1; side += 2) {
+            for (int k = at + side; k >= 0 && k < n; k += side) {
+                long o = axis == 0 ? (long)k * grid->n_msgs + m
+                                   : (long)p * grid->n_msgs + k;
+                if (labels[o] < 0) {
+                    continue;
+                }
+                double pen =
+                    t[labels[o]] < 0
+                        ? 10
+                        : tuning_penalty(t[labels[o]], grid->best_us[c]);
+                x = pen > x ? pen : x;
+                break;
+            }
+        }
+    }
+    return x;
+}
+
+/* The stake counted at most (a fraction): between sizes 256 times apart
+ * (the default runs) a neighbour's label can be 10 times slower, and
+ * weights of 200 left every other point, and the points past the largest
+ * size, too light to split off (held out on default-grig and -frodo, with
+ * no cap: bcast 2.93 and 4.20 % mean, as unweighted trees without the
+ * model; at 50 %: 0.02 and 0.32 %). */
+#define STAKE_MAX 0.5
+
+/* The case weight of a point of this stake (a fraction), before the
+ * weights are scaled to average 1: 1 + stake / opt->stake_pct (1 with
+ * stake_pct 0). */
+static double case_weight(const struct train_options *opt, double stake)
+{
+    return opt->stake_pct > 0
+               ? 1 + 100 * fmin(stake, STAKE_MAX) / opt->stake_pct
+               : 1;
+}
+
+/* An item's attribute values (train_c45_data's attributes) into v; their
+ * count. */
+static int item_values(bool has_coll, int coll, int procs, bool has_ppn,
+                       int ppn, long msg_bytes, float *v)
+{
+    int n_v = 0;
+    if (has_coll) {
+        v[n_v++] = (float)(coll + 1);
+    }
+    v[n_v++] = (float)procs;
+    if (has_ppn) {
+        v[n_v++] = (float)ppn;
+    }
+    v[n_v++] = (float)msg_bytes;
+    return n_v;
+}
+
+static int c45_data_of(const struct train_options *opt,
+                       const struct run_data *r, int g0, int g1, int skip,
+                       struct beyond_items *beyond, struct c45_data **out)
 {
     struct c45_data *d = NULL;
     int *labels = NULL;
@@ -268,25 +456,46 @@ int train_c45_data(const struct train_options *opt, const struct run_data *r,
             for (int m = 0; m < grid->n_msgs; m++) {
                 long cell = (long)p * grid->n_msgs + m;
                 float v[4];
-                int n_v = 0;
-                if (has_coll) {
-                    v[n_v++] = (float)(coll + 1);
-                }
-                v[n_v++] = (float)grid->procs[p];
-                if (has_ppn) {
-                    v[n_v++] = (float)grid->ppn;
-                }
-                v[n_v++] = (float)grid->msgs[m];
+                item_values(has_coll, coll, grid->procs[p], has_ppn, grid->ppn,
+                            grid->msgs[m], v);
+                double w =
+                    opt->stake_pct > 0
+                        ? case_weight(opt, at_stake(r, grid, labels, cell))
+                        : 1;
                 if (labels[cell] >= 0 &&
-                    c45_data_add_item(d, v, labels[cell])) {
+                    c45_data_add_weighted_item(d, v, labels[cell], (float)w)) {
                     goto fail;
                 }
+            }
+        }
+        int first = beyond ? beyond->n : 0;
+        if (beyond && beyond_of_grid(r, g, labels, beyond)) {
+            goto fail;
+        }
+        for (int i = first; beyond && i < beyond->n; i++) {
+            float v[4];
+            item_values(has_coll, coll, beyond->procs[i], has_ppn, grid->ppn,
+                        beyond->msgs[i], v);
+            double w = beyond->weight[i] * case_weight(opt, beyond->stake[i]);
+            if (c45_data_add_weighted_item(d, v, beyond->label[i], (float)w)) {
+                goto fail;
             }
         }
     }
     if (d->n_items == 0) {
         fprintf(stderr, "autotune tree: no points to build from\n");
         goto fail;
+    }
+    /* case weights at stake average 1, as counts do: -m and C4.5's
+     * least split keep their scale */
+    if (opt->stake_pct > 0 && d->weights) {
+        double sum = 0;
+        for (int i = 0; i < d->n_items; i++) {
+            sum += d->weights[i];
+        }
+        for (int i = 0; i < d->n_items; i++) {
+            d->weights[i] = (float)(d->weights[i] * d->n_items / sum);
+        }
     }
     free(labels);
     free(names);
@@ -299,11 +508,18 @@ fail:
     return -1;
 }
 
+int train_c45_data(const struct train_options *opt, const struct run_data *r,
+                   int g0, int g1, int skip, struct c45_data **out)
+{
+    return c45_data_of(opt, r, g0, g1, skip, NULL, out);
+}
+
 struct c45_result {
     struct c45_tree *tree; /* pruned */
     int leaves, errors, n_items;
     int c45_leaves;   /* of C4.5's pruned tree */
     int grown_leaves; /* of the tree C4.5 grows, with a leaf budget; 0 */
+    double bound;     /* the leaves' worst training penalty allowed */
     float predicted_pct;
 };
 
@@ -433,62 +649,35 @@ static int apply_budget(const struct flat_tree *f, int i, int j, int max,
     return rc;
 }
 
-/* Prunes tree (built from data, the training points of grids g0..g1-1
- * outside fold skip, in train_c45_data's order) to at most
- * opt->max_leaves leaves at the least total penalty over those points,
- * each leaf taking the method of its least penalty (C4.5's class with
- * is_majority): the subtrees kept are the ones that save the most
- * penalty, rather than C4.5's majority-class errors. An exact dynamic
- * programme over the tree's prunings (no greedy order). */
-static int prune_to_budget(const struct train_options *opt,
-                           const struct run_data *r, int g0, int g1, int skip,
-                           const struct c45_data *data, struct c45_tree *tree)
+static int cmp_double(const void *a, const void *b)
 {
-    int max = opt->max_leaves, nm = r->n_methods, rc = -1;
-    struct flat_tree f = {0};
-    int total = tree_nodes(tree->root), n_kids = 0, item = 0;
-    f.nodes = malloc((size_t)total * sizeof *f.nodes);
-    f.first = malloc((size_t)total * sizeof *f.first);
-    f.kids = malloc((size_t)total * sizeof *f.kids);
-    double *sum = calloc((size_t)total * nm, sizeof *sum);
-    double *row = malloc((size_t)nm * sizeof *row);
-    double *cost = malloc((size_t)total * (max + 1) * sizeof *cost);
-    double *leaf_cost = malloc((size_t)total * sizeof *leaf_cost);
-    int *leaf_method = malloc((size_t)total * sizeof *leaf_method);
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The least total penalty of each node's subtree cut to at most j leaves
+ * (cost), each leaf's cost and method: among the methods whose worst
+ * penalty over its points is at most bound, the least total (a leaf with
+ * none costs HUGE_VAL). 0 or -1. */
+static int dp_costs(const struct flat_tree *fp, const struct train_options *opt,
+                    int nm, int max, const double *sum, const double *worst,
+                    double bound, double *cost, double *leaf_cost,
+                    int *leaf_method)
+{
+    const struct flat_tree f = *fp;
+    int total = f.n;
     double *knap = NULL;
-    if (!f.nodes || !f.first || !f.kids || !sum || !row || !cost ||
-        !leaf_cost || !leaf_method) {
-        fprintf(stderr, "autotune tree: out of memory\n");
-        goto done;
-    }
-    flatten(&f, &n_kids, tree->root);
-    for (int g = g0; g < g1; g++) {
-        const struct run_grid *grid = &r->grids[g];
-        for (long c = 0; c < (long)grid->n_procs * grid->n_msgs; c++) {
-            if (!train_is_training(opt, r, g, c, skip)) {
-                continue;
-            }
-            const float *v = data->values + (size_t)item++ * data->n_attrs;
-            penalty_row(r, grid, c, row);
-            for (int i = 0;;
-                 i = f.kids[f.first[i] + branch_of(f.nodes[i], v)]) {
-                for (int k = 0; k < nm; k++) {
-                    sum[(size_t)i * nm + k] += row[k];
-                }
-                if (f.nodes[i]->type == C45_LEAF) {
-                    break;
-                }
-            }
-        }
-    }
     for (int i = total - 1; i >= 0; i--) {
         const double *s = sum + (size_t)i * nm;
+        const double *w = worst + (size_t)i * nm;
         int best = f.nodes[i]->leaf_class;
         for (int k = 0; k < nm && !opt->is_majority; k++) {
-            best = s[k] < s[best] ? k : best;
+            bool ok = w[k] <= bound, best_ok = w[best] <= bound;
+            best = (ok && !best_ok) || (ok == best_ok && s[k] < s[best]) ? k
+                                                                         : best;
         }
         leaf_method[i] = best;
-        leaf_cost[i] = s[best];
+        leaf_cost[i] = w[best] <= bound ? s[best] : HUGE_VAL;
         double *ci = cost + (size_t)i * (max + 1);
         int nb = f.nodes[i]->n_branches;
         ci[0] = HUGE_VAL;
@@ -502,7 +691,7 @@ static int prune_to_budget(const struct train_options *opt,
         knap = malloc((size_t)(nb + 1) * (max + 1) * sizeof *knap);
         if (!knap) {
             fprintf(stderr, "autotune tree: out of memory\n");
-            goto done;
+            return -1;
         }
         knapsack(&f, i, max, cost, knap);
         for (int j = 1; j <= max; j++) {
@@ -510,17 +699,129 @@ static int prune_to_budget(const struct train_options *opt,
             ci[j] = split < ci[j] ? split : ci[j];
         }
     }
+    free(knap);
+    return 0;
+}
+
+/* Prunes tree (built from data, the training points of grids g0..g1-1
+ * outside fold skip, in train_c45_data's order) to at most
+ * opt->max_leaves leaves at the least total penalty over those points,
+ * each leaf taking the method of its least penalty (C4.5's class with
+ * is_majority): the subtrees kept are the ones that save the most
+ * penalty, rather than C4.5's majority-class errors. An exact dynamic
+ * programme over the tree's prunings (no greedy order). With
+ * opt->is_worst_first, the least total among the cuts whose worst penalty
+ * at a training point is the least any cut reaches (*bound_out: that
+ * worst, which the leaves' methods keep; HUGE_VAL without). */
+static int prune_to_budget(const struct train_options *opt,
+                           const struct run_data *r, int g0, int g1, int skip,
+                           const struct beyond_items *beyond,
+                           const struct c45_data *data, struct c45_tree *tree,
+                           double *bound_out)
+{
+    int max = opt->max_leaves, nm = r->n_methods, rc = -1;
+    struct flat_tree f = {0};
+    int total = tree_nodes(tree->root), n_kids = 0, item = 0;
+    f.nodes = malloc((size_t)total * sizeof *f.nodes);
+    f.first = malloc((size_t)total * sizeof *f.first);
+    f.kids = malloc((size_t)total * sizeof *f.kids);
+    double *sum = calloc((size_t)total * nm, sizeof *sum);
+    double *worst = calloc((size_t)total * nm, sizeof *worst);
+    double *raw = malloc((size_t)nm * sizeof *raw);
+    double *row = malloc((size_t)nm * sizeof *row);
+    double *cost = malloc((size_t)total * (max + 1) * sizeof *cost);
+    double *leaf_cost = malloc((size_t)total * sizeof *leaf_cost);
+    int *leaf_method = malloc((size_t)total * sizeof *leaf_method);
+    if (!f.nodes || !f.first || !f.kids || !sum || !row || !cost ||
+        !leaf_cost || !leaf_method || !worst || !raw) {
+        fprintf(stderr, "autotune tree: out of memory\n");
+        goto done;
+    }
+    flatten(&f, &n_kids, tree->root);
+    /* the items in train_c45_data's order: each grid's points, then its
+     * items past the largest size */
+    for (int g = g0, b = 0; g < g1; g++) {
+        const struct run_grid *grid = &r->grids[g];
+        long n_cells = (long)grid->n_procs * grid->n_msgs;
+        for (long c = 0; c < n_cells || (b < beyond->n && beyond->grid[b] == g);
+             c++) {
+            if (c < n_cells) {
+                if (!train_is_training(opt, r, g, c, skip)) {
+                    continue;
+                }
+                penalty_row(r, grid, c, row);
+                memcpy(raw, row, (size_t)nm * sizeof *raw);
+            } else {
+                for (int k = 0; k < nm; k++) {
+                    raw[k] = beyond->penalty[b * nm + k];
+                    row[k] = beyond->weight[b] * raw[k];
+                }
+                b++;
+            }
+            const float *v = data->values + (size_t)item++ * data->n_attrs;
+            for (int i = 0;;
+                 i = f.kids[f.first[i] + branch_of(f.nodes[i], v)]) {
+                for (int k = 0; k < nm; k++) {
+                    sum[(size_t)i * nm + k] += row[k];
+                    double *w = &worst[(size_t)i * nm + k];
+                    *w = raw[k] > *w ? raw[k] : *w;
+                }
+                if (f.nodes[i]->type == C45_LEAF) {
+                    break;
+                }
+            }
+        }
+    }
+    double bound = HUGE_VAL;
+    if (opt->is_worst_first) {
+        /* the least worst training penalty any cut reaches: each node's
+         * best method's worst is a candidate */
+        double *cand = malloc((size_t)total * sizeof *cand);
+        if (!cand) {
+            goto done;
+        }
+        for (int i = 0; i < total; i++) {
+            cand[i] = HUGE_VAL;
+            for (int k = 0; k < nm; k++) {
+                double w = worst[(size_t)i * nm + k];
+                cand[i] = w < cand[i] ? w : cand[i];
+            }
+        }
+        qsort(cand, (size_t)total, sizeof *cand, cmp_double);
+        int lo = 0, hi = total - 1;
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (dp_costs(&f, opt, nm, max, sum, worst, cand[mid], cost,
+                         leaf_cost, leaf_method) < 0) {
+                free(cand);
+                goto done;
+            }
+            if (isfinite(cost[max])) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        bound = cand[lo];
+        free(cand);
+    }
+    *bound_out = bound;
+    if (dp_costs(&f, opt, nm, max, sum, worst, bound, cost, leaf_cost,
+                 leaf_method) < 0) {
+        goto done;
+    }
     rc = apply_budget(&f, 0, max, max, cost, leaf_cost, leaf_method);
 done:
     free(f.nodes);
     free(f.first);
     free(f.kids);
     free(sum);
+    free(worst);
+    free(raw);
     free(row);
     free(cost);
     free(leaf_cost);
     free(leaf_method);
-    free(knap);
     return rc;
 }
 
@@ -548,12 +849,13 @@ static int tree_stats(const struct c45_data *data, struct c45_result *res)
  * committed runs, a little better than cutting the pruned tree, and much
  * better than cutting to the pruned tree's leaves: make bench-corrected). */
 static int c45_grow(const struct train_options *opt, const struct run_data *r,
-                    int g0, int g1, int skip, const struct c45_data *data,
-                    struct c45_result *res)
+                    int g0, int g1, int skip, const struct beyond_items *beyond,
+                    const struct c45_data *data, struct c45_result *res)
 {
     struct c45_tree *raw = NULL;
     bool is_changed;
     memset(res, 0, sizeof *res);
+    res->bound = HUGE_VAL;
     if (c45_build(data, &opt->c45, &raw) || c45_tree_copy(raw, &res->tree) ||
         c45_prune(res->tree, data, &opt->c45, &is_changed)) {
         c45_tree_destroy(raw);
@@ -567,7 +869,8 @@ static int c45_grow(const struct train_options *opt, const struct run_data *r,
         raw = NULL;
         res->grown_leaves = count_leaves(res->tree->root);
         if (res->grown_leaves > opt->max_leaves &&
-            prune_to_budget(opt, r, g0, g1, skip, data, res->tree)) {
+            prune_to_budget(opt, r, g0, g1, skip, beyond, data, res->tree,
+                            &res->bound)) {
             return -1;
         }
     }
@@ -580,15 +883,17 @@ static int c45_grow(const struct train_options *opt, const struct run_data *r,
  * class on ties): C4.5 labels a leaf with its most common class, which
  * can be far off at the points where it is not the optimum. Returns the
  * number of leaves changed, or -1. */
-int train_leaves_by_penalty(const struct train_options *opt,
-                            const struct run_data *r, int g0, int g1, int skip,
-                            struct decision *d)
+static int leaves_by_penalty(const struct train_options *opt,
+                             const struct run_data *r, int g0, int g1, int skip,
+                             const struct beyond_items *beyond, double bound,
+                             struct decision *d)
 {
     int n = r->n_methods, n_changed = 0;
     double *sum = calloc((size_t)d->n_nodes * n, sizeof *sum);
+    double *worst = calloc((size_t)d->n_nodes * n, sizeof *worst);
     double *row = malloc((size_t)n * sizeof *row);
     char *is_reached = calloc((size_t)d->n_nodes, 1);
-    if (!sum || !row || !is_reached) {
+    if (!sum || !worst || !row || !is_reached) {
         fprintf(stderr, "autotune tree: out of memory\n");
         n_changed = -1;
         goto done;
@@ -605,18 +910,37 @@ int train_leaves_by_penalty(const struct train_options *opt,
             penalty_row(r, grid, c, row);
             for (int k = 0; k < n; k++) {
                 sum[(size_t)leaf * n + k] += row[k];
+                double *w = &worst[(size_t)leaf * n + k];
+                *w = row[k] > *w ? row[k] : *w;
             }
             is_reached[leaf] = 1;
         }
+    }
+    for (int b = 0; beyond && b < beyond->n; b++) {
+        int g = beyond->grid[b];
+        int leaf = decision_leaf(d, train_table(d, r, g), beyond->procs[b],
+                                 beyond->msgs[b]);
+        for (int k = 0; k < n; k++) {
+            double pen = beyond->penalty[(size_t)b * n + k];
+            sum[(size_t)leaf * n + k] += beyond->weight[b] * pen;
+            double *w = &worst[(size_t)leaf * n + k];
+            *w = pen > *w ? pen : *w;
+        }
+        is_reached[leaf] = 1;
     }
     for (int leaf = 0; leaf < d->n_nodes; leaf++) {
         if (!is_reached[leaf]) {
             continue;
         }
         const double *s_leaf = sum + (size_t)leaf * n;
+        const double *w = worst + (size_t)leaf * n;
         int best = d->leaf_method[leaf];
         for (int k = 0; k < n; k++) {
-            best = s_leaf[k] < s_leaf[best] ? k : best;
+            bool ok = w[k] <= bound, best_ok = w[best] <= bound;
+            best =
+                (ok && !best_ok) || (ok == best_ok && s_leaf[k] < s_leaf[best])
+                    ? k
+                    : best;
         }
         if (best != d->leaf_method[leaf]) {
             decision_set_leaf(d, leaf, best);
@@ -625,9 +949,17 @@ int train_leaves_by_penalty(const struct train_options *opt,
     }
 done:
     free(sum);
+    free(worst);
     free(row);
     free(is_reached);
     return n_changed;
+}
+
+int train_leaves_by_penalty(const struct train_options *opt,
+                            const struct run_data *r, int g0, int g1, int skip,
+                            struct decision *d)
+{
+    return leaves_by_penalty(opt, r, g0, g1, skip, NULL, HUGE_VAL, d);
 }
 
 /* Splits leaf `node` (method k) so that the cell of cut index i on one
@@ -732,12 +1064,18 @@ int train_trees(const struct train_options *opt, const struct run_data *r,
         g1 = opt->is_combined ? r->n_grids : train_collective_end(r, g0);
         struct c45_data *data = NULL;
         struct c45_result res = {0};
-        int rc = train_c45_data(opt, r, g0, g1, skip, &data) ||
-                 c45_grow(opt, r, g0, g1, skip, data, &res) ||
+        /* past the largest size as the exact decision prices it: with a
+         * calibration, and cuts between sizes by the model's times */
+        struct beyond_items beyond = {0};
+        bool is_beyond = r->model && !opt->is_next_size && !opt->is_pair_only;
+        int rc = c45_data_of(opt, r, g0, g1, skip, is_beyond ? &beyond : NULL,
+                             &data) ||
+                 c45_grow(opt, r, g0, g1, skip, &beyond, data, &res) ||
                  add_tree(opt, r, g0, g1, res.tree, d);
         int n_changed = 0, n_given = 0, n_third = 0;
         if (rc == 0 && !opt->is_majority) {
-            n_changed = train_leaves_by_penalty(opt, r, g0, g1, skip, d);
+            n_changed =
+                leaves_by_penalty(opt, r, g0, g1, skip, &beyond, res.bound, d);
             rc = n_changed < 0;
         }
         for (int g = g0; rc == 0 && g < g1; g++) {
@@ -751,10 +1089,17 @@ int train_trees(const struct train_options *opt, const struct run_data *r,
             n_third += third;
         }
         if (rc == 0 && report) {
-            fprintf(report, "%s: C4.5 tree (-m %d -c %g) from %d points\n",
+            fprintf(report, "%s: C4.5 tree (-m %d -c %g) from %d points",
                     opt->is_combined ? "combined" : r->grids[g0].name,
                     opt->c45.min_objs, (double)(opt->c45.cf * 100),
-                    data->n_items);
+                    data->n_items - beyond.n);
+            if (beyond.n > 0) {
+                fprintf(report,
+                        " and %d past the largest training sizes (the "
+                        "corrected model's fastest methods)",
+                        beyond.n);
+            }
+            fprintf(report, "\n");
             c45_print_tree(report, res.tree, data);
             if (opt->max_depth >= 0) {
                 fprintf(report,
@@ -806,6 +1151,7 @@ int train_trees(const struct train_options *opt, const struct run_data *r,
         }
         c45_tree_destroy(res.tree);
         c45_data_destroy(data);
+        beyond_items_free(&beyond);
         if (rc) {
             return -1;
         }

@@ -19,7 +19,9 @@
 #               final; 4 20261130 finalfe 0.08:0.2, Fast-Ethernet-like),
 #               swept once, never shown to the rules' developers
 # C4.5 twice: the defaults (-m 1, --leaves 25: the grown tree cut to 25
-# leaves by penalty; C4.5's own pruning had up to 45 here), and -m 4.
+# leaves by penalty; C4.5's own pruning had up to 45 here; case weights by
+# the penalty at stake; with --model, points past the largest training
+# size from the corrected model), and -m 4. BENCH_JOBS runs at a time (2).
 # Figures:
 # results/bench/corrected.csv and .txt.
 set -eu -o pipefail
@@ -70,35 +72,56 @@ done
 # row NAME DIR VARIANT BUILDER OPTIONS: one CSV row per collective.
 row() {
     local name=$1 dir=$2 variant=$3 builder=$4 options=$5 coll cmd
+    local x=$tmp/$name.$variant.$builder
     for coll in bcast reduce; do
         cmd="$bin tree -r $dir --collectives $coll $options"
         # shellcheck disable=SC2086
-        nice -n 10 $cmd --holdout sizes -o "$tmp/x" > "$tmp/out"
-        [ -s "$tmp/out" ]
-        echo "  $cmd --holdout sizes" >> "$tmp/commands.$variant"
+        nice -n 10 $cmd --holdout sizes -o "$x" > "$x.out"
+        [ -s "$x.out" ]
+        echo "  $cmd --holdout sizes" >> "$tmp/commands.$variant.$name"
         awk -v run="$name" -v coll="$coll" -v b="$builder" -v v="$variant" '
             / leaves, size / { leaves = $1 }
             $1 == coll && $3 == "held" { m = $8; x = $7 }
             END { printf "%s,%s,%s,%s,%s,%s,%s\n", run, coll, b, v,
-                  leaves == "" ? "-" : leaves, m, x }' "$tmp/out"
+                  leaves == "" ? "-" : leaves, m, x }' "$x.out"
     done
 }
 
+# run_rows I NAME:DIR:CALIBRATION: the run's 12 rows into $tmp/rows.I
+run_rows() {
+    local name dir model v m
+    IFS=: read -r name dir model <<< "$2"
+    for v in before after; do
+        m=""
+        [ $v = after ] && m="--model $model"
+        row "$name" "$dir" $v c45 "$m"
+        row "$name" "$dir" $v c45-m4 "-m 4 $m"
+        row "$name" "$dir" $v exact "--exact $m"
+    done > "$tmp/rows.$1"
+}
+
+# BENCH_JOBS runs at a time (2), in the runs' order in the file
+jobs_max=${BENCH_JOBS:-2}
+for i in "${!runs[@]}"; do
+    run_rows "$i" "${runs[$i]}" &
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+        wait -n || true
+    done
+done
+wait
 out=results/bench/corrected.csv
 {
     echo "# $(date -u +%F) tests/bench/corrected.sh (make bench-corrected): held out every other message size"
     echo "run,collective,builder,variant,leaves,sizes_mean_pct,sizes_max_pct"
-    for r in "${runs[@]}"; do
-        IFS=: read -r name dir model <<< "$r"
-        for v in before after; do
-            m=""
-            [ $v = after ] && m="--model $model"
-            row "$name" "$dir" $v c45 "$m"
-            row "$name" "$dir" $v c45-m4 "-m 4 $m"
-            row "$name" "$dir" $v exact "--exact $m"
-        done
+    for i in "${!runs[@]}"; do
+        # every run's 12 rows, or no figures at all
+        [ "$(wc -l < "$tmp/rows.$i")" -eq 12 ] ||
+            { echo "corrected.sh: ${runs[$i]%%:*}: rows missing" >&2; exit 1; }
+        cat "$tmp/rows.$i"
     done
 } > "$tmp/csv"
+cat "$tmp"/commands.before.* > "$tmp/commands.before"
+cat "$tmp"/commands.after.* > "$tmp/commands.after"
 {
     echo "# commands, for example:"
     sort -u "$tmp/commands.before" | awk 'NR <= 3 { print "#" $0 }'

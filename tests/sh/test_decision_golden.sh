@@ -41,11 +41,12 @@ done < "$dir/CASES"
 # nothing; leaf counts aside, which are training errors there).
 # At two ranks per node the tree has three attributes (procs, ppn, size).
 # --leaves 0: C4.5's own pruning (by default tree -r cuts the tree C4.5
-# grows to 25 leaves by penalty, which tree -f does not).
-cases=("--collectives reduce -m 4 --leaves 0|names-reduce|-m 4|$run"
-       "--combined -m 8 -c 10 --leaves 0|names|-m 8 -c 10|$run"
-       "--collectives allgather -m 1 --leaves 0|names-allgather|-m 1|$ppn_run"
-       "--collectives bcast -m 2 --leaves 0|names-bcast|-m 2|$ppn_run")
+# grows to 25 leaves by penalty, which tree -f does not); --weights none:
+# the files carry no case weights.
+cases=("--collectives reduce -m 4 --leaves 0 --weights none|names-reduce|-m 4|$run"
+       "--combined -m 8 -c 10 --leaves 0 --weights none|names|-m 8 -c 10|$run"
+       "--collectives allgather -m 1 --leaves 0 --weights none|names-allgather|-m 1|$ppn_run"
+       "--collectives bcast -m 2 --leaves 0 --weights none|names-bcast|-m 2|$ppn_run")
 for c in "${cases[@]}"; do
     IFS='|' read -r opts stem fopts from <<< "$c"
     total=$((total + 1))

@@ -7,7 +7,7 @@
  * also between sizes 256x apart, where it is near the optimum at neither;
  * past the measured sizes, a model off by a factor that holds there is
  * corrected exactly, and a method that wins only past the largest measured
- * size is placed there. */
+ * size is placed there, by the exact decision and by a C4.5 tree. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -471,6 +471,20 @@ static void check_beyond(void)
                 CHECK_STR(with_model ? "binomial/0" : "linear/0",
                           choice(d[i], p, 1L << 24));
             }
+        }
+        /* the C4.5 tree: trained past the largest size on the model's
+         * fastest methods (eight sizes up to 64 KiB, binomial's from
+         * 38967 B), its cut at the last size before them */
+        for (int j = 0; j < 2; j++) {
+            int p = at_p[j];
+            CHECK_STR("linear/0", choice(d[1], p, 16384));
+            CHECK_STR("linear/0", choice(d[1], p, 30000));
+            CHECK_STR(with_model ? "binomial/0" : "linear/0",
+                      choice(d[1], p, 40000));
+            CHECK_STR(with_model ? "binomial/0" : "linear/0",
+                      choice(d[1], p, 65536));
+            CHECK_STR(with_model ? "binomial/0" : "linear/0",
+                      choice(d[1], p, 1L << 24));
         }
         for (int i = 0; i < 3; i++) {
             decision_destroy(d[i]);

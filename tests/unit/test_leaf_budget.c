@@ -4,7 +4,11 @@
  * apart (alternate communicator sizes), while one corner, where every other
  * method is twice as slow, is what matters. Cut to 4 leaves by penalty, the
  * tree keeps the corner and gives the rest the method 0.5 % off everywhere; by
- * majority class the rest would cost 2 % at half its points. */
+ * majority class the rest would cost 2 % at half its points. Case weights
+ * by the penalty at stake (`--weights stake`) make C4.5 isolate one point
+ * where its neighbours' method is 30 % off, which unweighted it leaves in
+ * one leaf; cut by least worst penalty first (`--leaf-cut worst`), the
+ * budget keeps it where least total penalty gives it up. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -155,9 +159,78 @@ static void test_budget(void)
     CHECK(corner > 99 && corner < 101);
 }
 
+/* One point, (6, 16 B), where c is the optimum and a and b are 30 % off;
+ * elsewhere a (at even procs indexes, or with is_striped every point) at
+ * 10, b 0.2 % off there (2 % with is_striped, where b is the optimum at
+ * odd ones and a 2 % off), c 4 % off, d twice as slow. */
+enum { POINT_P = 4, POINT_M = 4 };
+static void make_point_map(bool is_striped)
+{
+    for (int p = 0; p < N_PROCS; p++) {
+        for (int m = 0; m < N_MSGS; m++) {
+            int c = p * N_MSGS + m;
+            double *t = time_us + c * N_METHODS;
+            bool is_a = !is_striped || p % 2 == 0;
+            default_us[c] = -1;
+            best_us[c] = 10;
+            t[A] = is_a ? 10 : 10.2;
+            t[B] = is_a ? (is_striped ? 10.2 : 10.02) : 10;
+            t[C] = 10.4;
+            t[D] = 20;
+            best[c] = is_a ? A : B;
+            if (p == POINT_P && m == POINT_M) {
+                t[A] = t[B] = 13;
+                t[C] = 10;
+                best[c] = C;
+            }
+        }
+    }
+}
+
+static void test_stake(void)
+{
+    struct train_options opt;
+    int leaves;
+    double mean, max, corner;
+    make_point_map(false);
+    /* unweighted, C4.5 grows one leaf: a, 30 % off at the point */
+    options(&opt, 25, false);
+    build(&opt, &leaves, &mean, &max, &corner);
+    CHECK_INT(1, leaves);
+    CHECK(max > 29.9);
+    /* weighted by the penalty at stake (1 + 30 / 5 there, 1 elsewhere,
+     * averaging 1), it isolates the point: c there, a elsewhere */
+    opt.stake_pct = 5;
+    build(&opt, &leaves, &mean, &max, &corner);
+    CHECK(leaves > 1 && leaves <= 5);
+    CHECK(max < 1e-9);
+}
+
+static void test_worst_first(void)
+{
+    struct train_options opt;
+    int leaves;
+    double mean, max, corner;
+    make_point_map(true);
+    /* 4 leaves: by least total penalty the stripes are worth more than
+     * the point (b there, 30 % off); least worst first keeps the point
+     * apart and the rest within 4 % (c: 0.4 at each point it takes) */
+    options(&opt, 4, false);
+    opt.stake_pct = 5;
+    build(&opt, &leaves, &mean, &max, &corner);
+    CHECK(leaves <= 4);
+    CHECK(max > 29.9);
+    opt.is_worst_first = true;
+    build(&opt, &leaves, &mean, &max, &corner);
+    CHECK(leaves <= 4);
+    CHECK(max < 4 + 1e-6);
+}
+
 int main(void)
 {
     make_map();
     test_budget();
+    test_stake();
+    test_worst_first();
     return check_exit();
 }
