@@ -10,6 +10,7 @@
 #include "decision/decision.h"
 #include "store/export.h"
 #include "store/journal.h"
+#include "util/grow.h"
 #include "util/tuning.h"
 
 void train_options_init(struct train_options *opt)
@@ -233,12 +234,16 @@ static bool has_ppn_attr(const struct run_data *r)
  * tree's last cut is placed by the model and the leaf budget prices it.
  * Trees do not extrapolate: without these, the largest size's method holds
  * beyond it. */
+struct beyond_item {
+    int grid, procs, label;
+    long msgs;
+    float weight; /* a share of one training size (1 / BEYOND_ITEMS) */
+    double stake; /* the penalty there of the largest size's label */
+};
 struct beyond_items {
-    int n, cap;
-    int *grid, *procs, *label;
-    long *msgs;
-    float *weight;   /* a share of one training size (1 / BEYOND_ITEMS) */
-    double *stake;   /* the penalty there of the largest size's label */
+    int n;
+    size_t cap, penalty_cap;
+    struct beyond_item *item;
     double *penalty; /* n x n_methods, fractions */
 };
 
@@ -247,42 +252,25 @@ enum { BEYOND_ITEMS = 8 };
 
 static void beyond_items_free(struct beyond_items *b)
 {
-    free(b->grid);
-    free(b->procs);
-    free(b->label);
-    free(b->msgs);
-    free(b->weight);
-    free(b->stake);
+    free(b->item);
     free(b->penalty);
     memset(b, 0, sizeof *b);
 }
 
+/* Room for one more item (and its n_methods penalties) in b. */
 static int beyond_items_grow(struct beyond_items *b, int n_methods)
 {
-    if (b->n < b->cap) {
-        return 0;
-    }
-    int cap = b->cap ? 2 * b->cap : 64;
-    int *grid = realloc(b->grid, (size_t)cap * sizeof *grid);
-    b->grid = grid ? grid : b->grid;
-    int *procs = realloc(b->procs, (size_t)cap * sizeof *procs);
-    b->procs = procs ? procs : b->procs;
-    int *label = realloc(b->label, (size_t)cap * sizeof *label);
-    b->label = label ? label : b->label;
-    long *msgs = realloc(b->msgs, (size_t)cap * sizeof *msgs);
-    b->msgs = msgs ? msgs : b->msgs;
-    float *weight = realloc(b->weight, (size_t)cap * sizeof *weight);
-    b->weight = weight ? weight : b->weight;
-    double *stake = realloc(b->stake, (size_t)cap * sizeof *stake);
-    b->stake = stake ? stake : b->stake;
-    double *pen =
-        realloc(b->penalty, (size_t)cap * n_methods * sizeof *b->penalty);
+    size_t need = (size_t)b->n + 1;
+    struct beyond_item *item = grow(b->item, &b->cap, need, sizeof *item, 64);
+    b->item = item ? item : b->item;
+    double *pen = item ? grow(b->penalty, &b->penalty_cap, need * n_methods,
+                              sizeof *pen, 64 * (size_t)n_methods)
+                       : NULL;
     b->penalty = pen ? pen : b->penalty;
-    if (!grid || !procs || !label || !msgs || !weight || !stake || !pen) {
+    if (!pen) {
         fprintf(stderr, "autotune tree: out of memory\n");
         return -1;
     }
-    b->cap = cap;
     return 0;
 }
 
@@ -330,13 +318,14 @@ static int beyond_of_grid(const struct run_data *r, int g, const int *labels,
                          : own >= 0 ? tuning_penalty(own, grid->best_us[c])
                                     : 1000;
             }
-            b->grid[b->n] = g;
-            b->procs[b->n] = grid->procs[p];
-            b->msgs[b->n] = sizes[i];
-            b->label[b->n] = best;
-            b->weight[b->n] = 1.0f / (float)n;
-            b->stake[b->n] = row[labels[c]];
-            b->n++;
+            b->item[b->n++] = (struct beyond_item){
+                .grid = g,
+                .procs = grid->procs[p],
+                .label = best,
+                .msgs = sizes[i],
+                .weight = 1.0f / (float)n,
+                .stake = row[labels[c]],
+            };
         }
     }
     free(times);
@@ -474,10 +463,12 @@ static int c45_data_of(const struct train_options *opt,
         }
         for (int i = first; beyond && i < beyond->n; i++) {
             float v[4];
-            item_values(has_coll, coll, beyond->procs[i], has_ppn, grid->ppn,
-                        beyond->msgs[i], v);
-            double w = beyond->weight[i] * case_weight(opt, beyond->stake[i]);
-            if (c45_data_add_weighted_item(d, v, beyond->label[i], (float)w)) {
+            item_values(has_coll, coll, beyond->item[i].procs, has_ppn,
+                        grid->ppn, beyond->item[i].msgs, v);
+            double w = beyond->item[i].weight *
+                       case_weight(opt, beyond->item[i].stake);
+            if (c45_data_add_weighted_item(d, v, beyond->item[i].label,
+                                           (float)w)) {
                 goto fail;
             }
         }
@@ -743,8 +734,8 @@ static int prune_to_budget(const struct train_options *opt,
     for (int g = g0, b = 0; g < g1; g++) {
         const struct run_grid *grid = &r->grids[g];
         long n_cells = (long)grid->n_procs * grid->n_msgs;
-        for (long c = 0; c < n_cells || (b < beyond->n && beyond->grid[b] == g);
-             c++) {
+        for (long c = 0;
+             c < n_cells || (b < beyond->n && beyond->item[b].grid == g); c++) {
             if (c < n_cells) {
                 if (!train_is_training(opt, r, g, c, skip)) {
                     continue;
@@ -754,7 +745,7 @@ static int prune_to_budget(const struct train_options *opt,
             } else {
                 for (int k = 0; k < nm; k++) {
                     raw[k] = beyond->penalty[b * nm + k];
-                    row[k] = beyond->weight[b] * raw[k];
+                    row[k] = beyond->item[b].weight * raw[k];
                 }
                 b++;
             }
@@ -917,12 +908,12 @@ static int leaves_by_penalty(const struct train_options *opt,
         }
     }
     for (int b = 0; beyond && b < beyond->n; b++) {
-        int g = beyond->grid[b];
-        int leaf = decision_leaf(d, train_table(d, r, g), beyond->procs[b],
-                                 beyond->msgs[b]);
+        int g = beyond->item[b].grid;
+        int leaf = decision_leaf(d, train_table(d, r, g), beyond->item[b].procs,
+                                 beyond->item[b].msgs);
         for (int k = 0; k < n; k++) {
             double pen = beyond->penalty[(size_t)b * n + k];
-            sum[(size_t)leaf * n + k] += beyond->weight[b] * pen;
+            sum[(size_t)leaf * n + k] += beyond->item[b].weight * pen;
             double *w = &worst[(size_t)leaf * n + k];
             *w = pen > *w ? pen : *w;
         }
