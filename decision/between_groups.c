@@ -1,9 +1,10 @@
-/* At a message cut: one choice per group of procs. A message cut's node covers
- * many communicator sizes, and between the two training sizes around it the
- * methods cross at different sizes for different procs. The procs that share
- * both sides' methods (a group) share one choice; where the groups' choices
- * differ, the sizes between the two training sizes become a strip of their own,
- * split by procs. */
+/* At a message cut: one choice per communicator size. A message cut's node
+ * covers many communicator sizes, and between the two training sizes around it
+ * the methods cross, and third methods win, at different sizes for different
+ * procs. Each training procs chooses alone (a group), as the exact table's
+ * rows do; where the groups' choices differ, the sizes between the two training
+ * sizes become a strip of their own, split by procs, neighbours that choose
+ * alike sharing one piece. */
 #include <stdlib.h>
 
 #include "decision/between.h"
@@ -114,11 +115,17 @@ static int compare_int64(const void *x, const void *y)
 }
 
 /* Appends to out the groups of side `side`, the procs (p_lo, p_hi],
- * between message indexes ma < mb: the intervals of procs over which the
- * decision's methods at both sizes stay the same (they change only just
- * past a node's procs cut), each choosing on its training procs there
- * (between_site_at's: timed at both), or free when it has none, keeping the cut
- * `placed`. room->ps: scratch of the grid's procs. How many, or -1. */
+ * between message indexes ma < mb: the intervals of procs that end at each
+ * training procs (between_site_at's: timed at both) and where the
+ * decision's methods at either size change (just past a node's procs cut),
+ * each choosing on its training procs, or free when it has none, keeping
+ * the cut `placed`. One choice over several procs (the procs that share
+ * both sizes' methods, until session 27) took a third method that wins at
+ * some of them where it loses at the others (robust-04's bcast at 7 ranks,
+ * 8 KiB: chain/0, 22.6 % behind binary/4096, for 6 to 9 ranks); the
+ * procs cut by neighbouring methods' crossings already holds each procs
+ * alone there. room->ps: scratch of the grid's procs. How many (at most
+ * d->n_nodes + 1 + the grid's procs), or -1. */
 static int side_groups(const struct between_placer *pl, int side, int64_t p_lo,
                        int64_t p_hi, int ma, int mb, long placed,
                        const struct between_site_room *room, struct group *out)
@@ -126,11 +133,15 @@ static int side_groups(const struct between_placer *pl, int side, int64_t p_lo,
     const struct run_grid *grid = &pl->r->grids[pl->g];
     const struct decision *d = pl->d;
     long a = grid->msgs[ma], b = grid->msgs[mb];
-    int64_t *ends = malloc(((size_t)d->n_nodes + 1) * sizeof *ends);
+    struct between_site t = between_site_at(pl, p_lo, p_hi, ma, mb, room);
+    int64_t *ends = malloc(((size_t)d->n_nodes + 1 + t.n) * sizeof *ends);
     if (!ends) {
         return -1;
     }
     int n_ends = 0;
+    for (int i = 0; i < t.n; i++) {
+        ends[n_ends++] = grid->procs[t.ps[i]];
+    }
     for (int i = 0; i < d->n_nodes; i++) {
         enum node_kind kind = decision_node_kind(d, i);
         int64_t c = d->nodes[i].procs_cut;
@@ -141,7 +152,6 @@ static int side_groups(const struct between_placer *pl, int side, int64_t p_lo,
     }
     qsort(ends, (size_t)n_ends, sizeof *ends, compare_int64);
     ends[n_ends++] = p_hi;
-    struct between_site t = between_site_at(pl, p_lo, p_hi, ma, mb, room);
     int n = 0, first = 0;
     for (int e = 0; e < n_ends; e++) {
         if (e > 0 && ends[e] == ends[e - 1]) {
@@ -321,8 +331,8 @@ int between_region_cut(const struct between_placer *pl,
         return 0; /* no size between them */
     }
     /* each side's intervals end at a procs cut or at its end */
-    struct group *groups =
-        malloc(2 * ((size_t)d->n_nodes + 1) * sizeof *groups);
+    struct group *groups = malloc(
+        2 * ((size_t)d->n_nodes + 1 + (size_t)grid->n_procs) * sizeof *groups);
     if (!groups) {
         return -1;
     }

@@ -130,23 +130,30 @@ static void test_trees(void)
     CHECK_INT(1, train_leaves_by_penalty(&opt, &run, 0, 1, -1, d));
     CHECK_INT(1, decision_lookup(d, 0, 2, 1));
     decision_destroy(d);
-    /* The C4.5 tree splits at 1 B: a up to it, b above. */
+    /* The C4.5 tree splits at 1 B: a up to it, b above; between 1 and 10
+     * B each procs has its own cut where the interpolated times cross: at
+     * 2 ranks 10^0.934 = 8.6 B (1.05^s = 2^(1 - s)), so a at 5 B (1.035
+     * against 1.231); at 4 ranks at 1 B (a 2 -> 5, b 2 -> 1). */
     d = NULL;
     CHECK_INT(0, train_create_decision(&run, "c45", &coll, 1, &d));
     CHECK_INT(0, train_trees(&opt, &run, -1, NULL, d));
     CHECK_INT(0, decision_lookup(d, 0, 2, 1));
     CHECK_INT(0, decision_lookup(d, 0, 4, 1));
-    CHECK_INT(1, decision_lookup(d, 0, 2, 5));
+    CHECK_INT(0, decision_lookup(d, 0, 2, 5));
+    CHECK_INT(0, decision_lookup(d, 0, 2, 8));
+    CHECK_INT(1, decision_lookup(d, 0, 2, 9));
+    CHECK_INT(1, decision_lookup(d, 0, 4, 2));
     CHECK_INT(1, decision_lookup(d, 0, 4, 100));
     /* Its penalties: 0 at the four points it gets right, 0 at 4 x 1 (a
-     * ties b), none unrunnable. */
+     * ties b), none unrunnable; depth 1 at 1 B, 2 above (the strip
+     * between 1 and 10 B, split by procs, below a test at 9 B). */
     struct train_scores s;
     CHECK_INT(0, train_scores_alloc(&run, &s));
     long depth_sum = 0;
     train_score_decision(&opt, &run, 0, d, 0, -1, &s, &depth_sum);
     CHECK_INT(6, s.n);
     CHECK_INT(0, s.n_unrunnable);
-    CHECK_INT(6, depth_sum);
+    CHECK_INT(10, depth_sum);
     for (int i = 0; i < s.n; i++) {
         CHECK(s.v[i] == 0);
     }
