@@ -493,14 +493,19 @@ stop:;
  * rank dst and receives one from rank src (-1: none; both: until both are
  * done), every
  * such rank at once; rank 0 gets the slowest one's time, in us. With
- * start_s 0, from the barrier (each rank's own clock from its own exit:
+ * start_s 0, from a barrier (each rank's own clock from its own exit:
  * the exits' skew is in the times); else from one instant, start_s after
- * rank 0 left the barrier (each rank's clock_offset_s from rank 0's). */
+ * rank 0 broadcast it (each rank's clock_offset_s from rank 0's), no
+ * barrier before: every rank is then waiting for it or about to (it
+ * follows the command's broadcast, or the previous repetition's times
+ * reduced to rank 0), and start_s is twice the latest arrival. */
 static double clock_offset_s;
 static double flows_rep(int dst, int src, double start_s, int m)
 {
     double t = 0, slowest = 0;
-    MPI_Barrier(nodes_comm);
+    if (start_s <= 0) {
+        MPI_Barrier(nodes_comm);
+    }
     double t0 = MPI_Wtime();
     if (start_s > 0) {
         t0 += start_s;
@@ -779,22 +784,32 @@ static int placement_run(int rank, int world_size, struct journal *j,
  * rank the source of one flow at most and the destination of one at most:
  * n_warmup, then n_reps timed, into times on
  * rank 0. Returns n. */
-static int flows_cmd(int n, int m, int *src, int *dst, double *times)
+static int *flows_msg; /* n, m, src[world_size], dst[world_size] */
+static int flows_cmd(int n, int m, const int *src, const int *dst,
+                     double *times)
 {
-    int cmd[2] = {n, m};
-    MPI_Bcast(cmd, 2, MPI_INT, 0, nodes_comm);
-    n = cmd[0];
-    m = cmd[1];
+    int rank, world_size, to = -1, from = -1;
+    MPI_Comm_rank(nodes_comm, &rank);
+    MPI_Comm_size(nodes_comm, &world_size);
+    int *msg_src = flows_msg + 2, *msg_dst = flows_msg + 2 + world_size;
+    if (rank == 0) {
+        flows_msg[0] = n;
+        flows_msg[1] = m;
+        for (int f = 0; f < n; f++) {
+            msg_src[f] = src[f];
+            msg_dst[f] = dst[f];
+        }
+    }
+    /* One broadcast: each is as long as a few hops on every rank. */
+    MPI_Bcast(flows_msg, 2 + 2 * world_size, MPI_INT, 0, nodes_comm);
+    n = flows_msg[0];
+    m = flows_msg[1];
     if (n <= 0) {
         return n;
     }
-    MPI_Bcast(src, n, MPI_INT, 0, nodes_comm);
-    MPI_Bcast(dst, n, MPI_INT, 0, nodes_comm);
-    int rank, to = -1, from = -1;
-    MPI_Comm_rank(nodes_comm, &rank);
     for (int f = 0; f < n; f++) {
-        to = src[f] == rank ? dst[f] : to;
-        from = dst[f] == rank ? src[f] : from;
+        to = msg_src[f] == rank ? msg_dst[f] : to;
+        from = msg_dst[f] == rank ? msg_src[f] : from;
     }
     for (int i = 0; i < n_warmup; i++) {
         flows_rep(to, from, flows_start, m);
@@ -806,21 +821,20 @@ static int flows_cmd(int n, int m, int *src, int *dst, double *times)
 }
 
 /* Rank 0: observation (q, a, b) from the journal, or measured as n flows
- * (src, dst) of MODEL_STREAM_BYTES (of a bytes for hop_rdv) and journaled:
- * its time into *value_us. -1 on a journal error. */
+ * (src, dst) of m bytes and journaled: its time into *value_us. -1 on a
+ * journal error. */
 static int flows_get(struct journal *j, enum model_quantity q, int a, int b,
-                     int n, int *src, int *dst, double *value_us,
+                     int n, int m, int *src, int *dst, double *value_us,
                      double *cost_s, int *n_new)
 {
     const char *name = model_quantity_names[q];
     const struct measurement *rec = journal_find(j, "p2p", 2, 1, a, name, b);
     if (!rec) {
         double times[MODEL_MAX_REPS], start = MPI_Wtime();
-        flows_cmd(n, q == MODEL_Q_HOP_RDV ? a : MODEL_STREAM_BYTES, src, dst,
-                  times);
-        struct measurement m;
-        fill_record(&m, q, 1, a, b, times, MPI_Wtime() - start);
-        if (journal_append(j, &m) != 0) {
+        flows_cmd(n, m, src, dst, times);
+        struct measurement r;
+        fill_record(&r, q, 1, a, b, times, MPI_Wtime() - start);
+        if (journal_append(j, &r) != 0) {
             return -1;
         }
         (*n_new)++;
@@ -842,6 +856,7 @@ struct uplinks {
     int *rep;         /* each lane's representative, alone time in alone_us */
     double *alone_us; /* per rank, NAN: not measured */
     int n_lanes;
+    int flow_bytes; /* the lane and uplink flows' message size */
     int src[2], dst[2];
 };
 
@@ -853,7 +868,7 @@ static int lane_alone(struct uplinks *u, int from, int d)
     }
     u->src[0] = from;
     u->dst[0] = d;
-    return flows_get(u->j, MODEL_Q_LANE, d, d, 1, u->src, u->dst,
+    return flows_get(u->j, MODEL_Q_LANE, d, d, 1, u->flow_bytes, u->src, u->dst,
                      &u->alone_us[d], u->cost_s, u->n_new);
 }
 
@@ -880,8 +895,8 @@ static int lane_find(struct uplinks *u, int a0, int a1, int d)
         }
         double pair_us;
         u->src[0] = a0, u->dst[0] = rep, u->src[1] = a1, u->dst[1] = d;
-        if (flows_get(u->j, MODEL_Q_LANE, rep, d, 2, u->src, u->dst, &pair_us,
-                      u->cost_s, u->n_new) != 0) {
+        if (flows_get(u->j, MODEL_Q_LANE, rep, d, 2, u->flow_bytes, u->src,
+                      u->dst, &pair_us, u->cost_s, u->n_new) != 0) {
             return -1;
         }
         if (model_lane_is_shared(pair_us, u->alone_us[rep], u->work_us)) {
@@ -980,10 +995,10 @@ static int uplinks_measure(struct uplinks *u, int *src, int *dst)
         if (n_dst < 2) {
             continue;
         }
-        if (flows_get(u->j, MODEL_Q_UPLINK, src[0], 1, 1, src, dst, &t,
-                      u->cost_s, u->n_new) != 0 ||
-            flows_get(u->j, MODEL_Q_UPLINK, src[0], n_dst, n_dst, src, dst, &t,
-                      u->cost_s, u->n_new) != 0) {
+        if (flows_get(u->j, MODEL_Q_UPLINK, src[0], 1, 1, u->flow_bytes, src,
+                      dst, &t, u->cost_s, u->n_new) != 0 ||
+            flows_get(u->j, MODEL_Q_UPLINK, src[0], n_dst, n_dst, u->flow_bytes,
+                      src, dst, &t, u->cost_s, u->n_new) != 0) {
             return -1;
         }
     }
@@ -1014,8 +1029,8 @@ static int rdv_hop_measure(struct uplinks *u, const struct model_params *p,
         double t;
         u->src[0] = 0;
         u->dst[0] = ends[i];
-        if (flows_get(u->j, MODEL_Q_HOP_RDV, (int)m, ends[i], 1, u->src, u->dst,
-                      &t, u->cost_s, u->n_new) != 0) {
+        if (flows_get(u->j, MODEL_Q_HOP_RDV, (int)m, ends[i], 1, (int)m, u->src,
+                      u->dst, &t, u->cost_s, u->n_new) != 0) {
             return -1;
         }
     }
@@ -1040,12 +1055,45 @@ static int mix_measure(struct uplinks *u)
     for (int mixed = 0; mixed < 2; mixed++) {
         double t;
         u->src[0] = b, u->dst[0] = c, u->src[1] = a, u->dst[1] = b;
-        if (flows_get(u->j, MODEL_Q_MIX, c, mixed, 1 + mixed, u->src, u->dst,
-                      &t, u->cost_s, u->n_new) != 0) {
+        if (flows_get(u->j, MODEL_Q_MIX, c, mixed, 1 + mixed,
+                      MODEL_STREAM_BYTES, u->src, u->dst, &t, u->cost_s,
+                      u->n_new) != 0) {
             return -1;
         }
     }
     return 0;
+}
+
+/* Rank 0: the lane and uplink flows' message size: the journal's flow
+ * row; else, where it holds flows (a calibration measured before the
+ * row), the size they were measured at, MODEL_STREAM_BYTES (it resumes as
+ * it was); else MODEL_FLOW_BYTES, journaled. -1 on a journal error. */
+static int flow_bytes_get(struct journal *j, int *bytes, int *n_new)
+{
+    enum model_quantity flows[] = {MODEL_Q_LANE, MODEL_Q_UPLINK, MODEL_Q_MIX};
+    const struct measurement *rec = NULL;
+    int has_flows = 0;
+    for (size_t i = 0; i < journal_count(j) && !rec; i++) {
+        const struct measurement *m = journal_record(j, i);
+        int q = model_quantity_find(m->algorithm);
+        rec = q == MODEL_Q_FLOW && strcmp(m->collective, "p2p") == 0 ? m : NULL;
+        for (int f = 0; f < 3; f++) {
+            has_flows |= q == (int)flows[f];
+        }
+    }
+    if (rec) {
+        *bytes = (int)rec->msg_bytes;
+        return 0;
+    }
+    *bytes = has_flows ? MODEL_STREAM_BYTES : MODEL_FLOW_BYTES;
+    if (has_flows) {
+        return 0;
+    }
+    double times[MODEL_MAX_REPS] = {0};
+    struct measurement m;
+    fill_record(&m, MODEL_Q_FLOW, 1, *bytes, 0, times, 0);
+    (*n_new)++;
+    return journal_append(j, &m);
 }
 
 /* Every rank of nodes_comm, from 2 switches (rank 0's switch_of and
@@ -1060,7 +1108,8 @@ static int uplinks_run(int rank, int world_size, const int *switch_of,
 {
     int *src = malloc((size_t)world_size * sizeof *src);
     int *dst = malloc((size_t)world_size * sizeof *dst);
-    int has_room = src && dst, all_have, rc = 0;
+    flows_msg = malloc((size_t)(2 + 2 * world_size) * sizeof *flows_msg);
+    int has_room = src && dst && flows_msg, all_have, rc = 0;
     MPI_Allreduce(&has_room, &all_have, 1, MPI_INT, MPI_MIN, nodes_comm);
     if (all_have) { /* nodes_comm's errors are fatal: no status to check */
         clock_sync(nodes_comm, &clock_offset_s);
@@ -1070,6 +1119,8 @@ static int uplinks_run(int rank, int world_size, const int *switch_of,
         fprintf(stderr, "autotune model: out of memory\n");
         free(src);
         free(dst);
+        free(flows_msg);
+        flows_msg = NULL;
         return -1;
     }
     if (rank != 0) {
@@ -1091,6 +1142,9 @@ static int uplinks_run(int rank, int world_size, const int *switch_of,
         if (rc != 0) {
             fprintf(stderr, "autotune model: out of memory\n");
         }
+        if (rc == 0) {
+            rc = flow_bytes_get(j, &u.flow_bytes, n_new);
+        }
         /* A flow's work as the fit prices it, from the pair's sizes. */
         if (rc == 0) {
             struct model_obs *obs = NULL;
@@ -1102,7 +1156,7 @@ static int uplinks_run(int rank, int world_size, const int *switch_of,
             free(obs);
         }
         if (rc == 0) {
-            u.work_us = model_params_stream_work_us(p);
+            u.work_us = model_params_flow_work_us(p);
             for (int r = 0; r < world_size; r++) {
                 u.lane_of[r] = -1;
                 u.alone_us[r] = NAN;
@@ -1130,6 +1184,8 @@ static int uplinks_run(int rank, int world_size, const int *switch_of,
     }
     free(src);
     free(dst);
+    free(flows_msg);
+    flows_msg = NULL;
     return rc;
 }
 
