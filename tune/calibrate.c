@@ -435,6 +435,7 @@ static int controller_run(MPI_Comm pair, int ppn, const long *sizes,
                           int *n_new)
 {
     int rc = -1;
+    double first_wait_s = 0;
     for (int s = 0; s < n_sizes; s++) {
         long m = sizes[s];
         double late_wait_s = 0;
@@ -477,8 +478,14 @@ static int controller_run(MPI_Comm pair, int ppn, const long *sizes,
                 *cost_s += rec[o]->cost_s;
             }
             if (experiments[e] == MODEL_Q_ONEWAY) {
-                /* Long enough for the message to have arrived. */
+                /* Long enough for the message to have arrived; where the
+                 * blocking send waits for most of it (a rendezvous: the
+                 * data moves once the receive is posted), for its request
+                 * to have, as the smallest size's message did. */
+                int is_rdv = rec[1]->min_us > 0.5 * rec[0]->min_us;
                 late_wait_s = 2 * rec[0]->max_us * 1e-6 + 1e-4;
+                late_wait_s = s > 0 && is_rdv ? first_wait_s : late_wait_s;
+                first_wait_s = s == 0 ? late_wait_s : first_wait_s;
             }
         }
     }
@@ -489,28 +496,14 @@ stop:;
     return rc;
 }
 
-/* Every rank of nodes_comm: this rank sends one message of m bytes to
- * rank dst and receives one from rank src (-1: none; both: until both are
- * done), every
- * such rank at once; rank 0 gets the slowest one's time, in us. With
- * start_s 0, from a barrier (each rank's own clock from its own exit:
- * the exits' skew is in the times); else from one instant, start_s after
- * rank 0 broadcast it (each rank's clock_offset_s from rank 0's), no
- * barrier before: every rank is then waiting for it or about to (it
- * follows the command's broadcast, or the previous repetition's times
- * reduced to rank 0), and start_s is twice the latest arrival. */
-static double clock_offset_s;
-static double flows_rep(int dst, int src, double start_s, int m)
+/* This rank's part of a flow experiment: it sends one message of m bytes
+ * to rank dst of nodes_comm and receives one from rank src (-1: none;
+ * both: until both are done), from t0 (this rank's clock; with is_at,
+ * waited for): its time in s. */
+static double flows_part(int dst, int src, double t0, int is_at, int m)
 {
-    double t = 0, slowest = 0;
-    if (start_s <= 0) {
-        MPI_Barrier(nodes_comm);
-    }
-    double t0 = MPI_Wtime();
-    if (start_s > 0) {
-        t0 += start_s;
-        MPI_Bcast(&t0, 1, MPI_DOUBLE, 0, nodes_comm);
-        t0 += clock_offset_s;
+    double t = 0;
+    if (is_at) {
         clock_wait_until(t0);
     }
     if (dst >= 0) {
@@ -529,32 +522,24 @@ static double flows_rep(int dst, int src, double start_s, int m)
                  MPI_STATUS_IGNORE);
         t = MPI_Wtime() - t0;
     }
-    MPI_Reduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, nodes_comm);
-    return slowest * 1e6;
-}
-
-/* Every rank of nodes_comm: how long after rank 0 leaves a barrier every
- * rank has its broadcast (rank 0's clock), twice over, plus 10 us: the
- * common start of flows_rep, measured once (flows_start). */
-static double flows_start;
-static double flows_start_s(void)
-{
-    double t0 = MPI_Wtime(), late = 0, latest = 0;
-    MPI_Barrier(nodes_comm);
-    t0 = MPI_Wtime();
-    MPI_Bcast(&t0, 1, MPI_DOUBLE, 0, nodes_comm);
-    late = MPI_Wtime() - clock_offset_s - t0;
-    MPI_Allreduce(&late, &latest, 1, MPI_DOUBLE, MPI_MAX, nodes_comm);
-    return 2 * fmax(0, latest) + 1e-5;
+    return t;
 }
 
 /* n_pairs ranks i each send to i + world_size / 2, all at once. */
+/* Every rank of nodes_comm, from a barrier (each rank's own clock from
+ * its own exit: the exits' skew is in the times); rank 0 gets the slowest
+ * pair's time, in us. */
 static double pairs_rep(int rank, int world_size, int n_pairs)
 {
     int half = world_size / 2;
-    return flows_rep(rank < n_pairs ? rank + half : -1,
-                     rank >= half && rank < half + n_pairs ? rank - half : -1,
-                     0, MODEL_STREAM_BYTES);
+    double slowest = 0;
+    MPI_Barrier(nodes_comm);
+    double t =
+        flows_part(rank < n_pairs ? rank + half : -1,
+                   rank >= half && rank < half + n_pairs ? rank - half : -1,
+                   MPI_Wtime(), 0, MODEL_STREAM_BYTES);
+    MPI_Reduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, nodes_comm);
+    return slowest * 1e6;
 }
 
 /* Every rank of nodes_comm, from 4 nodes: the pairs observations the
@@ -778,46 +763,98 @@ static int placement_run(int rank, int world_size, struct journal *j,
 
 /* ---- The uplinks: what the flows out of a switch share ---- */
 
-/* Every rank of nodes_comm: one experiment of n flows of m bytes (rank
- * 0's n and m; n 0 or less: none, the end of the experiments), flow f
- * from rank src[f] to rank dst[f] (rank 0's arrays, world_size each), each
- * rank the source of one flow at most and the destination of one at most:
- * n_warmup, then n_reps timed, into times on
- * rank 0. Returns n. */
-static int *flows_msg; /* n, m, src[world_size], dst[world_size] */
-static int flows_cmd(int n, int m, const int *src, const int *dst,
-                     double *times)
+/* Each flow experiment starts at one instant, told by rank 0 to the ranks
+ * in it only (the others idle): {m, the start on rank 0's clock, the rank
+ * to send to, the one to receive from} (m < 0: no more); each sends its
+ * time back. Each rank's clock_offset_s from rank 0's, flows_start on
+ * rank 0, flows_to and flows_from rank 0's (world_size each). */
+enum { FLOWS_TAG = 9004 };
+static double clock_offset_s, flows_start;
+static int *flows_to, *flows_from;
+
+/* Ranks other than 0: their part of each experiment rank 0 sends, until
+ * told to stop. */
+static void flows_serve(void)
 {
-    int rank, world_size, to = -1, from = -1;
-    MPI_Comm_rank(nodes_comm, &rank);
-    MPI_Comm_size(nodes_comm, &world_size);
-    int *msg_src = flows_msg + 2, *msg_dst = flows_msg + 2 + world_size;
-    if (rank == 0) {
-        flows_msg[0] = n;
-        flows_msg[1] = m;
-        for (int f = 0; f < n; f++) {
-            msg_src[f] = src[f];
-            msg_dst[f] = dst[f];
+    for (;;) {
+        double cmd[4];
+        MPI_Recv(cmd, 4, MPI_DOUBLE, 0, FLOWS_TAG, nodes_comm,
+                 MPI_STATUS_IGNORE);
+        if (cmd[0] < 0) {
+            return;
         }
+        double t = flows_part((int)cmd[2], (int)cmd[3], cmd[1] + clock_offset_s,
+                              1, (int)cmd[0]);
+        MPI_Send(&t, 1, MPI_DOUBLE, 0, FLOWS_TAG, nodes_comm);
     }
-    /* One broadcast: each is as long as a few hops on every rank. */
-    MPI_Bcast(flows_msg, 2 + 2 * world_size, MPI_INT, 0, nodes_comm);
-    n = flows_msg[0];
-    m = flows_msg[1];
-    if (n <= 0) {
-        return n;
+}
+
+/* Every rank of nodes_comm: how late a command rank 0 sends to every other
+ * rank in turn (as an experiment of every rank would) arrives, on rank
+ * 0's clock, the latest twice over plus 10 us: the common start of each
+ * experiment after rank 0 sends it (flows_start on rank 0). */
+static void flows_start_measure(int rank, int world_size)
+{
+    double cmd[4] = {0, MPI_Wtime(), -1, -1}, late = 0, latest = 0;
+    if (rank != 0) {
+        MPI_Recv(cmd, 4, MPI_DOUBLE, 0, FLOWS_TAG, nodes_comm,
+                 MPI_STATUS_IGNORE);
+        late = MPI_Wtime() - clock_offset_s - cmd[1];
+        MPI_Send(&late, 1, MPI_DOUBLE, 0, FLOWS_TAG, nodes_comm);
+        return;
+    }
+    for (int r = 1; r < world_size; r++) {
+        MPI_Send(cmd, 4, MPI_DOUBLE, r, FLOWS_TAG, nodes_comm);
+    }
+    for (int r = 1; r < world_size; r++) {
+        MPI_Recv(&late, 1, MPI_DOUBLE, r, FLOWS_TAG, nodes_comm,
+                 MPI_STATUS_IGNORE);
+        latest = fmax(latest, late);
+    }
+    flows_start = 2 * latest + 1e-5;
+}
+
+/* Rank 0: one repetition of n flows of m bytes at once, flow f from rank
+ * src[f] to rank dst[f] (each rank the source of one flow at most and the
+ * destination of one at most), from flows_start after now: the slowest
+ * one's time, in us. */
+static double flows_rep(int world_size, int n, int m, const int *src,
+                        const int *dst)
+{
+    double t0 = MPI_Wtime() + flows_start, slowest = 0, t;
+    for (int r = 0; r < world_size; r++) {
+        flows_to[r] = flows_from[r] = -1;
     }
     for (int f = 0; f < n; f++) {
-        to = msg_src[f] == rank ? msg_dst[f] : to;
-        from = msg_dst[f] == rank ? msg_src[f] : from;
+        flows_to[src[f]] = dst[f];
+        flows_from[dst[f]] = src[f];
     }
-    for (int i = 0; i < n_warmup; i++) {
-        flows_rep(to, from, flows_start, m);
+    for (int r = 1; r < world_size; r++) {
+        double cmd[4] = {m, t0, flows_to[r], flows_from[r]};
+        if (flows_to[r] >= 0 || flows_from[r] >= 0) {
+            MPI_Send(cmd, 4, MPI_DOUBLE, r, FLOWS_TAG, nodes_comm);
+        }
     }
-    for (int i = 0; i < n_reps; i++) {
-        times[i] = flows_rep(to, from, flows_start, m);
+    if (flows_to[0] >= 0 || flows_from[0] >= 0) {
+        slowest = flows_part(flows_to[0], flows_from[0], t0, 1, m);
     }
-    return n;
+    for (int r = 1; r < world_size; r++) {
+        if (flows_to[r] >= 0 || flows_from[r] >= 0) {
+            MPI_Recv(&t, 1, MPI_DOUBLE, r, FLOWS_TAG, nodes_comm,
+                     MPI_STATUS_IGNORE);
+            slowest = fmax(slowest, t);
+        }
+    }
+    return slowest * 1e6;
+}
+
+/* Rank 0: the others stop serving. */
+static void flows_stop(int world_size)
+{
+    double cmd[4] = {-1, 0, -1, -1};
+    for (int r = 1; r < world_size; r++) {
+        MPI_Send(cmd, 4, MPI_DOUBLE, r, FLOWS_TAG, nodes_comm);
+    }
 }
 
 /* Rank 0: observation (q, a, b) from the journal, or measured as n flows
@@ -831,7 +868,14 @@ static int flows_get(struct journal *j, enum model_quantity q, int a, int b,
     const struct measurement *rec = journal_find(j, "p2p", 2, 1, a, name, b);
     if (!rec) {
         double times[MODEL_MAX_REPS], start = MPI_Wtime();
-        flows_cmd(n, m, src, dst, times);
+        int world_size;
+        MPI_Comm_size(nodes_comm, &world_size);
+        for (int i = 0; i < n_warmup; i++) {
+            flows_rep(world_size, n, m, src, dst);
+        }
+        for (int i = 0; i < n_reps; i++) {
+            times[i] = flows_rep(world_size, n, m, src, dst);
+        }
         struct measurement r;
         fill_record(&r, q, 1, a, b, times, MPI_Wtime() - start);
         if (journal_append(j, &r) != 0) {
@@ -1108,25 +1152,19 @@ static int uplinks_run(int rank, int world_size, const int *switch_of,
 {
     int *src = malloc((size_t)world_size * sizeof *src);
     int *dst = malloc((size_t)world_size * sizeof *dst);
-    flows_msg = malloc((size_t)(2 + 2 * world_size) * sizeof *flows_msg);
-    int has_room = src && dst && flows_msg, all_have, rc = 0;
+    flows_to = malloc((size_t)world_size * sizeof *flows_to);
+    flows_from = malloc((size_t)world_size * sizeof *flows_from);
+    int has_room = src && dst && flows_to && flows_from, all_have, rc = 0;
     MPI_Allreduce(&has_room, &all_have, 1, MPI_INT, MPI_MIN, nodes_comm);
     if (all_have) { /* nodes_comm's errors are fatal: no status to check */
         clock_sync(nodes_comm, &clock_offset_s);
-        flows_start = flows_start_s();
+        flows_start_measure(rank, world_size);
     }
     if (!all_have) {
         fprintf(stderr, "autotune model: out of memory\n");
-        free(src);
-        free(dst);
-        free(flows_msg);
-        flows_msg = NULL;
-        return -1;
-    }
-    if (rank != 0) {
-        double times[MODEL_MAX_REPS];
-        while (flows_cmd(0, 0, src, dst, times) > 0) {
-        }
+        rc = -1;
+    } else if (rank != 0) {
+        flows_serve();
     } else if (n_switches >= 2) {
         struct uplinks u = {.j = j,
                             .cost_s = cost_s,
@@ -1176,16 +1214,15 @@ static int uplinks_run(int rank, int world_size, const int *switch_of,
         free(u.lane_of);
         free(u.rep);
         free(u.alone_us);
-        double times[MODEL_MAX_REPS];
-        flows_cmd(0, 0, src, dst, times);
+        flows_stop(world_size);
     } else {
-        double times[MODEL_MAX_REPS];
-        flows_cmd(0, 0, src, dst, times);
+        flows_stop(world_size);
     }
     free(src);
     free(dst);
-    free(flows_msg);
-    flows_msg = NULL;
+    free(flows_to);
+    free(flows_from);
+    flows_to = flows_from = NULL;
     return rc;
 }
 

@@ -2,8 +2,10 @@
 # make bench-calibration-cost (issue 36, the adaptive grid's 300x): what
 # the model's calibration (`autotune model`, bcast and reduce together,
 # charged once per run) costs on the generated fat trees, before (the
-# committed calibration, results/bench-runs/model-NAME/model.csv) and
-# after (measured afresh by this build into build/bench/calcost/model-NAME),
+# committed calibration, results/bench-runs/model-NAME/model.journal,
+# resumed as make bench-model-uplink does into build/bench/calcost/
+# before-NAME: the older ones gain their mix rows, at 256 KiB) and after
+# (measured afresh by this build into build/bench/calcost/model-NAME),
 # against the exhaustive sweep's experiment seconds (results/bench/
 # adaptive-bound.txt's 0.10,NAME,total row): the factor ceiling
 # exhaustive / calibration (the walk must reach 300x with its measured
@@ -22,10 +24,12 @@ fattrees=${CALCOST_FATTREES:-robust-04 robust-08 robust-12 heldout-04 heldout-08
 max_procs() {
     sed -n 's/^procs *= *\[\(.*\)\];/\1/p' "$1" | tr ',' '\n' | sort -n | tail -1 | tr -d ' '
 }
-calibrate() { # NAME MODEL_DIR: a fresh calibration on NAME's platform
+calibrate() { # NAME MODEL_DIR [JOURNAL]: a calibration on NAME's platform, afresh or resumed from JOURNAL
     local src=results/bench-runs/$1.cfg
     [ -f "$src" ] || src=results/bench-runs/model-$1.cfg
     rm -rf "$2"
+    mkdir -p "$2"
+    [ -z "${3:-}" ] || cp "$3" "$2/model.journal"
     sed "s#^output *=.*#output        = \"$2\";#" "$src" >"$2.cfg"
     nice -n 10 smpirun -np "$(max_procs "$2.cfg")" -platform "conf/platforms/${1%-*}/$1.xml" \
         --cfg=smpi/simulate-computation:no --log=root.thres:critical \
@@ -41,7 +45,7 @@ p90_max() { # RUN MODEL: predict's all row's p90/max
 }
 {
     echo "# tests/bench/calibration_cost.sh ($(date -u +%F)): the model's calibration on the generated fat trees, before -> after"
-    echo "# before: results/bench-runs/model-NAME/model.csv (committed); after: this build, afresh:"
+    echo "# before: results/bench-runs/model-NAME/model.journal (committed) resumed into $dir/before-NAME (as make bench-model-uplink: older ones gain their mix rows); after: this build, afresh:"
     echo "#   smpirun -np NP -platform conf/platforms/FAMILY/NAME.xml --cfg=smpi/simulate-computation:no build/autotune-smpi model -c $dir/model-NAME.cfg"
     echo "# exhaustive_s: results/bench/adaptive-bound.txt (0.10,NAME,total); ceiling = exhaustive_s / calibration_s"
     echo "#   (300x needs about 450x from the calibration alone: the walk's measured points cost too)"
@@ -49,17 +53,18 @@ p90_max() { # RUN MODEL: predict's all row's p90/max
     echo "#   TABLES: a resumed sweep of a copy of results/bench-runs/NAME (tests/bench/journals.sh run_tables)"
     echo "fattree | exhaustive_s | calibration_s before -> after | ceiling before -> after | p90/max before -> after | placement after"
     for name in $fattrees; do
+        calibrate "$name" "$dir/before-$name" "results/bench-runs/model-$name/model.journal"
         calibrate "$name" "$dir/model-$name"
         run=build/bench/model/tables-$name
         run_tables "$name" "$run"
         ex=$(awk -F, -v n="$name" '$1 == "0.10" && $2 == n && $3 == "total" { print $19 }' results/bench/adaptive-bound.txt)
-        before=$(cost "results/bench-runs/model-$name/model.csv")
+        before=$(cost "$dir/before-$name/model.csv")
         after=$(cost "$dir/model-$name/model.csv")
         echo "$name | $ex | $before -> $after |" \
             "$(awk -v e="$ex" -v b="$before" -v a="$after" 'BEGIN { if (e > 0) printf "%.1f -> %.1f", e / b, e / a; else printf "- -> -" }') |" \
-            "$(p90_max "$run" "results/bench-runs/model-$name/model.csv") -> $(p90_max "$run" "$dir/model-$name/model.csv") |" \
+            "$(p90_max "$run" "$dir/before-$name/model.csv") -> $(p90_max "$run" "$dir/model-$name/model.csv") |" \
             "$(sed -n 's/^autotune model: placement: //p' "$dir/model-$name.out")"
-        echo "#   $name seconds before: $(by_quantity "results/bench-runs/model-$name/model.csv")"
+        echo "#   $name seconds before: $(by_quantity "$dir/before-$name/model.csv")"
         echo "#   $name seconds after:  $(by_quantity "$dir/model-$name/model.csv")"
     done
 } | tee "$out"
