@@ -921,12 +921,19 @@ static int lane_alone(struct uplinks *u, int from, int d)
  * alone, lane by lane (those with a representative off the switch, which
  * for a lane whose first representative is on it becomes its first
  * member off it); a new lane where none is shared and every lane was
- * tried, else (a lane with no member known off the switch) not known. */
+ * tried, else (a lane with no member known off the switch) not known.
+ * The lanes in turn from the one after rank d - 1's: a fat tree routes
+ * by the destination's number, lanes in turn (SimGrid's d-mod-k), and
+ * ranks mostly follow their nodes' order, so the first one tried is
+ * mostly d's (on 2 lanes 1 pair a rank, not 1.5). */
 static int lane_find(struct uplinks *u, int a0, int a1, int d)
 {
-    int s = u->switch_of[a0], is_untested = 0;
-    for (int l = 0; l < u->n_lanes; l++) {
-        int rep = u->rep[l];
+    int s = u->switch_of[a0], is_untested = 0, first = 0;
+    if (d > 0 && u->lane_of[d - 1] >= 0) {
+        first = u->lane_of[d - 1] + 1;
+    }
+    for (int i = 0; i < u->n_lanes; i++) {
+        int l = (first + i) % u->n_lanes, rep = u->rep[l];
         for (int r = 0; r < u->world_size && u->switch_of[rep] == s; r++) {
             rep = u->lane_of[r] == l && u->switch_of[r] != s ? r : rep;
         }

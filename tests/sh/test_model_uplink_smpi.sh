@@ -62,6 +62,12 @@ awk -F, -v nodes="$node_of" '
         if (!($3 in alone) || slowed != same) bad = bad " " $3 "-" $4 }
     END { exit !(n >= 14 && bad == "") }' "$m" ||
     fail "lane rows against the node parity: $(grep '^lane' "$m" | tr '\n' ' ')"
+# Each rank tried first against the lane after rank d - 1's: with ranks
+# mostly in node order and lanes by node parity, at most one pair a rank
+# (15 here: every rank but the first, a lane's first alone; trying lane 0
+# first took 21).
+[ "$(awk -F, '$1 == "lane" && $3 != $4' "$m" | wc -l)" -le 16 ] ||
+    fail "lane pairs: $(awk -F, '$1 == "lane" && $3 != $4' "$m" | wc -l), more than one a rank"
 # The flows measured at MODEL_FLOW_BYTES (64 KiB), said by the flow row.
 [ "$(awk -F, '$1 == "flow" { print $3 }' "$m")" = 65536 ] ||
     fail "flow row: $(grep '^flow' "$m" | tr '\n' ' ')"
