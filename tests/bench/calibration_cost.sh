@@ -2,8 +2,9 @@
 # make bench-calibration-cost (issue 36, the adaptive grid's 300x): what
 # the model's calibration (`autotune model`, bcast and reduce together,
 # charged once per run) costs on the generated fat trees, before (the
-# committed calibration, results/bench-runs/model-NAME/model.journal,
-# resumed as make bench-model-uplink does into build/bench/calcost/
+# calibration committed before session 27's cheaper one, commit
+# $CALCOST_BEFORE's results/bench-runs/model-NAME/model.journal, default
+# 7c4a21f, resumed as make bench-model-uplink did into build/bench/calcost/
 # before-NAME: the older ones gain their mix rows, at 256 KiB) and after
 # (measured afresh by this build into build/bench/calcost/model-NAME),
 # against the exhaustive sweep's experiment seconds (results/bench/
@@ -20,6 +21,7 @@ cd "$(dirname "$0")/../.."
 out=results/bench/calibration-cost.txt
 dir=build/bench/calcost
 mkdir -p "$dir"
+before_commit=${CALCOST_BEFORE:-7c4a21f}
 fattrees=${CALCOST_FATTREES:-robust-04 robust-08 robust-12 heldout-04 heldout-08 heldout2-04 heldout2-08 heldout2-12 heldout3-08 heldout3-12 final-04 finalfe-04 last-04 lastfe-04}
 max_procs() {
     sed -n 's/^procs *= *\[\(.*\)\];/\1/p' "$1" | tr ',' '\n' | sort -n | tail -1 | tr -d ' '
@@ -45,7 +47,7 @@ p90_max() { # RUN MODEL: predict's all row's p90/max
 }
 {
     echo "# tests/bench/calibration_cost.sh ($(date -u +%F)): the model's calibration on the generated fat trees, before -> after"
-    echo "# before: results/bench-runs/model-NAME/model.journal (committed) resumed into $dir/before-NAME (as make bench-model-uplink: older ones gain their mix rows); after: this build, afresh:"
+    echo "# before: $before_commit's results/bench-runs/model-NAME/model.journal resumed into $dir/before-NAME (as make bench-model-uplink did: older ones gain their mix rows); after: this build, afresh:"
     echo "#   smpirun -np NP -platform conf/platforms/FAMILY/NAME.xml --cfg=smpi/simulate-computation:no build/autotune-smpi model -c $dir/model-NAME.cfg"
     echo "# exhaustive_s: results/bench/adaptive-bound.txt (0.10,NAME,total); ceiling = exhaustive_s / calibration_s"
     echo "#   (300x needs about 450x from the calibration alone: the walk's measured points cost too)"
@@ -53,7 +55,8 @@ p90_max() { # RUN MODEL: predict's all row's p90/max
     echo "#   TABLES: a resumed sweep of a copy of results/bench-runs/NAME (tests/bench/journals.sh run_tables)"
     echo "fattree | exhaustive_s | calibration_s before -> after | ceiling before -> after | p90/max before -> after | placement after"
     for name in $fattrees; do
-        calibrate "$name" "$dir/before-$name" "results/bench-runs/model-$name/model.journal"
+        git show "$before_commit:results/bench-runs/model-$name/model.journal" >"$dir/before-$name.journal"
+        calibrate "$name" "$dir/before-$name" "$dir/before-$name.journal"
         calibrate "$name" "$dir/model-$name"
         run=build/bench/model/tables-$name
         run_tables "$name" "$run"
