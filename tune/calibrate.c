@@ -766,11 +766,15 @@ static int placement_run(int rank, int world_size, struct journal *j,
 /* Each flow experiment starts at one instant, told by rank 0 to the ranks
  * in it only (the others idle): {m, the start on rank 0's clock, the rank
  * to send to, the one to receive from} (m < 0: no more); each sends its
- * time back. Each rank's clock_offset_s from rank 0's, flows_start on
- * rank 0, flows_to and flows_from rank 0's (world_size each). */
+ * time back. Each rank's clock_offset_s from rank 0's; flows_to and
+ * flows_from rank 0's (world_size each). */
 enum { FLOWS_TAG = 9004 };
-static double clock_offset_s, flows_start;
+static double clock_offset_s;
 static int *flows_to, *flows_from;
+/* Rank 0: how late a command sent to each rank alone arrives (rank 0's
+ * clock), and how much later each command sent before it in turn makes
+ * one (the senders' overhead). */
+static double *flows_late, flows_spacing;
 
 /* Ranks other than 0: their part of each experiment rank 0 sends, until
  * told to stop. */
@@ -789,39 +793,57 @@ static void flows_serve(void)
     }
 }
 
-/* Every rank of nodes_comm: how late a command rank 0 sends to every other
- * rank in turn (as an experiment of every rank would) arrives, on rank
- * 0's clock, the latest twice over plus 10 us: the common start of each
- * experiment after rank 0 sends it (flows_start on rank 0). */
+/* Every rank but 0: the lateness of rank 0's command (its time on rank
+ * 0's clock in it), sent back. */
+static void flows_late_reply(void)
+{
+    double cmd[4], late;
+    MPI_Recv(cmd, 4, MPI_DOUBLE, 0, FLOWS_TAG, nodes_comm, MPI_STATUS_IGNORE);
+    late = MPI_Wtime() - clock_offset_s - cmd[1];
+    MPI_Send(&late, 1, MPI_DOUBLE, 0, FLOWS_TAG, nodes_comm);
+}
+
+/* Every rank of nodes_comm: how late a command from rank 0 arrives, sent
+ * to each rank alone (flows_late), then to every rank in turn (as an
+ * experiment of every rank would): the k-th sent is later than alone by
+ * k - 1 times flows_spacing at most (on rank 0). */
 static void flows_start_measure(int rank, int world_size)
 {
-    double cmd[4] = {0, MPI_Wtime(), -1, -1}, late = 0, latest = 0;
+    double cmd[4] = {0, 0, -1, -1}, late = 0;
     if (rank != 0) {
-        MPI_Recv(cmd, 4, MPI_DOUBLE, 0, FLOWS_TAG, nodes_comm,
-                 MPI_STATUS_IGNORE);
-        late = MPI_Wtime() - clock_offset_s - cmd[1];
-        MPI_Send(&late, 1, MPI_DOUBLE, 0, FLOWS_TAG, nodes_comm);
+        flows_late_reply();
+        flows_late_reply();
         return;
     }
     for (int r = 1; r < world_size; r++) {
+        cmd[1] = MPI_Wtime();
+        MPI_Send(cmd, 4, MPI_DOUBLE, r, FLOWS_TAG, nodes_comm);
+        MPI_Recv(&flows_late[r], 1, MPI_DOUBLE, r, FLOWS_TAG, nodes_comm,
+                 MPI_STATUS_IGNORE);
+    }
+    cmd[1] = MPI_Wtime();
+    for (int r = 1; r < world_size; r++) {
         MPI_Send(cmd, 4, MPI_DOUBLE, r, FLOWS_TAG, nodes_comm);
     }
+    flows_spacing = 0;
     for (int r = 1; r < world_size; r++) {
         MPI_Recv(&late, 1, MPI_DOUBLE, r, FLOWS_TAG, nodes_comm,
                  MPI_STATUS_IGNORE);
-        latest = fmax(latest, late);
+        if (r > 1) {
+            flows_spacing =
+                fmax(flows_spacing, (late - flows_late[r]) / (r - 1));
+        }
     }
-    flows_start = 2 * latest + 1e-5;
 }
 
 /* Rank 0: one repetition of n flows of m bytes at once, flow f from rank
  * src[f] to rank dst[f] (each rank the source of one flow at most and the
- * destination of one at most), from flows_start after now: the slowest
- * one's time, in us. */
+ * destination of one at most), from one start after its commands all
+ * arrive (twice the latest, plus 10 us): the slowest one's time, in us. */
 static double flows_rep(int world_size, int n, int m, const int *src,
                         const int *dst)
 {
-    double t0 = MPI_Wtime() + flows_start, slowest = 0, t;
+    double latest = 0, slowest = 0, t;
     for (int r = 0; r < world_size; r++) {
         flows_to[r] = flows_from[r] = -1;
     }
@@ -829,6 +851,12 @@ static double flows_rep(int world_size, int n, int m, const int *src,
         flows_to[src[f]] = dst[f];
         flows_from[dst[f]] = src[f];
     }
+    for (int r = 1, k = 0; r < world_size; r++) {
+        if (flows_to[r] >= 0 || flows_from[r] >= 0) {
+            latest = fmax(latest, flows_late[r] + k++ * flows_spacing);
+        }
+    }
+    double t0 = MPI_Wtime() + 2 * latest + 1e-5;
     for (int r = 1; r < world_size; r++) {
         double cmd[4] = {m, t0, flows_to[r], flows_from[r]};
         if (flows_to[r] >= 0 || flows_from[r] >= 0) {
@@ -1161,7 +1189,9 @@ static int uplinks_run(int rank, int world_size, const int *switch_of,
     int *dst = malloc((size_t)world_size * sizeof *dst);
     flows_to = malloc((size_t)world_size * sizeof *flows_to);
     flows_from = malloc((size_t)world_size * sizeof *flows_from);
-    int has_room = src && dst && flows_to && flows_from, all_have, rc = 0;
+    flows_late = calloc((size_t)world_size, sizeof *flows_late);
+    int has_room = src && dst && flows_to && flows_from && flows_late;
+    int all_have, rc = 0;
     MPI_Allreduce(&has_room, &all_have, 1, MPI_INT, MPI_MIN, nodes_comm);
     if (all_have) { /* nodes_comm's errors are fatal: no status to check */
         clock_sync(nodes_comm, &clock_offset_s);
@@ -1229,7 +1259,9 @@ static int uplinks_run(int rank, int world_size, const int *switch_of,
     free(dst);
     free(flows_to);
     free(flows_from);
+    free(flows_late);
     flows_to = flows_from = NULL;
+    flows_late = NULL;
     return rc;
 }
 

@@ -71,6 +71,12 @@ awk -F, -v nodes="$node_of" '
 # The flows measured at MODEL_FLOW_BYTES (64 KiB), said by the flow row.
 [ "$(awk -F, '$1 == "flow" { print $3 }' "$m")" = 65536 ] ||
     fail "flow row: $(grep '^flow' "$m" | tr '\n' ' ')"
+# recv_late at 65536 bytes, a rendezvous here (eager below 65536), waits
+# before its receive only as the smallest size's (its cost under 1.5
+# times its ping-pong's; twice the one-way time before it: 1.9).
+awk -F, '$3 == 65536 && $1 == "oneway" { o = $7 } $3 == 65536 && $1 == "send" { s = $5 } $3 == 65536 && $1 == "recv_late" { r = $7; v = $5 }
+    END { exit !(o > 0 && s > 0.5 * v && r < 1.5 * o) }' "$m" ||
+    fail "recv_late at 65536 bytes: $(grep '^oneway,1,65536\|^send,1,65536\|^recv_late,1,65536' "$m" | tr '\n' ' ')"
 # A calibration measured before the flow row (tests/model/heldout-08-256k
 # .journal: heldout-08's as committed before it, on 32 ranks, its lane and
 # uplink flows of 256 KiB) resumes as it was: without its uplink rows, the
@@ -91,6 +97,15 @@ uplink_rows() { awk -F, '$1 == "uplink" { print $3, $4, $5 }' "$1"; }
     [ "$(uplink_rows "$old/model.csv")" = "$(awk '$6 == "uplink" { printf "%s %s %.3f\n", $5, $7, $12 }' "$fixture")" ] ||
     fail "old journal's uplink rows: $(uplink_rows "$old/model.csv" | tr '\n' ' ')"
 ! grep -q '^flow' "$old/model.csv" || fail "old journal gained a flow row"
+# Those flows told to their ranks only, point to point, and started as
+# soon as their commands arrive: a flow alone costs its time and under 6
+# of rank 0's longest hops (the commands, twice their lateness, the times
+# back; 12 with a broadcast to the 32 ranks and a reduction, 26 with a
+# barrier and three broadcasts besides, 923-1034 us of 306 in the journal).
+hop_max=$(awk -F, '$1 == "hop" && $3 == 0 && $5 > h { h = $5 } END { print h + 0 }' "$old/model.csv")
+awk -F, -v hop="$hop_max" '$1 == "uplink" && $4 == 1 { n++; if ($7 * 1e6 > $5 + 6 * hop) bad++ }
+    END { exit !(n > 0 && hop > 0 && bad == 0) }' "$old/model.csv" ||
+    fail "a flow alone costs more than its time and 6 hops of $hop_max us: $(awk -F, '$1 == "uplink" && $4 == 1' "$old/model.csv" | head -3 | tr '\n' ' ')"
 # A rerun measures nothing: every uplink and lane observation is journaled.
 calibrate > "$tmp/model2.out" 2>&1 || { cat "$tmp/model2.out"; fail "model again"; }
 grep -q ' 0 observations measured now' "$tmp/model2.out" || fail "the rerun measured again: $(head -1 "$tmp/model2.out")"
