@@ -108,6 +108,10 @@ enum model_quantity {
                           slowest one's time (what a node's flow within its
                           switch does to its flows out of it; from 2
                           switches) */
+    MODEL_Q_FLOW,      /* the message size of the uplink and lane flows
+                          (`msg_bytes`; value 0, nothing timed); none:
+                          MODEL_STREAM_BYTES, as calibrations measured
+                          before it */
     MODEL_N_QUANTITIES
 };
 /* isend is measured at these numbers of pending sends (those below the
@@ -118,6 +122,12 @@ extern const int model_pending_levels[MODEL_N_LEVELS];
  * least 2) where 16 would carry more than MODEL_STREAM_BYTES: a large
  * message's gap shows in two, and the stream is most of the cost. */
 enum { MODEL_STREAM_BYTES = 256 * 1024 };
+/* The uplink and lane flows' message size (journaled as a flow row):
+ * what they measure is how much longer flows take together than alone, a
+ * bandwidth's share, which a quarter of MODEL_STREAM_BYTES shows as well
+ * at a quarter of the cost (a message still large enough that latency is
+ * a small part of it). The mix flows stay at MODEL_STREAM_BYTES. */
+enum { MODEL_FLOW_BYTES = 64 * 1024 };
 int model_stream_count(long msg_bytes);
 extern const char *const model_quantity_names[MODEL_N_QUANTITIES];
 /* The quantity named so, or -1. */
@@ -188,7 +198,7 @@ double model_params_backbone_flows(const struct model_params *p);
 /* How many flows at a node link's full rate the uplink of node a's switch
  * (and its downlink: links are taken as symmetric) carries at once. From
  * that switch's uplink observations: k flows out of it at once took T(k),
- * one alone T(1), each of work w (a MODEL_STREAM_BYTES message's work_us,
+ * one alone T(1), each of work w (a flow's work_us,
  * as the replay prices it); shared by the replay's rule they
  * take T(1) - w + k w / C, so C = k w / (T(k) - T(1) + w). 0 (not limited)
  * where T(k) is within 5 % of T(1) or C >= k, and where nothing was
@@ -214,9 +224,12 @@ int model_params_n_lanes(const struct model_params *p);
  * by one). */
 enum { MODEL_MAX_LANES = 4 };
 int model_lane_is_shared(double pair_us, double alone_us, double work_us);
-/* A flow's work at the uplinks' and lanes' message size: the inter-node
- * work_us at MODEL_STREAM_BYTES (as the replay prices it). */
-double model_params_stream_work_us(const struct model_params *p);
+/* A flow's work at the uplinks' and lanes' message size (the flow row's,
+ * else MODEL_STREAM_BYTES): the inter-node work_us at that size (as the
+ * replay prices it). */
+double model_params_flow_work_us(const struct model_params *p);
+/* That message size. */
+long model_params_flow_bytes(const struct model_params *p);
 /* Ranks whose hop is within this fraction of the least hop measured share
  * a switch (a fat tree's leaf): on the fat trees simulated, a leaf's hop
  * is a third to a half shorter than the spine's, and real hops vary by a

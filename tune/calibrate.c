@@ -435,6 +435,7 @@ static int controller_run(MPI_Comm pair, int ppn, const long *sizes,
                           int *n_new)
 {
     int rc = -1;
+    double first_wait_s = 0;
     for (int s = 0; s < n_sizes; s++) {
         long m = sizes[s];
         double late_wait_s = 0;
@@ -477,8 +478,14 @@ static int controller_run(MPI_Comm pair, int ppn, const long *sizes,
                 *cost_s += rec[o]->cost_s;
             }
             if (experiments[e] == MODEL_Q_ONEWAY) {
-                /* Long enough for the message to have arrived. */
+                /* Long enough for the message to have arrived; where the
+                 * blocking send waits for most of it (a rendezvous: the
+                 * data moves once the receive is posted), for its request
+                 * to have, as the smallest size's message did. */
+                int is_rdv = rec[1]->min_us > 0.5 * rec[0]->min_us;
                 late_wait_s = 2 * rec[0]->max_us * 1e-6 + 1e-4;
+                late_wait_s = s > 0 && is_rdv ? first_wait_s : late_wait_s;
+                first_wait_s = s == 0 ? late_wait_s : first_wait_s;
             }
         }
     }
@@ -489,23 +496,14 @@ stop:;
     return rc;
 }
 
-/* Every rank of nodes_comm: this rank sends one message of m bytes to
- * rank dst and receives one from rank src (-1: none; both: until both are
- * done), every
- * such rank at once; rank 0 gets the slowest one's time, in us. With
- * start_s 0, from the barrier (each rank's own clock from its own exit:
- * the exits' skew is in the times); else from one instant, start_s after
- * rank 0 left the barrier (each rank's clock_offset_s from rank 0's). */
-static double clock_offset_s;
-static double flows_rep(int dst, int src, double start_s, int m)
+/* This rank's part of a flow experiment: it sends one message of m bytes
+ * to rank dst of nodes_comm and receives one from rank src (-1: none;
+ * both: until both are done), from t0 (this rank's clock; with is_at,
+ * waited for): its time in s. */
+static double flows_part(int dst, int src, double t0, int is_at, int m)
 {
-    double t = 0, slowest = 0;
-    MPI_Barrier(nodes_comm);
-    double t0 = MPI_Wtime();
-    if (start_s > 0) {
-        t0 += start_s;
-        MPI_Bcast(&t0, 1, MPI_DOUBLE, 0, nodes_comm);
-        t0 += clock_offset_s;
+    double t = 0;
+    if (is_at) {
         clock_wait_until(t0);
     }
     if (dst >= 0) {
@@ -524,32 +522,24 @@ static double flows_rep(int dst, int src, double start_s, int m)
                  MPI_STATUS_IGNORE);
         t = MPI_Wtime() - t0;
     }
-    MPI_Reduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, nodes_comm);
-    return slowest * 1e6;
-}
-
-/* Every rank of nodes_comm: how long after rank 0 leaves a barrier every
- * rank has its broadcast (rank 0's clock), twice over, plus 10 us: the
- * common start of flows_rep, measured once (flows_start). */
-static double flows_start;
-static double flows_start_s(void)
-{
-    double t0 = MPI_Wtime(), late = 0, latest = 0;
-    MPI_Barrier(nodes_comm);
-    t0 = MPI_Wtime();
-    MPI_Bcast(&t0, 1, MPI_DOUBLE, 0, nodes_comm);
-    late = MPI_Wtime() - clock_offset_s - t0;
-    MPI_Allreduce(&late, &latest, 1, MPI_DOUBLE, MPI_MAX, nodes_comm);
-    return 2 * fmax(0, latest) + 1e-5;
+    return t;
 }
 
 /* n_pairs ranks i each send to i + world_size / 2, all at once. */
+/* Every rank of nodes_comm, from a barrier (each rank's own clock from
+ * its own exit: the exits' skew is in the times); rank 0 gets the slowest
+ * pair's time, in us. */
 static double pairs_rep(int rank, int world_size, int n_pairs)
 {
     int half = world_size / 2;
-    return flows_rep(rank < n_pairs ? rank + half : -1,
-                     rank >= half && rank < half + n_pairs ? rank - half : -1,
-                     0, MODEL_STREAM_BYTES);
+    double slowest = 0;
+    MPI_Barrier(nodes_comm);
+    double t =
+        flows_part(rank < n_pairs ? rank + half : -1,
+                   rank >= half && rank < half + n_pairs ? rank - half : -1,
+                   MPI_Wtime(), 0, MODEL_STREAM_BYTES);
+    MPI_Reduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, nodes_comm);
+    return slowest * 1e6;
 }
 
 /* Every rank of nodes_comm, from 4 nodes: the pairs observations the
@@ -773,54 +763,150 @@ static int placement_run(int rank, int world_size, struct journal *j,
 
 /* ---- The uplinks: what the flows out of a switch share ---- */
 
-/* Every rank of nodes_comm: one experiment of n flows of m bytes (rank
- * 0's n and m; n 0 or less: none, the end of the experiments), flow f
- * from rank src[f] to rank dst[f] (rank 0's arrays, world_size each), each
- * rank the source of one flow at most and the destination of one at most:
- * n_warmup, then n_reps timed, into times on
- * rank 0. Returns n. */
-static int flows_cmd(int n, int m, int *src, int *dst, double *times)
+/* Each flow experiment starts at one instant, told by rank 0 to the ranks
+ * in it only (the others idle): {m, the start on rank 0's clock, the rank
+ * to send to, the one to receive from} (m < 0: no more); each sends its
+ * time back. Each rank's clock_offset_s from rank 0's; flows_to and
+ * flows_from rank 0's (world_size each). */
+enum { FLOWS_TAG = 9004 };
+static double clock_offset_s;
+static int *flows_to, *flows_from;
+/* Rank 0: how late a command sent to each rank alone arrives (rank 0's
+ * clock), and how much later each command sent before it in turn makes
+ * one (the senders' overhead). */
+static double *flows_late, flows_spacing;
+
+/* Ranks other than 0: their part of each experiment rank 0 sends, until
+ * told to stop. */
+static void flows_serve(void)
 {
-    int cmd[2] = {n, m};
-    MPI_Bcast(cmd, 2, MPI_INT, 0, nodes_comm);
-    n = cmd[0];
-    m = cmd[1];
-    if (n <= 0) {
-        return n;
+    for (;;) {
+        double cmd[4];
+        MPI_Recv(cmd, 4, MPI_DOUBLE, 0, FLOWS_TAG, nodes_comm,
+                 MPI_STATUS_IGNORE);
+        if (cmd[0] < 0) {
+            return;
+        }
+        double t = flows_part((int)cmd[2], (int)cmd[3], cmd[1] + clock_offset_s,
+                              1, (int)cmd[0]);
+        MPI_Send(&t, 1, MPI_DOUBLE, 0, FLOWS_TAG, nodes_comm);
     }
-    MPI_Bcast(src, n, MPI_INT, 0, nodes_comm);
-    MPI_Bcast(dst, n, MPI_INT, 0, nodes_comm);
-    int rank, to = -1, from = -1;
-    MPI_Comm_rank(nodes_comm, &rank);
+}
+
+/* Every rank but 0: the lateness of rank 0's command (its time on rank
+ * 0's clock in it), sent back. */
+static void flows_late_reply(void)
+{
+    double cmd[4], late;
+    MPI_Recv(cmd, 4, MPI_DOUBLE, 0, FLOWS_TAG, nodes_comm, MPI_STATUS_IGNORE);
+    late = MPI_Wtime() - clock_offset_s - cmd[1];
+    MPI_Send(&late, 1, MPI_DOUBLE, 0, FLOWS_TAG, nodes_comm);
+}
+
+/* Every rank of nodes_comm: how late a command from rank 0 arrives, sent
+ * to each rank alone (flows_late), then to every rank in turn (as an
+ * experiment of every rank would): the k-th sent is later than alone by
+ * k - 1 times flows_spacing at most (on rank 0). */
+static void flows_start_measure(int rank, int world_size)
+{
+    double cmd[4] = {0, 0, -1, -1}, late = 0;
+    if (rank != 0) {
+        flows_late_reply();
+        flows_late_reply();
+        return;
+    }
+    for (int r = 1; r < world_size; r++) {
+        cmd[1] = MPI_Wtime();
+        MPI_Send(cmd, 4, MPI_DOUBLE, r, FLOWS_TAG, nodes_comm);
+        MPI_Recv(&flows_late[r], 1, MPI_DOUBLE, r, FLOWS_TAG, nodes_comm,
+                 MPI_STATUS_IGNORE);
+    }
+    cmd[1] = MPI_Wtime();
+    for (int r = 1; r < world_size; r++) {
+        MPI_Send(cmd, 4, MPI_DOUBLE, r, FLOWS_TAG, nodes_comm);
+    }
+    flows_spacing = 0;
+    for (int r = 1; r < world_size; r++) {
+        MPI_Recv(&late, 1, MPI_DOUBLE, r, FLOWS_TAG, nodes_comm,
+                 MPI_STATUS_IGNORE);
+        if (r > 1) {
+            flows_spacing =
+                fmax(flows_spacing, (late - flows_late[r]) / (r - 1));
+        }
+    }
+}
+
+/* Rank 0: one repetition of n flows of m bytes at once, flow f from rank
+ * src[f] to rank dst[f] (each rank the source of one flow at most and the
+ * destination of one at most), from one start after its commands all
+ * arrive (twice the latest, plus 10 us): the slowest one's time, in us. */
+static double flows_rep(int world_size, int n, int m, const int *src,
+                        const int *dst)
+{
+    double latest = 0, slowest = 0, t;
+    for (int r = 0; r < world_size; r++) {
+        flows_to[r] = flows_from[r] = -1;
+    }
     for (int f = 0; f < n; f++) {
-        to = src[f] == rank ? dst[f] : to;
-        from = dst[f] == rank ? src[f] : from;
+        flows_to[src[f]] = dst[f];
+        flows_from[dst[f]] = src[f];
     }
-    for (int i = 0; i < n_warmup; i++) {
-        flows_rep(to, from, flows_start, m);
+    for (int r = 1, k = 0; r < world_size; r++) {
+        if (flows_to[r] >= 0 || flows_from[r] >= 0) {
+            latest = fmax(latest, flows_late[r] + k++ * flows_spacing);
+        }
     }
-    for (int i = 0; i < n_reps; i++) {
-        times[i] = flows_rep(to, from, flows_start, m);
+    double t0 = MPI_Wtime() + 2 * latest + 1e-5;
+    for (int r = 1; r < world_size; r++) {
+        double cmd[4] = {m, t0, flows_to[r], flows_from[r]};
+        if (flows_to[r] >= 0 || flows_from[r] >= 0) {
+            MPI_Send(cmd, 4, MPI_DOUBLE, r, FLOWS_TAG, nodes_comm);
+        }
     }
-    return n;
+    if (flows_to[0] >= 0 || flows_from[0] >= 0) {
+        slowest = flows_part(flows_to[0], flows_from[0], t0, 1, m);
+    }
+    for (int r = 1; r < world_size; r++) {
+        if (flows_to[r] >= 0 || flows_from[r] >= 0) {
+            MPI_Recv(&t, 1, MPI_DOUBLE, r, FLOWS_TAG, nodes_comm,
+                     MPI_STATUS_IGNORE);
+            slowest = fmax(slowest, t);
+        }
+    }
+    return slowest * 1e6;
+}
+
+/* Rank 0: the others stop serving. */
+static void flows_stop(int world_size)
+{
+    double cmd[4] = {-1, 0, -1, -1};
+    for (int r = 1; r < world_size; r++) {
+        MPI_Send(cmd, 4, MPI_DOUBLE, r, FLOWS_TAG, nodes_comm);
+    }
 }
 
 /* Rank 0: observation (q, a, b) from the journal, or measured as n flows
- * (src, dst) of MODEL_STREAM_BYTES (of a bytes for hop_rdv) and journaled:
- * its time into *value_us. -1 on a journal error. */
+ * (src, dst) of m bytes and journaled: its time into *value_us. -1 on a
+ * journal error. */
 static int flows_get(struct journal *j, enum model_quantity q, int a, int b,
-                     int n, int *src, int *dst, double *value_us,
+                     int n, int m, int *src, int *dst, double *value_us,
                      double *cost_s, int *n_new)
 {
     const char *name = model_quantity_names[q];
     const struct measurement *rec = journal_find(j, "p2p", 2, 1, a, name, b);
     if (!rec) {
         double times[MODEL_MAX_REPS], start = MPI_Wtime();
-        flows_cmd(n, q == MODEL_Q_HOP_RDV ? a : MODEL_STREAM_BYTES, src, dst,
-                  times);
-        struct measurement m;
-        fill_record(&m, q, 1, a, b, times, MPI_Wtime() - start);
-        if (journal_append(j, &m) != 0) {
+        int world_size;
+        MPI_Comm_size(nodes_comm, &world_size);
+        for (int i = 0; i < n_warmup; i++) {
+            flows_rep(world_size, n, m, src, dst);
+        }
+        for (int i = 0; i < n_reps; i++) {
+            times[i] = flows_rep(world_size, n, m, src, dst);
+        }
+        struct measurement r;
+        fill_record(&r, q, 1, a, b, times, MPI_Wtime() - start);
+        if (journal_append(j, &r) != 0) {
             return -1;
         }
         (*n_new)++;
@@ -842,6 +928,7 @@ struct uplinks {
     int *rep;         /* each lane's representative, alone time in alone_us */
     double *alone_us; /* per rank, NAN: not measured */
     int n_lanes;
+    int flow_bytes; /* the lane and uplink flows' message size */
     int src[2], dst[2];
 };
 
@@ -853,7 +940,7 @@ static int lane_alone(struct uplinks *u, int from, int d)
     }
     u->src[0] = from;
     u->dst[0] = d;
-    return flows_get(u->j, MODEL_Q_LANE, d, d, 1, u->src, u->dst,
+    return flows_get(u->j, MODEL_Q_LANE, d, d, 1, u->flow_bytes, u->src, u->dst,
                      &u->alone_us[d], u->cost_s, u->n_new);
 }
 
@@ -862,12 +949,19 @@ static int lane_alone(struct uplinks *u, int from, int d)
  * alone, lane by lane (those with a representative off the switch, which
  * for a lane whose first representative is on it becomes its first
  * member off it); a new lane where none is shared and every lane was
- * tried, else (a lane with no member known off the switch) not known. */
+ * tried, else (a lane with no member known off the switch) not known.
+ * The lanes in turn from the one after rank d - 1's: a fat tree routes
+ * by the destination's number, lanes in turn (SimGrid's d-mod-k), and
+ * ranks mostly follow their nodes' order, so the first one tried is
+ * mostly d's (on 2 lanes 1 pair a rank, not 1.5). */
 static int lane_find(struct uplinks *u, int a0, int a1, int d)
 {
-    int s = u->switch_of[a0], is_untested = 0;
-    for (int l = 0; l < u->n_lanes; l++) {
-        int rep = u->rep[l];
+    int s = u->switch_of[a0], is_untested = 0, first = 0;
+    if (d > 0 && u->lane_of[d - 1] >= 0) {
+        first = u->lane_of[d - 1] + 1;
+    }
+    for (int i = 0; i < u->n_lanes; i++) {
+        int l = (first + i) % u->n_lanes, rep = u->rep[l];
         for (int r = 0; r < u->world_size && u->switch_of[rep] == s; r++) {
             rep = u->lane_of[r] == l && u->switch_of[r] != s ? r : rep;
         }
@@ -880,8 +974,8 @@ static int lane_find(struct uplinks *u, int a0, int a1, int d)
         }
         double pair_us;
         u->src[0] = a0, u->dst[0] = rep, u->src[1] = a1, u->dst[1] = d;
-        if (flows_get(u->j, MODEL_Q_LANE, rep, d, 2, u->src, u->dst, &pair_us,
-                      u->cost_s, u->n_new) != 0) {
+        if (flows_get(u->j, MODEL_Q_LANE, rep, d, 2, u->flow_bytes, u->src,
+                      u->dst, &pair_us, u->cost_s, u->n_new) != 0) {
             return -1;
         }
         if (model_lane_is_shared(pair_us, u->alone_us[rep], u->work_us)) {
@@ -980,10 +1074,10 @@ static int uplinks_measure(struct uplinks *u, int *src, int *dst)
         if (n_dst < 2) {
             continue;
         }
-        if (flows_get(u->j, MODEL_Q_UPLINK, src[0], 1, 1, src, dst, &t,
-                      u->cost_s, u->n_new) != 0 ||
-            flows_get(u->j, MODEL_Q_UPLINK, src[0], n_dst, n_dst, src, dst, &t,
-                      u->cost_s, u->n_new) != 0) {
+        if (flows_get(u->j, MODEL_Q_UPLINK, src[0], 1, 1, u->flow_bytes, src,
+                      dst, &t, u->cost_s, u->n_new) != 0 ||
+            flows_get(u->j, MODEL_Q_UPLINK, src[0], n_dst, n_dst, u->flow_bytes,
+                      src, dst, &t, u->cost_s, u->n_new) != 0) {
             return -1;
         }
     }
@@ -1014,8 +1108,8 @@ static int rdv_hop_measure(struct uplinks *u, const struct model_params *p,
         double t;
         u->src[0] = 0;
         u->dst[0] = ends[i];
-        if (flows_get(u->j, MODEL_Q_HOP_RDV, (int)m, ends[i], 1, u->src, u->dst,
-                      &t, u->cost_s, u->n_new) != 0) {
+        if (flows_get(u->j, MODEL_Q_HOP_RDV, (int)m, ends[i], 1, (int)m, u->src,
+                      u->dst, &t, u->cost_s, u->n_new) != 0) {
             return -1;
         }
     }
@@ -1040,12 +1134,45 @@ static int mix_measure(struct uplinks *u)
     for (int mixed = 0; mixed < 2; mixed++) {
         double t;
         u->src[0] = b, u->dst[0] = c, u->src[1] = a, u->dst[1] = b;
-        if (flows_get(u->j, MODEL_Q_MIX, c, mixed, 1 + mixed, u->src, u->dst,
-                      &t, u->cost_s, u->n_new) != 0) {
+        if (flows_get(u->j, MODEL_Q_MIX, c, mixed, 1 + mixed,
+                      MODEL_STREAM_BYTES, u->src, u->dst, &t, u->cost_s,
+                      u->n_new) != 0) {
             return -1;
         }
     }
     return 0;
+}
+
+/* Rank 0: the lane and uplink flows' message size: the journal's flow
+ * row; else, where it holds flows (a calibration measured before the
+ * row), the size they were measured at, MODEL_STREAM_BYTES (it resumes as
+ * it was); else MODEL_FLOW_BYTES, journaled. -1 on a journal error. */
+static int flow_bytes_get(struct journal *j, int *bytes, int *n_new)
+{
+    enum model_quantity flows[] = {MODEL_Q_LANE, MODEL_Q_UPLINK, MODEL_Q_MIX};
+    const struct measurement *rec = NULL;
+    int has_flows = 0;
+    for (size_t i = 0; i < journal_count(j) && !rec; i++) {
+        const struct measurement *m = journal_record(j, i);
+        int q = model_quantity_find(m->algorithm);
+        rec = q == MODEL_Q_FLOW && strcmp(m->collective, "p2p") == 0 ? m : NULL;
+        for (int f = 0; f < 3; f++) {
+            has_flows |= q == (int)flows[f];
+        }
+    }
+    if (rec) {
+        *bytes = (int)rec->msg_bytes;
+        return 0;
+    }
+    *bytes = has_flows ? MODEL_STREAM_BYTES : MODEL_FLOW_BYTES;
+    if (has_flows) {
+        return 0;
+    }
+    double times[MODEL_MAX_REPS] = {0};
+    struct measurement m;
+    fill_record(&m, MODEL_Q_FLOW, 1, *bytes, 0, times, 0);
+    (*n_new)++;
+    return journal_append(j, &m);
 }
 
 /* Every rank of nodes_comm, from 2 switches (rank 0's switch_of and
@@ -1060,22 +1187,21 @@ static int uplinks_run(int rank, int world_size, const int *switch_of,
 {
     int *src = malloc((size_t)world_size * sizeof *src);
     int *dst = malloc((size_t)world_size * sizeof *dst);
-    int has_room = src && dst, all_have, rc = 0;
+    flows_to = malloc((size_t)world_size * sizeof *flows_to);
+    flows_from = malloc((size_t)world_size * sizeof *flows_from);
+    flows_late = calloc((size_t)world_size, sizeof *flows_late);
+    int has_room = src && dst && flows_to && flows_from && flows_late;
+    int all_have, rc = 0;
     MPI_Allreduce(&has_room, &all_have, 1, MPI_INT, MPI_MIN, nodes_comm);
     if (all_have) { /* nodes_comm's errors are fatal: no status to check */
         clock_sync(nodes_comm, &clock_offset_s);
-        flows_start = flows_start_s();
+        flows_start_measure(rank, world_size);
     }
     if (!all_have) {
         fprintf(stderr, "autotune model: out of memory\n");
-        free(src);
-        free(dst);
-        return -1;
-    }
-    if (rank != 0) {
-        double times[MODEL_MAX_REPS];
-        while (flows_cmd(0, 0, src, dst, times) > 0) {
-        }
+        rc = -1;
+    } else if (rank != 0) {
+        flows_serve();
     } else if (n_switches >= 2) {
         struct uplinks u = {.j = j,
                             .cost_s = cost_s,
@@ -1091,6 +1217,9 @@ static int uplinks_run(int rank, int world_size, const int *switch_of,
         if (rc != 0) {
             fprintf(stderr, "autotune model: out of memory\n");
         }
+        if (rc == 0) {
+            rc = flow_bytes_get(j, &u.flow_bytes, n_new);
+        }
         /* A flow's work as the fit prices it, from the pair's sizes. */
         if (rc == 0) {
             struct model_obs *obs = NULL;
@@ -1102,7 +1231,7 @@ static int uplinks_run(int rank, int world_size, const int *switch_of,
             free(obs);
         }
         if (rc == 0) {
-            u.work_us = model_params_stream_work_us(p);
+            u.work_us = model_params_flow_work_us(p);
             for (int r = 0; r < world_size; r++) {
                 u.lane_of[r] = -1;
                 u.alone_us[r] = NAN;
@@ -1122,14 +1251,17 @@ static int uplinks_run(int rank, int world_size, const int *switch_of,
         free(u.lane_of);
         free(u.rep);
         free(u.alone_us);
-        double times[MODEL_MAX_REPS];
-        flows_cmd(0, 0, src, dst, times);
+        flows_stop(world_size);
     } else {
-        double times[MODEL_MAX_REPS];
-        flows_cmd(0, 0, src, dst, times);
+        flows_stop(world_size);
     }
     free(src);
     free(dst);
+    free(flows_to);
+    free(flows_from);
+    free(flows_late);
+    flows_to = flows_from = NULL;
+    flows_late = NULL;
     return rc;
 }
 

@@ -449,6 +449,50 @@ static void test_mix(struct model_obs *obs, size_t n)
     model_params_destroy(flat);
 }
 
+/* The flows measured at another size than MODEL_STREAM_BYTES (the flow
+ * row's, here 10000 bytes: a flow's work W_10000): 4 flows out of a switch
+ * took 3 W longer than one (C = 4 W / (3 W + W) = 1); two flows to 6 and
+ * 5 at once 0.6 W longer than to 6 alone (shared: more than half a W).
+ * The same rows read as 256 KiB flows (no flow row: a calibration from
+ * before it), of work w = 2620.44: C = 4 w / (3 W + w) = 3.59, 5's lane
+ * not known. The mixed flow, W longer, is of 256 KiB either way: C = w /
+ * (W + w) = 0.96. */
+static void test_flow_bytes(struct model_obs *obs, size_t n)
+{
+    const double t = 1000, w = 2623.44 - 3;
+    const struct model_obs rows[] = {{MODEL_Q_FLOW, 10000, 0, 0, 0},
+                                     {MODEL_Q_UPLINK, 0, 1, t, 0},
+                                     {MODEL_Q_UPLINK, 0, 4, t + 3 * W_10000, 0},
+                                     {MODEL_Q_LANE, 4, 4, t, 0},
+                                     {MODEL_Q_LANE, 4, 6, t, 0},
+                                     {MODEL_Q_LANE, 6, 6, t, 0},
+                                     {MODEL_Q_LANE, 6, 5, t + 0.6 * W_10000, 0},
+                                     {MODEL_Q_MIX, 4, 0, t, 0},
+                                     {MODEL_Q_MIX, 4, 1, t + W_10000, 0}};
+    struct model_params *p = fit_two_switches(obs, n, rows, 9);
+    if (p) {
+        CHECK_INT(10000, (int)model_params_flow_bytes(p));
+        CHECK_NEAR(W_10000, model_params_flow_work_us(p));
+        CHECK_NEAR(1, model_params_uplink_flows(p, 0));
+        CHECK_INT(2, model_params_n_lanes(p));
+        CHECK_INT(0, model_params_lane_of(p, 4));
+        CHECK_INT(1, model_params_lane_of(p, 6));
+        CHECK_INT(1, model_params_lane_of(p, 5));
+        CHECK_NEAR(w / (W_10000 + w), model_params_mix_flows(p));
+    }
+    model_params_destroy(p);
+    p = fit_two_switches(obs, n, rows + 1, 8);
+    if (p) {
+        CHECK_INT(MODEL_STREAM_BYTES, (int)model_params_flow_bytes(p));
+        CHECK_NEAR(w, model_params_flow_work_us(p));
+        CHECK_NEAR(4 * w / (3 * W_10000 + w), model_params_uplink_flows(p, 0));
+        CHECK_INT(2, model_params_n_lanes(p));
+        CHECK_INT(0, model_params_lane_of(p, 5)); /* not known */
+        CHECK_NEAR(w / (W_10000 + w), model_params_mix_flows(p));
+    }
+    model_params_destroy(p);
+}
+
 /* The lanes: two flows to 4 and 5 at once took a flow's work longer than
  * the one to 4 alone (shared), to 4 and 6 no longer (not): lanes {0, 2,
  * 4, 5} and {1, 3, 6, 7}. Out of switch {0, 1, 2, 3}, flows to 4 and 6
@@ -751,7 +795,12 @@ static void test_csv(void)
         MODEL_CSV_HEADER "\noneway,2,1,0,3.5,1,0.1\noneway,1,1,0,7,1,0.2\n",
         MODEL_CSV_LEGACY_HEADER "\noneway,1,0,7,1,0.2\n",
         MODEL_CSV_HEADER "\noneway,3,1,0,3.5,1,0.1\n",
-        MODEL_CSV_HEADER "\nuplink,1,4,0,3.5,1,0.1\n"};
+        MODEL_CSV_HEADER "\nuplink,1,4,0,3.5,1,0.1\n",
+        MODEL_CSV_HEADER "\nflow,1,0,0,0.000,1,0.000000\n",
+        MODEL_CSV_HEADER "\nflow,1,65536,0,0.000,1,0.000000\n"};
+    /* 0: read; -1: refused (a ppn of 3, an uplink of no flow, a flow of
+     * no byte) */
+    static const int expected[] = {0, 0, -1, -1, -1, 0};
     char path[] = "/tmp/test_model_csv_XXXXXX";
     int fd = mkstemp(path);
     CHECK(fd >= 0);
@@ -759,7 +808,7 @@ static void test_csv(void)
         return;
     }
     close(fd);
-    for (int f = 0; f < 4; f++) {
+    for (int f = 0; f < 6; f++) {
         FILE *out = fopen(path, "w");
         fputs(files[f], out);
         fclose(out);
@@ -767,7 +816,7 @@ static void test_csv(void)
         size_t n = 0;
         double cost = 0;
         int rc = model_csv_read(path, &obs, &n, &cost);
-        CHECK_INT(f >= 2 ? -1 : 0, rc);
+        CHECK_INT(expected[f], rc);
         if (f == 0 && rc == 0) {
             CHECK_INT(2, (int)n);
             CHECK_INT(1, obs[0].is_intra);
@@ -778,6 +827,11 @@ static void test_csv(void)
             CHECK_INT(1, (int)n);
             CHECK_INT(0, obs[0].is_intra);
             CHECK_NEAR(7, obs[0].value_us);
+        }
+        if (f == 5 && rc == 0) {
+            CHECK_INT(1, (int)n);
+            CHECK_INT(MODEL_Q_FLOW, (int)obs[0].q);
+            CHECK_INT(65536, (int)obs[0].msg_bytes);
         }
         free(obs);
     }
@@ -802,6 +856,7 @@ int main(void)
     test_placement(obs, n);
     test_uplink(obs, n);
     test_lanes(obs, n);
+    test_flow_bytes(obs, n);
     test_mix(obs, n);
     test_rdv_hop(obs, n);
     test_rdv_chain(obs, n);
