@@ -148,9 +148,9 @@ int refine_walk_predicted(const struct refine_grid *g,
  * (the predictor holds a row's residual constant past its measured
  * sizes). Until no point is at risk or budget's points (floor(budget x
  * points), the seed counted) are measured. Every unmeasured point takes
- * the predicted choice, time and uncertainty; where there is none, its
- * nearest measured point's method and time (uncertainty -1). Same
- * returns as refine_walk. */
+ * the predicted choice, time and uncertainty; where there is none, the
+ * method and time of the nearest measured point of its message size (of
+ * any, if none; uncertainty -1). Same returns as refine_walk. */
 int refine_walk_seeded(const struct refine_grid *g,
                        const struct refine_params *p,
                        const struct refine_oracle *o,

@@ -62,13 +62,15 @@ static double distance(const struct refine_grid *g, size_t a, size_t b)
     return sqrt(dp * dp + dm * dm);
 }
 
-/* The measured point nearest i with a label, or n. */
-static size_t nearest_measured(const struct seeded *s, size_t i)
+/* The measured point nearest i with a label, or n; with is_column, only
+ * those of i's message size. */
+static size_t nearest_measured(const struct seeded *s, size_t i, bool is_column)
 {
-    size_t best = s->n;
+    size_t best = s->n, n_msgs = (size_t)s->g->n_msgs;
     double best_d = INFINITY;
     for (size_t j = 0; j < s->n; j++) {
-        double d = s->out[j].is_measured && s->out[j].label >= 0
+        bool is_in = !is_column || j % n_msgs == i % n_msgs;
+        double d = is_in && s->out[j].is_measured && s->out[j].label >= 0
                        ? distance(s->g, i, j)
                        : INFINITY;
         if (d < best_d) {
@@ -120,7 +122,7 @@ static long assess(struct seeded *s, double max_penalty,
         has[i] = rc == 0 && pred[i].label >= 0;
         double risk = has[i] ? pred[i].penalty : INFINITY;
         if (risk > max_penalty) {
-            size_t near = nearest_measured(s, i);
+            size_t near = nearest_measured(s, i, false);
             c[n_c++] = (struct candidate){
                 i, risk, near < s->n ? distance(s->g, i, near) : INFINITY};
         }
@@ -233,7 +235,10 @@ int refine_walk_seeded(const struct refine_grid *g,
             out[i].uncertainty = pred[i].uncertainty;
             continue;
         }
-        size_t near = nearest_measured(&s, i);
+        /* a method measured at the same message size runs there (a
+         * segment size above it would not be a candidate) */
+        size_t near = nearest_measured(&s, i, true);
+        near = near < n ? near : nearest_measured(&s, i, false);
         if (near < n) {
             out[i].label = out[near].label;
             out[i].time_us = out[near].time_us;
