@@ -214,7 +214,10 @@ int refine_walk_seeded(const struct refine_grid *g,
         }
         qsort(c, (size_t)n_c, sizeof *c, cmp_candidate);
         long room = budget - s.n_measured;
-        pick(&s, c, n_c, room < round ? room : round, want);
+        /* none may fit: each at risk in a new row needs 3 points */
+        if (pick(&s, c, n_c, room < round ? room : round, want) == 0) {
+            break;
+        }
         /* in sweep order (search/series.c learns from the points before) */
         for (size_t i = 0; i < n && rc == 0; i++) {
             rc = want[i] ? seed_measure(&s, i) : 0;
