@@ -11,7 +11,8 @@
 # with ADAPTIVE_START_MAIN=1 main's walk too (model-grid: the coarse grid
 # first, the same command without --start; results/bench/adaptive-corrected.txt
 # has it). Figures: results/bench/adaptive-model-start.txt
-# (+ .csv). ADAPTIVE_START_RUNS="grig robust-01 ..." limits the runs.
+# (+ .csv). ADAPTIVE_START_RUNS="grig robust-01 ..." limits the runs;
+# ADAPTIVE_START_OUT=PATH writes PATH.txt, PATH.csv instead.
 set -eu -o pipefail
 cd "$(dirname "$0")/../.."
 . tests/bench/journals.sh
@@ -49,6 +50,12 @@ walk() {
 }
 
 : > "$tmp/rows"
+# ADAPTIVE_START_MERGE="A.csv B.csv": no walk, the rows of earlier runs of
+# this script (each limited by ADAPTIVE_START_RUNS) merged into one report
+for part in ${ADAPTIVE_START_MERGE:-}; do
+    tail -n +2 "$part" >> "$tmp/rows"
+done
+[ -z "${ADAPTIVE_START_MERGE:-}" ] || ADAPTIVE_START_RUNS=none
 selected() { [ -z "${ADAPTIVE_START_RUNS:-}" ] || [[ " $ADAPTIVE_START_RUNS " == *" $1 "* ]]; }
 selected grig && walk grig "$runs/search-grig-full/journal" \
     "$runs/search-grig-full-reduce/journal" "$runs/search-grig-full-reduce-hi/journal"
@@ -74,6 +81,8 @@ header="run,walk,points_total,points_measured,measured_pct,experiment_seconds,sp
     echo "#   model@uniform: the model strategy on a uniform sub-grid of as many points; model-grid: main's walk (coarse grid first)"
     echo "# speedup: exhaustive seconds / (calibration, charged once per run + the model strategy's seconds at the measured points)"
     echo "# targets (issue 36): measured <= 15 %, mean <= 0.5 %, max <= 10 %, speedup >= 300x; met = the four flags in that order"
+    [ -z "${ADAPTIVE_START_MERGE:-}" ] ||
+        echo "# rows: $(echo $ADAPTIVE_START_MERGE | wc -w) earlier runs of this script (each limited by ADAPTIVE_START_RUNS) merged"
     echo "$header,met"
     awk -F, '{ printf "%s,%s%s%s%s\n", $0, ($5 <= 15 ? "m" : "-"), ($8 <= 0.5 ? "a" : "-"),
         ($9 <= 10 ? "x" : "-"), ($7 >= 300 ? "s" : "-") }' "$tmp/rows"
