@@ -341,11 +341,18 @@ bench-adaptive: all
 # (results/bench/adaptive-bound.txt); no new sweep.
 bench-adaptive-bound: all
 	@tests/bench/adaptive_bound.sh
+
 # The model's calibration on the generated fat trees: its cost against
 # the exhaustive sweep's, before and after, and the model's accuracy
 # (results/bench/calibration-cost.txt).
 bench-calibration-cost: all
 	@tests/bench/calibration_cost.sh
+
+# The walk that starts from the model (issue 36): replayed on the dense
+# journals with each calibration (results/bench/adaptive-model-start.txt).
+bench-adaptive-start: all
+	@tests/bench/adaptive_start.sh
+
 # Large simulated clusters (conf/platforms/fattree.xml, 64..1,024 ranks):
 # wall time, CPU time and peak memory (results/bench/scale.txt).
 bench-scale: all
@@ -513,7 +520,7 @@ format:
 clean:
 	rm -rf build
 
-.PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust bench-adaptive bench-adaptive-bound bench-calibration-cost \
+.PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust bench-adaptive bench-adaptive-bound bench-calibration-cost bench-adaptive-start \
         bench-decision bench-between bench-between-tune bench-corrected bench-model bench-runtime bench-truth \
         bench-runtime-overhead bench-scale bench-ppn bench-ppn-tuned bench-node bench-runtime-ppn bench-runtime-node bench-model-ppn bench-model-node bench-model-uplink bench-model-256 bench-model-fattree golden-decision fuzz demo install format clean
 .SECONDARY:

@@ -10,7 +10,8 @@
 
 struct compare_args {
     struct replay_request req;
-    int grid; /* -1, or 0: --grid adaptive */
+    int grid;  /* -1, or 0: --grid adaptive */
+    int start; /* -1, or 0: --start model */
 };
 
 /* --segments, one size of the list: in bytes. That 0 is among them is
@@ -74,6 +75,14 @@ static const struct cli_option compare_options[] = {
      offsetof(struct compare_args, req.max_penalty), 1e-9, 1e9, NULL, NULL,
      false, false,
      "with --grid and a model: the corrected walk (grid_options.max_penalty)"},
+    {"--start", NULL, CLI_CHOICE, offsetof(struct compare_args, start), 0, 0,
+     "model", NULL, false, false,
+     "with --grid and a model: the walk that starts from the model "
+     "(grid_options.start)"},
+    {"--budget", "F", CLI_REAL, offsetof(struct compare_args, req.budget), 1e-9,
+     1, NULL, NULL, false, false,
+     "with --start model: the most points it measures, a fraction "
+     "(default 0.15)"},
     {"--bound", "F", CLI_REAL,
      offsetof(struct compare_args, req.bound_tolerance), 1e-9, 1e9, NULL, NULL,
      false, false,
@@ -96,7 +105,8 @@ const struct cli_spec compare_cli = {
 
 int compare_main(int argc, char **argv)
 {
-    struct compare_args a = {.req.params = SEARCH_PARAMS_DEFAULT, .grid = -1};
+    struct compare_args a = {
+        .req.params = SEARCH_PARAMS_DEFAULT, .grid = -1, .start = -1};
     int bad = cli_parse(&compare_cli, argc, argv, &a, stderr);
     if (bad) {
         return bad;
@@ -112,6 +122,21 @@ int compare_main(int argc, char **argv)
         fprintf(stderr, "autotune compare: --max-penalty: needs --grid "
                         "adaptive (it sets the grid walk's predictor)\n");
         return 2;
+    }
+    if (a.req.budget > 0 && a.start != 0) {
+        fprintf(stderr, "autotune compare: --budget: needs --start model\n");
+        return 2;
+    }
+    if (a.start == 0 && !a.req.is_grid) {
+        fprintf(stderr, "autotune compare: --start: needs --grid adaptive "
+                        "(it chooses the grid walk)\n");
+        return 2;
+    }
+    if (a.start == 0) {
+        /* grid_options' defaults with start = "model" (tune/config.c) */
+        a.req.budget = a.req.budget > 0 ? a.req.budget : CONFIG_GRID_BUDGET;
+        a.req.max_penalty =
+            a.req.max_penalty > 0 ? a.req.max_penalty : CONFIG_GRID_MAX_PENALTY;
     }
     if (a.req.bound_tolerance > 0 && !a.req.is_grid) {
         fprintf(stderr, "autotune compare: --bound: needs --grid adaptive "

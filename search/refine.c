@@ -568,7 +568,7 @@ int refine_uniform(const struct refine_grid *g, int n_points,
 {
     int *cp = malloc(((size_t)g->n_procs + 1) * sizeof *cp);
     int *cm = malloc(((size_t)g->n_msgs + 1) * sizeof *cm);
-    struct refine_params none = {1, 0, 0, 0, 0, 0, 0};
+    struct refine_params none = {1, 0, 0, 0, 0, 0, 0, 0};
     struct walker w = {
         g,     &none, o,    NULL, out, {NULL, 0, 0}, {NULL, 0, 0}, NULL,
         false, NULL,  NULL, 0,    0};
@@ -604,6 +604,9 @@ int refine_walk_predicted(const struct refine_grid *g,
     int *cm = malloc(((size_t)g->n_msgs + 1) * sizeof *cm);
     size_t n = (size_t)g->n_procs * (size_t)g->n_msgs;
     bool is_predicting = pr && pr->predict && p->max_penalty > 0;
+    if (is_predicting && p->budget > 0) {
+        return refine_walk_seeded(g, p, o, pr, out);
+    }
     struct walker w = {
         g,
         p,

@@ -49,11 +49,15 @@ struct refine_params {
      * whatever its corners' methods; its points take the predicted choice;
      * no probes (an unmeasured point's uncertainty says where to look). */
     double max_penalty;
+    /* > 0, with a predictor and max_penalty > 0: the walk starts from the
+     * model instead of the coarse grid (refine_walk_seeded) and measures
+     * at most this fraction of the grid's points (its seed at least). */
+    double budget;
 };
 
 #define REFINE_PARAMS_DEFAULT                                                  \
     {                                                                          \
-        4, 0.25, 0.05, 0.25, 8, 1, 0.05                                        \
+        4, 0.25, 0.05, 0.25, 8, 1, 0.05, 0                                     \
     }
 
 /* One point of the grid, out[pi * n_msgs + mi]. */
@@ -121,7 +125,8 @@ int refine_walk(const struct refine_grid *g, const struct refine_params *p,
 void refine_coarse_grid(const struct refine_grid *g,
                         const struct refine_params *p, char *is_coarse);
 
-/* refine_walk with predictions (pr; NULL or max_penalty 0: refine_walk):
+/* refine_walk with predictions (pr; NULL or max_penalty 0: refine_walk;
+ * budget > 0: refine_walk_seeded):
  * the coarse grid, then each rectangle halved while the choice at one of
  * its unmeasured points may lose more than max_penalty by the prediction
  * (measured in rounds, predictions anew after each); the points left take
@@ -131,6 +136,26 @@ int refine_walk_predicted(const struct refine_grid *g,
                           const struct refine_oracle *o,
                           const struct refine_predictor *pr,
                           struct refine_point *out);
+
+/* The walk that starts from the model (refine_walk_predicted with
+ * budget > 0): no coarse grid; a seed of 3 procs (both ends, the middle)
+ * by 4 message sizes (both ends, evenly between), then rounds: every
+ * unmeasured point's prediction (pr), and the points whose choice may
+ * lose more than max_penalty (or that have none) measured, most at risk
+ * first (then farthest from what was measured), at most 1 % of the grid a
+ * round and none next to another of the round; a point in a procs row
+ * with nothing measured brings that row's farther message-size end along
+ * (the predictor holds a row's residual constant past its measured
+ * sizes). Until no point is at risk or budget's points (floor(budget x
+ * points), the seed counted) are measured. Every unmeasured point takes
+ * the predicted choice, time and uncertainty; where there is none, the
+ * method and time of the nearest measured point of its message size (of
+ * any, if none; uncertainty -1). Same returns as refine_walk. */
+int refine_walk_seeded(const struct refine_grid *g,
+                       const struct refine_params *p,
+                       const struct refine_oracle *o,
+                       const struct refine_predictor *pr,
+                       struct refine_point *out);
 
 /* The plain subsampling that refine_walk is measured against: an evenly
  * spaced sub-grid of about n_points points (both ends of each axis

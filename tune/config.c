@@ -799,7 +799,8 @@ static int read_grid(const struct reader *r, const config_setting_t *s,
     return 0;
 }
 
-/* grid_options = { max_penalty = F; } (search/refine.h). */
+/* grid_options = { start = "model"; max_penalty = F; budget = F; }
+ * (search/refine.h). */
 static int read_grid_options(const struct reader *r, const config_setting_t *s,
                              struct config *c)
 {
@@ -808,22 +809,54 @@ static int read_grid_options(const struct reader *r, const config_setting_t *s,
                "expected a group like { max_penalty = 0.05; }");
         return -1;
     }
+    int is_model_start = 0;
+    double budget = 0;
+    const config_setting_t *budget_at = NULL;
     for (int i = 0; i < config_setting_length(s); i++) {
         config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
         const char *name = config_setting_name(e);
         char key[64];
         snprintf(key, sizeof key, "grid_options.%s", name);
-        if (strcmp(name, "max_penalty") != 0) {
-            report(r, e, key, "unknown key (valid: max_penalty)");
+        if (strcmp(name, "start") == 0) {
+            const char *start;
+            if (read_string(r, e, key, &start) != 0) {
+                return -1;
+            }
+            is_model_start = strcmp(start, "model") == 0;
+            if (!is_model_start && strcmp(start, "grid") != 0) {
+                report(r, e, key, "unknown start '%s' (valid: grid, model)",
+                       start);
+                return -1;
+            }
+            continue;
+        }
+        int is_budget = strcmp(name, "budget") == 0;
+        if (!is_budget && strcmp(name, "max_penalty") != 0) {
+            report(r, e, key,
+                   "unknown key (valid: max_penalty, start, budget)");
             return -1;
         }
-        if (read_number(r, e, key, &c->grid_max_penalty) != 0) {
+        double *v = is_budget ? &budget : &c->grid_max_penalty;
+        if (read_number(r, e, key, v) != 0) {
             return -1;
         }
-        if (!(c->grid_max_penalty > 0)) {
-            report(r, e, key, "%g is not a fraction > 0", c->grid_max_penalty);
+        if (!(*v > 0) || (is_budget && *v > 1)) {
+            report(r, e, key, "%g is not a fraction > 0%s", *v,
+                   is_budget ? " and <= 1" : "");
             return -1;
         }
+        budget_at = is_budget ? e : budget_at;
+    }
+    if (budget_at && !is_model_start) {
+        report(r, budget_at, "grid_options.budget",
+               "needs start = \"model\" (the walk of the coarse grid has "
+               "no budget)");
+        return -1;
+    }
+    if (is_model_start) {
+        c->grid_budget = budget > 0 ? budget : CONFIG_GRID_BUDGET;
+        c->grid_max_penalty = c->grid_max_penalty > 0 ? c->grid_max_penalty
+                                                      : CONFIG_GRID_MAX_PENALTY;
     }
     return 0;
 }
@@ -1511,6 +1544,7 @@ int config_load(const char *path, struct config *c)
     c->has_baseline = 1;
     c->search_params = (struct search_params)SEARCH_PARAMS_DEFAULT;
     c->grid_max_penalty = 0; /* no grid_options: main's walk */
+    c->grid_budget = 0;
     c->ppn = malloc(sizeof *c->ppn);
     if (!c->ppn) {
         return -1;

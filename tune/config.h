@@ -142,7 +142,18 @@ struct config {
      * (refine_params.max_penalty); 0 (the key not set): the walk without
      * predictions, the calibration unused by it. */
     double grid_max_penalty;
+    /* grid_options.start = "model": the walk starts from the model's
+     * predictions (refine_walk_seeded) and measures at most this fraction
+     * of the points (grid_options.budget, default CONFIG_GRID_BUDGET;
+     * max_penalty then defaults to CONFIG_GRID_MAX_PENALTY); 0: the walk
+     * of the coarse grid. */
+    double grid_budget;
 };
+
+/* grid_options' defaults with start = "model" (issue 36's targets: at
+ * most 15 % of the points measured, no point more than 10 % behind). */
+#define CONFIG_GRID_BUDGET 0.15
+#define CONFIG_GRID_MAX_PENALTY 0.10
 
 /* Reads and validates path; on error prints one line "file:line: key: what"
  * and fails. Free with config_free. */

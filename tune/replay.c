@@ -596,7 +596,7 @@ static int compare_grid(const char *run, const struct record_index *ix,
                         int fanout, const struct seg_filter *segs,
                         const struct search_params *params,
                         const struct model_params *model, double model_cost_s,
-                        double max_penalty);
+                        double max_penalty, double budget);
 static int compare_bound(const char *run, const struct record_index *ix,
                          const struct point_result **points, size_t n_points,
                          int fanout, const struct seg_filter *segs,
@@ -689,11 +689,11 @@ int replay_run(const struct replay_request *req)
         goto done;
     }
     if (is_grid) {
-        status =
-            compare_grid(run, &ix, points, n_points, fanout, &segs, &params,
-                         model, model_cost_s, req->max_penalty) == 0
-                ? 0
-                : 1;
+        status = compare_grid(run, &ix, points, n_points, fanout, &segs,
+                              &params, model, model_cost_s, req->max_penalty,
+                              req->budget) == 0
+                     ? 0
+                     : 1;
         goto done;
     }
     if (!journal_has_settings(j)) {
@@ -810,6 +810,7 @@ struct grid_replay {
      * bound's): the model strategy reads them, not the model again */
     bool is_table_predicted;
     double max_penalty; /* 0: the walk without predictions */
+    double budget;      /* > 0: the walk that starts from the model */
 };
 
 static int grid_label(struct grid_replay *g, const struct search_method *m)
@@ -1180,6 +1181,7 @@ static int grid_replay_strategy(const char *run, struct grid_replay *g,
     const struct point_result **dense = malloc(n_points * sizeof *dense);
     struct refine_params params = REFINE_PARAMS_DEFAULT;
     params.max_penalty = g->max_penalty;
+    params.budget = g->budget;
     long cannot_run = 0;
     int rc = procs && ppn && msgs && out && chosen_us && dense ? 0 : -1;
     g->chosen_us = chosen_us;
@@ -1259,7 +1261,7 @@ static int compare_grid(const char *run, const struct record_index *ix,
                         int fanout, const struct seg_filter *segs,
                         const struct search_params *params,
                         const struct model_params *model, double model_cost_s,
-                        double max_penalty)
+                        double max_penalty, double budget)
 {
     struct ppn_set ppns = {0, NULL};
     int rc = ppn_set_of(points, n_points, &ppns);
@@ -1293,7 +1295,9 @@ static int compare_grid(const char *run, const struct record_index *ix,
         }
     }
     for (int s = 0; s < search_strategies_size && rc == 0; s++) {
-        if (is_model_strategy(s) && !model) {
+        /* the walk that starts from the model walks only with it */
+        if ((is_model_strategy(s) && !model) ||
+            (budget > 0 && !is_model_strategy(s))) {
             continue;
         }
         for (int is_uniform = 0; is_uniform < 2 && rc == 0; is_uniform++) {
@@ -1311,7 +1315,8 @@ static int compare_grid(const char *run, const struct record_index *ix,
                                         .rp = rp,
                                         .segs_run = segs_run,
                                         .n_segs_run = n_segs_run,
-                                        .max_penalty = max_penalty};
+                                        .max_penalty = max_penalty,
+                                        .budget = budget};
             *g = setup;
             rc = g->series ? grid_replay_strategy(run, g, points, n_points,
                                                   is_uniform, measured, sc)

@@ -27,6 +27,9 @@ struct replay_request {
     bool is_grid;           /* the adaptive grid walk instead (RUN/grid.csv) */
     double max_penalty;     /* > 0: the grid walk of the model strategy with
                                the corrected predictor (grid_options) */
+    double budget;          /* > 0 with max_penalty: the walk that starts
+                               from the model, measuring at most this
+                               fraction of the points (grid_options) */
     double bound_tolerance; /* > 0 with is_grid: instead of walking, what
                                any walk must measure to keep every choice
                                within this fraction (search/bound.h) */

@@ -1357,6 +1357,7 @@ static int adaptive_collective(struct point_walk *w, const int *procs,
     struct refine_layers grid = {ppn, procs, n_procs, sizes, n_sizes};
     struct refine_params params = REFINE_PARAMS_DEFAULT;
     params.max_penalty = c->grid_max_penalty;
+    params.budget = c->grid_budget;
     struct refine_oracle oracle = {adaptive_measure, adaptive_penalty,
                                    adaptive_between, a};
     /* with a calibration (search = "model") and grid_options set, the

@@ -3,7 +3,9 @@
 # corrected predictor (the calibration's times corrected by what it
 # measured); killed (kill -9) at a third of its records and resumed, it
 # ends byte-identical to an uninterrupted sweep; it measures part of the
-# grid, and every inferred point carries a predicted time.
+# grid, and every inferred point carries a predicted time. The same for
+# the walk that starts from the model (grid_options.start = "model"),
+# which measures at most its budget's points.
 set -u
 . "$(dirname "$0")/lib.sh"
 command -v smpirun >/dev/null || { echo "smpirun not found (./setup.sh installs simgrid)"; exit 77; }
@@ -15,7 +17,7 @@ smpi() { # NP ARGS...
     smpirun -np "$n" -platform conf/platforms/grig.xml --cfg=smpi/simulate-computation:no \
         --log=root.thres:critical build/autotune-smpi "$@"
 }
-write_cfg() { # NAME
+write_cfg() { # NAME GRID_OPTIONS
     cat > "$tmp/$1.cfg" <<CFG
 output        = "$tmp/$1";
 collectives   = ["bcast"];
@@ -25,37 +27,47 @@ segment_sizes = [0, 1024, 8192];
 algorithms    = { bcast = ["linear", "binomial", "pipeline", "split_binary", "scatter_allgather"]; };
 search        = "model";
 grid          = "adaptive";
-grid_options  = { max_penalty = 0.05; };
+grid_options  = $2;
 measure       = { warmup = 0; min_reps = 1; max_reps = 1; rse = 0.5; };
 baseline      = false;
 CFG
 }
-write_cfg whole
-write_cfg part
-smpi 2 model -c "$tmp/whole.cfg" > "$tmp/calib.out" 2>&1 || { cat "$tmp/calib.out"; fail "model"; }
-mkdir -p "$tmp/part"
-cp "$tmp/whole/model.csv" "$tmp/whole/model.journal" "$tmp/part/"
-smpi $np -c "$tmp/whole.cfg" > "$tmp/whole.out" 2>&1 || { cat "$tmp/whole.out"; fail "adaptive model sweep"; }
-opt=$tmp/whole/optimal.csv
-rows=$(($(wc -l < "$opt") - 1))
-measured=$(grep -c ',1$' "$opt")
-echo "adaptive with the model: $measured of $rows points measured"
-[ "$rows" -eq $points ] || fail "optimal.csv has $rows rows, expected $points"
-# the coarse grid alone: procs 2, 3, 4, 5, 7, 8, 9 by 1, 16, 256, 4096, 65536 B
-[ "$measured" -ge 35 ] && [ "$measured" -lt $points ] || fail "$measured points measured"
-# every inferred point has a predicted time (column 7)
-awk -F, 'NR > 1 && $8 == 0 && !($7 > 0) { bad++ } END { exit bad > 0 }' "$opt" ||
-    fail "an inferred point has no predicted time"
+# calibrated once, for both walks
+write_cfg calib "{ max_penalty = 0.05; }"
+smpi 2 model -c "$tmp/calib.cfg" > "$tmp/calib.out" 2>&1 || { cat "$tmp/calib.out"; fail "model"; }
+# NAME GRID_OPTIONS LEAST MOST: the coarse grid alone is procs 2, 3, 4, 5,
+# 7, 8, 9 by 1, 16, 256, 4096, 65536 B (35); the seed 3 by 4 (12), the
+# budget floor(0.3 x 136) = 40
+cases=('corrected|{ max_penalty = 0.05; }|35|135'
+       'start|{ start = "model"; budget = 0.3; }|12|40')
+for c in "${cases[@]}"; do
+    IFS='|' read -r name options least most <<< "$c"
+    write_cfg "$name-whole" "$options"
+    write_cfg "$name-part" "$options"
+    mkdir -p "$tmp/$name-whole" "$tmp/$name-part"
+    cp "$tmp/calib/model.csv" "$tmp/calib/model.journal" "$tmp/$name-whole/"
+    cp "$tmp/calib/model.csv" "$tmp/calib/model.journal" "$tmp/$name-part/"
+    smpi $np -c "$tmp/$name-whole.cfg" > "$tmp/$name-whole.out" 2>&1 || { cat "$tmp/$name-whole.out"; fail "adaptive model sweep"; }
+    opt=$tmp/$name-whole/optimal.csv
+    rows=$(($(wc -l < "$opt") - 1))
+    measured=$(grep -c ',1$' "$opt")
+    echo "adaptive with the model ($name): $measured of $rows points measured"
+    [ "$rows" -eq $points ] || fail "optimal.csv has $rows rows, expected $points"
+    [ "$measured" -ge "$least" ] && [ "$measured" -le "$most" ] || fail "$name: $measured points measured"
+    # every inferred point has a predicted time (column 7)
+    awk -F, 'NR > 1 && $8 == 0 && !($7 > 0) { bad++ } END { exit bad > 0 }' "$opt" ||
+        fail "an inferred point has no predicted time"
 
-total=$(records "$tmp/whole/journal")
-killed_at=$(kill_at_records "$tmp/part/journal" $((total / 3)) "$tmp/part1.out" \
-    smpi $np -c "$tmp/part.cfg")
-[ "$killed_at" -lt "$total" ] || fail "the sweep finished before it could be killed"
-smpi $np -c "$tmp/part.cfg" > "$tmp/part2.out" 2>&1 || { cat "$tmp/part2.out"; fail "resumed sweep"; }
-echo "killed with $killed_at of $total records"
-for t in optimal.csv measurements.csv; do
-    [ -s "$tmp/whole/$t" ] && [ -s "$tmp/part/$t" ] || fail "$t missing or empty"
-    cmp "$tmp/whole/$t" "$tmp/part/$t" || fail "$t differs from the uninterrupted run"
+    total=$(records "$tmp/$name-whole/journal")
+    killed_at=$(kill_at_records "$tmp/$name-part/journal" $((total / 3)) "$tmp/$name-part1.out" \
+        smpi $np -c "$tmp/$name-part.cfg")
+    [ "$killed_at" -lt "$total" ] || fail "the sweep finished before it could be killed"
+    smpi $np -c "$tmp/$name-part.cfg" > "$tmp/$name-part2.out" 2>&1 || { cat "$tmp/$name-part2.out"; fail "resumed sweep"; }
+    echo "killed with $killed_at of $total records"
+    for t in optimal.csv measurements.csv; do
+        [ -s "$tmp/$name-whole/$t" ] && [ -s "$tmp/$name-part/$t" ] || fail "$t missing or empty"
+        cmp "$tmp/$name-whole/$t" "$tmp/$name-part/$t" || fail "$t differs from the uninterrupted run"
+    done
 done
 
 echo "$fails failure(s)"

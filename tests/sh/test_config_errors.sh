@@ -68,8 +68,14 @@ expect steep_rise "steep_rise.cfg:6: search_options.steep_rise: -0.1 is not a fr
 search_options = { steep_rise = -0.1; };"
 expect grid_penalty "grid_penalty.cfg:6: grid_options.max_penalty: 0 is not a fraction > 0" "$good
 grid_options = { max_penalty = 0.0; };"
-expect grid_key "grid_key.cfg:6: grid_options.bound: unknown key \(valid: max_penalty\)" "$good
+expect grid_key "grid_key.cfg:6: grid_options.bound: unknown key \(valid: max_penalty, start, budget\)" "$good
 grid_options = { bound = 0.1; };"
+expect grid_start "grid_start.cfg:6: grid_options.start: unknown start 'coarse' \(valid: grid, model\)" "$good
+grid_options = { start = \"coarse\"; };"
+expect grid_budget "grid_budget.cfg:6: grid_options.budget: 1.5 is not a fraction > 0 and <= 1" "$good
+grid_options = { start = \"model\"; budget = 1.5; };"
+expect grid_budget_start 'grid_budget_start.cfg:6: grid_options.budget: needs start = "model" \(the walk of the coarse grid has no budget\)' "$good
+grid_options = { budget = 0.1; };"
 expect bad_rse       "bad_rse.cfg:6: measure.rse: 2 is not a fraction" "$good
 measure = { rse = 2.0; };"
 expect reps_order    "reps_order.cfg:6: measure: max_reps 3 is below min_reps 5" "$good
