@@ -11,7 +11,9 @@
 # with ADAPTIVE_START_MAIN=1 main's walk too (model-grid: the coarse grid
 # first, the same command without --start; results/bench/adaptive-corrected.txt
 # has it). Figures: results/bench/adaptive-model-start.txt
-# (+ .csv). ADAPTIVE_START_RUNS="grig robust-01 ..." limits the runs;
+# (+ .csv). fresh-NN, freshfe-NN: session 27's held-out family, swept
+# before this walk was written, never shown to its developer.
+# ADAPTIVE_START_RUNS="grig robust-01 ..." limits the runs;
 # ADAPTIVE_START_OUT=PATH writes PATH.txt, PATH.csv instead.
 set -eu -o pipefail
 cd "$(dirname "$0")/../.."
@@ -60,7 +62,7 @@ selected() { [ -z "${ADAPTIVE_START_RUNS:-}" ] || [[ " $ADAPTIVE_START_RUNS " ==
 selected grig && walk grig "$runs/search-grig-full/journal" \
     "$runs/search-grig-full-reduce/journal" "$runs/search-grig-full-reduce-hi/journal"
 selected frodo && walk frodo "$runs/search-frodo-full/journal"
-for family in robust heldout heldout2 heldout3 unseen final finalfe last lastfe; do
+for family in robust heldout heldout2 heldout3 unseen final finalfe last lastfe fresh freshfe; do
     for journal in "$runs/$family"-[0-9]*/journal; do
         name=$(basename "$(dirname "$journal")")
         selected "$name" && walk "$name" "$journal"
