@@ -600,13 +600,13 @@ int refine_walk_predicted(const struct refine_grid *g,
                           const struct refine_predictor *pr,
                           struct refine_point *out)
 {
-    int *cp = malloc(((size_t)g->n_procs + 1) * sizeof *cp);
-    int *cm = malloc(((size_t)g->n_msgs + 1) * sizeof *cm);
-    size_t n = (size_t)g->n_procs * (size_t)g->n_msgs;
     bool is_predicting = pr && pr->predict && p->max_penalty > 0;
     if (is_predicting && p->budget > 0) {
         return refine_walk_seeded(g, p, o, pr, out);
     }
+    int *cp = malloc(((size_t)g->n_procs + 1) * sizeof *cp);
+    int *cm = malloc(((size_t)g->n_msgs + 1) * sizeof *cm);
+    size_t n = (size_t)g->n_procs * (size_t)g->n_msgs;
     struct walker w = {
         g,
         p,
