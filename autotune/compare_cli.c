@@ -58,7 +58,7 @@ static const struct cli_option compare_options[] = {
      true, "replay a sub-list of the run's segment sizes, 0 among them"},
     {"--misses", NULL, CLI_FLAG, offsetof(struct compare_args, req.is_misses),
      0, 0, NULL, NULL, false, false,
-     "print where a strategy missed the optimum"},
+     "print where a strategy (or a walk) missed the optimum"},
     {"--trace", "STRATEGY", CLI_TEXT, offsetof(struct compare_args, req.trace),
      0, 0, NULL, take_trace, false, false,
      "print every experiment the strategy asked for"},

@@ -596,7 +596,7 @@ static int compare_grid(const char *run, const struct record_index *ix,
                         int fanout, const struct seg_filter *segs,
                         const struct search_params *params,
                         const struct model_params *model, double model_cost_s,
-                        double max_penalty, double budget);
+                        double max_penalty, double budget, bool misses);
 static int compare_bound(const char *run, const struct record_index *ix,
                          const struct point_result **points, size_t n_points,
                          int fanout, const struct seg_filter *segs,
@@ -691,7 +691,7 @@ int replay_run(const struct replay_request *req)
     if (is_grid) {
         status = compare_grid(run, &ix, points, n_points, fanout, &segs,
                               &params, model, model_cost_s, req->max_penalty,
-                              req->budget) == 0
+                              req->budget, misses) == 0
                      ? 0
                      : 1;
         goto done;
@@ -811,6 +811,8 @@ struct grid_replay {
     bool is_table_predicted;
     double max_penalty; /* 0: the walk without predictions */
     double budget;      /* > 0: the walk that starts from the model */
+    bool is_uniform;    /* the uniform sub-grid of as many points */
+    bool misses;        /* --misses: print every point it loses at */
 };
 
 static int grid_label(struct grid_replay *g, const struct search_method *m)
@@ -1014,6 +1016,30 @@ static void grid_score_add(struct grid_score *to, const struct grid_score *part)
                                                           : to->penalty_max;
 }
 
+/* --misses with --grid: one line on stderr per point the walk loses at,
+ * measured there (the strategy's loss) or inferred (the walk's). */
+static void grid_print_miss(const struct grid_replay *g,
+                            const struct refine_point *pt, double chosen_us,
+                            double penalty)
+{
+    const struct replay_point *rp = g->rp;
+    const struct search_method *opt = &rp->methods[rp->best];
+    char chose[64] = "nothing that runs";
+    if (pt->label >= 0) {
+        const struct search_method *m = &g->labels[pt->label];
+        snprintf(chose, sizeof chose, "%s/%d",
+                 coll_method_name(rp->coll, m->alg), m->seg_bytes);
+    }
+    fprintf(stderr,
+            "miss %s%s %s P=%d%s %ld B: %s, chose %s (%.1f us), optimum "
+            "%s/%d (%.1f us), penalty %.2f %%\n",
+            g->strategy->name, g->is_uniform ? "@uniform" : "", rp->coll->name,
+            rp->procs, ppn_text(rp->ppn), rp->msg_bytes,
+            pt->is_measured ? "measured" : "inferred", chose, chosen_us,
+            coll_method_name(rp->coll, opt->alg), opt->seg_bytes, rp->best_us,
+            100 * penalty);
+}
+
 /* Scores the labels of one collective's walk at every point: the time of
  * the chosen method at that point (unsegmented where its segment is not
  * below the message), or the point's slowest method where the choice
@@ -1054,6 +1080,9 @@ static int grid_score_points(struct grid_replay *g,
             (*cannot_run)++;
         }
         double penalty = tuning_penalty(chosen_us, rp->best_us);
+        if (g->misses && penalty > 0) {
+            grid_print_miss(g, &out[i], chosen_us, penalty);
+        }
         struct grid_score *part =
             &sc[1 + ppn_set_index(g->ppns, g->points[i]->ppn)];
         part->points++;
@@ -1261,7 +1290,7 @@ static int compare_grid(const char *run, const struct record_index *ix,
                         int fanout, const struct seg_filter *segs,
                         const struct search_params *params,
                         const struct model_params *model, double model_cost_s,
-                        double max_penalty, double budget)
+                        double max_penalty, double budget, bool misses)
 {
     struct ppn_set ppns = {0, NULL};
     int rc = ppn_set_of(points, n_points, &ppns);
@@ -1316,7 +1345,9 @@ static int compare_grid(const char *run, const struct record_index *ix,
                                         .segs_run = segs_run,
                                         .n_segs_run = n_segs_run,
                                         .max_penalty = max_penalty,
-                                        .budget = budget};
+                                        .budget = budget,
+                                        .is_uniform = is_uniform,
+                                        .misses = misses};
             *g = setup;
             rc = g->series ? grid_replay_strategy(run, g, points, n_points,
                                                   is_uniform, measured, sc)

@@ -15,7 +15,7 @@ model=$runs/model-unseen-01/model.csv
 build/autotune compare -r "$tmp/plain" --grid adaptive --model "$model" \
     > "$tmp/plain.out" 2> "$tmp/plain.err" || fail "compare --grid: $(cat "$tmp/plain.err")"
 build/autotune compare -r "$tmp/start" --grid adaptive --model "$model" --start model \
-    --budget 0.10 > "$tmp/start.out" 2> "$tmp/start.err" ||
+    --budget 0.10 --misses > "$tmp/start.out" 2> "$tmp/start.err" ||
     fail "compare --start model: $(cat "$tmp/start.err")"
 for f in "$tmp/plain.out" "$tmp/start.out"; do
     [ -s "$f" ] || fail "$f is empty"
@@ -35,6 +35,18 @@ plain=$(awk -F, '$1 == "model" { print $3 }' "$tmp/plain.out")
     fail "model row measured '$measured' points, expected 24 (the seeds) to 38 (the budget)"
 [ -n "$plain" ] && [ "$measured" -lt "$plain" ] ||
     fail "measured $measured points, main's walk $plain"
+# --misses names every point the walk loses at, measured or inferred: their
+# penalties' largest and sum are the model row's max and mean x points
+awk -F, '$1 == "model" { print $7, $8 }' "$tmp/start.out" > "$tmp/row"
+grep '^miss model [a-z]* P=[0-9]* [0-9]* B: \(measured\|inferred\), chose ' "$tmp/start.err" |
+    sed 's/.*penalty \([0-9.]*\) %$/\1/' > "$tmp/misses"
+[ -s "$tmp/misses" ] || fail "--misses printed no miss of the model walk: $(head -3 "$tmp/start.err")"
+read -r mean max < "$tmp/row"
+awk -v mean="$mean" -v max="$max" -v n="$total" '
+    { s += $1; if ($1 > m) m = $1 }
+    END { d = m - max; e = s / n - mean
+          exit !(d < 0.01 && d > -0.01 && e < 0.01 && e > -0.01) }' "$tmp/misses" ||
+    fail "the misses (max $(sort -g "$tmp/misses" | tail -1)) disagree with the row: mean $mean, max $max"
 build/autotune compare -r "$tmp/plain" --start model > /dev/null 2> "$tmp/usage.err"
 [ $? -eq 2 ] && grep -q -- '--start: needs --grid adaptive' "$tmp/usage.err" ||
     fail "--start without --grid: $(cat "$tmp/usage.err")"
