@@ -24,6 +24,9 @@
 #   fresh-NN, freshfe-NN  8 platforms generated at session 27's start
 #               (corrected-sweep.sh 4 20261203 fresh; 4 20261204 freshfe
 #               0.08:0.2), swept once, never shown to the rules' developers
+#   next-NN, nextfe-NN  8 platforms generated at session 28's start
+#               (corrected-sweep.sh 4 20261205 next; 4 20261206 nextfe
+#               0.08:0.2), idem
 # C4.5 twice: the defaults (-m 1, --leaves 25: the grown tree cut to 25
 # leaves by penalty; C4.5's own pruning had up to 45 here; case weights by
 # the penalty at stake; with --model, points past the largest training
@@ -69,7 +72,8 @@ for xml in conf/platforms/unseen/unseen-*.xml conf/platforms/heldout2/heldout2-*
     conf/platforms/heldout3/heldout3-*.xml conf/platforms/final/final-*.xml \
     conf/platforms/finalfe/finalfe-*.xml conf/platforms/last/last-*.xml \
     conf/platforms/lastfe/lastfe-*.xml conf/platforms/fresh/fresh-*.xml \
-    conf/platforms/freshfe/freshfe-*.xml; do
+    conf/platforms/freshfe/freshfe-*.xml conf/platforms/next/next-*.xml \
+    conf/platforms/nextfe/nextfe-*.xml; do
     name=$(basename "$xml" .xml)
     [ -s "results/bench-runs/$name/journal" ] || continue
     [ -s "results/bench-runs/model-$name/model.csv" ] || continue
