@@ -698,9 +698,9 @@ static const struct measurement *next_hop(const struct journal *j, size_t *i,
  * within MODEL_HOP_NEAR of rank 0's least hop, *least): root[r] is the
  * least rank of r's set; met[x * n + y] is 1 where a hop between sets x
  * and y (by root) is not near: they are apart. *least_all: the least hop
- * of all. */
-static void hops_join(const struct journal *j, int n, int *root,
-                      unsigned char *met, double *least, double *least_all)
+ * of all. Returns the number of sets. */
+static int hops_join(const struct journal *j, int n, int *root,
+                     unsigned char *met, double *least, double *least_all)
 {
     const struct measurement *m;
     *least = *least_all = INFINITY;
@@ -723,8 +723,10 @@ static void hops_join(const struct journal *j, int n, int *root,
             root[x > y ? x : y] = x < y ? x : y;
         }
     }
+    int n_sets = 0;
     for (int r = 0; r < n; r++) {
         root[r] = root[root[r]]; /* each rank's parent is below it */
+        n_sets += root[r] == r;
     }
     memset(met, 0, (size_t)n * n);
     for (size_t i = 0; (m = next_hop(j, &i, n)); i++) {
@@ -733,6 +735,7 @@ static void hops_join(const struct journal *j, int n, int *root,
             met[x * n + y] = met[y * n + x] = 1;
         }
     }
+    return n_sets;
 }
 
 /* Rank 0: the pairs of the next round of hops into a and b (their number
@@ -769,7 +772,8 @@ static void hops_pick(int n, const int *root, const unsigned char *met,
  * switches): first neighbours in node order, then each set's least rank
  * against each other's. Near is against rank 0's least hop, as the fit's;
  * where that is not near the least of all (rank 0 met none of its
- * switch), rank 0's hop to every rank is measured, one after another, and
+ * switch), or every rank is in one set (one switch, or no two neighbours
+ * on one), rank 0's hop to every rank is measured, one after another, and
  * the rounds go on (as rank 0's alone decided before: where rank 0 is
  * alone on its switch every rank looks near it). A fat tree of L leaves
  * in node order takes 2 rounds and about L more. What the journal holds
@@ -795,12 +799,12 @@ static int placement_measure(int world_size, struct journal *j, double *cost_s,
     while (rc == 0) {
         double least, least_all;
         int k;
-        hops_join(j, n, root, met, &least, &least_all);
+        int n_sets = hops_join(j, n, root, met, &least, &least_all);
         hops_pick(n, root, met, busy, a, b, &k);
-        for (int r = 1; r < n && k == 0 && rc == 0; r++) {
+        int is_unsure = n_sets == 1 || !model_hop_is_near(least, least_all);
+        for (int r = 1; r < n && k == 0 && is_unsure && rc == 0; r++) {
             int from0[1] = {0}, to[1] = {r};
-            if (!model_hop_is_near(least, least_all) &&
-                !journal_find(j, "p2p", 2, 1, 0, name, r)) {
+            if (!journal_find(j, "p2p", 2, 1, 0, name, r)) {
                 rc = hops_round(j, from0, to, 1, n_new);
                 k = -1; /* then the rounds again */
             }

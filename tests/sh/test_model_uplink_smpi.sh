@@ -129,6 +129,18 @@ switches() { # MODEL.csv: each rank's least fellow by near hops
 hops_s() { awk -F, '$1 == "hop" && $3 != 0 { s += $7 } END { print s + 0 }' "$1"; }
 awk -v r="$(hops_s "$rounds/model.csv")" -v o="$(hops_s "$old/model.csv")" 'BEGIN { exit !(r > 0 && o > 0 && r < o / 2) }' ||
     fail "hops in rounds took $(hops_s "$rounds/model.csv") s, one after another $(hops_s "$old/model.csv") s"
+# No two neighbours in node order on one leaf (a hostfile taking the
+# leaves in turn: rank r on node (r mod 8) * 4 + r / 8, on leaf r mod 8):
+# the hops between neighbours all look alike, so rank 0's hop to every
+# rank is measured too, and each rank shares a switch with r mod 8 alone.
+for r in $(seq 0 15); do echo "heldout-08-$(((r % 8) * 4 + r / 8))"; done > "$tmp/cyclic.hosts"
+sed "s#^output *=.*#output = \"$tmp/cyclic\";#" "$tmp/t.cfg" > "$tmp/cyclic.cfg"
+smpirun -np 16 -hostfile "$tmp/cyclic.hosts" -platform conf/platforms/heldout/heldout-08.xml \
+    --cfg=smpi/simulate-computation:no --log=root.thres:critical \
+    build/autotune-smpi model -c "$tmp/cyclic.cfg" > "$tmp/cyclic.out" 2>&1 || { cat "$tmp/cyclic.out"; fail "model (leaves in turn)"; }
+[ "$(switches "$tmp/cyclic/model.csv")" = "0 1 2 3 4 5 6 7 0 1 2 3 4 5 6 7 " ] &&
+    grep -q 'placement: 8 switches' "$tmp/cyclic.out" ||
+    fail "leaves in turn: switches $(switches "$tmp/cyclic/model.csv"), $(grep placement "$tmp/cyclic.out")"
 # Those flows told to their ranks only, point to point, and started as
 # soon as their commands arrive: a flow alone costs its time and under 6
 # of rank 0's longest hops (the commands, twice their lateness, the times
