@@ -3,10 +3,11 @@
  * another node (journaled as procs 2, ppn 1), and between rank 0 and the
  * next rank on its own node (procs 2, ppn 2), at the config's message and
  * segment sizes (and the powers of two up to a 16th of the largest); then,
- * over one rank per node, from 4 nodes the backbone (disjoint pairs
- * sending at once), from 3 the placement (which nodes share a switch, by
- * their one-way times) and, where it finds 2 switches or more, each
- * switch's uplink (its ranks sending out of it at once); journaled in
+ * over one rank per node, from 3 nodes the placement (which nodes share a
+ * switch, by their one-way times) and, where it finds 2 switches or more,
+ * each switch's uplink (its ranks sending out of it at once), then from 4
+ * nodes, where no uplink is limited, the backbone (disjoint pairs sending
+ * at once); journaled in
  * RUN/model.journal like experiments (a rerun measures only what is missing),
  * then written to RUN/model.csv. Rank 0 drives; its peer answers; the first
  * rank of each other node joins the pairs and answers the hops. */
@@ -585,6 +586,22 @@ static int pairs_run(int rank, int world_size, struct journal *j,
         *cost_s += r ? r->cost_s : 0;
     }
     return rc;
+}
+
+/* Rank 0: 1 where the fit of the journal so far uses the pairs (no
+ * uplink limited), 0 where not, -1 on an error (said). */
+static int uses_pairs(const struct journal *j)
+{
+    struct model_obs *obs = NULL;
+    struct model_params *p = NULL;
+    size_t n_obs = 0;
+    int uses = journal_observations(j, &obs, &n_obs) != 0 ||
+                       model_params_fit(obs, n_obs, &p) != 0
+                   ? -1
+                   : model_params_uses_pairs(p);
+    model_params_destroy(p);
+    free(obs);
+    return uses;
 }
 
 /* ---- The placement: which ranks share a switch ---- */
@@ -1537,10 +1554,6 @@ int calibrate_run(const char *config_path, bool is_fresh)
         int node, n;
         MPI_Comm_rank(nodes_comm, &node);
         MPI_Comm_size(nodes_comm, &n);
-        if (status == 0 && pairs_run(node, n, j, &cost_s, &n_new) != 0) {
-            status = 1;
-        }
-        MPI_Bcast(&status, 1, MPI_INT, 0, nodes_comm);
         int *switch_of = NULL, n_switches = 0;
         if (status == 0 && placement_run(node, n, j, &cost_s, &n_new,
                                          &switch_of, &n_switches) != 0) {
@@ -1552,6 +1565,17 @@ int calibrate_run(const char *config_path, bool is_fresh)
             status = 1;
         }
         free(switch_of);
+        /* {status, whether the fit uses the pairs: on one switch, yes} */
+        int go[2] = {status, 1};
+        if (node == 0 && status == 0 && n_switches >= 2) {
+            go[1] = uses_pairs(j);
+        }
+        MPI_Bcast(go, 2, MPI_INT, 0, nodes_comm);
+        status = go[0] == 0 && go[1] < 0 ? 1 : go[0];
+        if (status == 0 && go[1] > 0 &&
+            pairs_run(node, n, j, &cost_s, &n_new) != 0) {
+            status = 1;
+        }
     }
     if (rank == 0 && status == 0) {
         char path[2048];
