@@ -195,6 +195,10 @@ double model_params_reduce_us(const struct model_params *p, long bytes);
  * (n T(1 pair) / T(n pairs) where n pairs took longer than one), 0 when
  * not limited or not measured. */
 double model_params_backbone_flows(const struct model_params *p);
+/* 0 where the pairs observations count for nothing: a switch's uplink is
+ * limited (the replay shares the uplinks link by link, no backbone
+ * besides); `autotune model` measures the pairs only where this is 1. */
+int model_params_uses_pairs(const struct model_params *p);
 /* How many flows at a node link's full rate the uplink of node a's switch
  * (and its downlink: links are taken as symmetric) carries at once. From
  * that switch's uplink observations: k flows out of it at once took T(k),

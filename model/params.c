@@ -257,11 +257,6 @@ static int fit_uplinks(const struct model_obs *obs, size_t n,
         }
         double flows = most[s] * work / (tk[s] - t1[s] + work);
         p->uplink_flows[s] = flows < most[s] ? flows : 0;
-        /* The pairs were slowed by these uplinks, which the replay shares
-         * link by link: no backbone besides. */
-        if (p->uplink_flows[s] > 0) {
-            p->backbone_flows = 0;
-        }
     }
     free(t1);
     free(tk);
@@ -637,6 +632,9 @@ int model_params_fit(const struct model_obs *obs, size_t n,
         fprintf(stderr, "model: out of memory\n");
         goto done;
     }
+    if (!model_params_uses_pairs(p)) {
+        p->backbone_flows = 0;
+    }
     fit_rdv_hop(obs, n, p);
     fit_mix(obs, n, p);
     *out = p;
@@ -669,6 +667,18 @@ static const struct p2p_set *set_of(const struct model_params *p, int is_intra)
 double model_params_backbone_flows(const struct model_params *p)
 {
     return p->backbone_flows;
+}
+
+/* The pairs were slowed by the limited uplinks, which the replay shares
+ * link by link. */
+int model_params_uses_pairs(const struct model_params *p)
+{
+    for (int s = 0; p->uplink_flows && s < p->n_switches; s++) {
+        if (p->uplink_flows[s] > 0) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 long model_params_eager_max(const struct model_params *p)

@@ -3,10 +3,11 @@
  * another node (journaled as procs 2, ppn 1), and between rank 0 and the
  * next rank on its own node (procs 2, ppn 2), at the config's message and
  * segment sizes (and the powers of two up to a 16th of the largest); then,
- * over one rank per node, from 4 nodes the backbone (disjoint pairs
- * sending at once), from 3 the placement (which nodes share a switch, by
- * their one-way times) and, where it finds 2 switches or more, each
- * switch's uplink (its ranks sending out of it at once); journaled in
+ * over one rank per node, from 3 nodes the placement (which nodes share a
+ * switch, by their one-way times) and, where it finds 2 switches or more,
+ * each switch's uplink (its ranks sending out of it at once), then from 4
+ * nodes, where no uplink is limited, the backbone (disjoint pairs sending
+ * at once); journaled in
  * RUN/model.journal like experiments (a rerun measures only what is missing),
  * then written to RUN/model.csv. Rank 0 drives; its peer answers; the first
  * rank of each other node joins the pairs and answers the hops. */
@@ -587,6 +588,22 @@ static int pairs_run(int rank, int world_size, struct journal *j,
     return rc;
 }
 
+/* Rank 0: 1 where the fit of the journal so far uses the pairs (no
+ * uplink limited), 0 where not, -1 on an error (said). */
+static int uses_pairs(const struct journal *j)
+{
+    struct model_obs *obs = NULL;
+    struct model_params *p = NULL;
+    size_t n_obs = 0;
+    int uses = journal_observations(j, &obs, &n_obs) != 0 ||
+                       model_params_fit(obs, n_obs, &p) != 0
+                   ? -1
+                   : model_params_uses_pairs(p);
+    model_params_destroy(p);
+    free(obs);
+    return uses;
+}
+
 /* ---- The placement: which ranks share a switch ---- */
 
 enum { HOP_CMD_TAG = 9002, HOP_TAG = 9003 };
@@ -635,106 +652,204 @@ static void hop_serve(void)
     }
 }
 
-/* Rank 0: the hop between ranks a < b, from the journal or measured (one
- * pair at a time, the others idle) and journaled. -1 on a journal error. */
-static int hop_get(struct journal *j, int a, int b, double *hop_us,
-                   double *cost_s, int *n_new)
-{
-    const char *name = model_quantity_names[MODEL_Q_HOP];
-    const struct measurement *rec = journal_find(j, "p2p", 2, 1, a, name, b);
-    if (!rec) {
-        double times[MODEL_MAX_REPS], start = MPI_Wtime();
-        int to_b[2] = {a, 0};
-        MPI_Send(to_b, 2, MPI_INT, b, HOP_CMD_TAG, nodes_comm);
-        if (a == 0) {
-            hop_pingpong(b, 1, times);
-        } else {
-            int to_a[2] = {b, 1};
-            MPI_Send(to_a, 2, MPI_INT, a, HOP_CMD_TAG, nodes_comm);
-            MPI_Recv(times, n_reps, MPI_DOUBLE, a, HOP_CMD_TAG, nodes_comm,
-                     MPI_STATUS_IGNORE);
-        }
-        struct measurement m;
-        fill_record(&m, MODEL_Q_HOP, 1, a, b, times, MPI_Wtime() - start);
-        if (journal_append(j, &m) != 0) {
-            return -1;
-        }
-        (*n_new)++;
-        rec = journal_find(j, "p2p", 2, 1, a, name, b);
-    }
-    *hop_us = rec->min_us;
-    *cost_s += rec->cost_s;
-    return 0;
-}
-
-/* Rank 0: 1 if rank r's hop to rank a is near least, 0 if not, -1 on a
+/* Rank 0: one round of hops at once, between the disjoint pairs a[i] <
+ * b[i] (rank 0 pings its own), journaled; each hop's cost is the round's
+ * wall time over its n hops, so their sum is what the round took. A
+ * 1-byte ping-pong is latency: where two share a link beyond their nodes'
+ * own (an uplink), the byte's share of its bandwidth changes nothing that
+ * matters, so hops on disjoint nodes do not disturb each other. -1 on a
  * journal error. */
-static int is_near(struct journal *j, int a, int r, double least,
-                   double *cost_s, int *n_new)
+static int hops_round(struct journal *j, const int *a, const int *b, int n,
+                      int *n_new)
 {
-    double hop;
-    if (hop_get(j, a, r, &hop, cost_s, n_new) != 0) {
+    double(*times)[MODEL_MAX_REPS] = malloc((size_t)n * sizeof *times);
+    if (!times) {
+        fprintf(stderr, "autotune model: out of memory\n");
         return -1;
     }
-    return model_hop_is_near(hop, least);
+    double start = MPI_Wtime();
+    for (int i = 0; i < n; i++) {
+        int to_b[2] = {a[i], 0}, to_a[2] = {b[i], 1};
+        MPI_Send(to_b, 2, MPI_INT, b[i], HOP_CMD_TAG, nodes_comm);
+        if (a[i] > 0) {
+            MPI_Send(to_a, 2, MPI_INT, a[i], HOP_CMD_TAG, nodes_comm);
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        if (a[i] == 0) {
+            hop_pingpong(b[i], 1, times[i]);
+        } else {
+            MPI_Recv(times[i], n_reps, MPI_DOUBLE, a[i], HOP_CMD_TAG,
+                     nodes_comm, MPI_STATUS_IGNORE);
+        }
+    }
+    double each_s = (MPI_Wtime() - start) / n;
+    int rc = 0;
+    for (int i = 0; i < n && rc == 0; i++) {
+        struct measurement m;
+        fill_record(&m, MODEL_Q_HOP, 1, a[i], b[i], times[i], each_s);
+        rc = journal_append(j, &m);
+        *n_new += rc == 0;
+    }
+    free(times);
+    return rc;
 }
 
-/* Rank 0: rank 0's hop to every rank; then each rank not near rank 0 is
- * tried against the first rank of each switch found so far (the switch of
- * the rank before it first) until one is near, else it starts a switch of
- * its own, having met every other switch's first rank: that is the hop
- * between every two switches. Near is against rank 0's least hop, as the
- * fit's. A flat network is world - 1 ping-pongs; a fat tree of L leaves in
- * node order about world + L^2 / 2 more. Each rank's switch into
- * *switch_out (caller-frees; numbered in order of their first rank, as the
- * fit's) and their number into *n_out. */
+/* The journal's hops between ranks below n (i: the i-th record, from i). */
+static const struct measurement *next_hop(const struct journal *j, size_t *i,
+                                          int n)
+{
+    const char *name = model_quantity_names[MODEL_Q_HOP];
+    for (; *i < journal_count(j); (*i)++) {
+        const struct measurement *m = journal_record(j, *i);
+        if (strcmp(m->collective, "p2p") == 0 && m->ppn == 1 &&
+            strcmp(m->algorithm, name) == 0 && m->msg_bytes < n &&
+            m->segment_bytes < n) {
+            return m;
+        }
+    }
+    return NULL;
+}
+
+/* The ranks joined by the journal's hops as the fit joins them (near:
+ * within MODEL_HOP_NEAR of rank 0's least hop, *least): root[r] is the
+ * least rank of r's set; met[x * n + y] is 1 where a hop between sets x
+ * and y (by root) is not near: they are apart. *least_all: the least hop
+ * of all. Returns the number of sets. */
+static int hops_join(const struct journal *j, int n, int *root,
+                     unsigned char *met, double *least, double *least_all)
+{
+    const struct measurement *m;
+    *least = *least_all = INFINITY;
+    for (size_t i = 0; (m = next_hop(j, &i, n)); i++) {
+        *least = m->msg_bytes == 0 ? fmin(*least, m->min_us) : *least;
+        *least_all = fmin(*least_all, m->min_us);
+    }
+    for (int r = 0; r < n; r++) {
+        root[r] = r;
+    }
+    for (size_t i = 0; (m = next_hop(j, &i, n)); i++) {
+        if (model_hop_is_near(m->min_us, *least)) {
+            int x = (int)m->msg_bytes, y = m->segment_bytes;
+            while (root[x] != x) {
+                x = root[x];
+            }
+            while (root[y] != y) {
+                y = root[y];
+            }
+            root[x > y ? x : y] = x < y ? x : y;
+        }
+    }
+    int n_sets = 0;
+    for (int r = 0; r < n; r++) {
+        root[r] = root[root[r]]; /* each rank's parent is below it */
+        n_sets += root[r] == r;
+    }
+    memset(met, 0, (size_t)n * n);
+    for (size_t i = 0; (m = next_hop(j, &i, n)); i++) {
+        int x = root[m->msg_bytes], y = root[m->segment_bytes];
+        if (x != y) {
+            met[x * n + y] = met[y * n + x] = 1;
+        }
+    }
+    return n_sets;
+}
+
+/* Rank 0: the pairs of the next round of hops into a and b (their number
+ * into *k): neighbours in node order in two sets not known apart (a
+ * switch's ranks mostly are neighbours), else the least ranks of two such
+ * sets, each rank in one pair at most. */
+static void hops_pick(int n, const int *root, const unsigned char *met,
+                      unsigned char *busy, int *a, int *b, int *k)
+{
+    memset(busy, 0, (size_t)n);
+    *k = 0;
+    for (int r = 1; r < n; r++) {
+        int x = root[r - 1], y = root[r];
+        if (x != y && !met[x * n + y] && !busy[r - 1] && !busy[r]) {
+            a[*k] = r - 1;
+            b[(*k)++] = r;
+            busy[r - 1] = busy[r] = 1;
+        }
+    }
+    int is_neighbours = *k > 0;
+    for (int x = 0; x < n && !is_neighbours; x++) {
+        for (int y = x + 1; y < n && root[x] == x && !busy[x]; y++) {
+            if (root[y] == y && !busy[y] && !met[x * n + y]) {
+                a[*k] = x;
+                b[(*k)++] = y;
+                busy[x] = busy[y] = 1;
+            }
+        }
+    }
+}
+
+/* Rank 0: rounds of hops at once, until the sets of ranks joined by near
+ * hops have each met every other (that is the hop between every two
+ * switches): first neighbours in node order, then each set's least rank
+ * against each other's. Near is against rank 0's least hop, as the fit's;
+ * where that is not near the least of all (rank 0 met none of its
+ * switch), or every rank is in one set (one switch, or no two neighbours
+ * on one), rank 0's hop to every rank is measured, one after another, and
+ * the rounds go on (as rank 0's alone decided before: where rank 0 is
+ * alone on its switch every rank looks near it). A fat tree of L leaves
+ * in node order takes 2 rounds and about L more. What the journal holds
+ * is not measured again (one of the walk that tried each rank against
+ * rank 0, then the switches found, one hop after another, holds all the
+ * placement). Each rank's switch into *switch_out (caller-frees; numbered
+ * in order of their first rank, as the fit's) and their number into
+ * *n_out. */
 static int placement_measure(int world_size, struct journal *j, double *cost_s,
                              int *n_new, int **switch_out, int *n_out)
 {
-    double *hop0 = malloc((size_t)world_size * sizeof *hop0);
-    int *first = malloc((size_t)world_size * sizeof *first);
-    int *switch_of = malloc((size_t)world_size * sizeof *switch_of);
-    int rc = hop0 && first && switch_of ? 0 : -1, n_switches = 1;
+    int n = world_size;
+    int *root = malloc((size_t)n * sizeof *root);
+    int *a = malloc((size_t)n * sizeof *a), *b = malloc((size_t)n * sizeof *b);
+    int *switch_of = malloc((size_t)n * sizeof *switch_of);
+    unsigned char *busy = malloc((size_t)n);
+    unsigned char *met = malloc((size_t)n * n);
+    int rc = root && a && b && switch_of && busy && met ? 0 : -1;
     if (rc != 0) {
         fprintf(stderr, "autotune model: out of memory\n");
     }
-    double least = INFINITY;
-    for (int r = 1; r < world_size && rc == 0; r++) {
-        rc = hop_get(j, 0, r, &hop0[r], cost_s, n_new);
-        least = rc == 0 ? fmin(least, hop0[r]) : least;
-    }
-    if (first && switch_of) {
-        first[0] = 0; /* the first rank of each switch */
-        switch_of[0] = 0;
-    }
-    for (int r = 1; r < world_size && rc == 0; r++) {
-        int at = model_hop_is_near(hop0[r], least) ? 0 : -1, near = 0;
-        /* rank r - 1's switch first (ranks in node order share it), then
-         * the others in order */
-        int prev = switch_of[r - 1];
-        if (at < 0 && prev > 0) {
-            near = is_near(j, first[prev], r, least, cost_s, n_new);
-            at = near > 0 ? prev : -1;
-        }
-        for (int s = 1; s < n_switches && at < 0 && near >= 0; s++) {
-            if (s != prev) {
-                near = is_near(j, first[s], r, least, cost_s, n_new);
-                at = near > 0 ? s : -1;
+    const char *name = model_quantity_names[MODEL_Q_HOP];
+    while (rc == 0) {
+        double least, least_all;
+        int k;
+        int n_sets = hops_join(j, n, root, met, &least, &least_all);
+        hops_pick(n, root, met, busy, a, b, &k);
+        int is_unsure = n_sets == 1 || !model_hop_is_near(least, least_all);
+        for (int r = 1; r < n && k == 0 && is_unsure && rc == 0; r++) {
+            int from0[1] = {0}, to[1] = {r};
+            if (!journal_find(j, "p2p", 2, 1, 0, name, r)) {
+                rc = hops_round(j, from0, to, 1, n_new);
+                k = -1; /* then the rounds again */
             }
         }
-        rc = near < 0 ? -1 : 0;
-        if (rc == 0 && at < 0) {
-            at = n_switches;
-            first[n_switches++] = r;
+        if (k == 0) {
+            break;
         }
-        switch_of[r] = at;
+        if (k > 0) {
+            rc = hops_round(j, a, b, k, n_new);
+        }
+    }
+    int n_switches = 0;
+    for (int r = 0; r < n && rc == 0; r++) {
+        switch_of[r] = root[r] == r ? n_switches++ : switch_of[root[r]];
+    }
+    const struct measurement *m;
+    for (size_t i = 0; rc == 0 && (m = next_hop(j, &i, n)); i++) {
+        *cost_s += m->cost_s;
     }
     int stop[2] = {-1, 0};
-    for (int r = 1; r < world_size; r++) {
+    for (int r = 1; r < n; r++) {
         MPI_Send(stop, 2, MPI_INT, r, HOP_CMD_TAG, nodes_comm);
     }
-    free(hop0);
-    free(first);
+    free(root);
+    free(a);
+    free(b);
+    free(busy);
+    free(met);
     if (rc == 0) {
         *switch_out = switch_of;
         *n_out = n_switches;
@@ -1439,10 +1554,6 @@ int calibrate_run(const char *config_path, bool is_fresh)
         int node, n;
         MPI_Comm_rank(nodes_comm, &node);
         MPI_Comm_size(nodes_comm, &n);
-        if (status == 0 && pairs_run(node, n, j, &cost_s, &n_new) != 0) {
-            status = 1;
-        }
-        MPI_Bcast(&status, 1, MPI_INT, 0, nodes_comm);
         int *switch_of = NULL, n_switches = 0;
         if (status == 0 && placement_run(node, n, j, &cost_s, &n_new,
                                          &switch_of, &n_switches) != 0) {
@@ -1454,6 +1565,17 @@ int calibrate_run(const char *config_path, bool is_fresh)
             status = 1;
         }
         free(switch_of);
+        /* {status, whether the fit uses the pairs: on one switch, yes} */
+        int go[2] = {status, 1};
+        if (node == 0 && status == 0 && n_switches >= 2) {
+            go[1] = uses_pairs(j);
+        }
+        MPI_Bcast(go, 2, MPI_INT, 0, nodes_comm);
+        status = go[0] == 0 && go[1] < 0 ? 1 : go[0];
+        if (status == 0 && go[1] > 0 &&
+            pairs_run(node, n, j, &cost_s, &n_new) != 0) {
+            status = 1;
+        }
     }
     if (rank == 0 && status == 0) {
         char path[2048];

@@ -2,10 +2,11 @@
 # make bench-calibration-cost (issue 36, the adaptive grid's 300x): what
 # the model's calibration (`autotune model`, bcast and reduce together,
 # charged once per run) costs on the generated fat trees, before (the
-# calibration committed before session 27's cheaper one, commit
+# calibration committed before session 28's placement in rounds, commit
 # $CALCOST_BEFORE's results/bench-runs/model-NAME/model.journal, default
-# 7c4a21f, resumed as make bench-model-uplink did into build/bench/calcost/
-# before-NAME: the older ones gain their mix rows, at 256 KiB) and after
+# 5028e31, resumed into build/bench/calcost/before-NAME: nothing is
+# measured, its placement whole; 7c4a21f's, before session 27's cheaper
+# flows, gain their mix rows, at 256 KiB) and after
 # (measured afresh by this build into build/bench/calcost/model-NAME),
 # against the exhaustive sweep's experiment seconds (results/bench/
 # adaptive-bound.txt's 0.10,NAME,total row): the factor ceiling
@@ -21,7 +22,7 @@ cd "$(dirname "$0")/../.."
 out=results/bench/calibration-cost.txt
 dir=build/bench/calcost
 mkdir -p "$dir"
-before_commit=${CALCOST_BEFORE:-7c4a21f}
+before_commit=${CALCOST_BEFORE:-5028e31}
 fattrees=${CALCOST_FATTREES:-robust-04 robust-08 robust-12 heldout-04 heldout-08 heldout2-04 heldout2-08 heldout2-12 heldout3-08 heldout3-12 final-04 finalfe-04 last-04 lastfe-04}
 max_procs() {
     sed -n 's/^procs *= *\[\(.*\)\];/\1/p' "$1" | tr ',' '\n' | sort -n | tail -1 | tr -d ' '
@@ -47,7 +48,7 @@ p90_max() { # RUN MODEL: predict's all row's p90/max
 }
 {
     echo "# tests/bench/calibration_cost.sh ($(date -u +%F)): the model's calibration on the generated fat trees, before -> after"
-    echo "# before: $before_commit's results/bench-runs/model-NAME/model.journal resumed into $dir/before-NAME (as make bench-model-uplink did: older ones gain their mix rows); after: this build, afresh:"
+    echo "# before: $before_commit's results/bench-runs/model-NAME/model.journal resumed into $dir/before-NAME (nothing measured where it holds every row); after: this build, afresh:"
     echo "#   smpirun -np NP -platform conf/platforms/FAMILY/NAME.xml --cfg=smpi/simulate-computation:no build/autotune-smpi model -c $dir/model-NAME.cfg"
     echo "# exhaustive_s: results/bench/adaptive-bound.txt (0.10,NAME,total); ceiling = exhaustive_s / calibration_s"
     echo "#   (300x needs about 450x from the calibration alone: the walk's measured points cost too)"

@@ -389,7 +389,17 @@ static void test_uplink(struct model_obs *obs, size_t n)
                      within[] = {3, 2, 1}, within_src[] = {0, 1, 2};
     struct model_params *flat = fit_two_switches(obs, n, NULL, 0);
     struct model_params *p = fit_two_switches(obs, n, rows, 6);
-    if (p && flat) {
+    /* without the pairs (`autotune model` measures none where an uplink
+     * is limited): the same */
+    struct model_params *no_pairs = fit_two_switches(obs, n, rows, 4);
+    if (p && flat && no_pairs) {
+        CHECK_INT(0, model_params_uses_pairs(p));
+        CHECK_INT(0, model_params_uses_pairs(no_pairs));
+        CHECK_INT(1, model_params_uses_pairs(flat));
+        for (int k = 1; k <= 3; k++) {
+            CHECK_NEAR(flows(p, k, src, across),
+                       flows(no_pairs, k, src, across));
+        }
         CHECK_NEAR(1, model_params_uplink_flows(p, 0));
         CHECK_NEAR(1, model_params_uplink_flows(p, 6));
         CHECK_NEAR(0, model_params_uplink_flows(flat, 6));
@@ -406,6 +416,7 @@ static void test_uplink(struct model_obs *obs, size_t n)
     }
     model_params_destroy(p);
     model_params_destroy(flat);
+    model_params_destroy(no_pairs);
 }
 
 /* A node with a flow within its switch and one out of it: the mix rows
