@@ -32,7 +32,8 @@
 # the penalty at stake; with --model, points past the largest training
 # size from the corrected model), and -m 4. BENCH_JOBS runs at a time (2).
 # Figures:
-# results/bench/corrected.csv and .txt.
+# results/bench/corrected.csv and .txt. CORRECTED_RUNS="next-01 ..."
+# limits the runs; CORRECTED_OUT=PATH writes PATH.csv, PATH.txt instead.
 set -eu -o pipefail
 cd "$(dirname "$0")/../.."
 . tests/bench/journals.sh
@@ -42,10 +43,13 @@ bin=build/autotune
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+out=${CORRECTED_OUT:-results/bench/corrected}
+selected() { [ -z "${CORRECTED_RUNS:-}" ] || [[ " $CORRECTED_RUNS " == *" $1 "* ]]; }
 # The runs: NAME:TABLES:CALIBRATION
 runs=()
 for xml in conf/platforms/robust/robust-*.xml conf/platforms/heldout/heldout-*.xml; do
     name=$(basename "$xml" .xml)
+    selected "$name" || continue
     [ -s "results/bench-runs/$name/journal" ] || continue
     [ -s "results/bench-runs/model-$name/model.csv" ] || continue
     run_tables "$name" "build/bench/between/$name"
@@ -54,11 +58,12 @@ done
 for name in default-grig search-grig-wide default-frodo search-frodo-wide; do
     cluster=${name#*-}
     cluster=${cluster%-wide}
+    selected "$name" || continue
     runs+=("$name:results/bench-runs/$name:results/bench-runs/model-$cluster/model.csv")
 done
 # fe32: issue 37's 32-node Fast Ethernet cluster (never tuned on), its
 # tables from the committed journal by a resumed sweep that measures nothing
-if [ -s results/bench-runs/model-fe32/model.csv ]; then
+if [ -s results/bench-runs/model-fe32/model.csv ] && selected fe32; then
     dir=build/bench/corrected/fe32
     if [ ! -s "$dir/optimal.csv" ]; then
         mkdir -p "$dir"
@@ -75,11 +80,13 @@ for xml in conf/platforms/unseen/unseen-*.xml conf/platforms/heldout2/heldout2-*
     conf/platforms/freshfe/freshfe-*.xml conf/platforms/next/next-*.xml \
     conf/platforms/nextfe/nextfe-*.xml; do
     name=$(basename "$xml" .xml)
+    selected "$name" || continue
     [ -s "results/bench-runs/$name/journal" ] || continue
     [ -s "results/bench-runs/model-$name/model.csv" ] || continue
     run_tables "$name" "build/bench/between/$name"
     runs+=("$name:build/bench/between/$name:results/bench-runs/model-$name/model.csv")
 done
+
 
 # row NAME DIR VARIANT BUILDER OPTIONS: one CSV row per collective.
 row() {
@@ -121,7 +128,6 @@ for i in "${!runs[@]}"; do
     done
 done
 wait
-out=results/bench/corrected.csv
 {
     echo "# $(date -u +%F) tests/bench/corrected.sh (make bench-corrected): held out every other message size"
     echo "run,collective,builder,variant,leaves,sizes_mean_pct,sizes_max_pct"
@@ -139,7 +145,7 @@ cat "$tmp"/commands.after.* > "$tmp/commands.after"
     sort -u "$tmp/commands.before" | awk 'NR <= 3 { print "#" $0 }'
     sort -u "$tmp/commands.after" | awk 'NR <= 3 { print "#" $0 }'
 } >> "$tmp/csv"
-mv "$tmp/csv" "$out"
+mv "$tmp/csv" "$out.csv"
 {
     echo "# $(date -u +%F) make bench-corrected (tests/bench/corrected.sh): held out every other message size, per family,"
     echo "# builder and variant over its runs and both collectives: the mean of the means, the worst mean and the worst max (%),"
@@ -152,6 +158,6 @@ mv "$tmp/csv" "$out"
           n[k]++; s[k] += $6; if ($6 > wm[k]) wm[k] = $6; if ($7 > wx[k]) wx[k] = $7
           if ($5 != "-" && $5 > wl[k]) wl[k] = $5 }
         END { for (k in n) printf "%s n %2d  mean %5.2f  worst mean %5.2f  worst max %6.2f  most leaves %s\n",
-                  k, n[k], s[k] / n[k], wm[k], wx[k], wl[k] == "" ? "-" : wl[k] }' "$out" | sort
-} > results/bench/corrected.txt
-cat results/bench/corrected.txt
+                  k, n[k], s[k] / n[k], wm[k], wx[k], wl[k] == "" ? "-" : wl[k] }' "$out.csv" | sort
+} > "$out.txt"
+cat "$out.txt"
