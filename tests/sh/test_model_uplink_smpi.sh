@@ -72,9 +72,14 @@ awk -F, -v nodes="$node_of" '
 # measured (they took 0.0016 s of its 0.0225 before: 0.0185 now, with
 # the hops in rounds).
 ! grep -q '^pairs' "$m" || fail "pairs measured: $(grep '^pairs' "$m" | tr '\n' ' ')"
-# The flows measured at MODEL_FLOW_BYTES (64 KiB), said by the flow row.
-[ "$(awk -F, '$1 == "flow" { print $3 }' "$m")" = 65536 ] ||
-    fail "flow row: $(grep '^flow' "$m" | tr '\n' ' ')"
+# The flows measured at MODEL_FLOW_BYTES (64 KiB), said by the flow row
+# of kind 0; the streams of at most MODEL_STREAMK_BYTES (64 KiB), said by
+# the flow row of kind 1: 2 messages at 65536 bytes (4 in the streams of
+# 256 KiB before), 16 at 4096.
+[ "$(awk -F, '$1 == "flow" { print $3, $4 }' "$m" | sort | tr '\n' ' ')" = "65536 0 65536 1 " ] ||
+    fail "flow rows: $(grep '^flow' "$m" | tr '\n' ' ')"
+[ "$(awk -F, '$1 == "streamK" && ($3 == 65536 || $3 == 4096) { print $3, $4 }' "$m" | tr '\n' ' ')" = "4096 16 65536 2 " ] ||
+    fail "streams: $(grep '^streamK' "$m" | tr '\n' ' ')"
 # recv_late at 65536 bytes, a rendezvous here (eager below 65536), waits
 # before its receive only as the smallest size's (its cost under 1.5
 # times its ping-pong's; twice the one-way time before it: 1.9).
@@ -101,6 +106,21 @@ uplink_rows() { awk -F, '$1 == "uplink" { print $3, $4, $5 }' "$1"; }
     [ "$(uplink_rows "$old/model.csv")" = "$(awk '$6 == "uplink" { printf "%s %s %.3f\n", $5, $7, $12 }' "$fixture")" ] ||
     fail "old journal's uplink rows: $(uplink_rows "$old/model.csv" | tr '\n' ' ')"
 ! grep -q '^flow' "$old/model.csv" || fail "old journal gained a flow row"
+# Its streams of 256 KiB the same: without its stream at 16384 bytes (16
+# messages, 6 rows with the Isends), the resumed run measures those 6 only,
+# 16 messages again (4 of 64 KiB at most would be 4 rows), and writes no
+# flow row.
+stream=$tmp/stream
+mkdir -p "$stream"
+awk '!($4 == 16384 && ($5 == "streamK" || $5 == "isend"))' "$fixture" > "$stream/model.journal"
+sed "s#^output *=.*#output = \"$stream\";#" results/bench-runs/model-heldout-08.cfg > "$tmp/stream.cfg"
+smpirun -np 32 -platform conf/platforms/heldout/heldout-08.xml \
+    --cfg=smpi/simulate-computation:no --log=root.thres:critical \
+    build/autotune-smpi model -c "$tmp/stream.cfg" > "$tmp/stream.out" 2>&1 || { cat "$tmp/stream.out"; fail "model (old streams)"; }
+grep -q " 6 observations measured now" "$tmp/stream.out" || fail "old streams resumed: $(grep measured "$tmp/stream.out")"
+[ "$(awk -F, '$1 == "streamK" && $3 == 16384 { print $4 }' "$stream/model.csv")" = 16 ] ||
+    fail "old stream at 16384 bytes: $(grep '^streamK,1,16384' "$stream/model.csv")"
+! grep -q '^flow' "$stream/model.csv" || fail "old streams gained a flow row"
 # The placement's hops between ranks other than 0 measured in rounds at
 # once (disjoint pairs): from the same journal less those hops, the resumed
 # run measures them only (every other row found: the same placement), puts
