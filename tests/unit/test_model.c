@@ -817,10 +817,12 @@ static void test_csv(void)
         MODEL_CSV_HEADER "\noneway,3,1,0,3.5,1,0.1\n",
         MODEL_CSV_HEADER "\nuplink,1,4,0,3.5,1,0.1\n",
         MODEL_CSV_HEADER "\nflow,1,0,0,0.000,1,0.000000\n",
-        MODEL_CSV_HEADER "\nflow,1,65536,0,0.000,1,0.000000\n"};
+        MODEL_CSV_HEADER "\nflow,1,65536,0,0.000,1,0.000000\n",
+        MODEL_CSV_HEADER "\nflow,1,65536,1,0.000,1,0.000000\n",
+        MODEL_CSV_HEADER "\nflow,1,65536,2,0.000,1,0.000000\n"};
     /* 0: read; -1: refused (a ppn of 3, an uplink of no flow, a flow of
-     * no byte) */
-    static const int expected[] = {0, 0, -1, -1, -1, 0};
+     * no byte, a flow row of a kind neither the flows' nor the streams') */
+    static const int expected[] = {0, 0, -1, -1, -1, 0, 0, -1};
     char path[] = "/tmp/test_model_csv_XXXXXX";
     int fd = mkstemp(path);
     CHECK(fd >= 0);
@@ -828,7 +830,7 @@ static void test_csv(void)
         return;
     }
     close(fd);
-    for (int f = 0; f < 6; f++) {
+    for (int f = 0; f < 8; f++) {
         FILE *out = fopen(path, "w");
         fputs(files[f], out);
         fclose(out);
