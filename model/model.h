@@ -108,10 +108,12 @@ enum model_quantity {
                           slowest one's time (what a node's flow within its
                           switch does to its flows out of it; from 2
                           switches) */
-    MODEL_Q_FLOW,      /* the message size of the uplink and lane flows
-                          (`msg_bytes`; value 0, nothing timed); none:
+    MODEL_Q_FLOW,      /* a message size the calibration used (`msg_bytes`;
+                          value 0, nothing timed): `pending` MODEL_FLOW_LANES
+                          the uplink and lane flows' (none:
                           MODEL_STREAM_BYTES, as calibrations measured
-                          before it */
+                          before it), MODEL_FLOW_STREAM the most a stream
+                          carries (none: MODEL_STREAM_BYTES) */
     MODEL_N_QUANTITIES
 };
 /* isend is measured at these numbers of pending sends (those below the
@@ -119,16 +121,26 @@ enum model_quantity {
 enum { MODEL_N_LEVELS = 5, MODEL_STREAM_MAX = 16 };
 extern const int model_pending_levels[MODEL_N_LEVELS];
 /* The stream's K at this size: 16 messages, fewer (a power of two, at
- * least 2) where 16 would carry more than MODEL_STREAM_BYTES: a large
- * message's gap shows in two, and the stream is most of the cost. */
+ * least 2) where 16 would carry more than stream_bytes: a large
+ * message's gap shows in two, and the stream is most of the cost. The
+ * pairs and the mixed flows send MODEL_STREAM_BYTES, and so did the
+ * streams of calibrations before the stream row (MODEL_FLOW_STREAM). */
 enum { MODEL_STREAM_BYTES = 256 * 1024 };
+/* The most a stream carries (journaled as a flow row, MODEL_FLOW_STREAM):
+ * the gap is the stream's growth per message, (streamK - stream1) / (K -
+ * 1), a bandwidth's share that 2 messages show above a 32nd of it (the
+ * streams at 128 and 256 KiB were already of 2), at a quarter of the
+ * cost of the 16 KiB to 64 KiB streams. */
+enum { MODEL_STREAMK_BYTES = 64 * 1024 };
+/* The flow rows' kinds (their `pending`). */
+enum { MODEL_FLOW_LANES = 0, MODEL_FLOW_STREAM = 1 };
 /* The uplink and lane flows' message size (journaled as a flow row):
  * what they measure is how much longer flows take together than alone, a
  * bandwidth's share, which a quarter of MODEL_STREAM_BYTES shows as well
  * at a quarter of the cost (a message still large enough that latency is
  * a small part of it). The mix flows stay at MODEL_STREAM_BYTES. */
 enum { MODEL_FLOW_BYTES = 64 * 1024 };
-int model_stream_count(long msg_bytes);
+int model_stream_count(long msg_bytes, long stream_bytes);
 extern const char *const model_quantity_names[MODEL_N_QUANTITIES];
 /* The quantity named so, or -1. */
 int model_quantity_find(const char *name);

@@ -17,10 +17,10 @@ const char *const model_quantity_names[MODEL_N_QUANTITIES] = {
 const int model_pending_levels[MODEL_N_LEVELS] = {0, 1, 3, 7, 15};
 #define N_LEVELS MODEL_N_LEVELS
 
-int model_stream_count(long msg_bytes)
+int model_stream_count(long msg_bytes, long stream_bytes)
 {
     int k = MODEL_STREAM_MAX;
-    while (k > 2 && (long)k * msg_bytes > MODEL_STREAM_BYTES) {
+    while (k > 2 && (long)k * msg_bytes > stream_bytes) {
         k /= 2;
     }
     return k;
@@ -623,7 +623,9 @@ int model_params_fit(const struct model_obs *obs, size_t n,
     p->flow_bytes = MODEL_STREAM_BYTES;
     for (size_t i = 0; i < n; i++) {
         p->flow_bytes =
-            obs[i].q == MODEL_Q_FLOW ? obs[i].msg_bytes : p->flow_bytes;
+            obs[i].q == MODEL_Q_FLOW && obs[i].pending == MODEL_FLOW_LANES
+                ? obs[i].msg_bytes
+                : p->flow_bytes;
     }
     fit_reduce(obs, n, &p->reduce_us, &p->reduce_us_per_byte);
     p->backbone_flows = fit_backbone(obs, n);
@@ -863,6 +865,12 @@ int model_csv_read(const char *path, struct model_obs **obs, size_t *n,
             (o.msg_bytes < 1 || o.msg_bytes > MODEL_STREAM_BYTES)) {
             fprintf(stderr, "%s:%d: flow: %ld bytes: 1 to %d expected\n", path,
                     lineno, o.msg_bytes, MODEL_STREAM_BYTES);
+            goto done;
+        }
+        if (o.q == MODEL_Q_FLOW && o.pending != MODEL_FLOW_LANES &&
+            o.pending != MODEL_FLOW_STREAM) {
+            fprintf(stderr, "%s:%d: flow: kind %d: %d or %d expected\n", path,
+                    lineno, o.pending, MODEL_FLOW_LANES, MODEL_FLOW_STREAM);
             goto done;
         }
         struct model_obs *more = grow(rows, &cap, count + 1, sizeof *more, 64);

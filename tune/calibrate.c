@@ -28,6 +28,9 @@ enum { MODEL_MAX_REPS = 9, MODEL_TAG = 9001 };
 /* Repetitions and warm-ups of each observation: the config's measure
  * settings, at most 9 and 1 (a simulation needs 1 and none). */
 static int n_reps = MODEL_MAX_REPS, n_warmup = 1;
+/* The most a stream carries (model_stream_count): the journal's stream
+ * row's, on every rank. */
+static long stream_bytes = MODEL_STREAM_BYTES;
 
 /* An experiment is named by its first output; each output is a value one
  * rank saw (slot index of that rank's values): the ping-pong gives oneway
@@ -56,7 +59,7 @@ static int experiment_outputs(enum model_quantity e, long m, struct output *out)
         out[n++] = (struct output){MODEL_Q_STREAM1, 0, 1, 0};
         break;
     case MODEL_Q_STREAMK: {
-        int k = model_stream_count(m);
+        int k = model_stream_count(m, stream_bytes);
         out[n++] = (struct output){MODEL_Q_STREAMK, k, 1, 0};
         for (int l = 0; l < MODEL_N_LEVELS && model_pending_levels[l] < k;
              l++) {
@@ -90,7 +93,7 @@ static void one_rep(MPI_Comm pair, int rank, enum model_quantity e, int m,
 {
     MPI_Request reqs[MAX_SLOTS];
     double t0;
-    int k = e == MODEL_Q_STREAMK ? model_stream_count(m) : 1;
+    int k = e == MODEL_Q_STREAMK ? model_stream_count(m, stream_bytes) : 1;
     char *buf = buffer;
     switch (e) {
     case MODEL_Q_STREAMK:
@@ -409,7 +412,7 @@ static int controller_open(const char *config_path, int is_fresh,
     journal_settings_add(&settings, "model.experiments",
                          "oneway,recv_late,streamK,reduce,hop");
     journal_settings_add(&settings, "model.stream_min", "%d",
-                         model_stream_count(1L << 40));
+                         model_stream_count(1L << 40, MODEL_STREAM_BYTES));
     /* Where it runs: the pairs and the placement are of these ranks on
      * these hosts. */
     journal_settings_add(&settings, "model.world", "%d", world_size);
@@ -436,7 +439,7 @@ static int controller_run(MPI_Comm pair, int ppn, const long *sizes,
                           int *n_new)
 {
     int rc = -1;
-    double first_wait_s = 0;
+    double first_wait_s = 0, first_oneway_us = 0;
     for (int s = 0; s < n_sizes; s++) {
         long m = sizes[s];
         double late_wait_s = 0;
@@ -479,12 +482,18 @@ static int controller_run(MPI_Comm pair, int ppn, const long *sizes,
                 *cost_s += rec[o]->cost_s;
             }
             if (experiments[e] == MODEL_Q_ONEWAY) {
-                /* Long enough for the message to have arrived; where the
+                /* Long enough for the message to have arrived: its
+                 * one-way time after the sender left the barrier, which
+                 * is at most the smallest size's one-way time after the
+                 * receiver did (the first size: twice its own), and 20 us
+                 * more (the least of the repetitions is kept: one slowed
+                 * more than that is not); where the
                  * blocking send waits for most of it (a rendezvous: the
                  * data moves once the receive is posted), for its request
                  * to have, as the smallest size's message did. */
                 int is_rdv = rec[1]->min_us > 0.5 * rec[0]->min_us;
-                late_wait_s = 2 * rec[0]->max_us * 1e-6 + 1e-4;
+                first_oneway_us = s == 0 ? rec[0]->max_us : first_oneway_us;
+                late_wait_s = (rec[0]->max_us + first_oneway_us) * 1e-6 + 2e-5;
                 late_wait_s = s > 0 && is_rdv ? first_wait_s : late_wait_s;
                 first_wait_s = s == 0 ? late_wait_s : first_wait_s;
             }
@@ -1258,36 +1267,50 @@ static int mix_measure(struct uplinks *u)
     return 0;
 }
 
-/* Rank 0: the lane and uplink flows' message size: the journal's flow
- * row; else, where it holds flows (a calibration measured before the
- * row), the size they were measured at, MODEL_STREAM_BYTES (it resumes as
- * it was); else MODEL_FLOW_BYTES, journaled. -1 on a journal error. */
-static int flow_bytes_get(struct journal *j, int *bytes, int *n_new)
+/* Rank 0: a message size the calibration uses, the journal's flow row of
+ * this kind's; else, where the journal holds any of the quantities
+ * measured at it (a calibration measured before the row), the size they
+ * were measured at, MODEL_STREAM_BYTES (it resumes as it was); else
+ * new_bytes, journaled. -1 on a journal error. */
+static int size_row_get(struct journal *j, int kind,
+                        const enum model_quantity *measured, int n_measured,
+                        int new_bytes, int *bytes, int *n_new)
 {
-    enum model_quantity flows[] = {MODEL_Q_LANE, MODEL_Q_UPLINK, MODEL_Q_MIX};
     const struct measurement *rec = NULL;
-    int has_flows = 0;
+    int has_measured = 0;
     for (size_t i = 0; i < journal_count(j) && !rec; i++) {
         const struct measurement *m = journal_record(j, i);
-        int q = model_quantity_find(m->algorithm);
-        rec = q == MODEL_Q_FLOW && strcmp(m->collective, "p2p") == 0 ? m : NULL;
-        for (int f = 0; f < 3; f++) {
-            has_flows |= q == (int)flows[f];
+        int q = strcmp(m->collective, "p2p") == 0
+                    ? model_quantity_find(m->algorithm)
+                    : -1;
+        rec = q == MODEL_Q_FLOW && m->segment_bytes == kind ? m : NULL;
+        for (int f = 0; f < n_measured; f++) {
+            has_measured |= q == (int)measured[f];
         }
     }
     if (rec) {
         *bytes = (int)rec->msg_bytes;
         return 0;
     }
-    *bytes = has_flows ? MODEL_STREAM_BYTES : MODEL_FLOW_BYTES;
-    if (has_flows) {
+    *bytes = has_measured ? MODEL_STREAM_BYTES : new_bytes;
+    if (has_measured) {
         return 0;
     }
     double times[MODEL_MAX_REPS] = {0};
     struct measurement m;
-    fill_record(&m, MODEL_Q_FLOW, 1, *bytes, 0, times, 0);
+    fill_record(&m, MODEL_Q_FLOW, 1, *bytes, kind, times, 0);
     (*n_new)++;
     return journal_append(j, &m);
+}
+
+/* Rank 0: the lane and uplink flows' message size (MODEL_FLOW_BYTES in a
+ * new calibration). */
+static int flow_bytes_get(struct journal *j, int *bytes, int *n_new)
+{
+    const enum model_quantity flows[] = {MODEL_Q_LANE, MODEL_Q_UPLINK,
+                                         MODEL_Q_MIX};
+    return size_row_get(j, MODEL_FLOW_LANES, flows, 3, MODEL_FLOW_BYTES, bytes,
+                        n_new);
 }
 
 /* Every rank of nodes_comm, from 2 switches (rank 0's switch_of and
@@ -1491,6 +1514,7 @@ int calibrate_run(const char *config_path, bool is_fresh)
     struct journal *j = NULL;
     long *sizes = NULL, max_size = 0;
     int n_sizes = 0, inter_peer = -1, intra_peer = -1, n_nodes = 0;
+    int n_new = 0;
 
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &world_size);
@@ -1500,18 +1524,25 @@ int calibrate_run(const char *config_path, bool is_fresh)
         rank == 0 &&
         controller_open(config_path, is_fresh, world_size, hosts, inter_peer,
                         intra_peer, &cfg, &lock, &j) == 0) {
+        /* The streams' size (MODEL_STREAMK_BYTES in a new calibration). */
+        const enum model_quantity streams[] = {MODEL_Q_STREAMK};
+        int bytes = 0;
         sizes = model_sizes(&cfg, &n_sizes);
-        is_setup = sizes != NULL;
+        is_setup = sizes != NULL &&
+                   size_row_get(j, MODEL_FLOW_STREAM, streams, 1,
+                                MODEL_STREAMK_BYTES, &bytes, &n_new) == 0;
         if (!sizes) {
             fprintf(stderr, "autotune model: out of memory\n");
         } else {
             max_size = sizes[n_sizes - 1];
         }
+        stream_bytes = bytes;
     }
     MPI_Bcast(&is_setup, 1, MPI_INT, 0, MPI_COMM_WORLD);
     MPI_Bcast(&max_size, 1, MPI_LONG, 0, MPI_COMM_WORLD);
     MPI_Bcast(&n_reps, 1, MPI_INT, 0, MPI_COMM_WORLD);
     MPI_Bcast(&n_warmup, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&stream_bytes, 1, MPI_LONG, 0, MPI_COMM_WORLD);
     if (!is_setup) {
         goto done;
     }
@@ -1540,7 +1571,6 @@ int calibrate_run(const char *config_path, bool is_fresh)
         goto done;
     }
     double cost_s = 0;
-    int n_new = 0;
     status = 0;
     if (inter_peer > 0) {
         status =

@@ -72,9 +72,23 @@ awk -F, -v nodes="$node_of" '
 # measured (they took 0.0016 s of its 0.0225 before: 0.0185 now, with
 # the hops in rounds).
 ! grep -q '^pairs' "$m" || fail "pairs measured: $(grep '^pairs' "$m" | tr '\n' ' ')"
-# The flows measured at MODEL_FLOW_BYTES (64 KiB), said by the flow row.
-[ "$(awk -F, '$1 == "flow" { print $3 }' "$m")" = 65536 ] ||
-    fail "flow row: $(grep '^flow' "$m" | tr '\n' ' ')"
+# The flows measured at MODEL_FLOW_BYTES (64 KiB), said by the flow row
+# of kind 0; the streams of at most MODEL_STREAMK_BYTES (64 KiB), said by
+# the flow row of kind 1: 2 messages at 65536 bytes (4 in the streams of
+# 256 KiB before), 16 at 4096.
+[ "$(awk -F, '$1 == "flow" { print $3, $4 }' "$m" | sort | tr '\n' ' ')" = "65536 0 65536 1 " ] ||
+    fail "flow rows: $(grep '^flow' "$m" | tr '\n' ' ')"
+[ "$(awk -F, '$1 == "streamK" && ($3 == 65536 || $3 == 4096) { print $3, $4 }' "$m" | tr '\n' ' ')" = "4096 16 65536 2 " ] ||
+    fail "streams: $(grep '^streamK' "$m" | tr '\n' ' ')"
+# recv_late at 1 byte, eager: its receive posted after its one-way time
+# and the smallest size's (the ranks' skew leaving the barrier) and 20 us
+# more, so that it costs its ping-pong's (a barrier and two one-way times)
+# and at most its receive (a one-way time) and 20 us more: under the
+# ping-pong's cost, 2 one-way times and 40 us (twice its one-way time and
+# 0.1 ms before: 80 us over).
+awk -F, '$3 == 1 && $1 == "oneway" { o = $7; v = $5 } $3 == 1 && $1 == "recv_late" { r = $7 }
+    END { exit !(o > 0 && r < o + 2 * v * 1e-6 + 40e-6) }' "$m" ||
+    fail "recv_late at 1 byte: $(grep '^oneway,1,1,\|^recv_late,1,1,' "$m" | tr '\n' ' ')"
 # recv_late at 65536 bytes, a rendezvous here (eager below 65536), waits
 # before its receive only as the smallest size's (its cost under 1.5
 # times its ping-pong's; twice the one-way time before it: 1.9).
@@ -86,21 +100,34 @@ awk -F, '$3 == 65536 && $1 == "oneway" { o = $7 } $3 == 65536 && $1 == "send" { 
 # uplink flows of 256 KiB) resumes as it was: without its uplink rows, the
 # resumed run measures those only, at 256 KiB (the times it had), and
 # writes no flow row.
-old=$tmp/old
-mkdir -p "$old"
 fixture=tests/model/heldout-08-256k.journal
+resume_fixture() { # NAME AWK_FILTER: the fixture's rows the filter keeps, resumed into $tmp/NAME
+    mkdir -p "$tmp/$1"
+    awk "$2" "$fixture" > "$tmp/$1/model.journal"
+    sed "s#^output *=.*#output = \"$tmp/$1\";#" results/bench-runs/model-heldout-08.cfg > "$tmp/$1.cfg"
+    smpirun -np 32 -platform conf/platforms/heldout/heldout-08.xml \
+        --cfg=smpi/simulate-computation:no --log=root.thres:critical \
+        build/autotune-smpi model -c "$tmp/$1.cfg" > "$tmp/$1.out" 2>&1 || { cat "$tmp/$1.out"; fail "model (resumed: $1)"; }
+}
+old=$tmp/old
 n_uplinks=$(awk '$6 == "uplink"' "$fixture" | wc -l)
-grep -v ' uplink ' "$fixture" > "$old/model.journal"
-sed "s#^output *=.*#output = \"$old\";#" results/bench-runs/model-heldout-08.cfg > "$tmp/old.cfg"
-smpirun -np 32 -platform conf/platforms/heldout/heldout-08.xml \
-    --cfg=smpi/simulate-computation:no --log=root.thres:critical \
-    build/autotune-smpi model -c "$tmp/old.cfg" > "$tmp/old.out" 2>&1 || { cat "$tmp/old.out"; fail "model (old journal)"; }
+resume_fixture old '$6 != "uplink"'
 grep -q " $n_uplinks observations measured now" "$tmp/old.out" || fail "old journal resumed: $(grep measured "$tmp/old.out")"
 uplink_rows() { awk -F, '$1 == "uplink" { print $3, $4, $5 }' "$1"; }
 [ "$n_uplinks" -gt 0 ] &&
     [ "$(uplink_rows "$old/model.csv")" = "$(awk '$6 == "uplink" { printf "%s %s %.3f\n", $5, $7, $12 }' "$fixture")" ] ||
     fail "old journal's uplink rows: $(uplink_rows "$old/model.csv" | tr '\n' ' ')"
 ! grep -q '^flow' "$old/model.csv" || fail "old journal gained a flow row"
+# Its streams of 256 KiB the same: without its stream at 16384 bytes (16
+# messages, 6 rows with the Isends), the resumed run measures those 6 only,
+# 16 messages again (4 of 64 KiB at most would be 4 rows), and writes no
+# flow row.
+stream=$tmp/stream
+resume_fixture stream '!($4 == 16384 && ($5 == "streamK" || $5 == "isend"))'
+grep -q " 6 observations measured now" "$tmp/stream.out" || fail "old streams resumed: $(grep measured "$tmp/stream.out")"
+[ "$(awk -F, '$1 == "streamK" && $3 == 16384 { print $4 }' "$stream/model.csv")" = 16 ] ||
+    fail "old stream at 16384 bytes: $(grep '^streamK,1,16384' "$stream/model.csv")"
+! grep -q '^flow' "$stream/model.csv" || fail "old streams gained a flow row"
 # The placement's hops between ranks other than 0 measured in rounds at
 # once (disjoint pairs): from the same journal less those hops, the resumed
 # run measures them only (every other row found: the same placement), puts
@@ -109,12 +136,7 @@ uplink_rows() { awk -F, '$1 == "uplink" { print $3, $4, $5 }' "$1"; }
 # under half the simulated time the hops one after another took (0.0023 s
 # of 0.0064 here).
 rounds=$tmp/rounds
-mkdir -p "$rounds"
-awk '!($5 == "hop" && $4 != 0)' "$fixture" > "$rounds/model.journal"
-sed "s#^output *=.*#output = \"$rounds\";#" results/bench-runs/model-heldout-08.cfg > "$tmp/rounds.cfg"
-smpirun -np 32 -platform conf/platforms/heldout/heldout-08.xml \
-    --cfg=smpi/simulate-computation:no --log=root.thres:critical \
-    build/autotune-smpi model -c "$tmp/rounds.cfg" > "$tmp/rounds.out" 2>&1 || { cat "$tmp/rounds.out"; fail "model (hops in rounds)"; }
+resume_fixture rounds '!($5 == "hop" && $4 != 0)'
 n_hops=$(awk -F, '$1 == "hop" && $3 != 0' "$rounds/model.csv" | wc -l)
 [ "$n_hops" -gt 0 ] && grep -q " $n_hops observations measured now" "$tmp/rounds.out" ||
     fail "hops in rounds: $n_hops hops, $(grep measured "$tmp/rounds.out")"

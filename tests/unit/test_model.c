@@ -51,7 +51,7 @@ static size_t synthetic(struct model_obs *obs)
         double oneway = is_rdv ? send + 10 : 10 + 50 + 0.01 * (double)m;
         /* The stream's K Isends, timed one by one: each pending send
          * makes the next 1 us dearer. */
-        int k = model_stream_count(m);
+        int k = model_stream_count(m, MODEL_STREAM_BYTES);
         for (int l = 0; l < 5 && levels[l] < k; l++) {
             obs[n++] = (struct model_obs){MODEL_Q_ISEND, m, levels[l],
                                           isend + levels[l], 0};
@@ -108,8 +108,14 @@ static void test_fit(const struct model_params *p)
     CHECK_NEAR(1002, q.gap_us);
     /* A stream of 2 at 1 MiB (and 4 at 64 KiB): its gap, and more pending
      * sends than it had cost what its last one did. */
-    CHECK_INT(2, model_stream_count(1048576));
-    CHECK_INT(4, model_stream_count(65536));
+    CHECK_INT(2, model_stream_count(1048576, MODEL_STREAM_BYTES));
+    CHECK_INT(4, model_stream_count(65536, MODEL_STREAM_BYTES));
+    /* Streams of 64 KiB at most (a calibration's stream row): 16 of 4 KiB,
+     * 4 of 16 KiB, 2 of 32 KiB and above. */
+    CHECK_INT(16, model_stream_count(4096, 65536));
+    CHECK_INT(4, model_stream_count(16384, 65536));
+    CHECK_INT(2, model_stream_count(32768, 65536));
+    CHECK_INT(2, model_stream_count(262144, 65536));
     model_params_at(p, 1048576, 40, 0, &q);
     CHECK_NEAR(2 + 0.01 * 1048576, q.gap_us);
     CHECK_NEAR(3 + 1, q.isend_us);
@@ -467,20 +473,23 @@ static void test_mix(struct model_obs *obs, size_t n)
  * The same rows read as 256 KiB flows (no flow row: a calibration from
  * before it), of work w = 2620.44: C = 4 w / (3 W + w) = 3.59, 5's lane
  * not known. The mixed flow, W longer, is of 256 KiB either way: C = w /
- * (W + w) = 0.96. */
+ * (W + w) = 0.96. The stream row (MODEL_FLOW_STREAM) says nothing of the
+ * flows. */
 static void test_flow_bytes(struct model_obs *obs, size_t n)
 {
     const double t = 1000, w = 2623.44 - 3;
-    const struct model_obs rows[] = {{MODEL_Q_FLOW, 10000, 0, 0, 0},
-                                     {MODEL_Q_UPLINK, 0, 1, t, 0},
-                                     {MODEL_Q_UPLINK, 0, 4, t + 3 * W_10000, 0},
-                                     {MODEL_Q_LANE, 4, 4, t, 0},
-                                     {MODEL_Q_LANE, 4, 6, t, 0},
-                                     {MODEL_Q_LANE, 6, 6, t, 0},
-                                     {MODEL_Q_LANE, 6, 5, t + 0.6 * W_10000, 0},
-                                     {MODEL_Q_MIX, 4, 0, t, 0},
-                                     {MODEL_Q_MIX, 4, 1, t + W_10000, 0}};
-    struct model_params *p = fit_two_switches(obs, n, rows, 9);
+    const struct model_obs rows[] = {
+        {MODEL_Q_FLOW, 10000, MODEL_FLOW_LANES, 0, 0},
+        {MODEL_Q_FLOW, 65536, MODEL_FLOW_STREAM, 0, 0},
+        {MODEL_Q_UPLINK, 0, 1, t, 0},
+        {MODEL_Q_UPLINK, 0, 4, t + 3 * W_10000, 0},
+        {MODEL_Q_LANE, 4, 4, t, 0},
+        {MODEL_Q_LANE, 4, 6, t, 0},
+        {MODEL_Q_LANE, 6, 6, t, 0},
+        {MODEL_Q_LANE, 6, 5, t + 0.6 * W_10000, 0},
+        {MODEL_Q_MIX, 4, 0, t, 0},
+        {MODEL_Q_MIX, 4, 1, t + W_10000, 0}};
+    struct model_params *p = fit_two_switches(obs, n, rows, 10);
     if (p) {
         CHECK_INT(10000, (int)model_params_flow_bytes(p));
         CHECK_NEAR(W_10000, model_params_flow_work_us(p));
@@ -492,7 +501,7 @@ static void test_flow_bytes(struct model_obs *obs, size_t n)
         CHECK_NEAR(w / (W_10000 + w), model_params_mix_flows(p));
     }
     model_params_destroy(p);
-    p = fit_two_switches(obs, n, rows + 1, 8);
+    p = fit_two_switches(obs, n, rows + 1, 9);
     if (p) {
         CHECK_INT(MODEL_STREAM_BYTES, (int)model_params_flow_bytes(p));
         CHECK_NEAR(w, model_params_flow_work_us(p));
@@ -808,10 +817,12 @@ static void test_csv(void)
         MODEL_CSV_HEADER "\noneway,3,1,0,3.5,1,0.1\n",
         MODEL_CSV_HEADER "\nuplink,1,4,0,3.5,1,0.1\n",
         MODEL_CSV_HEADER "\nflow,1,0,0,0.000,1,0.000000\n",
-        MODEL_CSV_HEADER "\nflow,1,65536,0,0.000,1,0.000000\n"};
+        MODEL_CSV_HEADER "\nflow,1,65536,0,0.000,1,0.000000\n",
+        MODEL_CSV_HEADER "\nflow,1,65536,1,0.000,1,0.000000\n",
+        MODEL_CSV_HEADER "\nflow,1,65536,2,0.000,1,0.000000\n"};
     /* 0: read; -1: refused (a ppn of 3, an uplink of no flow, a flow of
-     * no byte) */
-    static const int expected[] = {0, 0, -1, -1, -1, 0};
+     * no byte, a flow row of a kind neither the flows' nor the streams') */
+    static const int expected[] = {0, 0, -1, -1, -1, 0, 0, -1};
     char path[] = "/tmp/test_model_csv_XXXXXX";
     int fd = mkstemp(path);
     CHECK(fd >= 0);
@@ -819,7 +830,7 @@ static void test_csv(void)
         return;
     }
     close(fd);
-    for (int f = 0; f < 6; f++) {
+    for (int f = 0; f < 8; f++) {
         FILE *out = fopen(path, "w");
         fputs(files[f], out);
         fclose(out);
