@@ -482,21 +482,30 @@ static int chain_fanout_of(const struct journal *j)
     return value ? atoi(value) : TUNING_CHAIN_FANOUT;
 }
 
-/* --misses: one line on stderr per point where a strategy's choice is not
- * the optimum, with both choices and the penalty. */
+/* --misses: one line on stderr per point where a strategy's choice (chose,
+ * "alg/seg", its time chose_us) is not the optimum, with the penalty; how:
+ * "" or what the choice was ("measured, ", "inferred, ": a walk's). */
 static void print_miss(const char *strategy, const struct replay_point *rp,
-                       const struct record_index *ix, int best, double penalty)
+                       const char *how, const char *chose, double chose_us,
+                       double penalty)
 {
-    int opt = rp->best;
+    const struct search_method *opt = &rp->methods[rp->best];
     fprintf(stderr,
-            "miss %s %s P=%d%s %ld B: chose %s/%d (%.1f us), optimum %s/%d "
+            "miss %s %s P=%d%s %ld B: %schose %s (%.1f us), optimum %s/%d "
             "(%.1f us), penalty %.2f %%\n",
             strategy, rp->coll->name, rp->procs, ppn_text(rp->ppn),
-            rp->msg_bytes, coll_method_name(rp->coll, rp->methods[best].alg),
-            rp->methods[best].seg_bytes,
-            ix->records[rp->records[best]]->mean_us,
-            coll_method_name(rp->coll, rp->methods[opt].alg),
-            rp->methods[opt].seg_bytes, rp->best_us, 100 * penalty);
+            rp->msg_bytes, how, chose, chose_us,
+            coll_method_name(rp->coll, opt->alg), opt->seg_bytes, rp->best_us,
+            100 * penalty);
+}
+
+/* "alg/seg" of method m at rp into text (room for 64). */
+static const char *method_text(const struct replay_point *rp,
+                               const struct search_method *m, char *text)
+{
+    snprintf(text, 64, "%s/%d", coll_method_name(rp->coll, m->alg),
+             m->seg_bytes);
+    return text;
 }
 
 /* The model's time of every method at rp into *out (a static array,
@@ -565,7 +574,10 @@ static int replay_point_all(const struct replay_point *rp,
         sc->penalty_max = penalty > sc->penalty_max ? penalty : sc->penalty_max;
         sc->optimal += penalty == 0;
         if (misses && penalty > 0) {
-            print_miss(search_strategies[s].name, rp, r->ix, best, penalty);
+            char chose[64];
+            print_miss(search_strategies[s].name, rp, "",
+                       method_text(rp, &rp->methods[best], chose),
+                       r->ix->records[rp->records[best]]->mean_us, penalty);
         }
     }
     return 0;
@@ -1022,22 +1034,14 @@ static void grid_print_miss(const struct grid_replay *g,
                             const struct refine_point *pt, double chosen_us,
                             double penalty)
 {
-    const struct replay_point *rp = g->rp;
-    const struct search_method *opt = &rp->methods[rp->best];
-    char chose[64] = "nothing that runs";
+    char name[64], chose[64] = "nothing that runs";
+    snprintf(name, sizeof name, "%s%s", g->strategy->name,
+             g->is_uniform ? "@uniform" : "");
     if (pt->label >= 0) {
-        const struct search_method *m = &g->labels[pt->label];
-        snprintf(chose, sizeof chose, "%s/%d",
-                 coll_method_name(rp->coll, m->alg), m->seg_bytes);
+        method_text(g->rp, &g->labels[pt->label], chose);
     }
-    fprintf(stderr,
-            "miss %s%s %s P=%d%s %ld B: %s, chose %s (%.1f us), optimum "
-            "%s/%d (%.1f us), penalty %.2f %%\n",
-            g->strategy->name, g->is_uniform ? "@uniform" : "", rp->coll->name,
-            rp->procs, ppn_text(rp->ppn), rp->msg_bytes,
-            pt->is_measured ? "measured" : "inferred", chose, chosen_us,
-            coll_method_name(rp->coll, opt->alg), opt->seg_bytes, rp->best_us,
-            100 * penalty);
+    print_miss(name, g->rp, pt->is_measured ? "measured, " : "inferred, ",
+               chose, chosen_us, penalty);
 }
 
 /* Scores the labels of one collective's walk at every point: the time of
