@@ -347,16 +347,23 @@ int model_corrected_choice(const struct model_measured *m, model_source_fn src,
     rc = rc < 0       ? -1
          : out->k < 0 ? 1
                       : src(arg, out->k, procs, msg_bytes, &q_b);
-    /* how much it may lose to each other method the model prices there */
+    out->model_k = out->k;
+    out->model_us = rc == 0 ? q_b : -1;
+    /* how much it may lose to each other method the model prices there,
+     * and the model's own choice among them */
     double worst = 0;
-    for (int k = 0; k < m->n_methods && rc == 0 && isfinite(worst); k++) {
-        double q_k, lose;
+    for (int k = 0; k < m->n_methods && rc == 0; k++) {
+        double q_k, lose = 0;
         int rc_k = k == out->k ? 1 : src(arg, k, procs, msg_bytes, &q_k);
         rc = rc_k < 0 ? -1 : 0;
-        if (rc_k == 0) {
+        if (rc_k == 0 && isfinite(worst)) {
             rc = choice_loss(m, src, arg, out, &best, q_b, k, q_k, around[k],
                              cp, cj, n_cells, procs, msg_bytes, &lose);
             worst = fmax(worst, lose);
+        }
+        if (rc_k == 0 && q_k < out->model_us) {
+            out->model_k = k;
+            out->model_us = q_k;
         }
     }
     free(around);

@@ -408,10 +408,14 @@ int model_corrected_at(const struct model_measured *m, model_source_fn src,
  * measured) for a method whose algorithm no cell around timed and that the
  * model, with the choice's correction, ranks ahead of it; 0 when none can
  * beat it. group[k]: method k's algorithm (methods of one algorithm at
- * other segment sizes share it; NULL: each method its own). */
+ * other segment sizes share it; NULL: each method its own). model_k is
+ * the model's own choice there (the least model time of every method it
+ * prices), what a point whose penalty is unbounded may take instead. */
 struct model_choice {
     int k; /* -1: none */
     double time_us, uncertainty, penalty;
+    int model_k; /* -1: the model prices none */
+    double model_us;
 };
 
 /* The corrected choice at (procs, msg_bytes): 0, 1 when no method has a

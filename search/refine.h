@@ -76,6 +76,9 @@ struct refine_prediction {
     int label; /* the predicted best method */
     double time_us, uncertainty;
     double penalty; /* what the label may lose there (fraction) */
+    /* the model's own choice there and its model time (-1: none) */
+    int model_label;
+    double model_us;
 };
 
 struct refine_oracle {

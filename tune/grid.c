@@ -353,8 +353,8 @@ int grid_predictor_predict(void *ctx, int row, int mi,
     int rc = model_corrected_choice(&m, predictor_model_time, &l, gp->group,
                                     gp->row_procs[row], gp->msgs[mi], &c);
     if (rc == 0) {
-        *out = (struct refine_prediction){c.k, c.time_us, c.uncertainty,
-                                          c.penalty};
+        *out = (struct refine_prediction){c.k,       c.time_us, c.uncertainty,
+                                          c.penalty, c.model_k, c.model_us};
     }
     return rc;
 }

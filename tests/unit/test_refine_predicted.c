@@ -101,8 +101,8 @@ static int predict(void *ctx, int pi, int mi, struct refine_prediction *out)
     int rc =
         model_corrected_choice(&m, source, w, NULL, procs[pi], msgs[mi], &c);
     if (rc == 0) {
-        *out = (struct refine_prediction){c.k, c.time_us, c.uncertainty,
-                                          c.penalty};
+        *out = (struct refine_prediction){c.k,       c.time_us, c.uncertainty,
+                                          c.penalty, c.model_k, c.model_us};
     }
     return rc;
 }

@@ -3,7 +3,8 @@
  * synthetic maps, with the corrected predictor (model/corrected.c): an
  * exact model of one method measures only the seed; a model wrong in one
  * corner of the grid gets that corner measured and served; the budget is
- * never exceeded. */
+ * never exceeded; where it ran out before a point the model knows better
+ * than what was timed around it, the point takes the model's choice. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -38,9 +39,29 @@ struct world {
      * corner of most procs and bytes (region_error) */
     bool is_region_wrong;
     double wave; /* method 0's error: a wave of this size in log size */
+    /* the model (and the truth) price method 1 at 0.8x method 0 in a
+     * middle region no seed point touches (is_middle) */
+    bool is_middle_faster;
+    /* the search at a measured point times only the model's choice (the
+     * model strategy), not every method */
+    bool is_model_search;
     int measured;
     double times[N_POINTS * N_METHODS];
 };
+
+/* Procs 8 to 16 at 512 B to 2 KiB: between the seed's rows (2, 33, 64
+ * procs) and sizes (1 B, 64 B, 8 KiB, 1 MiB). */
+static bool is_middle(int p, long m)
+{
+    return p >= 8 && p <= 16 && m >= 512 && m <= 2048;
+}
+
+/* The model of world w. */
+static double model_of(const struct world *w, int k, int p, long m)
+{
+    bool is_faster = k == 1 && w->is_middle_faster && is_middle(p, m);
+    return is_faster ? 0.8 * model_time(0, p, m) : model_time(k, p, m);
+}
 
 /* Method 1's error: -1.2 at (64 procs, 1 MiB), falling off as a
  * Gaussian of width 0.3 in log procs and log bytes, each scaled to its
@@ -63,7 +84,7 @@ static double truth(const struct world *w, int k, int p, long m)
     double err = k == 0               ? w->wave * sin(3 * log((double)m))
                  : w->is_region_wrong ? region_error(p, m)
                                       : 0;
-    return model_time(k, p, m) * exp(err);
+    return model_of(w, k, p, m) * exp(err);
 }
 
 static int best_method(const struct world *w, int pi, int mi)
@@ -84,20 +105,29 @@ static int source(void *arg, int k, int p, long m, double *t)
     if (k >= w->n_methods) {
         return 1;
     }
-    *t = model_time(k, p, m);
+    *t = model_of(w, k, p, m);
     return 0;
 }
 
-/* Times every method at the point (an exhaustive search there). */
+/* Times every method at the point (an exhaustive search there), or with
+ * is_model_search only the one the model ranks first. */
 static int measure(void *ctx, int pi, int mi, int *label, double *time_us)
 {
     struct world *w = ctx;
     w->measured++;
+    int first = 0;
+    for (int k = 1; k < w->n_methods; k++) {
+        first = model_of(w, k, procs[pi], msgs[mi]) <
+                        model_of(w, first, procs[pi], msgs[mi])
+                    ? k
+                    : first;
+    }
     for (int k = 0; k < w->n_methods; k++) {
         w->times[(pi * N_MSGS + mi) * N_METHODS + k] =
-            truth(w, k, procs[pi], msgs[mi]);
+            !w->is_model_search || k == first ? truth(w, k, procs[pi], msgs[mi])
+                                              : 0;
     }
-    *label = best_method(w, pi, mi);
+    *label = w->is_model_search ? first : best_method(w, pi, mi);
     *time_us = truth(w, *label, procs[pi], msgs[mi]);
     return 0;
 }
@@ -111,8 +141,8 @@ static int predict(void *ctx, int pi, int mi, struct refine_prediction *out)
     int rc =
         model_corrected_choice(&m, source, w, NULL, procs[pi], msgs[mi], &c);
     if (rc == 0) {
-        *out = (struct refine_prediction){c.k, c.time_us, c.uncertainty,
-                                          c.penalty};
+        *out = (struct refine_prediction){c.k,       c.time_us, c.uncertainty,
+                                          c.penalty, c.model_k, c.model_us};
     }
     return rc;
 }
@@ -211,6 +241,33 @@ static void test_budget_is_never_exceeded(void)
     }
 }
 
+/* The budget spent on the seed: in the middle region method 1 was timed
+ * nowhere around (the model strategy timed method 0 at every seed point),
+ * so the corrected choice there is method 0 with an unbounded penalty;
+ * the model, exact here, ranks method 1 first and the point takes it. */
+static void test_unbounded_point_takes_the_models_choice(void)
+{
+    static struct world w = {
+        .n_methods = 2, .is_middle_faster = true, .is_model_search = true};
+    static struct refine_point out[N_POINTS];
+    walk(&w, (SEED + 0.5) / N_POINTS, out);
+    CHECK(w.measured == SEED);
+    int in_middle = 0, wrong = 0, wrong_time = 0;
+    for (int i = 0; i < N_POINTS; i++) {
+        int pi = i / N_MSGS, mi = i % N_MSGS;
+        bool is_in = is_middle(procs[pi], msgs[mi]);
+        in_middle += is_in;
+        /* by hand: method 1 wins exactly in the middle region */
+        wrong += out[i].label != (is_in ? 1 : 0);
+        double want = truth(&w, out[i].label, procs[pi], msgs[mi]);
+        wrong_time += is_in && !(fabs(out[i].time_us - want) <= 1e-9 * want);
+    }
+    CHECK(in_middle == 9 * 3);
+    CHECK(wrong == 0);
+    CHECK(wrong_time == 0);
+    CHECK(worst_penalty(&w, out) == 0);
+}
+
 int main(void)
 {
     for (int i = 0; i < N_PROCS; i++) {
@@ -222,5 +279,6 @@ int main(void)
     test_exact_model_measures_only_the_seed();
     test_wrong_region_is_measured_and_served();
     test_budget_is_never_exceeded();
+    test_unbounded_point_takes_the_models_choice();
     return check_exit();
 }
