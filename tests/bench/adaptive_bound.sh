@@ -21,7 +21,8 @@
 # was written; fresh-NN, freshfe-NN: session 27's (4 20261203 fresh;
 # 4 20261204 freshfe 0.08:0.2), swept before its walks were written;
 # next-NN, nextfe-NN: session 28's (4 20261205 next; 4 20261206 nextfe
-# 0.08:0.2), swept before its rules were written.
+# 0.08:0.2), swept before its rules were written; after-NN, afterfe-NN:
+# session 29's (4 20261207 after; 4 20261208 afterfe 0.08:0.2), idem.
 set -eu -o pipefail
 cd "$(dirname "$0")/../.."
 . tests/bench/journals.sh
@@ -58,7 +59,7 @@ bound() {
 bound grig "$runs/search-grig-full/journal" "$runs/search-grig-full-reduce/journal" \
     "$runs/search-grig-full-reduce-hi/journal"
 bound frodo "$runs/search-frodo-full/journal"
-for family in robust heldout heldout2 heldout3 unseen final finalfe last lastfe fresh freshfe next nextfe; do
+for family in robust heldout heldout2 heldout3 unseen final finalfe last lastfe fresh freshfe next nextfe after afterfe; do
     for journal in "$runs/$family"-[0-9]*/journal; do
         bound "$(basename "$(dirname "$journal")")" "$journal"
     done
