@@ -147,13 +147,15 @@ int refine_walk_predicted(const struct refine_grid *g,
  * lose more than max_penalty (or that have none) measured, most at risk
  * first (then farthest from what was measured), at most 1 % of the grid a
  * round and none next to another of the round; a point in a procs row
- * with nothing measured brings that row's farther message-size end along
+ * with nothing measured brings that row's two message-size ends along
  * (the predictor holds a row's residual constant past its measured
  * sizes). Until no point is at risk or budget's points (floor(budget x
  * points), the seed counted) are measured. Every unmeasured point takes
- * the predicted choice, time and uncertainty; where there is none, the
- * method and time of the nearest measured point of its message size (of
- * any, if none; uncertainty -1). Same returns as refine_walk. */
+ * the predicted choice, time and uncertainty; where its penalty is
+ * unbounded, the model's own choice and model time (model_label,
+ * uncertainty -1); where there is no prediction, the method and time of
+ * the nearest measured point of its message size (of any, if none;
+ * uncertainty -1). Same returns as refine_walk. */
 int refine_walk_seeded(const struct refine_grid *g,
                        const struct refine_params *p,
                        const struct refine_oracle *o,
