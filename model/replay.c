@@ -595,12 +595,17 @@ static int run_shared(struct replay *r)
                 rank = i;
             }
         }
+        /* the hottest loops of a prediction: compared inline, not by
+         * libm's fmin (the same for these values, never NaN; Grig's
+         * replay a fifth faster) */
         for (int i = 0; i < r->n_starting; i++) {
-            t_start = fmin(t_start, r->msgs[r->starting[i]].depart);
+            double depart = r->msgs[r->starting[i]].depart;
+            t_start = depart < t_start ? depart : t_start;
         }
         for (int i = 0; i < r->n_active; i++) {
             const struct message *m = &r->msgs[r->active[i]];
-            t_end = fmin(t_end, now + m->remaining / m->rate);
+            double end = now + m->remaining / m->rate;
+            t_end = end < t_end ? end : t_end;
         }
         if (rank < 0 && isinf(t_start) && isinf(t_end)) {
             break;
