@@ -426,6 +426,7 @@ static void infer(struct walker *w, const struct rect *r)
                 pt->label = pr->label;
                 pt->time_us = pr->time_us;
                 pt->uncertainty = pr->uncertainty;
+                pt->penalty = pr->penalty;
             } else if (!pt->is_measured) {
                 pt->label = inherited_label(w, r, pi, mi);
                 pt->time_us = interpolate(w, r, pi, mi);
@@ -527,7 +528,7 @@ static int probe_rows(struct walker *w, int mi)
 static void clear(const struct refine_grid *g, struct refine_point *out)
 {
     for (size_t i = 0; i < (size_t)g->n_procs * (size_t)g->n_msgs; i++) {
-        out[i] = (struct refine_point){-1, -1, 0, -1};
+        out[i] = (struct refine_point){-1, -1, 0, -1, -1};
     }
 }
 
@@ -872,7 +873,7 @@ int refine_walk_layers_predicted(const struct refine_layers *g,
     int rc = layers && lw.from_ppn && lw.is_coarse && lw.cp && lw.cm ? 0 : -1;
     int n_layers = rc == 0 ? split_layers(g, layers) : 0;
     for (size_t i = 0; i < n; i++) {
-        out[i] = (struct refine_point){-1, -1, 0, -1};
+        out[i] = (struct refine_point){-1, -1, 0, -1, -1};
     }
     rc = rc == 0 && n_layers > 0 ? walk_layer(&lw, 0, -1, -1) : rc;
     rc = rc == 0 && n_layers > 1 ? walk_layer(&lw, n_layers - 1, -1, -1) : rc;

@@ -68,6 +68,9 @@ struct refine_point {
     /* inferred from a prediction: its uncertainty in log time (how far
      * time_us may be off, a factor exp(+-uncertainty)); -1 otherwise */
     double uncertainty;
+    /* inferred from a prediction: what its method may lose there
+     * (refine_prediction's penalty, INFINITY unbounded); -1 otherwise */
+    double penalty;
 };
 
 /* A prediction at an unmeasured point from what the walk measured so far

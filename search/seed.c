@@ -39,7 +39,7 @@ static int seed_measure(struct seeded *s, size_t i)
         mi = (int)(i % (size_t)s->g->n_msgs);
     int rc = s->o->measure(s->o->ctx, pi, mi, &pt->label, &pt->time_us);
     pt->is_measured = rc == 0;
-    pt->uncertainty = -1;
+    pt->uncertainty = pt->penalty = -1;
     s->n_measured++;
     return rc;
 }
@@ -192,7 +192,7 @@ int refine_walk_seeded(const struct refine_grid *g,
     struct candidate *c = malloc((n ? n : 1) * sizeof *c);
     int rc = pred && has && want && c ? 0 : -1;
     for (size_t i = 0; i < n; i++) {
-        out[i] = (struct refine_point){-1, -1, 0, -1};
+        out[i] = (struct refine_point){-1, -1, 0, -1, -1};
     }
     int n_sp = g->n_procs < SEED_PROCS ? g->n_procs : SEED_PROCS;
     int n_sm = g->n_msgs < SEED_MSGS ? g->n_msgs : SEED_MSGS;
@@ -240,12 +240,14 @@ int refine_walk_seeded(const struct refine_grid *g,
         if (has[i] && !isfinite(pred[i].penalty) && pred[i].model_label >= 0) {
             out[i].label = pred[i].model_label;
             out[i].time_us = pred[i].model_us;
+            out[i].penalty = INFINITY;
             continue;
         }
         if (has[i]) {
             out[i].label = pred[i].label;
             out[i].time_us = pred[i].time_us;
             out[i].uncertainty = pred[i].uncertainty;
+            out[i].penalty = pred[i].penalty;
             continue;
         }
         /* a method measured at the same message size runs there (a

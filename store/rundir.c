@@ -48,6 +48,7 @@ static const struct {
     {RUNDIR_JOURNAL, "journal (the only copy of its measurements)"},
     {RUNDIR_MEASUREMENTS, "measurements table"},
     {RUNDIR_OPTIMAL, "optimal-method table"},
+    {RUNDIR_INFERRED, "inferred points' predictions"},
     {RUNDIR_SPEEDUP, "speedup table"},
     {RUNDIR_COMPARE, "comparison of the search strategies"},
     {RUNDIR_GRID, "comparison of the grids"},
@@ -388,8 +389,8 @@ static int is_run_file(const char *name, int is_model)
         return strcmp(name, RUNDIR_MODEL) == 0;
     }
     static const char *const names[] = {RUNDIR_JOURNAL, RUNDIR_MEASUREMENTS,
-                                        RUNDIR_OPTIMAL, RUNDIR_SPEEDUP,
-                                        RUNDIR_COMPARE};
+                                        RUNDIR_OPTIMAL, RUNDIR_INFERRED,
+                                        RUNDIR_SPEEDUP, RUNDIR_COMPARE};
     static const char *const prefixes[] = {"tree.", "tree-", "quadtree-"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         if (strcmp(name, names[i]) == 0) {

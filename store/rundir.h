@@ -9,6 +9,7 @@
 #define RUNDIR_JOURNAL "journal"
 #define RUNDIR_MEASUREMENTS "measurements.csv"
 #define RUNDIR_OPTIMAL "optimal.csv"
+#define RUNDIR_INFERRED "inferred.csv"
 #define RUNDIR_SPEEDUP "speedup.csv"
 #define RUNDIR_COMPARE "compare.csv"
 #define RUNDIR_GRID "grid.csv"

@@ -24,6 +24,8 @@
     "cost_s"
 #define OPTIMAL_COLUMNS ",algorithm,segment_bytes,time_us"
 #define PREDICTED_COLUMNS ",algorithm,segment_bytes,predicted_us"
+#define INFERRED_COLUMNS                                                       \
+    ",algorithm,segment_bytes,predicted_us,uncertainty,penalty"
 /* The column of an adaptive grid's table: 1 measured, 0 inferred. */
 #define OPTIMAL_MARK ",measured"
 
@@ -140,6 +142,37 @@ static int write_optimal_csv(FILE *f, const void *arg)
 static int write_optimal_marked_csv(FILE *f, const void *arg)
 {
     return write_optimal_rows(f, arg, true);
+}
+
+struct inferred_rows {
+    const struct measurement *rows;
+    const struct inferred_info *info;
+    size_t n;
+};
+
+static int write_inferred_csv(FILE *f, const void *arg)
+{
+    const struct inferred_rows *r = arg;
+    fprintf(f, "%s\n", POINT_COLUMNS INFERRED_COLUMNS);
+    for (size_t i = 0; i < r->n; i++) {
+        const struct measurement *m = &r->rows[i];
+        const struct inferred_info *x = &r->info[i];
+        if (m->reps > 0) {
+            continue;
+        }
+        fprintf(f, "%s,%d,%d,%ld,%s,%d,%.3f,%.4f,", m->collective, m->procs,
+                m->ppn, m->msg_bytes, m->algorithm, m->segment_bytes,
+                m->mean_us, x->uncertainty);
+        fprintf(f, isinf(x->penalty) ? "inf\n" : "%.4f\n", x->penalty);
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+int table_write_inferred(const char *path, const struct measurement *rows,
+                         const struct inferred_info *info, size_t n)
+{
+    struct inferred_rows r = {rows, info, n};
+    return store_write_file(path, write_inferred_csv, &r);
 }
 
 int table_print_optimal(FILE *f, const struct measurement *rows, size_t n)

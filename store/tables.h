@@ -25,6 +25,16 @@ int table_write_optimal(const char *path, const struct measurement *rows,
  * both forms, reps 1 or 0. */
 int table_write_optimal_marked(const char *path, const struct measurement *rows,
                                size_t n);
+/* An inferred point's prediction (inferred.csv): its uncertainty in log
+ * time (-1: none) and what its method may lose there (a fraction;
+ * INFINITY unbounded, -1 none). */
+struct inferred_info {
+    double uncertainty, penalty;
+};
+/* inferred.csv of an adaptive grid walked with predictions: every row of
+ * rows inferred (reps 0), with info[i] (one per row of rows). */
+int table_write_inferred(const char *path, const struct measurement *rows,
+                         const struct inferred_info *info, size_t n);
 /* optimal.csv's text, to f. */
 int table_print_optimal(FILE *f, const struct measurement *rows, size_t n);
 /* Reads an optimal.csv into *rows (caller-frees with free). */

@@ -1045,6 +1045,7 @@ static void catch_interrupts(const struct journal *j,
 
 struct grid_results {
     struct measurement *optimal;  /* one per point */
+    struct inferred_info *info;   /* per optimal row: its prediction */
     struct measurement *measured; /* every known result of the grid */
     size_t n_optimal, n_measured;
 };
@@ -1072,6 +1073,7 @@ static int finish_point(struct sweep *s, const struct search_point *point,
     done.segment_bytes = m->seg_bytes;
     /* The journal keeps the strategy's choice; the optimal table gives
      * the point to the library where its default was measured faster. */
+    out->info[out->n_optimal] = (struct inferred_info){-1, -1};
     if (table_point_optimum(s->journal, &done, &out->optimal[out->n_optimal]) ==
         0) {
         out->n_optimal++;
@@ -1338,7 +1340,8 @@ static int adaptive_collective(struct point_walk *w, const int *procs,
     struct adaptive_walk *a = calloc(1, sizeof *a);
     struct refine_point *points = malloc(n * sizeof *points);
     struct measurement *rows = malloc(n * sizeof *rows);
-    int rc = a && points && rows ? 0 : -1;
+    struct inferred_info *info = malloc(n * sizeof *info);
+    int rc = a && points && rows && info ? 0 : -1;
     if (rc == 0) {
         a->w = w;
         a->procs = procs;
@@ -1377,6 +1380,7 @@ static int adaptive_collective(struct point_walk *w, const int *procs,
         struct measurement *m = &rows[n_rows];
         if (pt->is_measured) {
             if (a->row[i] >= 0) {
+                info[n_rows] = w->out->info[a->row[i]];
                 rows[n_rows++] = w->out->optimal[a->row[i]];
             }
             continue;
@@ -1395,10 +1399,12 @@ static int adaptive_collective(struct point_walk *w, const int *procs,
         m->segment_bytes = a->methods[pt->label].seg_bytes;
         m->mean_us = pt->time_us > 0 ? pt->time_us : 0;
         m->is_applicable = 1;
+        info[n_rows] = (struct inferred_info){pt->uncertainty, pt->penalty};
         n_rows++;
     }
     if (rc == 0) {
         memcpy(w->out->optimal + first, rows, n_rows * sizeof *rows);
+        memcpy(w->out->info + first, info, n_rows * sizeof *info);
         w->out->n_optimal = first + n_rows;
     }
     if (a) {
@@ -1409,6 +1415,7 @@ static int adaptive_collective(struct point_walk *w, const int *procs,
     free(a);
     free(points);
     free(rows);
+    free(info);
     return rc;
 }
 
@@ -1529,6 +1536,10 @@ static int write_tables(const struct sweep *s, struct grid_results *r)
         (s->cfg->is_grid_adaptive
              ? table_write_optimal_marked(path, r->optimal, r->n_optimal)
              : table_write_optimal(path, r->optimal, r->n_optimal)) != 0 ||
+        (s->model && s->cfg->is_grid_adaptive && s->cfg->grid_max_penalty > 0 &&
+         (rundir_path(path, sizeof path, dir, RUNDIR_INFERRED) != 0 ||
+          table_write_inferred(path, r->optimal, r->info, r->n_optimal) !=
+              0)) ||
         rundir_path(path, sizeof path, dir, RUNDIR_SPEEDUP) != 0 ||
         baseline_write_speedup(s->journal, path, r->optimal, r->n_optimal) !=
             0) {
@@ -1625,7 +1636,9 @@ int sweep_main(const char *config_path, int is_fresh)
     catch_interrupts(s.journal, lock);
     results.optimal =
         calloc((size_t)grid_points(&cfg), sizeof *results.optimal);
-    int rc = results.optimal ? controller_loop(&s, &results) : -1;
+    results.info = calloc((size_t)grid_points(&cfg), sizeof *results.info);
+    int rc =
+        results.optimal && results.info ? controller_loop(&s, &results) : -1;
     broadcast_stop(&s);
     if (rc == 0 && write_tables(&s, &results) == 0) {
         printf("autotune: %ld point%s, %ld experiment%s run (%.3f s of "
@@ -1665,6 +1678,7 @@ done:
     }
     model_params_destroy(s.model);
     free(results.optimal);
+    free(results.info);
     free(results.measured);
     free_communicators(&s);
     for (int i = 0; i < s.n_placements; i++) {

@@ -3,9 +3,11 @@
 # corrected predictor (the calibration's times corrected by what it
 # measured); killed (kill -9) at a third of its records and resumed, it
 # ends byte-identical to an uninterrupted sweep; it measures part of the
-# grid, and every inferred point carries a predicted time. The same for
-# the walk that starts from the model (grid_options.start = "model"),
-# which measures at most its budget's points.
+# grid, and every inferred point carries a predicted time; inferred.csv
+# lists exactly the inferred points, each with its uncertainty and the
+# penalty its method may lose. The same for the walk that starts from
+# the model (grid_options.start = "model"), which measures at most its
+# budget's points.
 set -u
 . "$(dirname "$0")/lib.sh"
 command -v smpirun >/dev/null || { echo "smpirun not found (./setup.sh installs simgrid)"; exit 77; }
@@ -57,6 +59,21 @@ for c in "${cases[@]}"; do
     # every inferred point has a predicted time (column 7)
     awk -F, 'NR > 1 && $8 == 0 && !($7 > 0) { bad++ } END { exit bad > 0 }' "$opt" ||
         fail "an inferred point has no predicted time"
+    # inferred.csv: the inferred rows of optimal.csv, in its order, each
+    # with an uncertainty (>= 0, or -1: none) and a penalty (>= 0, inf
+    # unbounded, or -1: none)
+    inf=$tmp/$name-whole/inferred.csv
+    [ "$(head -1 "$inf")" = "collective,procs,ppn,msg_bytes,algorithm,segment_bytes,predicted_us,uncertainty,penalty" ] ||
+        fail "$name: inferred.csv's header: $(head -1 "$inf")"
+    diff <(awk -F, 'NR > 1 && $8 == 0 { print $1","$2","$3","$4","$5","$6","$7 }' "$opt") \
+        <(awk -F, 'NR > 1 { print $1","$2","$3","$4","$5","$6","$7 }' "$inf") > /dev/null ||
+        fail "$name: inferred.csv is not optimal.csv's inferred rows"
+    [ "$(($(wc -l < "$inf") - 1))" -eq $((rows - measured)) ] || fail "$name: inferred.csv's row count"
+    awk -F, 'NR > 1 && !(($8 >= 0 || $8 == -1) && ($9 == "inf" || $9 >= 0 || $9 == -1)) { bad++ }
+        NR > 1 && $8 >= 0 && $9 != -1 { predicted++ }
+        END { exit bad > 0 || predicted == 0 }' "$inf" ||
+        fail "$name: an inferred row without its uncertainty and penalty, or none predicted"
+    echo "$name: inferred.csv: $(awk -F, 'NR > 1 && $9 == "inf"' "$inf" | wc -l) unbounded, $(awk -F, 'NR > 1 && $9 != "inf" && $9 > 0.10' "$inf" | wc -l) over 10 %"
 
     total=$(records "$tmp/$name-whole/journal")
     killed_at=$(kill_at_records "$tmp/$name-part/journal" $((total / 3)) "$tmp/$name-part1.out" \
@@ -64,7 +81,7 @@ for c in "${cases[@]}"; do
     [ "$killed_at" -lt "$total" ] || fail "the sweep finished before it could be killed"
     smpi $np -c "$tmp/$name-part.cfg" > "$tmp/$name-part2.out" 2>&1 || { cat "$tmp/$name-part2.out"; fail "resumed sweep"; }
     echo "killed with $killed_at of $total records"
-    for t in optimal.csv measurements.csv; do
+    for t in optimal.csv measurements.csv inferred.csv; do
         [ -s "$tmp/$name-whole/$t" ] && [ -s "$tmp/$name-part/$t" ] || fail "$t missing or empty"
         cmp "$tmp/$name-whole/$t" "$tmp/$name-part/$t" || fail "$t differs from the uninterrupted run"
     done
