@@ -487,16 +487,16 @@ static int chain_fanout_of(const struct journal *j)
  * "" or what the choice was ("measured, ", "inferred, ": a walk's). */
 static void print_miss(const char *strategy, const struct replay_point *rp,
                        const char *how, const char *chose, double chose_us,
-                       double penalty)
+                       double penalty, const char *after)
 {
     const struct search_method *opt = &rp->methods[rp->best];
     fprintf(stderr,
             "miss %s %s P=%d%s %ld B: %schose %s (%.1f us), optimum %s/%d "
-            "(%.1f us), penalty %.2f %%\n",
+            "(%.1f us), penalty %.2f %%%s\n",
             strategy, rp->coll->name, rp->procs, ppn_text(rp->ppn),
             rp->msg_bytes, how, chose, chose_us,
             coll_method_name(rp->coll, opt->alg), opt->seg_bytes, rp->best_us,
-            100 * penalty);
+            100 * penalty, after);
 }
 
 /* "alg/seg" of method m at rp into text (room for 64). */
@@ -577,7 +577,7 @@ static int replay_point_all(const struct replay_point *rp,
             char chose[64];
             print_miss(search_strategies[s].name, rp, "",
                        method_text(rp, &rp->methods[best], chose),
-                       r->ix->records[rp->records[best]]->mean_us, penalty);
+                       r->ix->records[rp->records[best]]->mean_us, penalty, "");
         }
     }
     return 0;
@@ -1029,19 +1029,25 @@ static void grid_score_add(struct grid_score *to, const struct grid_score *part)
 }
 
 /* --misses with --grid: one line on stderr per point the walk loses at,
- * measured there (the strategy's loss) or inferred (the walk's). */
+ * measured there (the strategy's loss) or inferred (the walk's; with the
+ * penalty the walk predicted there, as inferred.csv has it). */
 static void grid_print_miss(const struct grid_replay *g,
                             const struct refine_point *pt, double chosen_us,
                             double penalty)
 {
-    char name[64], chose[64] = "nothing that runs";
+    char name[64], chose[64] = "nothing that runs", after[64] = "";
     snprintf(name, sizeof name, "%s%s", g->strategy->name,
              g->is_uniform ? "@uniform" : "");
     if (pt->label >= 0) {
         method_text(g->rp, &g->labels[pt->label], chose);
     }
+    if (!pt->is_measured && isinf(pt->penalty)) {
+        snprintf(after, sizeof after, ", predicted unbounded");
+    } else if (!pt->is_measured && pt->penalty >= 0) {
+        snprintf(after, sizeof after, ", predicted %.2f %%", 100 * pt->penalty);
+    }
     print_miss(name, g->rp, pt->is_measured ? "measured, " : "inferred, ",
-               chose, chosen_us, penalty);
+               chose, chosen_us, penalty, after);
 }
 
 /* Scores the labels of one collective's walk at every point: the time of

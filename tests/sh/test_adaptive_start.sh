@@ -36,11 +36,18 @@ plain=$(awk -F, '$1 == "model" { print $3 }' "$tmp/plain.out")
 [ -n "$plain" ] && [ "$measured" -lt "$plain" ] ||
     fail "measured $measured points, main's walk $plain"
 # --misses names every point the walk loses at, measured or inferred: their
-# penalties' largest and sum are the model row's max and mean x points
+# penalties' largest and sum are the model row's max and mean x points; an
+# inferred one ends with the penalty the walk predicted there
 awk -F, '$1 == "model" { print $7, $8 }' "$tmp/start.out" > "$tmp/row"
 grep '^miss model [a-z]* P=[0-9]* [0-9]* B: \(measured\|inferred\), chose ' "$tmp/start.err" |
-    sed 's/.*penalty \([0-9.]*\) %$/\1/' > "$tmp/misses"
+    sed 's/.*, penalty \([0-9.]*\) %.*$/\1/' > "$tmp/misses"
 [ -s "$tmp/misses" ] || fail "--misses printed no miss of the model walk: $(head -3 "$tmp/start.err")"
+inferred=$(grep -c '^miss model .*: inferred, ' "$tmp/start.err")
+predicted=$(grep -c '^miss model .*: inferred, .*, predicted \([0-9.]* %\|unbounded\)$' "$tmp/start.err")
+[ "$inferred" -gt 0 ] && [ "$predicted" -eq "$inferred" ] ||
+    fail "$predicted of $inferred inferred misses say what the walk predicted there"
+grep '^miss model .*: measured, ' "$tmp/start.err" | grep -q predicted &&
+    fail "a measured miss names a prediction"
 read -r mean max < "$tmp/row"
 awk -v mean="$mean" -v max="$max" -v n="$total" '
     { s += $1; if ($1 > m) m = $1 }
