@@ -857,7 +857,9 @@ static int grid_measure(void *ctx, int pi, int mi, int *label, double *time_us)
     struct search_point sp;
     int depths[CONFIG_MAX_ALGS];
     const double *predicted_us;
-    if (g->is_table_predicted) {
+    /* the walk with predictions has every label's model time at every
+     * point already (grid_predictions): not predicted twice */
+    if (g->is_table_predicted || (g->is_predicting && g->gp.pred_us)) {
         static double table_us[MAX_METHODS];
         size_t at = (size_t)(pi * g->n_msgs + mi) * (size_t)g->gp.n_labels;
         for (int k = 0; k < rp->n; k++) {
