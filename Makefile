@@ -22,6 +22,13 @@ ifdef SANITIZE
 CFLAGS   += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer
 LDFLAGS  += -fsanitize=$(SANITIZE)
 endif
+# Objects compiled with and without SANITIZE do not link together: every
+# object depends on build/.sanitize, rewritten when SANITIZE changes, so
+# `make SANITIZE=...` then `make` rebuilds them instead of failing to link.
+SAN_STAMP := build/.sanitize
+$(shell mkdir -p build && { [ -f $(SAN_STAMP) ] && [ "$$(cat $(SAN_STAMP))" = "$(SANITIZE)" ] || echo "$(SANITIZE)" > $(SAN_STAMP); })
+$(SAN_STAMP):
+	@mkdir -p $(@D) && echo "$(SANITIZE)" > $@
 
 MODULES  := autotune tune search collectives store decision model
 # The modules that never call MPI, compiled with plain cc into
@@ -71,14 +78,14 @@ RT_LIBS  := build/libautotune.so $(if $(SMPICC),build/libautotune-smpi.a)
 
 all: build/autotune $(if $(SMPICC),build/autotune-smpi) $(RT_LIBS)
 
-build/rt/%.o: %.c
+build/rt/%.o: %.c $(SAN_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(RT_CFLAGS) -MMD -MP -c -o $@ $<
 
 build/libautotune.so: $(RT_OBJS)
 	$(CC) $(LDFLAGS) -shared -Wl,-z,defs -o $@ $^ -lm -ldl
 
-build/rt-smpi/%.o: %.c
+build/rt-smpi/%.o: %.c $(SAN_STAMP)
 	@mkdir -p $(@D)
 	$(SMPICC) $(RT_CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -110,7 +117,7 @@ build/libautotune-core.a: $(CORE_OBJS) build/model-sim.o
 MODEL_SIM_SRCS := model/sim/record.c collectives/record/mpi.c \
                   $(filter-out collectives/native.c collectives/nodes.c collectives/node.c collectives/clock.c,$(wildcard collectives/*.c))
 MODEL_SIM_OBJS := $(MODEL_SIM_SRCS:%.c=build/model-sim/%.o)
-build/model-sim/%.o: %.c
+build/model-sim/%.o: %.c $(SAN_STAMP)
 	@mkdir -p $(@D)
 	$(CORE_CC) -Icollectives/record $(CFLAGS) -fPIC -fvisibility=hidden -MMD -MP -c -o $@ $<
 
@@ -124,11 +131,11 @@ build/libautotune-tool.a: $(LIB_OBJS) $(CORE_OBJS) build/model-sim.o
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
 
-build/core/%.o: %.c
+build/core/%.o: %.c $(SAN_STAMP)
 	@mkdir -p $(@D)
 	$(CORE_CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-build/obj/%.o: %.c
+build/obj/%.o: %.c $(SAN_STAMP)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -151,7 +158,7 @@ build/autotune-smpi: $(SMPI_OBJS) build/model-sim.o
 	    $(if $(SMPI_INTERP),-Wl$(comma)-e$(comma)autotune_smpi_entry) \
 	    -o $@ $^ $(LDLIBS)
 
-build/smpi/%.o: %.c
+build/smpi/%.o: %.c $(SAN_STAMP)
 	@mkdir -p $(@D)
 	$(SMPICC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
