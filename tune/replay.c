@@ -815,12 +815,12 @@ struct grid_replay {
     int n_labels;
     double *chosen_us; /* per point: the strategy's choice where measured */
     /* With the model (not uniform): the corrected predictor over every
-     * label of the collective, all labelled before the walk */
+     * label of the collective, all labelled before the walk; while
+     * gp.pred_us is set it holds every label's model time at every point
+     * (grid_predictions), which the model strategy reads instead of
+     * predicting again */
     struct grid_predictor gp;
     bool is_predicting;
-    /* gp.pred_us holds every label's model time at every point (the
-     * bound's): the model strategy reads them, not the model again */
-    bool is_table_predicted;
     double max_penalty; /* 0: the walk without predictions */
     double budget;      /* > 0: the walk that starts from the model */
     bool is_uniform;    /* the uniform sub-grid of as many points */
@@ -857,9 +857,7 @@ static int grid_measure(void *ctx, int pi, int mi, int *label, double *time_us)
     struct search_point sp;
     int depths[CONFIG_MAX_ALGS];
     const double *predicted_us;
-    /* the walk with predictions has every label's model time at every
-     * point already (grid_predictions): not predicted twice */
-    if (g->is_table_predicted || (g->is_predicting && g->gp.pred_us)) {
+    if (g->gp.pred_us) {
         static double table_us[MAX_METHODS];
         size_t at = (size_t)(pi * g->n_msgs + mi) * (size_t)g->gp.n_labels;
         for (int k = 0; k < rp->n; k++) {
@@ -1565,7 +1563,6 @@ static int bound_costs(struct grid_replay *g, const int *ppn, const int *procs,
     int n = g->n_procs * g->n_msgs;
     struct refine_params params = REFINE_PARAMS_DEFAULT;
     g->is_predicting = false;
-    g->is_table_predicted = true;
     for (int i = 0; i < n; i++) {
         int label;
         double time_us, before = g->r->seconds;
@@ -1575,7 +1572,6 @@ static int bound_costs(struct grid_replay *g, const int *ppn, const int *procs,
         }
         in->cost_s[i] = g->r->seconds - before;
     }
-    g->is_table_predicted = false;
     for (int row = 0, end; row < g->n_procs; row = end) {
         for (end = row; end < g->n_procs && ppn[end] == ppn[row]; end++) {
         }

@@ -1043,6 +1043,13 @@ static void catch_interrupts(const struct journal *j,
     sigaction(SIGTERM, &sa, NULL);
 }
 
+/* Whether an adaptive grid walks with the corrected predictor: a
+ * calibration and grid_options (max_penalty) set. */
+static bool is_walk_predicting(const struct sweep *s)
+{
+    return s->model != NULL && s->cfg->grid_max_penalty > 0;
+}
+
 struct grid_results {
     struct measurement *optimal;  /* one per point */
     struct inferred_info *info;   /* per optimal row: its prediction */
@@ -1367,7 +1374,7 @@ static int adaptive_collective(struct point_walk *w, const int *procs,
      * corrected predictor */
     struct refine_predictor predictor = {grid_predictor_predict,
                                          a ? &a->gp : NULL};
-    bool is_predicting = w->s->model != NULL && c->grid_max_penalty > 0;
+    bool is_predicting = is_walk_predicting(w->s);
     rc = rc == 0 && is_predicting ? adaptive_predictions(a) : rc;
     rc = rc == 0
              ? refine_walk_layers_predicted(&grid, &params, &oracle,
@@ -1536,7 +1543,7 @@ static int write_tables(const struct sweep *s, struct grid_results *r)
         (s->cfg->is_grid_adaptive
              ? table_write_optimal_marked(path, r->optimal, r->n_optimal)
              : table_write_optimal(path, r->optimal, r->n_optimal)) != 0 ||
-        (s->model && s->cfg->is_grid_adaptive && s->cfg->grid_max_penalty > 0 &&
+        (s->cfg->is_grid_adaptive && is_walk_predicting(s) &&
          (rundir_path(path, sizeof path, dir, RUNDIR_INFERRED) != 0 ||
           table_write_inferred(path, r->optimal, r->info, r->n_optimal) !=
               0)) ||
