@@ -302,18 +302,19 @@ void model_schedule_split(const struct model_schedule *s, int ppn,
 /* Replays the schedule with the parameters at ppn ranks per node, in time
  * order (LogGP-like: each rank's clock advances by its overheads; a message
  * costs the intra- or inter-node parameters by whether its two ranks share
- * a node; an inter-node message is a flow of its work_us on its sender's
- * node's and receiver's node's links, shared equally among the inter-node
- * flows on each, between two switches also on their uplink and downlink
- * of its destination's lane (within model_params_uplink_flows), all of
+ * a node; a message's latency comes first (as in SimGrid: concurrent
+ * flows' latencies overlap each other's transfers), then its flow, and it
+ * arrives as the flow ends; an inter-node message is a flow of its work_us on
+ * its sender's node's and receiver's node's links, shared equally among the
+ * inter-node flows on each, between two switches also on their uplink and
+ * downlink of its destination's lane (within model_params_uplink_flows), all of
  * them within the backbone's capacity, and where its node also has a flow
  * within its switch, a flow to or from another switch within
- * model_params_mix_flows with the node's others, and arrives
- * its latency after; an intra-node message shares nothing (SimGrid's
- * loopback is a FATPIPE); a receive waits for its message; rendezvous data
- * leaves once its receive is posted, and its send completes as the data
- * arrives, a longer route's extra later too). *time_us is the last rank's
- * end. Fails with one line if the schedule deadlocks. */
+ * model_params_mix_flows with the node's others; an intra-node message shares
+ * nothing (SimGrid's loopback is a FATPIPE); a receive waits for its message;
+ * rendezvous data leaves once its receive is posted, and its send completes as
+ * the data arrives, a longer route's extra later too). *time_us is the last
+ * rank's end. Fails with one line if the schedule deadlocks. */
 int model_replay(const struct model_schedule *s, const struct model_params *p,
                  int ppn, double *time_us);
 

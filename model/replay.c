@@ -18,15 +18,20 @@
  * flow shares nothing: SimGrid 3.32's loopback is a FATPIPE, and the
  * memory bandwidth concurrent copies on a real node share is not modelled
  * (nor the NUMA distance of two sockets, nor the node's link carrying its
- * own ranks' intra-node traffic, which it does not). It arrives its
- * remaining latency after the flow ends (the one-way time was measured
- * with the receive posted first; between ranks on other switches than
- * ranks 0 and 1, by as much longer as their hop, a rendezvous by that times
- * the measured rendezvous hop factor, which a rendezvous's sender waits
- * for too: its send returns as the data arrives); eager data held for a
- * receive posted after the send arrives a late receive's time after it; a
- * receive completes at the later of that and its posting plus the
- * late-receive time. Ranks and flows advance in time order. */
+ * own ranks' intra-node traffic, which it does not). A message's latency
+ * (what its one-way time takes beyond its flow's work) comes before its
+ * flow takes bandwidth, as in SimGrid's network model: a flow that leaves
+ * while another is on its link overlaps its latency with the other's
+ * transfer, and two flows of different routes share a link only once
+ * each has crossed its route (the one-way time was measured with the
+ * receive posted first; between ranks on other switches than ranks 0 and
+ * 1, it is as much longer as their hop, a rendezvous's by that times the
+ * measured rendezvous hop factor, which a rendezvous's sender waits for
+ * too: its send returns as the data arrives; eager data held for a
+ * receive posted after the send takes a late receive's time instead). It
+ * arrives as its flow ends; a receive completes at the later of that and
+ * its posting plus the late-receive time. Ranks and flows advance in time
+ * order. */
 #include "model/model.h"
 #include "util/grow.h"
 
@@ -47,10 +52,12 @@ struct message {
      * factor; 0 eager): its sender completes when the data arrives, that
      * much later than between ranks 0 and 1. */
     double rdv_extra_us;
+    double latency;    /* before its flow takes bandwidth (latency_us) */
     double send_end;   /* the sender's clock after posting it */
     int is_send_first; /* its receive was not posted before the send */
     double recv_post;  /* NAN until a receive matches it */
-    double depart;     /* NAN until it leaves */
+    double depart;     /* NAN until its flow starts, its latency after it
+                          leaves */
     /* Shared links: the flow's work at the full rate, what is left of it,
      * its rate, and when it ended (NAN until then). */
     double work, remaining, rate, finish;
@@ -234,8 +241,25 @@ static int match_recv(struct replay *r, int dst, const struct model_op *op)
     return push(&c->recvs, &c->n_recvs, &c->cap_recvs, op->req);
 }
 
+/* What m's one-way time takes beyond its flow's work: its latency. Eager
+ * data held for a receive posted after the send takes a late receive's
+ * time (the transfer was measured with the receive posted first); a
+ * rendezvous adds its blocking send's time over the Isend (its handshake). */
+static double latency_us(const struct message *m)
+{
+    double latency = m->p.transfer_us - m->work;
+    if (m->is_send_first && m->p.waits_for_recv && !m->p.is_rendezvous) {
+        latency = m->p.recv_late_us - m->work;
+    }
+    if (m->p.is_rendezvous) {
+        latency += fmax(0, m->p.send_us - m->p.isend_us);
+    }
+    return fmax(0, latency);
+}
+
 /* When a message leaves its sender: eager at once (after the gap),
- * rendezvous once its receive is posted. 0 if it cannot be known yet. */
+ * rendezvous once its receive is posted; its flow starts its latency
+ * later. 0 if it cannot be known yet. */
 static int depart(struct replay *r, struct message *m)
 {
     if (!isnan(m->depart)) {
@@ -249,11 +273,12 @@ static int depart(struct replay *r, struct message *m)
     if (is_held && m->recv_post > t) {
         t = m->recv_post;
     }
-    /* The flow starts then; one of no work has ended already. */
-    m->depart = t;
+    /* The flow starts its latency later; one of no work ends then. */
     m->work = m->src == m->dst ? 0 : m->p.work_us;
+    m->latency = latency_us(m);
+    m->depart = t + m->latency;
     if (m->work <= 0) {
-        finished(r, m, t);
+        finished(r, m, m->depart);
         return 1;
     }
     return push(&r->starting, &r->n_starting, &r->cap_starting,
@@ -337,7 +362,9 @@ static int wait(struct replay *r, int rank, int req)
         if (!m->p.is_rendezvous) {
             done = m->send_end + rest;
         } else if (!isnan(m->finish)) {
-            done = m->finish + fmax(0, rest + m->rdv_extra_us - m->work);
+            /* (as long after its flow starts as a lone one's would) */
+            done = m->finish - m->latency +
+                   fmax(0, rest + m->rdv_extra_us - m->work);
         } else {
             return 0;
         }
@@ -350,18 +377,7 @@ static int wait(struct replay *r, int rank, int req)
         if (isnan(m->finish)) {
             return 0;
         }
-        /* The latency beyond the flow's own work comes after it. */
-        double after = m->p.transfer_us - m->work;
-        if (m->is_send_first && m->p.waits_for_recv && !m->p.is_rendezvous) {
-            /* Eager data held for a receive posted after the send: it
-             * arrives a late receive's time after the receive (the
-             * transfer was measured with the receive posted first). */
-            after = m->p.recv_late_us - m->work;
-        }
-        if (m->p.is_rendezvous) {
-            after += fmax(0, m->p.send_us - m->p.isend_us);
-        }
-        done = fmax(m->finish + fmax(0, after), q->post + m->p.recv_late_us);
+        done = fmax(m->finish, q->post + m->p.recv_late_us);
     }
     r->clock[rank] = fmax(r->clock[rank], done);
     return 1;

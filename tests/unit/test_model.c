@@ -34,8 +34,8 @@ static double gap_of(long m)
 
 /* A 10000-byte flow's work: its bandwidth term, the one-way time's growth
  * over the smallest eager size's (0.01 us/byte over 9999 bytes), above its
- * gap less its Isend (102 - 10); its latency after it, transfer 150 less
- * that. */
+ * gap less its Isend (102 - 10); its latency (before it), transfer 150
+ * less that. */
 #define W_10000 (0.01 * 9999)
 #define LAT_10000 (150 - W_10000)
 
@@ -173,8 +173,8 @@ static void test_replay(const struct model_params *p)
     /* Links are shared: 0 sends 10000 bytes to 1 (at 10) and to 2 (at 20),
      * each W_10000 us of work on 0's uplink. The first runs alone for 10
      * us, then both at half rate: it ends at 20 + 2 (W - 10) = 2 W, the
-     * second with 10 us left at full rate at 2 W + 10; each arrives its
-     * remaining latency (LAT_10000) later. */
+     * second with 10 us left at full rate at 2 W + 10, each its latency
+     * (LAT_10000) later, as both flows start theirs later. */
     s = model_schedule_create(3);
     send(s, 0, 1, 10000);
     send(s, 0, 2, 10000);
@@ -204,6 +204,27 @@ static void test_replay(const struct model_params *p)
         model_schedule_add(s, 1, RECORD_WAIT, 0, 0, 0, rqs[i]);
     }
     CHECK_NEAR(10 + 4 * W_10000 + LAT_10000, replay(s, p));
+    model_schedule_destroy(s);
+
+    /* A flow's latency comes before its work: 0 posts a rendezvous of
+     * 131072 bytes to 1 (Isend 3; latency 161: its transfer 10 less its
+     * work 1309.72, plus the blocking send's 1460.72 over the Isend), then
+     * an eager 10000 bytes to 2 (Isend 11 with one pending, latency
+     * 50.01). The eager flow crosses 0's link from 64.01 to 164, during the
+     * rendezvous's latency; the rendezvous's flow then runs alone from 164
+     * and arrives at 1473.72, as a lone one would (its one-way time). With
+     * the latencies after the flows they would share the link from 14 and
+     * the rendezvous arrive at 1570.71. */
+    s = model_schedule_create(3);
+    int r1 = model_schedule_add(s, 1, RECORD_IRECV, 0, 1, 131072, 0);
+    int r2 = model_schedule_add(s, 2, RECORD_IRECV, 0, 1, 10000, 0);
+    int s1 = model_schedule_add(s, 0, RECORD_ISEND, 1, 1, 131072, 0);
+    int s2 = model_schedule_add(s, 0, RECORD_ISEND, 2, 1, 10000, 0);
+    model_schedule_add(s, 0, RECORD_WAIT, 0, 0, 0, s1);
+    model_schedule_add(s, 0, RECORD_WAIT, 0, 0, 0, s2);
+    model_schedule_add(s, 1, RECORD_WAIT, 0, 0, 0, r1);
+    model_schedule_add(s, 2, RECORD_WAIT, 0, 0, 0, r2);
+    CHECK_NEAR(1473.72, replay(s, p));
     model_schedule_destroy(s);
 
     /* A ring on 4, 3 steps of receive-from-left, send-to-right: 70 each. */
@@ -429,10 +450,11 @@ static void test_uplink(struct model_obs *obs, size_t n)
  * say the crossing flow took a 256 KiB flow's work w longer beside the
  * other one, so it went at half rate: C = w / (w + w) = 0.5. 0 -> 1
  * (within {0, 1, 2, 3}) and 1 -> 4 (out of it) at once, 10000 bytes each
- * (W_10000 us of work from 10): 1 -> 4 at half rate while 0 -> 1 lasts
- * (until 10 + W: W / 2 done), then the rest at full rate, ending at 10 +
- * 1.5 W, and arriving LAT_10000 + 3 (the longer route) later; 0 -> 1
- * unslowed. Without the rows 163, with 1 -> 2 (within) for 1 -> 4 160. */
+ * (W_10000 us of work; 0 -> 1's flow from 10 + LAT_10000, 1 -> 4's 3 us
+ * later, its route longer): 1 -> 4 at half rate while 0 -> 1 lasts (W - 3
+ * us: (W - 3) / 2 done), then the rest at full rate, arriving at 13 +
+ * LAT_10000 + 1.5 W - 1.5; 0 -> 1 unslowed. Without the rows 163, with
+ * 1 -> 2 (within) for 1 -> 4 160. */
 /* Rank 1 receives 10000 bytes from 0 while it sends as many to `to`. */
 static double forward(const struct model_params *p, int to)
 {
@@ -458,7 +480,7 @@ static void test_mix(struct model_obs *obs, size_t n)
     if (p && flat) {
         CHECK_NEAR(0.5, model_params_mix_flows(p));
         CHECK_NEAR(0, model_params_mix_flows(flat));
-        CHECK_NEAR(13 + 1.5 * W_10000 + LAT_10000, forward(p, 4));
+        CHECK_NEAR(13 + 1.5 * W_10000 - 1.5 + LAT_10000, forward(p, 4));
         CHECK_NEAR(163, forward(flat, 4));
         CHECK_NEAR(160, forward(p, 2));
     }
