@@ -329,6 +329,11 @@ bench-model-fattree: all
 bench-model-uplink: all
 	@tests/bench/model_uplink.sh
 
+# The pure model on every generated fat tree, its committed calibration
+# (issue 36.3; results/bench/model-fattrees.txt).
+bench-model-fattrees: all
+	@tests/bench/model_fattrees.sh
+
 # The tuned choice against the library default on the simulated clusters.
 bench-default: all
 	@tests/bench/default.sh
@@ -529,7 +534,7 @@ clean:
 
 .PHONY: all tests unit-tests fuzz-replays check bench bench-default bench-robust bench-adaptive bench-adaptive-bound bench-calibration-cost bench-adaptive-start \
         bench-decision bench-between bench-between-tune bench-corrected bench-model bench-runtime bench-truth \
-        bench-runtime-overhead bench-scale bench-ppn bench-ppn-tuned bench-node bench-runtime-ppn bench-runtime-node bench-model-ppn bench-model-node bench-model-uplink bench-model-256 bench-model-fattree golden-decision fuzz demo install format clean
+        bench-runtime-overhead bench-scale bench-ppn bench-ppn-tuned bench-node bench-runtime-ppn bench-runtime-node bench-model-ppn bench-model-node bench-model-uplink bench-model-fattrees bench-model-256 bench-model-fattree golden-decision fuzz demo install format clean
 .SECONDARY:
 
 -include $(OBJS:.o=.d) $(CORE_OBJS:.o=.d) $(SMPI_OBJS:.o=.d) $(UNIT_BINS:=.d) \

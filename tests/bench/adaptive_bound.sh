@@ -22,7 +22,9 @@
 # 4 20261204 freshfe 0.08:0.2), swept before its walks were written;
 # next-NN, nextfe-NN: session 28's (4 20261205 next; 4 20261206 nextfe
 # 0.08:0.2), swept before its rules were written; after-NN, afterfe-NN:
-# session 29's (4 20261207 after; 4 20261208 afterfe 0.08:0.2), idem.
+# session 29's (4 20261207 after; 4 20261208 afterfe 0.08:0.2), idem;
+# later-NN, laterfe-NN: session 30's (4 20261209 later; 4 20261210
+# laterfe 0.08:0.2), swept after the replay's latencies came first.
 set -eu -o pipefail
 cd "$(dirname "$0")/../.."
 . tests/bench/journals.sh
@@ -59,7 +61,7 @@ bound() {
 bound grig "$runs/search-grig-full/journal" "$runs/search-grig-full-reduce/journal" \
     "$runs/search-grig-full-reduce-hi/journal"
 bound frodo "$runs/search-frodo-full/journal"
-for family in robust heldout heldout2 heldout3 unseen final finalfe last lastfe fresh freshfe next nextfe after afterfe; do
+for family in robust heldout heldout2 heldout3 unseen final finalfe last lastfe fresh freshfe next nextfe after afterfe later laterfe; do
     for journal in "$runs/$family"-[0-9]*/journal; do
         bound "$(basename "$(dirname "$journal")")" "$journal"
     done
