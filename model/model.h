@@ -114,8 +114,23 @@ enum model_quantity {
                           MODEL_STREAM_BYTES, as calibrations measured
                           before it), MODEL_FLOW_STREAM the most a stream
                           carries (none: MODEL_STREAM_BYTES) */
+    MODEL_Q_MODE,      /* a ping-pong at a size between the largest eager
+                          size measured and the smallest rendezvous one,
+                          where the send mode changes: MPI_Send's duration
+                          (`pending` 0) and half the ping-pong (1), the
+                          ping-pong's send and oneway (a bisection, from 2
+                          such sizes) */
     MODEL_N_QUANTITIES
 };
+/* Whether a message was sent by rendezvous: its blocking send waited for
+ * most of its one-way time (both less the Isend's). The rule's one home:
+ * the fit's and the calibration's bisection. */
+int model_is_rendezvous(double isend_us, double send_us, double oneway_us);
+/* The bisection stops where the sizes between the largest eager size
+ * known and the smallest rendezvous one are at most this fraction of the
+ * measured sizes' interval: 6 ping-pongs, a 64th of it left (priced by its
+ * midpoint). */
+#define MODEL_MODE_PRECISION (1.0 / 64)
 /* isend is measured at these numbers of pending sends (those below the
  * stream's K: the stream's own Isends are timed one by one). */
 enum { MODEL_N_LEVELS = 5, MODEL_STREAM_MAX = 16 };
@@ -273,7 +288,8 @@ double model_params_rdv_hop_factor(const struct model_params *p);
  * 0 (not limited) where T(mixed) is within 5 % of T(alone) or C >= 1, and
  * where not measured. */
 double model_params_mix_flows(const struct model_params *p);
-/* The largest size measured eager (0 if none). */
+/* The largest size known eager (0 if none): measured, or found so by the
+ * mode rows between the measured sizes. */
 long model_params_eager_max(const struct model_params *p);
 
 /* model.csv: `quantity,ppn,msg_bytes,pending,value_us,reps,cost_s`, one row

@@ -12,7 +12,8 @@
 
 const char *const model_quantity_names[MODEL_N_QUANTITIES] = {
     "isend", "send", "oneway", "recv_late", "stream1", "streamK", "reduce",
-    "pairs", "hop",  "uplink", "lane",      "hop_rdv", "mix",     "flow"};
+    "pairs", "hop",  "uplink", "lane",      "hop_rdv", "mix",     "flow",
+    "mode"};
 
 const int model_pending_levels[MODEL_N_LEVELS] = {0, 1, 3, 7, 15};
 #define N_LEVELS MODEL_N_LEVELS
@@ -47,6 +48,10 @@ struct size_params {
 struct p2p_set {
     int n;
     struct size_params *sizes; /* ascending msg_bytes */
+    /* The send mode changes between these sizes (eager up to eager_max,
+     * rendezvous from rdv_min; the measured sizes around the change, or
+     * the mode rows' nearer ones); 0 where every size is of one mode. */
+    long eager_max, rdv_min;
 };
 
 struct model_params {
@@ -515,6 +520,42 @@ static double fit_backbone(const struct model_obs *obs, size_t n)
 /* The set of one kind (is_intra) at each size it has a oneway for: 0, 1
  * when it has none, -1 with one line when a quantity is missing or out of
  * memory. */
+int model_is_rendezvous(double isend_us, double send_us, double oneway_us)
+{
+    return send_us - isend_us > 0.5 * (oneway_us - isend_us);
+}
+
+/* Where the send mode changes between the largest eager size measured
+ * (eager) and the smallest rendezvous one (rdv_min): narrowed to the
+ * largest mode row between them found eager and the smallest found
+ * rendezvous (their Isend taken as eager's; rows that contradict each
+ * other, noise, narrow nothing), into set. */
+static void mode_change(const struct model_obs *obs, size_t n, int is_intra,
+                        const struct size_params *eager, long rdv_min,
+                        struct p2p_set *set)
+{
+    long lo = eager->msg_bytes, hi = rdv_min;
+    for (size_t i = 0; i < n; i++) {
+        long m = obs[i].msg_bytes;
+        if (obs[i].q != MODEL_Q_MODE || obs[i].is_intra != is_intra ||
+            obs[i].pending != 0 || m <= eager->msg_bytes || m >= rdv_min) {
+            continue;
+        }
+        double oneway = find_obs(obs, n, is_intra, MODEL_Q_MODE, m, 1, NULL);
+        if (isnan(oneway)) {
+            continue;
+        }
+        if (model_is_rendezvous(eager->isend_us[0], obs[i].value_us, oneway)) {
+            hi = m < hi ? m : hi;
+        } else {
+            lo = m > lo ? m : lo;
+        }
+    }
+    int is_consistent = lo < hi;
+    set->eager_max = is_consistent ? lo : eager->msg_bytes;
+    set->rdv_min = is_consistent ? hi : rdv_min;
+}
+
 static int fit_set(const struct model_obs *obs, size_t n, int is_intra,
                    struct p2p_set *set)
 {
@@ -582,9 +623,8 @@ static int fit_set(const struct model_obs *obs, size_t n, int is_intra,
         s->gap_us = fmax(0, (streamk - stream1) / (k - 1));
         s->transfer_us = fmax(0, s->oneway_us - s->send_us);
         s->waits_for_recv = s->recv_late_us > 0.5 * s->transfer_us;
-        /* Rendezvous: the blocking send waits for most of the transfer. */
         s->is_rendezvous =
-            s->send_us - s->isend_us[0] > 0.5 * (s->oneway_us - s->isend_us[0]);
+            model_is_rendezvous(s->isend_us[0], s->send_us, s->oneway_us);
     }
     /* Modes are monotone: rendezvous from the smallest size above which
      * every size is rendezvous, eager below it. */
@@ -594,6 +634,10 @@ static int fit_set(const struct model_obs *obs, size_t n, int is_intra,
     }
     for (int i = 0; i < set->n; i++) {
         set->sizes[i].is_rendezvous = i >= first_rdv;
+    }
+    if (first_rdv > 0 && first_rdv < set->n) {
+        mode_change(obs, n, is_intra, &set->sizes[first_rdv - 1],
+                    set->sizes[first_rdv].msg_bytes, set);
     }
     rc = 0;
 done:
@@ -686,6 +730,9 @@ int model_params_uses_pairs(const struct model_params *p)
 long model_params_eager_max(const struct model_params *p)
 {
     const struct p2p_set *set = set_of(p, 0);
+    if (set->rdv_min > 0) {
+        return set->eager_max;
+    }
     long max = 0;
     for (int i = 0; i < set->n && !set->sizes[i].is_rendezvous; i++) {
         max = set->sizes[i].msg_bytes;
@@ -712,16 +759,15 @@ void model_params_at(const struct model_params *p, long msg_bytes, int pending,
                      int is_intra, struct model_p2p *out)
 {
     const struct p2p_set *set = set_of(p, is_intra);
-    /* The mode: eager up to the midpoint between the last eager size and
-     * the first rendezvous one. */
+    /* The mode: eager up to the midpoint of the sizes between which it
+     * changes. */
     int first_rdv = 0;
     while (first_rdv < set->n && !set->sizes[first_rdv].is_rendezvous) {
         first_rdv++;
     }
     int is_rdv = first_rdv == 0 ||
                  (first_rdv < set->n &&
-                  2 * msg_bytes > set->sizes[first_rdv].msg_bytes +
-                                      set->sizes[first_rdv - 1].msg_bytes);
+                  2 * msg_bytes > set->rdv_min + set->eager_max);
     int lo = is_rdv ? first_rdv : 0, hi = is_rdv ? set->n : first_rdv;
     /* The two sizes of this mode that bracket msg_bytes, or the nearest two
      * to extrapolate from. */
@@ -859,6 +905,13 @@ int model_csv_read(const char *path, struct model_obs **obs, size_t *n,
                     "%s:%d: mix: rank %ld, %d: a rank below %d and 0 (alone) "
                     "or 1 (mixed) expected\n",
                     path, lineno, o.msg_bytes, o.pending, MODEL_MAX_RANK);
+            goto done;
+        }
+        if (o.q == MODEL_Q_MODE && o.pending != 0 && o.pending != 1) {
+            fprintf(stderr,
+                    "%s:%d: mode: %d: 0 (the send) or 1 (the one-way time) "
+                    "expected\n",
+                    path, lineno, o.pending);
             goto done;
         }
         if (o.q == MODEL_Q_FLOW &&

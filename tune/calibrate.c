@@ -58,6 +58,10 @@ static int experiment_outputs(enum model_quantity e, long m, struct output *out)
         out[n++] = (struct output){MODEL_Q_SEND, 0, 0, 1};
         out[n++] = (struct output){MODEL_Q_STREAM1, 0, 1, 0};
         break;
+    case MODEL_Q_MODE: /* the ping-pong's send and oneway */
+        out[n++] = (struct output){MODEL_Q_MODE, 0, 0, 1};
+        out[n++] = (struct output){MODEL_Q_MODE, 1, 0, 0};
+        break;
     case MODEL_Q_STREAMK: {
         int k = model_stream_count(m, stream_bytes);
         out[n++] = (struct output){MODEL_Q_STREAMK, k, 1, 0};
@@ -117,6 +121,7 @@ static void one_rep(MPI_Comm pair, int rank, enum model_quantity e, int m,
         }
         break;
     case MODEL_Q_ONEWAY:
+    case MODEL_Q_MODE:
         /* Both receives posted before either send, like a tree's; the
          * first half is also a blocking send to a posted receive. */
         MPI_Irecv(buf, m, MPI_BYTE, 1 - rank, MODEL_TAG, pair, &reqs[0]);
@@ -434,6 +439,102 @@ static int controller_open(const char *config_path, int is_fresh,
 
 /* Rank 0: every experiment with a missing output of the pair at ppn, in
  * order of size; adds to *cost_s and *n_new. */
+/* Rank 0: experiment e at m bytes on the pair at ppn, its outputs from
+ * the journal, measured (with rank 1, sent the command) and journaled
+ * where any is missing (only those: what a resumed run kept stays, the
+ * experiment's cost on the first appended); into rec, their cost added
+ * to *cost_s. 0, or -1 when the journal cannot be written (rank 1 still
+ * waits for a command). */
+static int experiment_get(MPI_Comm pair, int ppn, enum model_quantity e,
+                          long m, double late_wait_s, struct journal *j,
+                          const struct measurement **rec, double *cost_s,
+                          int *n_new)
+{
+    struct output outs[MAX_OUTPUTS];
+    int n = experiment_outputs(e, m, outs), missing = 0;
+    for (int o = 0; o < n; o++) {
+        rec[o] = journal_find(j, "p2p", 2, ppn, m,
+                              model_quantity_names[outs[o].q], outs[o].pending);
+        missing |= rec[o] == NULL;
+    }
+    if (missing) {
+        struct measurement got[MAX_OUTPUTS];
+        int n_got = 0;
+        long cmd[3] = {e, m, 0};
+        memcpy(&cmd[2], &late_wait_s, sizeof late_wait_s);
+        MPI_Send(cmd, 3, MPI_LONG, 1, MODEL_TAG, pair);
+        observe(pair, 0, ppn, e, (int)m, late_wait_s, got, &n_got);
+        double cost = got[0].cost_s;
+        for (int o = 0; o < n_got; o++) {
+            if (!rec[o]) {
+                got[o].cost_s = cost;
+                cost = 0;
+                if (journal_append(j, &got[o]) != 0) {
+                    return -1;
+                }
+                (*n_new)++;
+            }
+        }
+    }
+    for (int o = 0; o < n; o++) {
+        rec[o] = journal_find(j, "p2p", 2, ppn, m,
+                              model_quantity_names[outs[o].q], outs[o].pending);
+        *cost_s += rec[o]->cost_s;
+    }
+    return 0;
+}
+
+/* Rank 0: the journal's record of quantity q at m bytes (pending 0) on the
+ * pair at ppn's, its least time; NAN if none. */
+static double p2p_min_us(const struct journal *j, int ppn, enum model_quantity q,
+                         long m)
+{
+    const struct measurement *r =
+        journal_find(j, "p2p", 2, ppn, m, model_quantity_names[q], 0);
+    return r ? r->min_us : NAN;
+}
+
+/* Rank 0, after every size: where the send mode changes between the
+ * largest eager size measured and the smallest rendezvous one (by the
+ * fit's rule, monotone: rendezvous from the smallest size above which
+ * every size is), a bisection of ping-pongs (mode rows) until at most
+ * MODEL_MODE_PRECISION of that interval is left: a message between two
+ * measured sizes is priced by the right mode (Grig's eager limit is
+ * 128000 bytes, between 65536 and 131072). A resumed run replays the
+ * bisection from the journal. */
+static int mode_bisect(MPI_Comm pair, int ppn, const long *sizes, int n_sizes,
+                       struct journal *j, double *cost_s, int *n_new)
+{
+    int first_rdv = n_sizes;
+    while (first_rdv > 0 &&
+           model_is_rendezvous(
+               p2p_min_us(j, ppn, MODEL_Q_ISEND, sizes[first_rdv - 1]),
+               p2p_min_us(j, ppn, MODEL_Q_SEND, sizes[first_rdv - 1]),
+               p2p_min_us(j, ppn, MODEL_Q_ONEWAY, sizes[first_rdv - 1]))) {
+        first_rdv--;
+    }
+    if (first_rdv == 0 || first_rdv == n_sizes) {
+        return 0;
+    }
+    long lo = sizes[first_rdv - 1], hi = sizes[first_rdv];
+    double isend = p2p_min_us(j, ppn, MODEL_Q_ISEND, lo);
+    double left = MODEL_MODE_PRECISION * (double)(hi - lo);
+    while ((double)(hi - lo) > left && hi - lo > 1) {
+        long mid = lo + (hi - lo) / 2;
+        const struct measurement *rec[MAX_OUTPUTS];
+        if (experiment_get(pair, ppn, MODEL_Q_MODE, mid, 0, j, rec, cost_s,
+                           n_new) != 0) {
+            return -1;
+        }
+        if (model_is_rendezvous(isend, rec[0]->min_us, rec[1]->min_us)) {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    return 0;
+}
+
 static int controller_run(MPI_Comm pair, int ppn, const long *sizes,
                           int n_sizes, struct journal *j, double *cost_s,
                           int *n_new)
@@ -444,42 +545,10 @@ static int controller_run(MPI_Comm pair, int ppn, const long *sizes,
         long m = sizes[s];
         double late_wait_s = 0;
         for (int e = 0; e < N_EXPERIMENTS; e++) {
-            struct output outs[MAX_OUTPUTS];
             const struct measurement *rec[MAX_OUTPUTS];
-            int n = experiment_outputs(experiments[e], m, outs), missing = 0;
-            for (int o = 0; o < n; o++) {
-                rec[o] = journal_find(j, "p2p", 2, ppn, m,
-                                      model_quantity_names[outs[o].q],
-                                      outs[o].pending);
-                missing |= rec[o] == NULL;
-            }
-            if (missing) {
-                struct measurement got[MAX_OUTPUTS];
-                int n_got = 0;
-                long cmd[3] = {experiments[e], m, 0};
-                memcpy(&cmd[2], &late_wait_s, sizeof late_wait_s);
-                MPI_Send(cmd, 3, MPI_LONG, 1, MODEL_TAG, pair);
-                observe(pair, 0, ppn, experiments[e], (int)m, late_wait_s, got,
-                        &n_got);
-                /* Only what is missing (what a resumed run kept stays),
-                 * the experiment's cost on the first record appended. */
-                double cost = got[0].cost_s;
-                for (int o = 0; o < n_got; o++) {
-                    if (!rec[o]) {
-                        got[o].cost_s = cost;
-                        cost = 0;
-                        if (journal_append(j, &got[o]) != 0) {
-                            goto stop; /* rank 1 still waits for a command */
-                        }
-                        (*n_new)++;
-                    }
-                }
-            }
-            for (int o = 0; o < n; o++) {
-                rec[o] = journal_find(j, "p2p", 2, ppn, m,
-                                      model_quantity_names[outs[o].q],
-                                      outs[o].pending);
-                *cost_s += rec[o]->cost_s;
+            if (experiment_get(pair, ppn, experiments[e], m, late_wait_s, j,
+                               rec, cost_s, n_new) != 0) {
+                goto stop;
             }
             if (experiments[e] == MODEL_Q_ONEWAY) {
                 /* Long enough for the message to have arrived: its
@@ -498,6 +567,9 @@ static int controller_run(MPI_Comm pair, int ppn, const long *sizes,
                 first_wait_s = s == 0 ? late_wait_s : first_wait_s;
             }
         }
+    }
+    if (mode_bisect(pair, ppn, sizes, n_sizes, j, cost_s, n_new) != 0) {
+        goto stop;
     }
     rc = 0;
 stop:;

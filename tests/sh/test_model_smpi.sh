@@ -144,6 +144,25 @@ build/autotune predict -r "$tmp/run" --procs 1,4 --sizes 1 -o "$tmp/one" > /dev/
     fail "--procs 1: $(cat "$tmp/bad.err")"
 build/autotune model --help | grep -q '^usage: mpirun' || fail "model --help"
 
+# Where the send mode changes between two measured sizes: on Grig (eager
+# below 128000 bytes, its file's send-is-detached-thresh) sizes up to
+# 262144 measure 16384 eager and 262144 rendezvous; six ping-pongs between
+# them (mode rows) leave 127744 eager and 131584 rendezvous, around the
+# limit, and predict says so; resumed, nothing is measured again.
+sed "s#$tmp/run#$tmp/eager#; s/message_sizes.*/message_sizes = [1, 262144];/; s/segment_sizes.*/segment_sizes = [0];/" \
+    "$tmp/t.cfg" > "$tmp/eager.cfg"
+for pass in 1 2; do
+    smpi 2 model -c "$tmp/eager.cfg" > "$tmp/eager$pass.out" 2>&1 || { cat "$tmp/eager$pass.out"; fail "model to 262144 bytes"; }
+done
+[ "$(grep -c '^mode,1,[0-9]*,0,' "$tmp/eager/model.csv")" -eq 6 ] &&
+    [ "$(grep -c '^mode,1,[0-9]*,1,' "$tmp/eager/model.csv")" -eq 6 ] ||
+    fail "not 6 mode ping-pongs: $(grep '^mode' "$tmp/eager/model.csv" | tr '\n' ' ')"
+grep -q '^mode,1,127744,' "$tmp/eager/model.csv" && grep -q '^mode,1,131584,' "$tmp/eager/model.csv" ||
+    fail "the bisection did not end at 127744 to 131584: $(grep '^mode' "$tmp/eager/model.csv" | tr '\n' ' ')"
+grep -q ' 0 observations measured now' "$tmp/eager2.out" || fail "resumed, the bisection measured again: $(cat "$tmp/eager2.out")"
+build/autotune predict -r "$tmp/run" --model "$tmp/eager/model.csv" 2>&1 | grep -q 'eager up to 127744 bytes' ||
+    fail "predict does not say eager up to 127744 bytes"
+
 # Two ranks on one simulated host (`host:2` lines: ranks 0 and 1 on
 # ndr-0, 2 and 3 on ndr-1): both sets, between rank 0 and rank 2 (ppn 1)
 # and between rank 0 and rank 1 (ppn 2); the journal records the pairs.

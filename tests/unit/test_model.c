@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #define CHECK_NEAR(expected, actual)                                           \
@@ -120,6 +121,52 @@ static void test_fit(const struct model_params *p)
     CHECK_NEAR(2 + 0.01 * 1048576, q.gap_us);
     CHECK_NEAR(3 + 1, q.isend_us);
     CHECK_NEAR(1 + 0.002 * 5000, model_params_reduce_us(p, 5000));
+}
+
+/* The mode rows of a bisection between 65536 (eager) and 131072
+ * (rendezvous) bytes on the synthetic network (eager below 100000): six
+ * ping-pongs leave 99328 (eager) to 100352 (rendezvous), and a message is
+ * priced by the mode of its side of their midpoint, where the measured
+ * sizes' midpoint (98304) priced 99000 bytes as rendezvous. A row
+ * contradicting another (an eager one above a rendezvous one) narrows
+ * nothing. */
+static void test_mode(const struct model_obs *synth, size_t n)
+{
+    static const long probes[] = {98304, 114688, 106496, 102400, 100352, 99328};
+    struct model_obs obs[2 * (N_SIZES * 11 + 8) + 32];
+    memcpy(obs, synth, n * sizeof *obs);
+    size_t k = n;
+    for (int i = 0; i < 6; i++) {
+        double m = (double)probes[i];
+        int is_rdv = probes[i] >= 100000;
+        double send = is_rdv ? 3 + 150 + 0.01 * m : 10;
+        double oneway = is_rdv ? send + 10 : 10 + 50 + 0.01 * m;
+        obs[k++] = (struct model_obs){MODEL_Q_MODE, probes[i], 0, send, 0};
+        obs[k++] = (struct model_obs){MODEL_Q_MODE, probes[i], 1, oneway, 0};
+    }
+    struct model_params *p = NULL;
+    struct model_p2p q;
+    CHECK_INT(0, model_params_fit(obs, k, &p));
+    if (p) {
+        CHECK_INT(99328, model_params_eager_max(p));
+        model_params_at(p, 99000, 0, 0, &q);
+        CHECK_INT(0, q.is_rendezvous);
+        model_params_at(p, 99800, 0, 0, &q);
+        CHECK_INT(0, q.is_rendezvous);
+        model_params_at(p, 99900, 0, 0, &q);
+        CHECK_INT(1, q.is_rendezvous);
+    }
+    model_params_destroy(p);
+    /* an eager row at 120000 contradicts the rendezvous ones below it */
+    obs[k++] = (struct model_obs){MODEL_Q_MODE, 120000, 0, 10, 0};
+    obs[k++] = (struct model_obs){MODEL_Q_MODE, 120000, 1, 1260, 0};
+    CHECK_INT(0, model_params_fit(obs, k, &p));
+    if (p) {
+        CHECK_INT(65536, model_params_eager_max(p));
+        model_params_at(p, 99000, 0, 0, &q);
+        CHECK_INT(1, q.is_rendezvous);
+    }
+    model_params_destroy(p);
 }
 
 static double replay(const struct model_schedule *s,
@@ -841,10 +888,13 @@ static void test_csv(void)
         MODEL_CSV_HEADER "\nflow,1,0,0,0.000,1,0.000000\n",
         MODEL_CSV_HEADER "\nflow,1,65536,0,0.000,1,0.000000\n",
         MODEL_CSV_HEADER "\nflow,1,65536,1,0.000,1,0.000000\n",
-        MODEL_CSV_HEADER "\nflow,1,65536,2,0.000,1,0.000000\n"};
+        MODEL_CSV_HEADER "\nflow,1,65536,2,0.000,1,0.000000\n",
+        MODEL_CSV_HEADER "\nmode,1,98304,1,983.0,1,0.000000\n",
+        MODEL_CSV_HEADER "\nmode,1,98304,2,983.0,1,0.000000\n"};
     /* 0: read; -1: refused (a ppn of 3, an uplink of no flow, a flow of
-     * no byte, a flow row of a kind neither the flows' nor the streams') */
-    static const int expected[] = {0, 0, -1, -1, -1, 0, 0, -1};
+     * no byte, a flow row of a kind neither the flows' nor the streams', a
+     * mode row neither the send's nor the one-way time's) */
+    static const int expected[] = {0, 0, -1, -1, -1, 0, 0, -1, 0, -1};
     char path[] = "/tmp/test_model_csv_XXXXXX";
     int fd = mkstemp(path);
     CHECK(fd >= 0);
@@ -852,7 +902,7 @@ static void test_csv(void)
         return;
     }
     close(fd);
-    for (int f = 0; f < 8; f++) {
+    for (int f = 0; f < 10; f++) {
         FILE *out = fopen(path, "w");
         fputs(files[f], out);
         fclose(out);
@@ -906,6 +956,7 @@ int main(void)
     test_rdv_chain(obs, n);
     test_split();
     test_csv();
+    test_mode(obs, n);
     CHECK_INT(0, model_params_fit(obs, n, &p));
     if (p) {
         test_node_link(p);
