@@ -97,7 +97,9 @@ awk -F, '$3 == 65536 && $1 == "oneway" { o = $7 } $3 == 65536 && $1 == "send" { 
     fail "recv_late at 65536 bytes: $(grep '^oneway,1,65536\|^send,1,65536\|^recv_late,1,65536' "$m" | tr '\n' ' ')"
 # A calibration measured before the flow row (tests/model/heldout-08-256k
 # .journal: heldout-08's as committed before it, on 32 ranks, its lane and
-# uplink flows of 256 KiB) resumes as it was: without its uplink rows, the
+# uplink flows of 256 KiB; with the mode rows a resumed run of it measured
+# later appended, so that they are not what these resumes measure) resumes
+# as it was: without its uplink rows, the
 # resumed run measures those only, at 256 KiB (the times it had), and
 # writes no flow row.
 fixture=tests/model/heldout-08-256k.journal
