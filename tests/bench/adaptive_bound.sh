@@ -24,7 +24,9 @@
 # 0.08:0.2), swept before its rules were written; after-NN, afterfe-NN:
 # session 29's (4 20261207 after; 4 20261208 afterfe 0.08:0.2), idem;
 # later-NN, laterfe-NN: session 30's (4 20261209 later; 4 20261210
-# laterfe 0.08:0.2), swept after the replay's latencies came first.
+# laterfe 0.08:0.2), swept after the replay's latencies came first;
+# anew-NN, anewfe-NN: (4 20261211 anew; 4 20261212 anewfe 0.08:0.2),
+# swept after the eager limit was located.
 set -eu -o pipefail
 cd "$(dirname "$0")/../.."
 . tests/bench/journals.sh
@@ -61,7 +63,7 @@ bound() {
 bound grig "$runs/search-grig-full/journal" "$runs/search-grig-full-reduce/journal" \
     "$runs/search-grig-full-reduce-hi/journal"
 bound frodo "$runs/search-frodo-full/journal"
-for family in robust heldout heldout2 heldout3 unseen final finalfe last lastfe fresh freshfe next nextfe after afterfe later laterfe; do
+for family in robust heldout heldout2 heldout3 unseen final finalfe last lastfe fresh freshfe next nextfe after afterfe later laterfe anew anewfe; do
     for journal in "$runs/$family"-[0-9]*/journal; do
         bound "$(basename "$(dirname "$journal")")" "$journal"
     done
