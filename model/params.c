@@ -11,9 +11,9 @@
 #include <string.h>
 
 const char *const model_quantity_names[MODEL_N_QUANTITIES] = {
-    "isend", "send", "oneway", "recv_late", "stream1", "streamK", "reduce",
-    "pairs", "hop",  "uplink", "lane",      "hop_rdv", "mix",     "flow",
-    "mode"};
+    "isend",   "send",    "oneway", "recv_late", "stream1",
+    "streamK", "reduce",  "pairs",  "hop",       "uplink",
+    "lane",    "hop_rdv", "mix",    "flow",      "mode"};
 
 const int model_pending_levels[MODEL_N_LEVELS] = {0, 1, 3, 7, 15};
 #define N_LEVELS MODEL_N_LEVELS
@@ -765,9 +765,9 @@ void model_params_at(const struct model_params *p, long msg_bytes, int pending,
     while (first_rdv < set->n && !set->sizes[first_rdv].is_rendezvous) {
         first_rdv++;
     }
-    int is_rdv = first_rdv == 0 ||
-                 (first_rdv < set->n &&
-                  2 * msg_bytes > set->rdv_min + set->eager_max);
+    int is_rdv =
+        first_rdv == 0 ||
+        (first_rdv < set->n && 2 * msg_bytes > set->rdv_min + set->eager_max);
     int lo = is_rdv ? first_rdv : 0, hi = is_rdv ? set->n : first_rdv;
     /* The two sizes of this mode that bracket msg_bytes, or the nearest two
      * to extrapolate from. */

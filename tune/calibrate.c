@@ -445,8 +445,8 @@ static int controller_open(const char *config_path, int is_fresh,
  * experiment's cost on the first appended); into rec, their cost added
  * to *cost_s. 0, or -1 when the journal cannot be written (rank 1 still
  * waits for a command). */
-static int experiment_get(MPI_Comm pair, int ppn, enum model_quantity e,
-                          long m, double late_wait_s, struct journal *j,
+static int experiment_get(MPI_Comm pair, int ppn, enum model_quantity e, long m,
+                          double late_wait_s, struct journal *j,
                           const struct measurement **rec, double *cost_s,
                           int *n_new)
 {
@@ -486,8 +486,8 @@ static int experiment_get(MPI_Comm pair, int ppn, enum model_quantity e,
 
 /* Rank 0: the journal's record of quantity q at m bytes (pending 0) on the
  * pair at ppn's, its least time; NAN if none. */
-static double p2p_min_us(const struct journal *j, int ppn, enum model_quantity q,
-                         long m)
+static double p2p_min_us(const struct journal *j, int ppn,
+                         enum model_quantity q, long m)
 {
     const struct measurement *r =
         journal_find(j, "p2p", 2, ppn, m, model_quantity_names[q], 0);
