@@ -437,8 +437,6 @@ static int controller_open(const char *config_path, int is_fresh,
     return 0;
 }
 
-/* Rank 0: every experiment with a missing output of the pair at ppn, in
- * order of size; adds to *cost_s and *n_new. */
 /* Rank 0: experiment e at m bytes on the pair at ppn, its outputs from
  * the journal, measured (with rank 1, sent the command) and journaled
  * where any is missing (only those: what a resumed run kept stays, the
@@ -499,8 +497,8 @@ static double p2p_min_us(const struct journal *j, int ppn,
  * fit's rule, monotone: rendezvous from the smallest size above which
  * every size is), a bisection of ping-pongs (mode rows) until at most
  * MODEL_MODE_PRECISION of that interval is left: a message between two
- * measured sizes is priced by the right mode (Grig's eager limit is
- * 128000 bytes, between 65536 and 131072). A resumed run replays the
+ * measured sizes is priced by the right mode (Grig's eager limit, 128000
+ * bytes, lies between two powers of two). A resumed run replays the
  * bisection from the journal. */
 static int mode_bisect(MPI_Comm pair, int ppn, const long *sizes, int n_sizes,
                        struct journal *j, double *cost_s, int *n_new)
@@ -535,6 +533,8 @@ static int mode_bisect(MPI_Comm pair, int ppn, const long *sizes, int n_sizes,
     return 0;
 }
 
+/* Rank 0: every experiment with a missing output of the pair at ppn, in
+ * order of size, then the bisection; adds to *cost_s and *n_new. */
 static int controller_run(MPI_Comm pair, int ppn, const long *sizes,
                           int n_sizes, struct journal *j, double *cost_s,
                           int *n_new)
