@@ -107,16 +107,21 @@ struct rows {
     size_t n;
 };
 
+void table_print_point(FILE *f, const struct measurement *m)
+{
+    fprintf(f, "%s,%d,%d,%ld,%s,%d", m->collective, m->procs, m->ppn,
+            m->msg_bytes, m->algorithm, m->segment_bytes);
+}
+
 static int write_measurements_csv(FILE *f, const void *arg)
 {
     const struct rows *r = arg;
     fprintf(f, "%s\n", POINT_COLUMNS MEASUREMENTS_COLUMNS);
     for (size_t i = 0; i < r->n; i++) {
         const struct measurement *m = &r->rows[i];
-        fprintf(f, "%s,%d,%d,%ld,%s,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.6f\n",
-                m->collective, m->procs, m->ppn, m->msg_bytes, m->algorithm,
-                m->segment_bytes, m->reps, m->mean_us, m->median_us, m->min_us,
-                m->max_us, m->sd_us, m->cost_s);
+        table_print_point(f, m);
+        fprintf(f, ",%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.6f\n", m->reps, m->mean_us,
+                m->median_us, m->min_us, m->max_us, m->sd_us, m->cost_s);
     }
     return ferror(f) ? -1 : 0;
 }
@@ -127,8 +132,8 @@ static int write_optimal_rows(FILE *f, const struct rows *r, bool is_marked)
             is_marked ? OPTIMAL_MARK : "");
     for (size_t i = 0; i < r->n; i++) {
         const struct measurement *m = &r->rows[i];
-        fprintf(f, "%s,%d,%d,%ld,%s,%d,%.3f", m->collective, m->procs, m->ppn,
-                m->msg_bytes, m->algorithm, m->segment_bytes, m->mean_us);
+        table_print_point(f, m);
+        fprintf(f, ",%.3f", m->mean_us);
         fprintf(f, is_marked ? ",%d\n" : "\n", m->reps > 0);
     }
     return ferror(f) ? -1 : 0;
@@ -160,9 +165,8 @@ static int write_inferred_csv(FILE *f, const void *arg)
         if (m->reps > 0) {
             continue;
         }
-        fprintf(f, "%s,%d,%d,%ld,%s,%d,%.3f,%.4f,", m->collective, m->procs,
-                m->ppn, m->msg_bytes, m->algorithm, m->segment_bytes,
-                m->mean_us, x->uncertainty);
+        table_print_point(f, m);
+        fprintf(f, ",%.3f,%.4f,", m->mean_us, x->uncertainty);
         fprintf(f, isinf(x->penalty) ? "inf\n" : "%.4f\n", x->penalty);
     }
     return ferror(f) ? -1 : 0;

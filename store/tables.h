@@ -35,6 +35,9 @@ struct inferred_info {
  * rows inferred (reps 0), with info[i] (one per row of rows). */
 int table_write_inferred(const char *path, const struct measurement *rows,
                          const struct inferred_info *info, size_t n);
+/* A row's point and method columns (collective, procs, ppn, msg_bytes,
+ * algorithm, segment_bytes), no separator after: every table's first six. */
+void table_print_point(FILE *f, const struct measurement *m);
 /* optimal.csv's text, to f. */
 int table_print_optimal(FILE *f, const struct measurement *rows, size_t n);
 /* Reads an optimal.csv into *rows (caller-frees with free). */

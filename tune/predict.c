@@ -247,9 +247,8 @@ static int write_predicted(FILE *f, const void *arg)
                "predicted_us\n");
     for (size_t i = 0; i < ps->n; i++) {
         const struct prediction *p = &ps->items[i];
-        fprintf(f, "%s,%d,%d,%ld,%s,%d,%.3f\n", p->row.collective, p->row.procs,
-                p->row.ppn, p->row.msg_bytes, p->row.algorithm,
-                p->row.segment_bytes, p->predicted_us);
+        table_print_point(f, &p->row);
+        fprintf(f, ",%.3f\n", p->predicted_us);
     }
     return ferror(f) ? -1 : 0;
 }
