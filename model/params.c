@@ -517,9 +517,6 @@ static double fit_backbone(const struct model_obs *obs, size_t n)
     return most * t1 / tn;
 }
 
-/* The set of one kind (is_intra) at each size it has a oneway for: 0, 1
- * when it has none, -1 with one line when a quantity is missing or out of
- * memory. */
 int model_is_rendezvous(double isend_us, double send_us, double oneway_us)
 {
     return send_us - isend_us > 0.5 * (oneway_us - isend_us);
@@ -556,6 +553,9 @@ static void mode_change(const struct model_obs *obs, size_t n, int is_intra,
     set->rdv_min = is_consistent ? hi : rdv_min;
 }
 
+/* The set of one kind (is_intra) at each size it has a oneway for: 0, 1
+ * when it has none, -1 with one line when a quantity is missing or out of
+ * memory. */
 static int fit_set(const struct model_obs *obs, size_t n, int is_intra,
                    struct p2p_set *set)
 {
