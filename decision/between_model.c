@@ -207,9 +207,10 @@ int between_model_curve(const struct run_data *r, const struct run_grid *g,
     const struct model_grid *mg = &r->model->grids[gi];
     int ja = (int)(a % g->n_msgs), jb = (int)(b % g->n_msgs);
     int procs = g->procs[a / g->n_msgs];
+    const double *ta = g->time_us + a * r->n_methods;
+    const double *tb = g->time_us + b * r->n_methods;
     /* what was measured: method k at the two sizes, nothing else */
-    double times[2] = {g->time_us[a * r->n_methods + k],
-                       g->time_us[b * r->n_methods + k]};
+    double times[2] = {ta[k], tb[k]};
     long msgs[2] = {g->msgs[ja], g->msgs[jb]};
     struct model_measured seen = {1, 2, 1, &procs, msgs, times};
     struct source src = {r, gi, k};
@@ -220,11 +221,36 @@ int between_model_curve(const struct run_data *r, const struct run_grid *g,
     if (!(times[0] > 0 && times[1] > 0) || stride < 1 || !(span > 0)) {
         return 0;
     }
+    /* A segment between the two sizes: up to it the method runs
+     * unsegmented, as algorithm/0 (corrected by that method's residuals at
+     * both sizes), beyond it segmented, which only the larger size measured
+     * (its residual alone). Correcting across the switch with the smaller
+     * size's unsegmented residual prices the segmented side wrongly. */
+    long seg = r->methods[k].segment_bytes;
+    double times0[2], times_seg[2] = {-1, tb[k]};
+    struct model_measured seen0 = {1, 2, 1, &procs, msgs, times0};
+    struct model_measured seen_seg = {1, 2, 1, &procs, msgs, times_seg};
+    struct source src0 = {r, gi, -1};
+    if (seg > msgs[0] && seg < msgs[1]) {
+        char label[RUN_LABEL_MAX];
+        method_label(label, sizeof label, r->methods[k].algorithm, 0);
+        src0.k = run_data_find_method(r, label);
+        if (src0.k >= 0 && ta[src0.k] > 0 && tb[src0.k] > 0) {
+            times0[0] = ta[src0.k];
+            times0[1] = tb[src0.k];
+        } else {
+            src0.k = -1;
+        }
+    }
     for (int f = f0;; f += stride) {
         f = f < f1 ? f : f1;
         struct model_estimate e;
-        if (model_corrected_at(&seen, cached_time, &src, 0, procs, mg->fine[f],
-                               &e) != 0) {
+        bool is_unsegmented = src0.k >= 0 && mg->fine[f] <= seg;
+        const struct model_measured *m = src0.k < 0       ? &seen
+                                         : is_unsegmented ? &seen0
+                                                          : &seen_seg;
+        if (model_corrected_at(m, cached_time, is_unsegmented ? &src0 : &src, 0,
+                               procs, mg->fine[f], &e) != 0) {
             return c->n = 0; /* the model cannot price k here */
         }
         c->s[c->n] = (mg->pos[f] - mg->pos[f0]) / span;
