@@ -114,21 +114,29 @@ enum model_quantity {
                           MODEL_STREAM_BYTES, as calibrations measured
                           before it), MODEL_FLOW_STREAM the most a stream
                           carries (none: MODEL_STREAM_BYTES) */
-    MODEL_Q_MODE,      /* a ping-pong at a size between the largest eager
-                          size measured and the smallest rendezvous one,
-                          where the send mode changes: MPI_Send's duration
-                          (`pending` 0) and half the ping-pong (1), the
-                          ping-pong's send and oneway (a bisection, from 2
-                          such sizes) */
+    MODEL_Q_MODE,      /* a blocking send to a posted receive at a size
+                          between the largest eager size measured and the
+                          smallest rendezvous one, where the send mode
+                          changes: its duration (`pending` 0; a bisection,
+                          from 2 such sizes). Calibrations before it timed
+                          a ping-pong and journaled its half too (1) */
     MODEL_N_QUANTITIES
 };
 /* Whether a message was sent by rendezvous: its blocking send waited for
  * most of its one-way time (both less the Isend's). The rule's one home:
- * the fit's and the calibration's bisection. */
+ * the fit's, and the mode probes' (model_mode_is_rendezvous). */
 int model_is_rendezvous(double isend_us, double send_us, double oneway_us);
+/* The same for a mode probe: the blocking send of msg_bytes, between the
+ * largest eager size measured (lo) and the smallest rendezvous one (hi),
+ * against the one-way time interpolated between theirs (linear in size):
+ * the probe times the send alone, half a ping-pong's cost. For the
+ * calibration's bisection and the fit alike. */
+int model_mode_is_rendezvous(double isend_us, double send_us, long msg_bytes,
+                             long lo, double oneway_lo_us, long hi,
+                             double oneway_hi_us);
 /* The bisection stops where the sizes between the largest eager size
  * known and the smallest rendezvous one are at most this fraction of the
- * measured sizes' interval: 6 ping-pongs, a 64th of it left (priced by its
+ * measured sizes' interval: 6 sends, a 64th of it left (priced by its
  * midpoint). */
 #define MODEL_MODE_PRECISION (1.0 / 64)
 /* isend is measured at these numbers of pending sends (those below the

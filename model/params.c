@@ -522,27 +522,37 @@ int model_is_rendezvous(double isend_us, double send_us, double oneway_us)
     return send_us - isend_us > 0.5 * (oneway_us - isend_us);
 }
 
-/* Where the send mode changes between the largest eager size measured
- * (eager) and the smallest rendezvous one (rdv_min): narrowed to the
- * largest mode row between them found eager and the smallest found
- * rendezvous (their Isend taken as eager's; rows that contradict each
- * other, noise, narrow nothing), into set. */
-static void mode_change(const struct model_obs *obs, size_t n, int is_intra,
-                        const struct size_params *eager, long rdv_min,
-                        struct p2p_set *set)
+int model_mode_is_rendezvous(double isend_us, double send_us, long msg_bytes,
+                             long lo, double oneway_lo_us, long hi,
+                             double oneway_hi_us)
 {
-    long lo = eager->msg_bytes, hi = rdv_min;
+    double s = hi > lo ? (double)(msg_bytes - lo) / (double)(hi - lo) : 0;
+    return model_is_rendezvous(
+        isend_us, send_us, oneway_lo_us + s * (oneway_hi_us - oneway_lo_us));
+}
+
+/* Where the send mode changes between the largest eager size measured
+ * (eager) and the smallest rendezvous one (rdv): narrowed to the largest
+ * mode row between them found eager and the smallest found rendezvous
+ * (model_mode_is_rendezvous, their Isend taken as eager's; rows that
+ * contradict each other, noise, narrow nothing), into set. A calibration
+ * before the probe timed the send alone also journaled its ping-pong's
+ * half (`pending` 1): read, not needed. */
+static void mode_change(const struct model_obs *obs, size_t n, int is_intra,
+                        const struct size_params *eager,
+                        const struct size_params *rdv, struct p2p_set *set)
+{
+    long lo = eager->msg_bytes, hi = rdv->msg_bytes;
     for (size_t i = 0; i < n; i++) {
         long m = obs[i].msg_bytes;
         if (obs[i].q != MODEL_Q_MODE || obs[i].is_intra != is_intra ||
-            obs[i].pending != 0 || m <= eager->msg_bytes || m >= rdv_min) {
+            obs[i].pending != 0 || m <= eager->msg_bytes ||
+            m >= rdv->msg_bytes) {
             continue;
         }
-        double oneway = find_obs(obs, n, is_intra, MODEL_Q_MODE, m, 1, NULL);
-        if (isnan(oneway)) {
-            continue;
-        }
-        if (model_is_rendezvous(eager->isend_us[0], obs[i].value_us, oneway)) {
+        if (model_mode_is_rendezvous(eager->isend_us[0], obs[i].value_us, m,
+                                     eager->msg_bytes, eager->oneway_us,
+                                     rdv->msg_bytes, rdv->oneway_us)) {
             hi = m < hi ? m : hi;
         } else {
             lo = m > lo ? m : lo;
@@ -550,7 +560,7 @@ static void mode_change(const struct model_obs *obs, size_t n, int is_intra,
     }
     int is_consistent = lo < hi;
     set->eager_max = is_consistent ? lo : eager->msg_bytes;
-    set->rdv_min = is_consistent ? hi : rdv_min;
+    set->rdv_min = is_consistent ? hi : rdv->msg_bytes;
 }
 
 /* The set of one kind (is_intra) at each size it has a oneway for: 0, 1
@@ -637,7 +647,7 @@ static int fit_set(const struct model_obs *obs, size_t n, int is_intra,
     }
     if (first_rdv > 0 && first_rdv < set->n) {
         mode_change(obs, n, is_intra, &set->sizes[first_rdv - 1],
-                    set->sizes[first_rdv].msg_bytes, set);
+                    &set->sizes[first_rdv], set);
     }
     rc = 0;
 done:

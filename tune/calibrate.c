@@ -58,9 +58,8 @@ static int experiment_outputs(enum model_quantity e, long m, struct output *out)
         out[n++] = (struct output){MODEL_Q_SEND, 0, 0, 1};
         out[n++] = (struct output){MODEL_Q_STREAM1, 0, 1, 0};
         break;
-    case MODEL_Q_MODE: /* the ping-pong's send and oneway */
-        out[n++] = (struct output){MODEL_Q_MODE, 0, 0, 1};
-        out[n++] = (struct output){MODEL_Q_MODE, 1, 0, 0};
+    case MODEL_Q_MODE: /* the blocking send's duration */
+        out[n++] = (struct output){MODEL_Q_MODE, 0, 0, 0};
         break;
     case MODEL_Q_STREAMK: {
         int k = model_stream_count(m, stream_bytes);
@@ -120,8 +119,22 @@ static void one_rep(MPI_Comm pair, int rank, enum model_quantity e, int m,
             v[0] = MPI_Wtime() - t0;
         }
         break;
-    case MODEL_Q_ONEWAY:
     case MODEL_Q_MODE:
+        /* The send alone, to a posted receive: eager returns once the
+         * data is copied out, rendezvous once it has arrived. */
+        if (rank == 1) {
+            MPI_Irecv(buf, m, MPI_BYTE, 0, MODEL_TAG, pair, &reqs[0]);
+        }
+        MPI_Barrier(pair);
+        if (rank == 0) {
+            t0 = MPI_Wtime();
+            MPI_Send(buf, m, MPI_BYTE, 1, MODEL_TAG, pair);
+            v[0] = MPI_Wtime() - t0;
+        } else {
+            MPI_Wait(&reqs[0], MPI_STATUS_IGNORE);
+        }
+        break;
+    case MODEL_Q_ONEWAY:
         /* Both receives posted before either send, like a tree's; the
          * first half is also a blocking send to a posted receive. */
         MPI_Irecv(buf, m, MPI_BYTE, 1 - rank, MODEL_TAG, pair, &reqs[0]);
@@ -495,11 +508,11 @@ static double p2p_min_us(const struct journal *j, int ppn,
 /* Rank 0, after every size: where the send mode changes between the
  * largest eager size measured and the smallest rendezvous one (by the
  * fit's rule, monotone: rendezvous from the smallest size above which
- * every size is), a bisection of ping-pongs (mode rows) until at most
- * MODEL_MODE_PRECISION of that interval is left: a message between two
- * measured sizes is priced by the right mode (Grig's eager limit, 128000
- * bytes, lies between two powers of two). A resumed run replays the
- * bisection from the journal. */
+ * every size is), a bisection of blocking sends (mode rows, classified by
+ * model_mode_is_rendezvous) until at most MODEL_MODE_PRECISION of that
+ * interval is left: a message between two measured sizes is priced by the
+ * right mode (Grig's eager limit, 128000 bytes, lies between two powers of
+ * two). A resumed run replays the bisection from the journal. */
 static int mode_bisect(MPI_Comm pair, int ppn, const long *sizes, int n_sizes,
                        struct journal *j, double *cost_s, int *n_new)
 {
@@ -514,8 +527,11 @@ static int mode_bisect(MPI_Comm pair, int ppn, const long *sizes, int n_sizes,
     if (first_rdv == 0 || first_rdv == n_sizes) {
         return 0;
     }
-    long lo = sizes[first_rdv - 1], hi = sizes[first_rdv];
+    const long eager = sizes[first_rdv - 1], rdv = sizes[first_rdv];
+    long lo = eager, hi = rdv;
     double isend = p2p_min_us(j, ppn, MODEL_Q_ISEND, lo);
+    double oneway_eager = p2p_min_us(j, ppn, MODEL_Q_ONEWAY, eager);
+    double oneway_rdv = p2p_min_us(j, ppn, MODEL_Q_ONEWAY, rdv);
     double left = MODEL_MODE_PRECISION * (double)(hi - lo);
     while ((double)(hi - lo) > left && hi - lo > 1) {
         long mid = lo + (hi - lo) / 2;
@@ -524,7 +540,8 @@ static int mode_bisect(MPI_Comm pair, int ppn, const long *sizes, int n_sizes,
                            n_new) != 0) {
             return -1;
         }
-        if (model_is_rendezvous(isend, rec[0]->min_us, rec[1]->min_us)) {
+        if (model_mode_is_rendezvous(isend, rec[0]->min_us, mid, eager,
+                                     oneway_eager, rdv, oneway_rdv)) {
             hi = mid;
         } else {
             lo = mid;
