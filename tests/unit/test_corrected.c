@@ -7,7 +7,8 @@
  * also between sizes 256x apart, where it is near the optimum at neither;
  * past the measured sizes, a model off by a factor that holds there is
  * corrected exactly, and a method that wins only past the largest measured
- * size is placed there, by the exact decision and by a C4.5 tree. */
+ * size is placed there, by the exact decision and by a C4.5 tree; a
+ * segment between two measured sizes splits a method's correction there. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "decision/between.h"
 #include "decision/decision.h"
 #include "model/model.h"
 #include "store/export.h"
@@ -494,9 +496,81 @@ static void check_beyond(void)
     remove_run(dir);
 }
 
+/* ---- a segment between two measured sizes ---- */
+
+/* pipeline unsegmented takes 10 + m / 100 us, segmented by 4096 bytes 50 +
+ * m / 150 (up to 4096 bytes pipeline/4096 runs unsegmented); the model
+ * prices the unsegmented runs 1.5 times too slow and the segmented ones
+ * 0.8 times too fast, at every size. */
+static double segment_time(long seg, long m)
+{
+    return seg > 0 && m > seg ? 50 + (double)m / 150 : 10 + (double)m / 100;
+}
+
+static int segment_model(void *arg, const struct run_data *r, int g, int k,
+                         int p, long m, double *t)
+{
+    (void)arg;
+    (void)g;
+    (void)p;
+    long seg = r->methods[k].segment_bytes;
+    *t = segment_time(seg, m) * (seg > 0 && m > seg ? 0.8 : 1.5);
+    return 0;
+}
+
+static bool write_segment_run(char *dir)
+{
+    FILE *meas, *opt;
+    if (!open_run(dir, &meas, &opt)) {
+        return false;
+    }
+    for (long m = 1024; m <= 16384; m *= 16) {
+        for (long seg = 0; seg <= 4096; seg += 4096) {
+            double t = segment_time(seg, m);
+            if (seg < m) { /* a segment of the message or more: not timed */
+                fprintf(meas,
+                        "bcast,8,%ld,pipeline,%ld,1,%.17g,%.17g,%.17g,%.17g,0,"
+                        "0.001\n",
+                        m, seg, t, t, t, t);
+            }
+        }
+        long best = segment_time(4096, m) < segment_time(0, m) ? 4096 : 0;
+        fprintf(opt, "bcast,8,%ld,pipeline,%ld,%.17g\n", m, best,
+                segment_time(best, m));
+    }
+    fclose(meas);
+    fclose(opt);
+    return true;
+}
+
+/* Between 1 and 16 KiB, pipeline/4096's corrected curve is exact: up to
+ * its segment the unsegmented pipeline's (its residual at both sizes),
+ * beyond it the segmented one's (the residual at 16 KiB alone), not the
+ * unsegmented residual at 1 KiB carried across the switch. */
+static void check_segment_switch(void)
+{
+    char dir[] = "/tmp/autotune-segment-XXXXXX";
+    struct run_data *r = make_run(dir, write_segment_run);
+    if (!r) {
+        return;
+    }
+    CHECK_INT(0, run_data_set_model(r, segment_model, NULL));
+    const struct run_grid *g = &r->grids[0];
+    int k = run_data_find_method(r, "pipeline/4096");
+    struct between_curve c;
+    CHECK(k >= 0 && between_method_curve(r, g, 0, 1, k, &c) > 2);
+    for (int i = 0; k >= 0 && i < c.n; i++) {
+        long m = lround(1024 * pow(16, c.s[i]));
+        CHECK_NEAR(log(segment_time(4096, m)), c.y[i], 1e-3);
+    }
+    run_data_destroy(r);
+    remove_run(dir);
+}
+
 int main(void)
 {
     check_beyond();
+    check_segment_switch();
     check_predictor();
     check_decisions();
     now = &far;
