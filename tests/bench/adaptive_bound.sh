@@ -26,7 +26,9 @@
 # later-NN, laterfe-NN: session 30's (4 20261209 later; 4 20261210
 # laterfe 0.08:0.2), swept after the replay's latencies came first;
 # anew-NN, anewfe-NN: (4 20261211 anew; 4 20261212 anewfe 0.08:0.2),
-# swept after the eager limit was located.
+# swept after the eager limit was located; onward-NN, onwardfe-NN:
+# session 31's (4 20261213 onward; 4 20261214 onwardfe 0.08:0.2), swept
+# after a segment between two measured sizes split a method's correction.
 set -eu -o pipefail
 cd "$(dirname "$0")/../.."
 . tests/bench/journals.sh
@@ -63,7 +65,7 @@ bound() {
 bound grig "$runs/search-grig-full/journal" "$runs/search-grig-full-reduce/journal" \
     "$runs/search-grig-full-reduce-hi/journal"
 bound frodo "$runs/search-frodo-full/journal"
-for family in robust heldout heldout2 heldout3 unseen final finalfe last lastfe fresh freshfe next nextfe after afterfe later laterfe anew anewfe; do
+for family in robust heldout heldout2 heldout3 unseen final finalfe last lastfe fresh freshfe next nextfe after afterfe later laterfe anew anewfe onward onwardfe; do
     for journal in "$runs/$family"-[0-9]*/journal; do
         bound "$(basename "$(dirname "$journal")")" "$journal"
     done

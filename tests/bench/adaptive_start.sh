@@ -16,7 +16,9 @@
 # nextfe-NN: session 28's, swept before its rules were written, idem;
 # after-NN, afterfe-NN: session 29's, swept after its rule was fixed;
 # later-NN, laterfe-NN: session 30's, swept after the replay's latencies
-# came first; anew-NN, anewfe-NN: after the eager limit was located.
+# came first; anew-NN, anewfe-NN: after the eager limit was located;
+# onward-NN, onwardfe-NN: session 31's, after a segment between two
+# measured sizes split a method's correction.
 # ADAPTIVE_START_RUNS="grig robust-01 ..." limits the runs;
 # ADAPTIVE_START_OUT=PATH writes PATH.txt, PATH.csv instead.
 set -eu -o pipefail
@@ -66,7 +68,7 @@ selected() { [ -z "${ADAPTIVE_START_RUNS:-}" ] || [[ " $ADAPTIVE_START_RUNS " ==
 selected grig && walk grig "$runs/search-grig-full/journal" \
     "$runs/search-grig-full-reduce/journal" "$runs/search-grig-full-reduce-hi/journal"
 selected frodo && walk frodo "$runs/search-frodo-full/journal"
-for family in robust heldout heldout2 heldout3 unseen final finalfe last lastfe fresh freshfe next nextfe after afterfe later laterfe anew anewfe; do
+for family in robust heldout heldout2 heldout3 unseen final finalfe last lastfe fresh freshfe next nextfe after afterfe later laterfe anew anewfe onward onwardfe; do
     for journal in "$runs/$family"-[0-9]*/journal; do
         name=$(basename "$(dirname "$journal")")
         selected "$name" && walk "$name" "$journal"

@@ -36,6 +36,10 @@
 #   anew-NN, anewfe-NN  8 platforms generated in session 30 after the
 #               eager limit was located (4 20261211 anew; 4 20261212
 #               anewfe 0.08:0.2), idem
+#   onward-NN, onwardfe-NN  8 platforms generated in session 31 after a
+#               segment between two measured sizes split a method's
+#               correction (4 20261213 onward; 4 20261214 onwardfe
+#               0.08:0.2), idem
 # C4.5 twice: the defaults (-m 1, --leaves 25: the grown tree cut to 25
 # leaves by penalty; C4.5's own pruning had up to 45 here; case weights by
 # the penalty at stake; with --model, points past the largest training
@@ -90,7 +94,8 @@ for xml in conf/platforms/unseen/unseen-*.xml conf/platforms/heldout2/heldout2-*
     conf/platforms/nextfe/nextfe-*.xml conf/platforms/after/after-*.xml \
     conf/platforms/afterfe/afterfe-*.xml conf/platforms/later/later-*.xml \
     conf/platforms/laterfe/laterfe-*.xml conf/platforms/anew/anew-*.xml \
-    conf/platforms/anewfe/anewfe-*.xml; do
+    conf/platforms/anewfe/anewfe-*.xml conf/platforms/onward/onward-*.xml \
+    conf/platforms/onwardfe/onwardfe-*.xml; do
     name=$(basename "$xml" .xml)
     selected "$name" || continue
     [ -s "results/bench-runs/$name/journal" ] || continue

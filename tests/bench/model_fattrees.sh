@@ -5,13 +5,13 @@
 # calibration (results/bench-runs/model-NAME). Tables: a resumed sweep of a
 # copy of the sweep's journal (nothing measured). Targets: p90 <= 1.05,
 # max <= 1.25 on every one. A family generated after the replay's last
-# rule (HELDOUT, default "anew anewfe") is reported apart. Figures in
+# rule (HELDOUT, default "onward onwardfe") is reported apart. Figures in
 # results/bench/model-fattrees.txt.
 set -eu
 cd "$(dirname "$0")/../.."
 . tests/bench/journals.sh
 out=results/bench/model-fattrees.txt
-heldout=" ${HELDOUT:-anew anewfe} "
+heldout=" ${HELDOUT:-onward onwardfe} "
 mkdir -p build/bench/fattrees
 all_row() { # RUN MODEL: predict's "all" row, without its name
     nice -n 10 build/autotune predict -r "$1" --model "$2" | awk '$1 == "all" { $1 = ""; print substr($0, 2) }'
