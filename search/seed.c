@@ -214,7 +214,16 @@ int refine_walk_seeded(const struct refine_grid *g,
         }
         qsort(c, (size_t)n_c, sizeof *c, cmp_candidate);
         long room = budget - s.n_measured;
-        /* none may fit: each at risk in a new row needs 3 points */
+        /* None may fit: each at risk in a new row needs 3 points. A round
+         * of a grid under 300 points is under 3 (1 %), so there the walk
+         * stops at the first round whose candidates are all in rows with
+         * nothing measured, with budget left (unseen-04: 4 points predicted
+         * to lose 13 % left so). Letting such a round take its first
+         * candidate anyway measured more and did worse (session 31, make
+         * bench-adaptive-start: all four targets on 8 of 82 runs instead
+         * of 11, max <= 10 % on 30 instead of 32, last-02's max 0.7 -> 65
+         * %): what the new rows' points change in the corrected
+         * predictions around them costs more than it finds. */
         if (pick(&s, c, n_c, room < round ? room : round, want) == 0) {
             break;
         }
