@@ -227,21 +227,22 @@ int between_model_curve(const struct run_data *r, const struct run_grid *g,
      * (its residual alone). Correcting across the switch with the smaller
      * size's unsegmented residual prices the segmented side wrongly. */
     long seg = r->methods[k].segment_bytes;
-    double times0[2], times_seg[2] = {-1, tb[k]};
-    struct model_measured seen0 = {1, 2, 1, &procs, msgs, times0};
+    double times_seg[2] = {-1, tb[k]};
     struct model_measured seen_seg = {1, 2, 1, &procs, msgs, times_seg};
     struct source src0 = {r, gi, -1};
-    if (seg > msgs[0] && seg < msgs[1]) {
-        char label[RUN_LABEL_MAX];
-        method_label(label, sizeof label, r->methods[k].algorithm, 0);
-        src0.k = run_data_find_method(r, label);
-        if (src0.k >= 0 && ta[src0.k] > 0 && tb[src0.k] > 0) {
-            times0[0] = ta[src0.k];
-            times0[1] = tb[src0.k];
-        } else {
-            src0.k = -1;
-        }
+    /* algorithm/0, timed at both sizes (looked up here: run_data.c calls
+     * this file, not the other way) */
+    for (int i = 0; seg > msgs[0] && seg < msgs[1] && i < r->n_methods; i++) {
+        src0.k = r->methods[i].segment_bytes == 0 &&
+                         strcmp(r->methods[i].algorithm,
+                                r->methods[k].algorithm) == 0 &&
+                         ta[i] > 0 && tb[i] > 0
+                     ? i
+                     : src0.k;
     }
+    double times0[2] = {src0.k >= 0 ? ta[src0.k] : -1,
+                        src0.k >= 0 ? tb[src0.k] : -1};
+    struct model_measured seen0 = {1, 2, 1, &procs, msgs, times0};
     for (int f = f0;; f += stride) {
         f = f < f1 ? f : f1;
         struct model_estimate e;
