@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "decision/between.h"
-#include "store/journal.h"
 
 /* The piecewise linear function through n knots (xs[] ascending, f[]) at
  * x. */
@@ -123,18 +122,14 @@ int between_method_curve(const struct run_data *r, const struct run_grid *g,
     long seg = r->methods[k].segment_bytes;
     c->s[0] = 0;
     c->y[0] = log(ta[k]);
-    if (seg > m_lo && seg < m_hi) {
-        char label[RUN_LABEL_MAX];
-        method_label(label, sizeof label, r->methods[k].algorithm, 0);
-        int k0 = run_data_find_method(r, label);
-        if (k0 >= 0 && ta[k0] > 0 && tb[k0] > 0) {
-            c->s[1] = log((double)seg / (double)m_lo) /
-                      log((double)m_hi / (double)m_lo);
-            c->y[1] = log(ta[k0]) + c->s[1] * (log(tb[k0]) - log(ta[k0]));
-            c->s[2] = 1;
-            c->y[2] = log(tb[k]);
-            return c->n = 3;
-        }
+    int k0 = between_unsegmented_of(r, g, a, b, k);
+    if (k0 >= 0) {
+        c->s[1] =
+            log((double)seg / (double)m_lo) / log((double)m_hi / (double)m_lo);
+        c->y[1] = log(ta[k0]) + c->s[1] * (log(tb[k0]) - log(ta[k0]));
+        c->s[2] = 1;
+        c->y[2] = log(tb[k]);
+        return c->n = 3;
     }
     c->s[1] = 1;
     c->y[1] = log(tb[k]);

@@ -42,6 +42,11 @@ int between_method_curve(const struct run_data *r, const struct run_grid *g,
 double between_curve_at(const struct between_curve *c, double s);
 
 /* ---- between_model.c ---- */
+/* The unsegmented method of method k (algorithm/0) where k's segment lies
+ * strictly between the message sizes of cells a and b of g (up to it k
+ * runs unsegmented) and algorithm/0 was timed at both; -1 otherwise. */
+int between_unsegmented_of(const struct run_data *r, const struct run_grid *g,
+                           long a, long b, int k);
 /* Method k's corrected model curve between cells a and b of g (message
  * sizes at one procs, both timed); 0 when r has no model or it cannot
  * price k there (then the measured times are interpolated). */

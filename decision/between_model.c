@@ -196,6 +196,25 @@ static int cached_time(void *arg, int k_view, int procs, long msg_bytes,
     return rc == 0 ? 0 : 1;
 }
 
+int between_unsegmented_of(const struct run_data *r, const struct run_grid *g,
+                           long a, long b, int k)
+{
+    long seg = r->methods[k].segment_bytes;
+    const double *ta = g->time_us + a * r->n_methods;
+    const double *tb = g->time_us + b * r->n_methods;
+    if (!(seg > g->msgs[a % g->n_msgs] && seg < g->msgs[b % g->n_msgs])) {
+        return -1;
+    }
+    /* by its fields, not its label: run_data.c calls this file */
+    for (int i = 0; i < r->n_methods; i++) {
+        if (r->methods[i].segment_bytes == 0 &&
+            strcmp(r->methods[i].algorithm, r->methods[k].algorithm) == 0) {
+            return ta[i] > 0 && tb[i] > 0 ? i : -1;
+        }
+    }
+    return -1;
+}
+
 int between_model_curve(const struct run_data *r, const struct run_grid *g,
                         long a, long b, int k, struct between_curve *c)
 {
@@ -229,17 +248,7 @@ int between_model_curve(const struct run_data *r, const struct run_grid *g,
     long seg = r->methods[k].segment_bytes;
     double times_seg[2] = {-1, tb[k]};
     struct model_measured seen_seg = {1, 2, 1, &procs, msgs, times_seg};
-    struct source src0 = {r, gi, -1};
-    /* algorithm/0, timed at both sizes (looked up here: run_data.c calls
-     * this file, not the other way) */
-    for (int i = 0; seg > msgs[0] && seg < msgs[1] && i < r->n_methods; i++) {
-        src0.k = r->methods[i].segment_bytes == 0 &&
-                         strcmp(r->methods[i].algorithm,
-                                r->methods[k].algorithm) == 0 &&
-                         ta[i] > 0 && tb[i] > 0
-                     ? i
-                     : src0.k;
-    }
+    struct source src0 = {r, gi, between_unsegmented_of(r, g, a, b, k)};
     double times0[2] = {src0.k >= 0 ? ta[src0.k] : -1,
                         src0.k >= 0 ? tb[src0.k] : -1};
     struct model_measured seen0 = {1, 2, 1, &procs, msgs, times0};
